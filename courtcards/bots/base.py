@@ -1,0 +1,62 @@
+"""The bot interface and the registry of bot kinds.
+
+A bot sees exactly what its seat may know: the seat's view (JSON-ready data
+from ``State.view``) and the list of legal actions. It never gets the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from courtcards.core.errors import OptionError
+from courtcards.core.rng import Rng
+from courtcards.core.state import Action, State
+
+
+class Bot(Protocol):
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action: ...
+
+
+BotFactory = Callable[[int], Bot]  # seed -> bot
+
+_BOTS: dict[tuple[str, str], BotFactory] = {}
+
+
+def register_bot(game: str, kind: str, factory: BotFactory) -> None:
+    _BOTS[(game, kind)] = factory
+
+
+def bot_kinds(game: str) -> list[str]:
+    _load()
+    return sorted(kind for g, kind in _BOTS if g in (game, "*"))
+
+
+def make_bot(game: str, kind: str, seed: int = 0) -> Bot:
+    _load()
+    factory = _BOTS.get((game, kind)) or _BOTS.get(("*", kind))
+    if factory is None:
+        raise OptionError(f"unknown bot {kind!r} for {game}; valid bots: {', '.join(bot_kinds(game))}")
+    return factory(seed)
+
+
+def bot_move(bot: Bot, state: State, seat: int) -> Action:
+    """Ask ``bot`` for ``seat``'s move, giving it only the seat's view."""
+    return bot.choose(state.view(seat), state.legal_actions(seat))
+
+
+class RandomBot:
+    """Uniform over the legal actions, from its own seeded generator."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = Rng(seed)
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        return legal[self.rng.below(len(legal))]
+
+
+register_bot("*", "random", RandomBot)
+
+
+def _load() -> None:
+    import courtcards.bots  # noqa: F401  (registers the built-in bots)

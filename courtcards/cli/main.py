@@ -1,0 +1,23 @@
+"""The ``courtcards`` command."""
+
+from __future__ import annotations
+
+import typer
+
+from courtcards.core.game import game_names, get_game
+
+app = typer.Typer(help="courtcards: royal card games to play, study and train agents on.", no_args_is_help=True)
+
+
+@app.command()
+def games() -> None:
+    """List the games and their options."""
+    for name in game_names():
+        g = get_game(name)
+        typer.echo(f"{name}: {g.title}, {g.min_players}-{g.max_players} players")
+        for opt in g.options.options:
+            typer.echo(f"  {opt.name} (default {opt.default_for(g.default_players)!r}): {opt.doc}")
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,68 @@
+"""Exceptions raised by courtcards.
+
+Every error names the input it refused and the reason, so a user (or a client
+of the server) can correct it without reading the source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class CourtcardsError(Exception):
+    """Base class of every error raised on purpose by courtcards."""
+
+
+class UnknownGameError(CourtcardsError, KeyError):
+    """A game name that is not registered."""
+
+    def __init__(self, name: str, known: Iterable[str]) -> None:
+        self.name = name
+        self.known = sorted(known)
+        super().__init__(f"unknown game {name!r}; known games: {', '.join(self.known)}")
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+class OptionError(CourtcardsError, ValueError):
+    """An unknown option, or a value an option does not accept."""
+
+
+class NotationError(CourtcardsError, ValueError):
+    """Text that is not valid notation for a card or an action."""
+
+    def __init__(self, text: str, reason: str) -> None:
+        self.text = text
+        self.reason = reason
+        super().__init__(f"cannot read {text!r}: {reason}")
+
+
+class IllegalActionError(CourtcardsError, ValueError):
+    """A well-formed action that the rules do not allow now.
+
+    The state is left exactly as it was.
+    """
+
+    def __init__(self, action: object, seat: int | None, reason: str) -> None:
+        self.action = action
+        self.seat = seat
+        self.reason = reason
+        who = "" if seat is None else f" by seat {seat}"
+        super().__init__(f"illegal action {str(action)!r}{who}: {reason}")
+
+
+class NotYourTurnError(IllegalActionError):
+    """An action from a seat that has no decision to make now."""
+
+
+class GameOverError(IllegalActionError):
+    """An action sent after the game has ended."""
+
+
+class PositionError(CourtcardsError, ValueError):
+    """A serialized state or explicit position that is malformed or inconsistent."""
+
+
+class RecordError(CourtcardsError, ValueError):
+    """A game record that cannot be read or does not replay."""

@@ -1,0 +1,125 @@
+"""Game records: how a game started and every action in order, so it replays."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from courtcards.core.errors import CourtcardsError, RecordError
+
+if TYPE_CHECKING:
+    from courtcards.core.state import JSON, State
+
+RECORD_FORMAT = "courtcards/record"
+RECORD_FORMAT_VERSION = 1
+
+
+@dataclass
+class GameRecord:
+    """Game, table size, options, seed (or explicit start position), then each
+    action with its seat. The record of a finished game also carries its result."""
+
+    game: str
+    num_players: int
+    options: dict[str, Any]
+    seed: int
+    actions: list[tuple[int, str]] = field(default_factory=list)
+    start: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_state(cls, state: State) -> GameRecord:
+        res = state.result()
+        return cls(
+            game=state.game.name,
+            num_players=state.num_players,
+            options=dict(state.options),
+            seed=state.seed,
+            actions=list(state.history),
+            start=state.start,
+            result=None if res is None else res.to_json(),
+        )
+
+    def initial_state(self) -> State:
+        from courtcards.core.game import get_game
+
+        game = get_game(self.game)
+        if self.start is not None:
+            return game.state_from_json(self.start)
+        return game.new_game(self.num_players, self.options, self.seed)
+
+    def states(self) -> list[State]:
+        """The state before the first action and after each one."""
+        state = self.initial_state()
+        out = [state.copy()]
+        out.extend(s.copy() for s in self._replayed(state))
+        return out
+
+    def replay(self) -> State:
+        """The final state, replayed action by action."""
+        state = self.initial_state()
+        for _ in self._replayed(state):
+            pass
+        return state
+
+    def _replayed(self, state: State) -> Iterator[State]:
+        for i, (seat, text) in enumerate(self.actions):
+            try:
+                state.apply(seat, text)
+            except CourtcardsError as exc:
+                raise RecordError(f"action {i + 1} ({text!r} by seat {seat}) does not replay: {exc}") from exc
+            yield state
+
+    def to_json(self) -> JSON:
+        return {
+            "format": RECORD_FORMAT,
+            "format_version": RECORD_FORMAT_VERSION,
+            "game": self.game,
+            "num_players": self.num_players,
+            "options": self.options,
+            "seed": self.seed,
+            "start": self.start,
+            "actions": [[s, t] for s, t in self.actions],
+            "result": self.result,
+            "meta": self.meta,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
+            raise RecordError(f"not a courtcards game record (expected \"format\": \"{RECORD_FORMAT}\")")
+        if data.get("format_version") != RECORD_FORMAT_VERSION:
+            raise RecordError(f"unsupported record format version {data.get('format_version')!r}")
+        try:
+            actions = [(int(s), str(t)) for s, t in data["actions"]]
+            return cls(
+                game=str(data["game"]),
+                num_players=int(data["num_players"]),
+                options=dict(data["options"]),
+                seed=int(data["seed"]),
+                actions=actions,
+                start=data.get("start"),
+                result=data.get("result"),
+                meta=dict(data.get("meta") or {}),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RecordError(f"malformed game record: {exc!r}") from exc
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> GameRecord:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RecordError(f"cannot read record {str(path)!r}: {exc.strerror}") from exc
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{str(path)!r} is not JSON: {exc}") from exc
+        return cls.from_json(data)

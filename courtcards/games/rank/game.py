@@ -1,0 +1,99 @@
+"""Rank's static description: players, options, presets."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from courtcards.core.errors import OptionError, PositionError
+from courtcards.core.game import Game
+from courtcards.core.options import Option, OptionSet, OptionValue
+from courtcards.core.state import STATE_FORMAT
+from courtcards.games.rank.actions import RankAction, parse_action
+from courtcards.games.rank.cards import TEXT, parse_card_list
+from courtcards.games.rank.state import RankState
+
+RANK_OPTIONS = OptionSet(
+    options=(
+        Option("tokens_to_win", "int", 5, "Royal Tokens that win the game (RK-11).", minimum=1, maximum=100),
+        Option("classic_president", "bool", False,
+               "Classic President: the Beggar gives the King his two highest cards, the second-to-last "
+               "gives the Queen one, and they give cards back; the King leads (RK-13)."),
+        Option("kings_hand", "bool", False,
+               "King's Hand: an extra hand of 15 is dealt and the King may take it (RK-14). At most 5 players."),
+        Option("endless", "bool", False,
+               "Endless: no Royal Tokens; the game lasts `hands` hands and whoever was King most often wins (RK-15)."),
+        Option("hands", "int", 10, "Number of hands in an Endless game (RK-15).", minimum=1, maximum=1000),
+    ),
+    presets={
+        "standard": {},
+        "classic-president": {"classic_president": True},
+        "kings-hand": {"kings_hand": True},
+        "endless": {"endless": True},
+        "quick": {"tokens_to_win": 3},
+    },
+    preset_docs={
+        "standard": "The rulebook's game: first to 5 Royal Tokens.",
+        "classic-president": "Taxes instead of the King's benefit (RK-13).",
+        "kings-hand": "The King may take an extra hand (RK-14; 3-5 players).",
+        "endless": "No tokens; 10 hands; most times King wins (RK-15).",
+        "quick": "First to 3 Royal Tokens.",
+    },
+)
+
+
+class RankGame(Game):
+    name = "rank"
+    title = "Rank"
+    min_players = 3
+    max_players = 12
+    default_players = 4
+    options = RANK_OPTIONS
+
+    def check_options(self, num_players: int, values: Mapping[str, OptionValue]) -> None:
+        if values["kings_hand"] and num_players > 5:
+            raise OptionError(f"option 'kings_hand' is for at most 5 players (RK-14), not {num_players}")
+
+    def _new_state(self, num_players: int, options: dict[str, OptionValue], seed: int) -> RankState:
+        state = RankState(self, num_players, options, seed)
+        state._start()
+        return state
+
+    def state_from_json(self, data: Mapping[str, Any]) -> RankState:
+        if not isinstance(data, Mapping):
+            raise PositionError("a Rank state must be a JSON object")
+        if data.get("game", "rank") != "rank":
+            raise PositionError(f"not a Rank state: game is {data.get('game')!r}")
+        if "format" in data and data["format"] != STATE_FORMAT:
+            raise PositionError(f"unknown state format {data['format']!r}")
+        hands = data.get("hands")
+        n = data.get("num_players", len(hands) if isinstance(hands, list) else None)
+        if not isinstance(n, int):
+            raise PositionError("a Rank position needs 'hands' (or 'num_players')")
+        try:
+            options = self.resolve_options(n, data.get("options") or {})
+        except OptionError as exc:
+            raise PositionError(str(exc)) from None
+        seed = data.get("seed", 0)
+        if not isinstance(seed, int):
+            raise PositionError(f"'seed' must be an integer, not {seed!r}")
+        state = RankState(self, n, options, seed)
+        state.load_json(data)
+        is_full = "history" in data
+        state.history = [(int(s), str(t)) for s, t in data.get("history", [])]
+        state.version = int(data.get("version", len(state.history)))
+        state.start = data.get("start") if is_full else _position_only(data)
+        pending = data.get("pending") or {}
+        for seat_text, action_text in dict(pending).items():
+            state.pending[int(seat_text)] = parse_action(str(action_text))
+        return state
+
+    def parse_action(self, text: str) -> RankAction:
+        return parse_action(text)
+
+    def parse_cards(self, text: str) -> list[str]:
+        return [TEXT[c] for c in parse_card_list(text)]
+
+
+def _position_only(data: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k not in ("history", "version", "pending", "start")}

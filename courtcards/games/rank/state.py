@@ -1,0 +1,702 @@
+"""Rank's rules engine (rulebooks 001 and 000, rulings RK-1 to RK-16)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import combinations_with_replacement
+from typing import TYPE_CHECKING, Any
+
+from courtcards.core.errors import PositionError
+from courtcards.core.rng import Rng
+from courtcards.core.state import JSON, Action, Result, State
+from courtcards.games.rank import actions as A
+from courtcards.games.rank.cards import (
+    CROWN,
+    CROWN2,
+    DECK_COUNTS,
+    DOWN,
+    NCODES,
+    NUMBERS,
+    TEXT,
+    UP,
+    WILD,
+    canonical,
+    counts_of,
+    parse_card,
+    texts,
+)
+
+if TYPE_CHECKING:
+    from courtcards.core.options import OptionValue
+    from courtcards.games.rank.game import RankGame
+
+HAND_SIZE = 15
+KING, QUEEN, KNIGHT, BEGGAR = "king", "queen", "knight", "beggar"
+
+# Phases
+KINGS_HAND = "kings_hand"  # the King may take the King's Hand (RK-14)
+BENEFIT = "benefit"  # the King chooses lead or steal (RK-12)
+GIVE_BACK = "give_back"  # after a steal, the King gives one card (RK-12)
+EXCHANGE = "exchange"  # Classic President give-backs, King and Queen at once (RK-13)
+PLAY = "play"
+OVER = "over"
+
+# Classic President: what the Beggar hands over first (RK-13).
+_PRESIDENT_ORDER = (CROWN, CROWN2, *range(12, 0, -1))
+
+_NONE, _UP, _DOWN = 0, 1, 2
+
+
+def _set_action(x: int, a: int, lift: int, w: int, mod: int) -> A.RankAction:
+    """The play of ``a`` cards of value ``x`` (plus one ``x-1`` if ``lift``),
+    ``w`` Wilds and an optional modifier. Cached by its shape."""
+    key = (x, a, lift, w, mod)
+    act = _SETS.get(key)
+    if act is None:
+        cards = (x,) * a + (x - 1,) * lift + (WILD,) * w + ((UP,) if mod == _UP else (DOWN,) if mod == _DOWN else ())
+        act = _SETS[key] = A.make("play", cards)
+    return act
+
+
+_SETS: dict[tuple[int, int, int, int, int], A.RankAction] = {}
+_CROWN = A.make("play", (CROWN,))
+_CROWN2 = A.make("play", (CROWN2,))
+_LONE_UP = A.make("play", (UP,))
+_LONE_DOWN = A.make("play", (DOWN,))
+
+
+class RankState(State):
+    """A game of Rank. Seats are 0..n-1; play goes to the left, seat i to i+1 (RK-3)."""
+
+    game: RankGame
+
+    def __init__(self, game: RankGame, num_players: int, options: dict[str, OptionValue], seed: int) -> None:
+        self._init_base(game, num_players, options, seed)
+        n = num_players
+        self.decks = 2 if n >= 7 else 1  # RK-1
+        self.rng = Rng(seed)
+        self.hands: list[list[int]] = [[0] * NCODES for _ in range(n)]
+        self.sizes = [0] * n
+        self.draw: list[int] = []  # bottom .. top
+        self.pile: list[int] = []  # every card played this round, in order
+        self.top: tuple[int, ...] = ()
+        self.pile_value = 0
+        self.pile_count = 0
+        self.owner = -1
+        self.discard = [0] * NCODES
+        self.kings_hand = [0] * NCODES
+        self.set_aside = [0] * NCODES
+        self.kh_choice: str | None = None
+        self.passed = [False] * n
+        self.turn = 0
+        self.phase = PLAY
+        self.finished: list[int] = []
+        self.characters = [KNIGHT] * n
+        self.tokens = [0] * n
+        self.kings = [0] * n
+        self.hand_number = 1
+        self.hands_log: list[JSON] = []
+        self.exchanges: list[JSON] = []
+        self.owed: dict[int, int] = {}
+        self.round_log: list[tuple[int, str]] = []
+        self.winner: int | None = None
+
+    # -- setup ---------------------------------------------------------------------
+    def _start(self) -> None:
+        """First hand: characters at random, deal, the King leads (RK-2)."""
+        n = self.num_players
+        chars = [KING, QUEEN, BEGGAR] + [KNIGHT] * (n - 3)
+        self.rng.shuffle(chars)
+        self.characters = chars
+        self._deal(dealer=chars.index(BEGGAR))
+
+    def _deal(self, dealer: int) -> None:
+        """Shuffle every card and deal 15 each, one at a time from the dealer's left (RK-12)."""
+        n = self.num_players
+        deck = [c for c in range(NCODES) for _ in range(DECK_COUNTS[c] * self.decks)]
+        self.rng.shuffle(deck)
+        self.hands = [[0] * NCODES for _ in range(n)]
+        pos = 0
+        for _ in range(HAND_SIZE):
+            for i in range(n):
+                self.hands[(dealer + 1 + i) % n][deck[pos]] += 1
+                pos += 1
+        self.sizes = [HAND_SIZE] * n
+        self.kings_hand = [0] * NCODES
+        self.set_aside = [0] * NCODES
+        self.kh_choice = None
+        if self.options["kings_hand"]:
+            for c in deck[pos : pos + HAND_SIZE]:
+                self.kings_hand[c] += 1
+            pos += HAND_SIZE
+        self.draw = deck[pos:]
+        self.discard = [0] * NCODES
+        self.pile, self.top, self.pile_value, self.pile_count, self.owner = [], (), 0, 0, -1
+        self.passed = [False] * n
+        self.finished = []
+        self.exchanges = []
+        self.owed = {}
+        self.round_log = []
+        if self.options["kings_hand"]:
+            self.phase = KINGS_HAND
+        else:
+            self._begin_benefit()
+
+    def _begin_benefit(self) -> None:
+        king = self.characters.index(KING)
+        if self.hand_number == 1:
+            self._begin_play(king)  # no benefit in the first hand (RK-2)
+        elif self.options["classic_president"]:
+            self._president_exchange()
+        else:
+            self.phase = BENEFIT
+
+    def _president_exchange(self) -> None:
+        """RK-13: the Beggar gives the King his two highest cards, the
+        second-to-last gives the Queen one (4+ players); they give back at once."""
+        king, queen, beggar = (self.characters.index(r) for r in (KING, QUEEN, BEGGAR))
+        self._hand_over(beggar, king, 2)
+        if self.num_players >= 4:
+            second_last = self.hands_log[-1]["finish"][-2]
+            self._hand_over(second_last, queen, 1)
+        self.owed = {e["to"]: len(e["cards"]) for e in self.exchanges if e["cards"]}
+        if self.owed:
+            self.phase = EXCHANGE
+        else:
+            self._begin_play(king)
+
+    def _hand_over(self, giver: int, taker: int, k: int) -> None:
+        h = self.hands[giver]
+        taken: list[int] = []
+        for c in _PRESIDENT_ORDER:
+            taken += [c] * min(h[c], k - len(taken))
+        self._move(giver, taker, taken, "tax")
+
+    def _move(self, giver: int, taker: int, cards: list[int], why: str) -> None:
+        for c in cards:
+            self.hands[giver][c] -= 1
+            self.hands[taker][c] += 1
+        self.sizes[giver] -= len(cards)
+        self.sizes[taker] += len(cards)
+        self.exchanges.append({"from": giver, "to": taker, "cards": [TEXT[c] for c in canonical(cards)], "why": why})
+
+    def _begin_play(self, leader: int) -> None:
+        self.phase = PLAY
+        self._new_round(leader)
+
+    def _new_round(self, leader: int) -> None:
+        for c in self.pile:
+            self.discard[c] += 1
+        self.pile, self.top, self.pile_value, self.pile_count, self.owner = [], (), 0, 0, -1
+        self.passed = [False] * self.num_players
+        self.round_log = []
+        self.turn = leader
+
+    # -- decisions -------------------------------------------------------------------
+    def _actors(self) -> tuple[int, ...]:
+        if self.phase == PLAY:
+            return (self.turn,)
+        if self.phase == EXCHANGE:
+            return tuple(sorted(self.owed))
+        if self.phase == OVER:
+            return ()
+        return (self.characters.index(KING),)
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def _legal(self, seat: int) -> list[Action]:
+        phase = self.phase
+        if phase == PLAY:
+            return self._legal_plays(seat)  # type: ignore[return-value]
+        if phase == KINGS_HAND:
+            return [A.KEEP, A.SWAP]
+        if phase == BENEFIT:
+            beggar = self.characters.index(BEGGAR)
+            has_number = any(self.hands[beggar][x] for x in NUMBERS)
+            return [A.LEAD, A.STEAL] if has_number else [A.LEAD]
+        if phase == GIVE_BACK:
+            return self._gives(seat, 1)
+        if phase == EXCHANGE:
+            return self._gives(seat, self.owed[seat])
+        return []
+
+    def _gives(self, seat: int, k: int) -> list[Action]:
+        held = [c for c in range(1, NCODES) if self.hands[seat][c]]
+        out: list[Action] = []
+        for combo in combinations_with_replacement(held, k):
+            if all(combo.count(c) <= self.hands[seat][c] for c in set(combo)):
+                out.append(A.make("give", canonical(combo)))
+        return out
+
+    def _legal_plays(self, seat: int) -> list[A.RankAction]:
+        h = self.hands[seat]
+        wilds, ups, downs = h[WILD], h[UP], h[DOWN]
+        out: list[A.RankAction] = []
+        if h[CROWN]:
+            out.append(_CROWN)
+        if h[CROWN2]:
+            out.append(_CROWN2)
+        only_mods = self.sizes[seat] == ups + downs
+        k = self.pile_count
+        if k == 0:  # leading: any set of any count (RK-5)
+            if only_mods:  # lone Rank-Up / Rank-Down is shed (RK-7)
+                if ups:
+                    out.append(_LONE_UP)
+                if downs:
+                    out.append(_LONE_DOWN)
+                return out
+            for x in NUMBERS:
+                c = h[x]
+                if not c:
+                    continue
+                lift = 1 if ups and x > 1 and h[x - 1] else 0
+                for a in range(1, c + 1):
+                    for w in range(wilds + 1):
+                        out.append(_set_action(x, a, 0, w, _NONE))
+                        if ups:
+                            out.append(_set_action(x, a, 0, w, _UP))
+                            if lift:
+                                out.append(_set_action(x, a, 1, w, _UP))
+                        if downs:
+                            out.append(_set_action(x, a, 0, w, _DOWN))
+            for w in range(1, wilds + 1):
+                out.append(_set_action(0, 0, 0, w, _NONE))  # value 1 (RK-4)
+                if ups:
+                    out.append(_set_action(0, 0, 0, w, _UP))  # value 2
+            return out
+        v = self.pile_value
+        if only_mods:  # RK-7: the pile moves by one, within 1-13
+            if ups and v < 13:
+                out.append(_LONE_UP)
+            if downs and v > 1:
+                out.append(_LONE_DOWN)
+            out.append(A.PASS)
+            return out
+        for t in range(v + 1, 13):  # plain sets of value t
+            c = h[t]
+            if c:
+                for a in range(max(1, k - wilds), min(c, k) + 1):
+                    out.append(_set_action(t, a, 0, k - a, _NONE))
+        if ups:
+            for x in range(max(v, 1), 13):  # x's raised to x+1
+                c = h[x]
+                if c:
+                    for a in range(max(1, k - wilds), min(c, k) + 1):
+                        out.append(_set_action(x, a, 0, k - a, _UP))
+            for t in range(max(v + 1, 2), 13):  # t's with one t-1 lifted
+                c = h[t]
+                if c and h[t - 1]:
+                    for a in range(max(1, k - 1 - wilds), min(c, k - 1) + 1):
+                        out.append(_set_action(t, a, 1, k - 1 - a, _UP))
+        if wilds >= k and v < 12:  # Wilds alone are one above the pile, never above 12
+            out.append(_set_action(0, 0, 0, k, _NONE))
+            if ups:
+                out.append(_set_action(0, 0, 0, k, _UP))
+        if downs:  # RK-5: same count, any value
+            for x in NUMBERS:
+                c = h[x]
+                if c:
+                    for a in range(max(1, k - wilds), min(c, k) + 1):
+                        out.append(_set_action(x, a, 0, k - a, _DOWN))
+        if seat != self.owner:
+            out.append(A.PASS)
+        return out
+
+    def _resolve(self, actions: dict[int, Action]) -> None:
+        phase = self.phase
+        if phase == PLAY:
+            ((seat, act),) = actions.items()
+            assert isinstance(act, A.RankAction)
+            if act.kind == "pass":
+                self._pass(seat)
+            else:
+                self._play(seat, act)
+            return
+        king = self.characters.index(KING)
+        if phase == KINGS_HAND:
+            act = actions[king]
+            assert isinstance(act, A.RankAction)
+            if act.kind == "swap":
+                self.set_aside, self.hands[king] = self.hands[king], self.kings_hand
+            else:
+                self.set_aside = self.kings_hand
+            self.kings_hand = [0] * NCODES
+            self.kh_choice = act.kind
+            self._begin_benefit()
+        elif phase == BENEFIT:
+            act = actions[king]
+            assert isinstance(act, A.RankAction)
+            if act.kind == "lead":
+                self._begin_play(king)
+            else:
+                beggar = self.characters.index(BEGGAR)
+                best = max(x for x in NUMBERS if self.hands[beggar][x])
+                self._move(beggar, king, [best], "steal")
+                self.phase = GIVE_BACK
+        elif phase == GIVE_BACK:
+            act = actions[king]
+            assert isinstance(act, A.RankAction)
+            self._move(king, self.characters.index(BEGGAR), list(act.cards), "give")
+            self._begin_play(self.characters.index(QUEEN))  # the Queen leads after a steal
+        elif phase == EXCHANGE:
+            for seat in sorted(actions):
+                act = actions[seat]
+                assert isinstance(act, A.RankAction)
+                back_to = next(e["from"] for e in self.exchanges if e["to"] == seat and e["why"] == "tax")
+                self._move(seat, back_to, list(act.cards), "give")
+            self.owed = {}
+            self._begin_play(king)
+
+    # -- play ----------------------------------------------------------------------------
+    def _pass(self, seat: int) -> None:
+        self.passed[seat] = True  # RK-8: out of this round
+        self.round_log.append((seat, "pass"))
+        self._next(seat)
+
+    def _play(self, seat: int, act: A.RankAction) -> None:
+        h = self.hands[seat]
+        for c in act.cards:
+            h[c] -= 1
+            self.pile.append(c)
+        self.sizes[seat] -= len(act.cards)
+        self.round_log.append((seat, act.text))
+        if self.sizes[seat] == 0:
+            self.finished.append(seat)
+        if act.is_crown:  # RK-6: wins the round at once
+            self.top = act.cards
+            if act.cards[0] == CROWN2:
+                for _ in range(min(2, len(self.draw))):
+                    h[self.draw.pop()] += 1
+                    self.sizes[seat] += 1
+                if self.sizes[seat] and self.finished and self.finished[-1] == seat:
+                    self.finished.pop()  # drew back in: not out (RK-6)
+            if self._hand_done():
+                return
+            self._new_round(seat if self.sizes[seat] else self._left_holder(seat))
+            return
+        if act.is_lone_modifier:  # RK-7
+            self.passed[seat] = True
+            if self.pile_count:
+                self.pile_value += 1 if act.cards[0] == UP else -1
+                self._next(seat)
+                return
+            if self._hand_done():
+                return
+            nxt = self._left(seat, lambda s: self.sizes[s] > 0 and not self.passed[s])
+            if nxt < 0:  # everyone still holding cards has shed: a fresh round
+                self._new_round(self._left_holder(seat))
+            else:
+                self.turn = nxt
+            return
+        base = act.base
+        if base == 0:  # Wilds alone: one above the pile, or 1 when leading (RK-4)
+            base = self.pile_value + 1 if self.pile_count else 1
+            if UP in act.cards:
+                base += 1
+        if not self.pile_count:
+            self.pile_count = act.count
+        self.pile_value = base
+        self.top = act.cards
+        self.owner = seat
+        self._next(seat)
+
+    def _next(self, seat: int) -> None:
+        """After a play or pass by ``seat``: end the round or hand, or pass the turn."""
+        if self._hand_done():
+            return
+        owner = self.owner
+        sizes, passed = self.sizes, self.passed
+        if owner >= 0 and all(passed[s] for s in range(self.num_players) if sizes[s] and s != owner):
+            # RK-9: the owner leads, or the next holder to the owner's left
+            self._new_round(owner if sizes[owner] else self._left_holder(owner))
+            return
+        nxt = self._left(seat, lambda s: sizes[s] > 0 and not passed[s])
+        if nxt < 0:
+            self._new_round(self._left_holder(seat))
+        else:
+            self.turn = nxt
+
+    def _left(self, seat: int, ok: Any) -> int:
+        n = self.num_players
+        for i in range(1, n + 1):
+            s = (seat + i) % n
+            if ok(s):
+                return s
+        return -1
+
+    def _left_holder(self, seat: int) -> int:
+        return self._left(seat, lambda s: self.sizes[s] > 0)
+
+    def _hand_done(self) -> bool:
+        holders = [s for s in range(self.num_players) if self.sizes[s]]
+        if len(holders) > 1:
+            return False
+        self._end_hand(holders)
+        return True
+
+    def _end_hand(self, holders: list[int]) -> None:
+        """RK-10: characters and tokens; RK-11 / RK-15: the end of the game."""
+        for c in self.pile:
+            self.discard[c] += 1
+        self.pile, self.top, self.pile_value, self.pile_count, self.owner = [], (), 0, 0, -1
+        finish = self.finished + holders
+        n = self.num_players
+        chars = [KNIGHT] * n
+        chars[finish[0]], chars[finish[1]], chars[finish[-1]] = KING, QUEEN, BEGGAR
+        self.characters = chars
+        self.kings[finish[0]] += 1
+        endless = bool(self.options["endless"])
+        if not endless:
+            self.tokens[finish[0]] += 2
+            self.tokens[finish[1]] += 1
+        self.hands_log.append(
+            {"hand": self.hand_number, "finish": finish, "king": finish[0], "queen": finish[1],
+             "beggar": finish[-1], "tokens": list(self.tokens)}
+        )
+        self.finished = finish
+        place = {s: i for i, s in enumerate(finish)}
+        if endless:
+            if self.hand_number >= int(self.options["hands"] or 0):
+                best = max(self.kings)
+                self.winner = min((s for s in range(n) if self.kings[s] == best), key=place.__getitem__)
+                self.phase = OVER
+                return
+        else:
+            target = int(self.options["tokens_to_win"] or 0)
+            reached = [s for s in range(n) if self.tokens[s] >= target]
+            if reached:  # RK-11: the better finish in this hand breaks a tie
+                self.winner = min(reached, key=place.__getitem__)
+                self.phase = OVER
+                return
+        self.hand_number += 1
+        self._deal(dealer=finish[-1])
+
+    # -- results and views -------------------------------------------------------------
+    def result(self) -> Result | None:
+        if self.phase != OVER or self.winner is None:
+            return None
+        last = {s: i for i, s in enumerate(self.hands_log[-1]["finish"])}
+        scores = self.kings if self.options["endless"] else self.tokens
+        ranking = sorted(range(self.num_players), key=lambda s: (s != self.winner, -scores[s], last[s]))
+        return Result(
+            winner=self.winner,
+            ranking=tuple(ranking),
+            scores=tuple(scores),
+            details={"score": "times King" if self.options["endless"] else "Royal Tokens",
+                     "kings": [h["king"] for h in self.hands_log], "hands": len(self.hands_log)},
+        )
+
+    def view(self, seat: int | None) -> JSON:
+        n = self.num_players
+        out_place = {s: i + 1 for i, s in enumerate(self.finished)} if self.phase != OVER else {}
+        players = [
+            {
+                "seat": s,
+                "cards": self.sizes[s],
+                "passed": self.passed[s] and self.phase == PLAY,
+                "out": out_place.get(s) if self.sizes[s] == 0 else None,
+                "character": self.characters[s],
+                "tokens": self.tokens[s],
+                "times_king": self.kings[s],
+            }
+            for s in range(n)
+        ]
+        exchanges = []
+        for e in self.exchanges:
+            item = {"from": e["from"], "to": e["to"], "count": len(e["cards"]), "why": e["why"]}
+            if seat is not None and seat in (e["from"], e["to"]):
+                item["cards"] = list(e["cards"])  # RK-12/RK-16: seen by giver and taker only
+            exchanges.append(item)
+        res = self.result()
+        v: JSON = {
+            "game": "rank",
+            "seat": seat,
+            "num_players": n,
+            "options": dict(self.options),
+            "version": self.version,
+            "hand_number": self.hand_number,
+            "phase": self.phase,
+            "to_move": list(self.to_move()),
+            "turn": self.turn if self.phase == PLAY else None,
+            "leading": self.phase == PLAY and self.pile_count == 0,
+            "players": players,
+            "pile": {
+                "owner": self.owner if self.owner >= 0 else None,
+                "value": self.pile_value,
+                "count": self.pile_count,
+                "top": [TEXT[c] for c in self.top],
+                "cards": [TEXT[c] for c in self.pile],
+            },
+            "round_log": [[s, t] for s, t in self.round_log],
+            "draw_pile": len(self.draw),
+            "discard": texts(self.discard),
+            "kings_hand": {
+                "dealt": bool(self.options["kings_hand"]),
+                "waiting": self.phase == KINGS_HAND,
+                "choice": self.kh_choice,
+            },
+            "exchanges": exchanges,
+            "pending": self.pending_view(seat),
+            "hands_log": [dict(h) for h in self.hands_log],
+            "result": None if res is None else res.to_json(),
+        }
+        if seat is not None:
+            v["hand"] = texts(self.hands[seat])
+        return v
+
+    # -- cards by place (conformance) -------------------------------------------------
+    def card_places(self) -> dict[str, list[str]]:
+        places = {f"hand:{s}": texts(self.hands[s]) for s in range(self.num_players)}
+        places["draw_pile"] = [TEXT[c] for c in self.draw]
+        places["pile"] = [TEXT[c] for c in self.pile]
+        places["discard"] = texts(self.discard)
+        places["kings_hand"] = texts(self.kings_hand)
+        places["set_aside"] = texts(self.set_aside)
+        return places
+
+    def deck(self) -> list[str]:
+        return [TEXT[c] for c in range(NCODES) for _ in range(DECK_COUNTS[c] * self.decks)]
+
+    def hidden_places(self, seat: int | None) -> list[str]:
+        hidden = [f"hand:{s}" for s in range(self.num_players) if s != seat]
+        hidden += ["draw_pile", "kings_hand"]
+        king_swapped = self.kh_choice == "swap" and seat is not None and self.characters[seat] == KING
+        if not king_swapped:
+            hidden.append("set_aside")
+        return hidden
+
+    def replace_places(self, places: Mapping[str, list[str]]) -> RankState:
+        data = self.to_json()
+        for name, cards in places.items():
+            if name.startswith("hand:"):
+                data["hands"][int(name[5:])] = list(cards)
+            else:
+                data[name] = list(cards)
+        return self.game.state_from_json(data)
+
+    def explain_illegal(self, seat: int, action: Action) -> str:
+        from courtcards.games.rank.explain import explain
+
+        assert isinstance(action, A.RankAction)
+        return explain(self, seat, action)
+
+    # -- JSON ------------------------------------------------------------------------------
+    def _to_json(self) -> JSON:
+        return {
+            "rng": self.rng.state,
+            "phase": self.phase,
+            "hand_number": self.hand_number,
+            "hands": [texts(h) for h in self.hands],
+            "draw_pile": [TEXT[c] for c in self.draw],
+            "pile": [TEXT[c] for c in self.pile],
+            "top": [TEXT[c] for c in self.top],
+            "pile_value": self.pile_value,
+            "pile_count": self.pile_count,
+            "owner": self.owner if self.owner >= 0 else None,
+            "discard": texts(self.discard),
+            "kings_hand": texts(self.kings_hand),
+            "set_aside": texts(self.set_aside),
+            "kings_hand_choice": self.kh_choice,
+            "passed": list(self.passed),
+            "turn": self.turn,
+            "finished": list(self.finished),
+            "characters": list(self.characters),
+            "tokens": list(self.tokens),
+            "times_king": list(self.kings),
+            "hands_log": [dict(h) for h in self.hands_log],
+            "exchanges": [dict(e) for e in self.exchanges],
+            "owed": {str(k): v for k, v in sorted(self.owed.items())},
+            "round_log": [[s, t] for s, t in self.round_log],
+            "winner": self.winner,
+        }
+
+    def load_json(self, data: Mapping[str, Any]) -> None:
+        """Fill this state from full-state JSON or an explicit position (missing
+        fields take the values of a hand in play; unlisted cards are discarded)."""
+        n = self.num_players
+
+        def cards(key: str, default: list[str] | None = None) -> list[int]:
+            raw = data.get(key, default or [])
+            if not isinstance(raw, list):
+                raise PositionError(f"{key!r} must be a list of cards, not {raw!r}")
+            try:
+                return [parse_card(str(t)) for t in raw]
+            except Exception as exc:
+                raise PositionError(f"{key!r}: {exc}") from None
+
+        def seat_list(key: str, default: Any, kind: type) -> list[Any]:
+            raw = data.get(key, default)
+            if not isinstance(raw, list) or len(raw) != n or not all(isinstance(x, kind) for x in raw):
+                raise PositionError(f"{key!r} must be a list of {n} {kind.__name__} values, not {raw!r}")
+            return list(raw)
+
+        hands_raw = data.get("hands")
+        if not isinstance(hands_raw, list) or len(hands_raw) != n:
+            raise PositionError(f"'hands' must list {n} hands")
+        self.hands = []
+        for i, hand in enumerate(hands_raw):
+            if not isinstance(hand, list):
+                raise PositionError(f"hand {i} must be a list of cards")
+            try:
+                self.hands.append(counts_of([parse_card(str(t)) for t in hand]))
+            except Exception as exc:
+                raise PositionError(f"hand {i}: {exc}") from None
+        self.sizes = [sum(h) for h in self.hands]
+        self.draw = cards("draw_pile")
+        self.pile = cards("pile")
+        self.top = canonical(cards("top", [])) if "top" in data else tuple(self.pile)
+        self.kings_hand = counts_of(cards("kings_hand"))
+        self.set_aside = counts_of(cards("set_aside"))
+        self.phase = str(data.get("phase", PLAY))
+        if self.phase not in (KINGS_HAND, BENEFIT, GIVE_BACK, EXCHANGE, PLAY, OVER):
+            raise PositionError(f"unknown phase {self.phase!r}")
+        self.pile_value = int(data.get("pile_value", 0))
+        self.pile_count = int(data.get("pile_count", 0))
+        owner = data.get("owner")
+        self.owner = -1 if owner is None else int(owner)
+        if self.pile_count and not (1 <= self.pile_value <= 13 and 0 <= self.owner < n):
+            raise PositionError("a pile in play needs a value in 1..13 and an owner seat")
+        self.kh_choice = data.get("kings_hand_choice")
+        self.passed = seat_list("passed", [False] * n, bool)
+        self.turn = int(data.get("turn", 0))
+        if not 0 <= self.turn < n:
+            raise PositionError(f"turn must be a seat 0..{n - 1}")
+        self.finished = [int(s) for s in data.get("finished", [])]
+        default_chars = [KING, QUEEN, BEGGAR] + [KNIGHT] * (n - 3)
+        self.characters = seat_list("characters", default_chars, str)
+        for role in (KING, QUEEN, BEGGAR):
+            if self.characters.count(role) != 1:
+                raise PositionError(f"exactly one {role} is needed in 'characters'")
+        self.tokens = seat_list("tokens", [0] * n, int)
+        self.kings = seat_list("times_king", [0] * n, int)
+        self.hand_number = int(data.get("hand_number", 1))
+        self.hands_log = [dict(h) for h in data.get("hands_log", [])]
+        if self.hand_number > 1 and not self.hands_log and self.phase != PLAY:
+            raise PositionError("a benefit phase needs the previous hand in 'hands_log'")
+        self.exchanges = [dict(e) for e in data.get("exchanges", [])]
+        self.owed = {int(k): int(v) for k, v in dict(data.get("owed", {})).items()}
+        self.round_log = [(int(s), str(t)) for s, t in data.get("round_log", [])]
+        self.winner = data.get("winner")
+        if "rng" in data:
+            self.rng.state = int(data["rng"])
+        # cards not placed anywhere are in the discard pile
+        placed = [0] * NCODES
+        for counts in (*self.hands, self.kings_hand, self.set_aside):
+            for c in range(NCODES):
+                placed[c] += counts[c]
+        for c in (*self.draw, *self.pile):
+            placed[c] += 1
+        if "discard" in data:
+            self.discard = counts_of(cards("discard"))
+            for c in range(NCODES):
+                placed[c] += self.discard[c]
+            if any(placed[c] != DECK_COUNTS[c] * self.decks for c in range(NCODES)):
+                raise PositionError("the cards in the position do not add up to the deck")
+        else:
+            self.discard = [DECK_COUNTS[c] * self.decks - placed[c] for c in range(NCODES)]
+            too_many = [TEXT[c] for c in range(NCODES) if self.discard[c] < 0]
+            if too_many:
+                raise PositionError(f"more cards than the deck holds: {', '.join(too_many)}")
+        if self.phase == PLAY and self.sizes[self.turn] == 0:
+            raise PositionError(f"seat {self.turn} is to play but holds no cards")
