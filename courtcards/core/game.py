@@ -56,6 +56,11 @@ class Game(ABC):
         n = self.default_players if num_players is None else num_players
         return self._new_state(n, self.resolve_options(n, options, preset), seed)
 
+    def test_configs(self) -> list[tuple[int, dict[str, OptionValue]]]:
+        """(players, options) pairs the conformance suite plays: every player
+        count and every variant. Override to add option combinations."""
+        return [(n, {}) for n in range(self.min_players, self.max_players + 1)]
+
     @abstractmethod
     def _new_state(self, num_players: int, options: dict[str, OptionValue], seed: int) -> State: ...
 

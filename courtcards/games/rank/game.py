@@ -54,6 +54,21 @@ class RankGame(Game):
         if values["kings_hand"] and num_players > 5:
             raise OptionError(f"option 'kings_hand' is for at most 5 players (RK-14), not {num_players}")
 
+    def test_configs(self) -> list[tuple[int, dict[str, OptionValue]]]:
+        quick: dict[str, OptionValue] = {"tokens_to_win": 2}
+        configs: list[tuple[int, dict[str, OptionValue]]] = [(n, dict(quick)) for n in range(3, 13)]
+        configs += [
+            (4, {}),
+            (3, {"classic_president": True, "tokens_to_win": 3}),
+            (5, {"classic_president": True, "tokens_to_win": 3}),
+            (9, {"classic_president": True, "tokens_to_win": 2}),
+            (3, {"kings_hand": True, "tokens_to_win": 3}),
+            (5, {"kings_hand": True, "classic_president": True, "tokens_to_win": 3}),
+            (4, {"endless": True, "hands": 3}),
+            (12, {"endless": True, "hands": 2}),
+        ]
+        return configs
+
     def _new_state(self, num_players: int, options: dict[str, OptionValue], seed: int) -> RankState:
         state = RankState(self, num_players, options, seed)
         state._start()
