@@ -126,6 +126,10 @@ class State(ABC):
     def replace_places(self, places: Mapping[str, list[str]]) -> State:
         """A copy with the cards of the named places replaced (same sizes)."""
 
+    def invariants(self) -> list[str]:
+        """Game-specific consistency problems (tokens adding up, ...); empty if none."""
+        return []
+
     def explain_illegal(self, seat: int, action: Action) -> str:
         """Why ``action`` is not legal for ``seat`` now (override for better reasons)."""
         return "not a legal action now"

@@ -1,0 +1,37 @@
+"""The conformance suite, run on every registered game, player count and variant."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from courtcards.core.conformance import check_playout, random_playout
+from courtcards.core.game import game_names, get_game
+
+CONFIGS = [
+    pytest.param(name, n, opts, id=f"{name}-{n}p-" + ("-".join(f"{k}={v}" for k, v in opts.items()) or "default"))
+    for name in game_names()
+    for n, opts in get_game(name).test_configs()
+]
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CONFIGS)
+def test_full_checks_along_a_random_game(name: str, players: int, options: dict[str, object]) -> None:
+    check_playout(get_game(name), players, options, seed=players * 7919 + len(options))
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CONFIGS)
+def test_random_playouts_end(name: str, players: int, options: dict[str, object]) -> None:
+    game = get_game(name)
+    for seed in range(3):
+        state = random_playout(game, players, options, seed=1000 + seed)
+        assert state.is_over() and state.result() is not None
+
+
+@pytest.mark.parametrize("name", game_names())
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**63 - 1))
+def test_any_seed_conforms(name: str, seed: int) -> None:
+    game = get_game(name)
+    check_playout(game, game.default_players, {}, seed=seed, every=5, view_every=23)

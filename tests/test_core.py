@@ -1,0 +1,192 @@
+"""The shared core: registry, options, randomness, records, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from courtcards.core import (
+    GameOverError,
+    GameRecord,
+    IllegalActionError,
+    NotationError,
+    NotYourTurnError,
+    OptionError,
+    PositionError,
+    RecordError,
+    Rng,
+    UnknownGameError,
+    get_game,
+)
+from courtcards.core.conformance import random_playout
+from courtcards.core.options import parse_option_pairs
+
+
+def test_unknown_game_lists_the_known_ones() -> None:
+    with pytest.raises(UnknownGameError, match="known games: .*rank"):
+        get_game("chess")
+
+
+def test_game_names_are_case_insensitive() -> None:
+    assert get_game(" Rank ") is get_game("rank")
+
+
+def test_unknown_option_lists_the_valid_ones() -> None:
+    with pytest.raises(OptionError, match="valid options: tokens_to_win, classic_president"):
+        get_game("rank").new_game(4, {"tokens": 3})
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"tokens_to_win": 0}, "an integer in 1..100"),
+        ({"tokens_to_win": "many"}, "an integer"),
+        ({"endless": "perhaps"}, "true or false"),
+        ({"kings_hand": True}, "at most 5 players"),
+    ],
+)
+def test_bad_option_values_say_what_is_accepted(options: dict[str, object], message: str) -> None:
+    with pytest.raises(OptionError, match=message):
+        get_game("rank").new_game(6, options)
+
+
+def test_options_from_text_are_coerced() -> None:
+    state = get_game("rank").new_game(4, parse_option_pairs(["tokens_to_win=3", "classic-president=yes"]))
+    assert state.options["tokens_to_win"] == 3
+    assert state.options["classic_president"] is True
+
+
+def test_option_pairs_need_an_equals_sign() -> None:
+    with pytest.raises(OptionError, match="name=value"):
+        parse_option_pairs(["tokens_to_win"])
+
+
+def test_presets_apply_and_unknown_presets_are_listed() -> None:
+    game = get_game("rank")
+    assert game.new_game(4, preset="classic-president").options["classic_president"] is True
+    assert game.new_game(4, {"tokens_to_win": 2}, preset="quick").options["tokens_to_win"] == 2
+    with pytest.raises(OptionError, match="valid presets: .*endless"):
+        game.new_game(4, preset="turbo")
+
+
+def test_player_count_outside_the_range_is_refused() -> None:
+    with pytest.raises(OptionError, match="3 to 12 players"):
+        get_game("rank").new_game(2)
+
+
+def test_rng_is_deterministic_and_matches_known_values() -> None:
+    a, b = Rng(42), Rng(42)
+    assert [a.next64() for _ in range(3)] == [b.next64() for _ in range(3)]
+    # SplitMix64 reference output for seed 0
+    assert Rng(0).next64() == 0xE220A8397B1DCDAF
+
+
+@given(seed=st.integers(min_value=0, max_value=2**64 - 1), n=st.integers(min_value=1, max_value=1000))
+def test_rng_below_stays_in_range(seed: int, n: int) -> None:
+    rng = Rng(seed)
+    assert all(0 <= rng.below(n) < n for _ in range(20))
+
+
+def test_rng_shuffle_is_a_permutation_and_not_the_identity() -> None:
+    items = list(range(50))
+    Rng(7).shuffle(items)
+    assert sorted(items) == list(range(50)) and items != list(range(50))
+
+
+def test_same_seed_same_deal_different_seed_different_deal() -> None:
+    game = get_game("rank")
+    assert game.new_game(5, seed=3).to_json() == game.new_game(5, seed=3).to_json()
+    assert game.new_game(5, seed=3).to_json()["hands"] != game.new_game(5, seed=4).to_json()["hands"]
+
+
+def test_errors_name_the_action_and_leave_the_state_unchanged() -> None:
+    state = get_game("rank").new_game(4, seed=5)
+    before = state.to_json()
+    seat = state.to_move()[0]
+    idle = (seat + 1) % 4
+    with pytest.raises(NotYourTurnError, match=f"seat {idle}"):
+        state.apply(idle, "pass")
+    with pytest.raises(NotationError, match="'banana'"):
+        state.apply(seat, "banana")
+    with pytest.raises(IllegalActionError, match="'pass'"):
+        state.apply(seat, "pass")  # the leader cannot pass
+    with pytest.raises(NotYourTurnError, match="no seat 9"):
+        state.apply(9, "pass")
+    assert state.to_json() == before
+
+
+def test_actions_after_the_end_are_refused() -> None:
+    state = random_playout(get_game("rank"), 3, {"tokens_to_win": 1}, seed=1)
+    with pytest.raises(GameOverError, match="game is over"):
+        state.apply(0, "pass")
+
+
+def test_record_saves_loads_and_replays(tmp_path: Path) -> None:
+    state = random_playout(get_game("rank"), 4, {"tokens_to_win": 2}, seed=9)
+    path = tmp_path / "game.json"
+    state.record().save(path)
+    record = GameRecord.load(path)
+    assert record.result is not None and record.result["winner"] == state.result().winner  # type: ignore[union-attr]
+    assert record.replay().to_json() == state.to_json()
+    states = record.states()
+    assert len(states) == len(record.actions) + 1
+    assert states[-1].to_json() == state.to_json()
+
+
+def test_record_from_a_position_replays_from_that_position() -> None:
+    game = get_game("rank")
+    start = {"hands": [["5", "5"], ["7"], ["9", "9", "12"]], "turn": 0}
+    state = game.state_from_json(start)
+    state.apply(0, "5 5")
+    record = GameRecord.from_json(json.loads(json.dumps(state.record().to_json())))
+    assert record.start is not None
+    assert record.replay().to_json() == state.to_json()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("not json", "is not JSON"),
+        ('{"format": "other"}', "not a courtcards game record"),
+        ('{"format": "courtcards/record", "format_version": 1}', "malformed"),
+    ],
+)
+def test_bad_record_files_get_clear_errors(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    with pytest.raises(RecordError, match=message):
+        GameRecord.load(path)
+
+
+def test_missing_record_file() -> None:
+    with pytest.raises(RecordError, match="cannot read record"):
+        GameRecord.load("/nonexistent/game.json")
+
+
+def test_record_that_does_not_replay_names_the_action() -> None:
+    record = GameRecord(game="rank", num_players=4, options={}, seed=1, actions=[(3, "pass")])
+    state = get_game("rank").new_game(4, seed=1)
+    if state.to_move() == (3,):
+        record.actions = [(2, "pass")]
+    with pytest.raises(RecordError, match="action 1"):
+        record.replay()
+
+
+@pytest.mark.parametrize(
+    ("position", "message"),
+    [
+        ({"hands": [["5"], ["X"], ["7"]]}, "hand 1"),
+        ({"hands": [["5"], ["6"]]}, "3 to 12 players"),
+        ({"hands": [["C", "C", "C"], ["6"], ["7"]]}, "more cards than the deck"),
+        ({"hands": [["5"], ["6"], ["7"]], "turn": 7}, "turn"),
+        ({"hands": [["5"], [], ["7"]], "turn": 1}, "holds no cards"),
+        ({"hands": [["5"], ["6"], ["7"]], "phase": "dancing"}, "unknown phase"),
+    ],
+)
+def test_bad_positions_get_clear_errors(position: dict[str, object], message: str) -> None:
+    with pytest.raises(PositionError, match=message):
+        get_game("rank").state_from_json(position)
