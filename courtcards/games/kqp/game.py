@@ -1,0 +1,108 @@
+"""King Queens & Paupers' static description: players, options, presets."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from courtcards.core.errors import OptionError, PositionError
+from courtcards.core.game import Game
+from courtcards.core.options import Option, OptionSet, OptionValue
+from courtcards.core.state import STATE_FORMAT
+from courtcards.games.kqp.actions import KqpAction, parse_action
+from courtcards.games.kqp.cards import TEXT, parse_card_list
+from courtcards.games.kqp.state import KqpState
+
+
+def default_target(num_players: int) -> int:
+    """The rulebook's suggested target: 15 for 4 players, 20 for 5-6, 25 for 7-9 (KQ-9)."""
+    return 15 if num_players <= 4 else 20 if num_players <= 6 else 25
+
+
+KQP_OPTIONS = OptionSet(
+    options=(
+        Option("target", "int", default_target,
+               "The game ends after the round in which a total reaches this many points "
+               "(default 15 for 4 players, 20 for 5-6, 25 for 7-9; none: no target) (KQ-9).",
+               minimum=1, maximum=1000, optional=True),
+        Option("rounds", "int", None,
+               "The game ends after this many rounds (none by default) (KQ-9).",
+               minimum=1, maximum=1000, optional=True),
+    ),
+    presets={
+        "standard": {},
+        "tournament": {"target": None, "rounds": 5},
+        "quick": {"target": None, "rounds": 1},
+    },
+    preset_docs={
+        "standard": "To the rulebook's target score for the table size.",
+        "tournament": "Five rounds, no target: a tournament table (KQ-10).",
+        "quick": "A single round.",
+    },
+)
+
+
+class KqpGame(Game):
+    name = "kqp"
+    title = "King Queens & Paupers"
+    min_players = 4
+    max_players = 9
+    default_players = 6
+    options = KQP_OPTIONS
+
+    def check_options(self, num_players: int, values: Mapping[str, OptionValue]) -> None:
+        if values["target"] is None and values["rounds"] is None:
+            raise OptionError("options 'target' and 'rounds' cannot both be none: the game would never end (KQ-9)")
+
+    def test_configs(self) -> list[tuple[int, dict[str, OptionValue]]]:
+        configs: list[tuple[int, dict[str, OptionValue]]] = [
+            (n, {"rounds": 2, "target": None}) for n in range(4, 10)
+        ]
+        configs += [(4, {}), (6, {"target": 8}), (9, {"target": 12, "rounds": 3}), (5, {"rounds": 1, "target": None})]
+        return configs
+
+    def _new_state(self, num_players: int, options: dict[str, OptionValue], seed: int) -> KqpState:
+        state = KqpState(self, num_players, options, seed)
+        state._start()
+        return state
+
+    def state_from_json(self, data: Mapping[str, Any]) -> KqpState:
+        if not isinstance(data, Mapping):
+            raise PositionError("a King Queens & Paupers state must be a JSON object")
+        if data.get("game", "kqp") != "kqp":
+            raise PositionError(f"not a King Queens & Paupers state: game is {data.get('game')!r}")
+        if "format" in data and data["format"] != STATE_FORMAT:
+            raise PositionError(f"unknown state format {data['format']!r}")
+        hands = data.get("hands")
+        n = data.get("num_players", len(hands) if isinstance(hands, list) else None)
+        if not isinstance(n, int):
+            raise PositionError("a King Queens & Paupers position needs 'hands' (or 'num_players')")
+        try:
+            options = self.resolve_options(n, data.get("options") or {})
+        except OptionError as exc:
+            raise PositionError(str(exc)) from None
+        seed = data.get("seed", 0)
+        if not isinstance(seed, int):
+            raise PositionError(f"'seed' must be an integer, not {seed!r}")
+        state = KqpState(self, n, options, seed)
+        state.load_json(data)
+        is_full = "history" in data
+        state.history = [(int(s), str(t)) for s, t in data.get("history", [])]
+        state.version = int(data.get("version", len(state.history)))
+        state.start = data.get("start") if is_full else _position_only(data)
+        for seat_text, action_text in dict(data.get("pending") or {}).items():
+            seat = int(seat_text)
+            if seat not in state.owed:
+                raise PositionError(f"seat {seat} has no give-back to commit")
+            state.pending[seat] = parse_action(str(action_text))
+        return state
+
+    def parse_action(self, text: str) -> KqpAction:
+        return parse_action(text)
+
+    def parse_cards(self, text: str) -> list[str]:
+        return [TEXT[c] for c in parse_card_list(text)]
+
+
+def _position_only(data: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if k not in ("history", "version", "pending", "start")}

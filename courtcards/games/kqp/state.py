@@ -1,0 +1,601 @@
+"""King Queens & Paupers' rules engine (rulebook 004, rulings KQ-1 to KQ-9).
+
+Seats are fixed ids 0..n-1. Where they sit changes every round (KQ-2), so a
+round keeps ``positions``: the seats from the King down to Pauper-2, i.e. the
+last round's finishing order. Play goes clockwise, which is ``positions``
+read backwards and round the table: Pauper-2, Pauper-1, the Commoners worst
+to best, the Queen, the King, then Pauper-2 again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import combinations_with_replacement
+from typing import TYPE_CHECKING, Any
+
+from courtcards.core.errors import PositionError
+from courtcards.core.rng import Rng
+from courtcards.core.state import JSON, Action, Result, State
+from courtcards.games.kqp import actions as A
+from courtcards.games.kqp.cards import (
+    GOLD,
+    KING,
+    NAMES,
+    NCODES,
+    PLAIN,
+    QUEEN,
+    TEXT,
+    counts_of,
+    deck_counts,
+    parse_card,
+    texts,
+)
+
+if TYPE_CHECKING:
+    from courtcards.core.options import OptionValue
+    from courtcards.games.kqp.game import KqpGame
+
+TAX = "tax"  # the King and Queen choose their give-backs, at once and in secret (KQ-4)
+PLAY = "play"
+OVER = "over"
+
+K_ROLE, Q_ROLE, COMMONER, P1_ROLE, P2_ROLE = "king", "queen", "commoner", "pauper-1", "pauper-2"
+
+# Interned plays: _SETS[v][a] is ``a`` cards of value ``v``.
+_SETS: list[list[A.KqpAction]] = [[A.make("play", (v,) * a) for a in range(11)] if v in PLAIN else [] for v in
+                                  range(NCODES)]
+_Q1 = A.make("play", (QUEEN,))
+_QQ = A.make("play", (QUEEN, QUEEN))
+_K1 = A.make("play", (KING,))
+
+
+def roles_for(positions: list[int]) -> list[str]:
+    """Each seat's role, from the seats listed King first, Pauper-2 last (KQ-2)."""
+    roles = [COMMONER] * len(positions)
+    roles[positions[0]], roles[positions[1]] = K_ROLE, Q_ROLE
+    roles[positions[-2]], roles[positions[-1]] = P1_ROLE, P2_ROLE
+    return roles
+
+
+class KqpState(State):
+    """A game of King Queens & Paupers."""
+
+    game: KqpGame
+
+    def __init__(self, game: KqpGame, num_players: int, options: dict[str, OptionValue], seed: int) -> None:
+        self._init_base(game, num_players, options, seed)
+        n = num_players
+        self.rng = Rng(seed)
+        self.counts = deck_counts(n)
+        self.hands: list[list[int]] = [[0] * NCODES for _ in range(n)]
+        self.sizes = [0] * n
+        self.positions: list[int] = list(range(n))
+        self.nxt: list[int] = []
+        self._set_positions(self.positions)
+        self.pile: list[int] = []  # every card on the current pile, in the order played
+        self.discard = [0] * NCODES  # earlier piles of this round
+        self.top: tuple[int, ...] = ()
+        self.pile_value = 0
+        self.pile_count = 0
+        self.owner = -1
+        self.plays = 0  # plays on the current pile
+        self.first_value = 0
+        self.consecutive = False
+        self.passes: list[int] = []  # seats that passed since the last play, in order
+        self.pile_log: list[tuple[int, str]] = []
+        self.turn = 0
+        self.phase = PLAY
+        self.finished: list[int] = []
+        self.totals = [0] * n
+        self.round = 1
+        self.rounds_log: list[JSON] = []
+        self.taxes: list[JSON] = []
+        self.owed: dict[int, int] = {}
+        self.winner: int | None = None
+
+    def _set_positions(self, positions: list[int]) -> None:
+        self.positions = list(positions)
+        n = self.num_players
+        nxt = [0] * n
+        for i, s in enumerate(positions):
+            nxt[s] = positions[i - 1]  # clockwise: towards Pauper-2, and from the King to Pauper-2
+        self.nxt = nxt
+
+    # -- setup -----------------------------------------------------------------------
+    def _start(self) -> None:
+        """The first round's positions are random (KQ-2)."""
+        positions = list(range(self.num_players))
+        self.rng.shuffle(positions)
+        self._begin_round(positions)
+
+    def _begin_round(self, positions: list[int]) -> None:
+        n = self.num_players
+        self._set_positions(positions)
+        deck = [c for c in range(NCODES) for _ in range(self.counts[c])]
+        self.rng.shuffle(deck)
+        hands = [[0] * NCODES for _ in range(n)]
+        for i, c in enumerate(deck):  # one at a time, counter-clockwise from the King (KQ-3)
+            hands[positions[i % n]][c] += 1
+        self.hands = hands
+        self.sizes = [sum(h) for h in hands]
+        self.discard = [0] * NCODES
+        self.pile, self.top, self.pile_value, self.pile_count, self.owner = [], (), 0, 0, -1
+        self.plays, self.first_value, self.consecutive, self.passes, self.pile_log = 0, 0, False, [], []
+        self.finished = []
+        self.taxes = []
+        self.owed = {}
+        self._collect_taxes()
+
+    def _collect_taxes(self) -> None:
+        """KQ-4: Pauper-2 pays the King two best cards, Pauper-1 the Queen one
+        (never Queens or the King); then the King and Queen give back."""
+        pos = self.positions
+        for payer, taker, k in ((pos[-1], pos[0], 2), (pos[-2], pos[1], 1)):
+            h = self.hands[payer]
+            paid: list[int] = []
+            for v in range(GOLD, 2, -1):
+                paid += [v] * min(h[v], k - len(paid))
+            self._move(payer, taker, sorted(paid), "tax")
+            if paid:
+                self.owed[taker] = len(paid)
+        if self.owed:
+            self.phase = TAX
+        else:
+            self._begin_play()
+
+    def _move(self, giver: int, taker: int, cards: list[int], why: str) -> None:
+        for c in cards:
+            self.hands[giver][c] -= 1
+            self.hands[taker][c] += 1
+        self.sizes[giver] -= len(cards)
+        self.sizes[taker] += len(cards)
+        self.taxes.append({"from": giver, "to": taker, "cards": [TEXT[c] for c in cards], "why": why})
+
+    def _begin_play(self) -> None:
+        self.phase = PLAY
+        self.owed = {}
+        self._new_pile(self.positions[-1])  # Pauper-2 leads the first pile (KQ-5)
+
+    def _new_pile(self, leader: int) -> None:
+        for c in self.pile:
+            self.discard[c] += 1
+        self.pile, self.top, self.pile_value, self.pile_count, self.owner = [], (), 0, 0, -1
+        self.plays, self.first_value, self.consecutive, self.passes, self.pile_log = 0, 0, False, [], []
+        self.turn = leader
+
+    # -- decisions ---------------------------------------------------------------------
+    def _actors(self) -> tuple[int, ...]:
+        if self.phase == PLAY:
+            return (self.turn,)
+        if self.phase == TAX:
+            return tuple(sorted(self.owed))
+        return ()
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def _legal(self, seat: int) -> list[Action]:
+        if self.phase == PLAY:
+            return self._legal_plays(seat)  # type: ignore[return-value]
+        if self.phase == TAX:
+            return self._gives(seat)  # type: ignore[return-value]
+        return []
+
+    def give_back_to(self, seat: int) -> int:
+        """Whom the King (Pauper-2) or Queen (Pauper-1) gives back to."""
+        return self.positions[-1] if seat == self.positions[0] else self.positions[-2]
+
+    def _gives(self, seat: int) -> list[A.KqpAction]:
+        h = self.hands[seat]
+        held = [v for v in PLAIN if h[v]]
+        k = min(self.owed.get(seat, 0), sum(h[v] for v in held))  # KQ-4: never Queens or the King
+        out: list[A.KqpAction] = []
+        for combo in combinations_with_replacement(held, k):
+            if all(combo.count(c) <= h[c] for c in set(combo)):
+                out.append(A.make("give", combo))
+        return out
+
+    def _legal_plays(self, seat: int) -> list[A.KqpAction]:
+        h = self.hands[seat]
+        k = self.pile_count
+        out: list[A.KqpAction] = []
+        if k == 0:  # leading: any number of cards of one value (KQ-5)
+            for v in PLAIN:
+                c = h[v]
+                if c:
+                    row = _SETS[v]
+                    out.extend(row[1 : c + 1])
+            if h[QUEEN]:
+                out.append(_Q1)
+                if h[QUEEN] > 1:
+                    out.append(_QQ)
+            if h[KING]:
+                out.append(_K1)
+            return out
+        v = self.pile_value
+        if v < QUEEN:
+            if self.consecutive:  # KQ-7: exactly one value up
+                t = v + 1
+                if t <= GOLD and h[t] >= k:
+                    out.append(_SETS[t][k])
+            else:
+                for t in range(v + 1, GOLD + 1):
+                    if h[t] >= k:
+                        out.append(_SETS[t][k])
+            if k == 1 and h[QUEEN]:
+                out.append(_Q1)
+            elif k == 2 and h[QUEEN] == 2:
+                out.append(_QQ)
+        if v < KING and h[KING]:
+            out.append(_K1)
+        out.append(A.PASS)
+        return out
+
+    def _resolve(self, actions: dict[int, Action]) -> None:
+        if self.phase == PLAY:
+            ((seat, act),) = actions.items()
+            assert isinstance(act, A.KqpAction)
+            if act.kind == "pass":
+                self._pass(seat)
+            else:
+                self._play(seat, act)
+            return
+        for seat in sorted(actions):  # TAX: both give-backs are revealed together
+            act = actions[seat]
+            assert isinstance(act, A.KqpAction)
+            self._move(seat, self.give_back_to(seat), list(act.cards), "give")
+        self._begin_play()
+
+    # -- play ------------------------------------------------------------------------------
+    def _play(self, seat: int, act: A.KqpAction) -> None:
+        h = self.hands[seat]
+        for c in act.cards:
+            h[c] -= 1
+        self.pile.extend(act.cards)
+        self.sizes[seat] -= act.count
+        value = act.value
+        self.plays += 1
+        if self.plays == 1:
+            self.pile_count = act.count
+            self.first_value = value
+        elif self.plays == 2 and value == self.first_value + 1:
+            self.consecutive = True  # KQ-7
+        self.top = act.cards
+        self.pile_value = value
+        self.owner = seat
+        self.passes = []
+        self.pile_log.append((seat, act.text))
+        if self.sizes[seat] == 0:
+            self.finished.append(seat)
+            if len(self.finished) == self.num_players - 1:
+                self._end_round()
+                return
+        self.turn = self._next_holder(seat)
+
+    def _pass(self, seat: int) -> None:
+        self.passes.append(seat)
+        self.pile_log.append((seat, "pass"))
+        owner = self.owner
+        holders = self.num_players - len(self.finished)
+        if len(self.passes) >= holders - (1 if self.sizes[owner] else 0):
+            # KQ-6: the owner leads a new pile, or the next holder to the owner's left
+            self._new_pile(owner if self.sizes[owner] else self._next_holder(owner))
+        else:
+            self.turn = self._next_holder(seat)
+
+    def _next_holder(self, seat: int) -> int:
+        nxt, sizes = self.nxt, self.sizes
+        s = nxt[seat]
+        while not sizes[s]:
+            s = nxt[s]
+        return s
+
+    def _end_round(self) -> None:
+        """KQ-8 scoring, KQ-9 the end of the game, else the next round (KQ-2)."""
+        n = self.num_players
+        last = next(s for s in range(n) if self.sizes[s])
+        finish = [*self.finished, last]
+        for c in self.pile:
+            self.discard[c] += 1
+        self.pile, self.top, self.pile_value, self.pile_count, self.owner = [], (), 0, 0, -1
+        self.plays, self.first_value, self.consecutive, self.passes, self.pile_log = 0, 0, False, [], []
+        points = [0] * n
+        for place, s in enumerate(finish):
+            points[s] = place + 1
+            self.totals[s] += place + 1
+        self.rounds_log.append({"round": self.round, "finish": finish, "points": points, "totals": list(self.totals)})
+        self.finished = finish
+        target = self.options["target"]
+        rounds = self.options["rounds"]
+        if (isinstance(target, int) and max(self.totals) >= target) or (
+            isinstance(rounds, int) and self.round >= rounds
+        ):
+            rank = {s: i for i, s in enumerate(finish)}  # KQ-9: ties go to the better finish
+            self.winner = min(range(n), key=lambda s: (self.totals[s], rank[s]))
+            self.phase = OVER
+            return
+        self.round += 1
+        self._begin_round(finish)
+
+    # -- results and views -------------------------------------------------------------------
+    def result(self) -> Result | None:
+        if self.phase != OVER or self.winner is None or not self.rounds_log:
+            return None
+        last = {s: i for i, s in enumerate(self.rounds_log[-1]["finish"])}
+        ranking = sorted(range(self.num_players), key=lambda s: (self.totals[s], last[s]))
+        return Result(
+            winner=self.winner,
+            ranking=tuple(ranking),
+            scores=tuple(self.totals),
+            details={"score": "points (lower is better)", "rounds": len(self.rounds_log),
+                     "finishes": [list(r["finish"]) for r in self.rounds_log]},
+        )
+
+    def order(self) -> list[int]:
+        """Seats in clockwise play order, starting with Pauper-2 (KQ-2)."""
+        return self.positions[::-1]
+
+    def view(self, seat: int | None) -> JSON:
+        n = self.num_players
+        roles = roles_for(self.positions)
+        over = self.phase == OVER
+        out_place = {s: i + 1 for i, s in enumerate(self.finished)} if not over else {}
+        players = [
+            {
+                "seat": s,
+                "role": roles[s],
+                "position": self.positions.index(s) + 1,
+                "cards": self.sizes[s],
+                "passed": self.phase == PLAY and s in self.passes,
+                "out": out_place.get(s),
+                "total": self.totals[s],
+            }
+            for s in range(n)
+        ]
+        taxes = []
+        for e in self.taxes:
+            item: JSON = {"from": e["from"], "to": e["to"], "count": len(e["cards"]), "why": e["why"]}
+            if seat is not None and seat in (e["from"], e["to"]):
+                item["cards"] = list(e["cards"])  # only giver and receiver see them (KQ-4)
+            taxes.append(item)
+        res = self.result()
+        v: JSON = {
+            "game": "kqp",
+            "seat": seat,
+            "num_players": n,
+            "options": dict(self.options),
+            "version": self.version,
+            "round": self.round,
+            "phase": self.phase,
+            "to_move": list(self.to_move()),
+            "turn": self.turn if self.phase == PLAY else None,
+            "leading": self.phase == PLAY and self.pile_count == 0,
+            "positions": list(self.positions),
+            "order": self.order(),
+            "players": players,
+            "pile": {
+                "owner": self.owner if self.owner >= 0 else None,
+                "value": TEXT[self.pile_value] if self.pile_value else None,
+                "count": self.pile_count,
+                "top": [TEXT[c] for c in self.top],
+                "cards": [TEXT[c] for c in self.pile],
+                "consecutive": self.consecutive,
+                "log": [[s, t] for s, t in self.pile_log],
+                "passes": list(self.passes),
+            },
+            "discard": texts(self.discard),
+            "taxes": taxes,
+            "owed": {str(k): val for k, val in sorted(self.owed.items())},
+            "finished": list(self.finished) if not over else [],
+            "pending": self.pending_view(seat),
+            "rounds_log": [dict(r) for r in self.rounds_log],
+            "result": None if res is None else res.to_json(),
+        }
+        if seat is not None:
+            v["hand"] = texts(self.hands[seat])
+        return v
+
+    def invariants(self) -> list[str]:
+        problems = []
+        expect = sum(range(1, self.num_players + 1)) * len(self.rounds_log)
+        if sum(self.totals) != expect:
+            problems.append(f"totals {self.totals} do not add up to {expect} after {len(self.rounds_log)} rounds")
+        return problems
+
+    # -- cards by place (conformance) --------------------------------------------------------
+    def card_places(self) -> dict[str, list[str]]:
+        places = {f"hand:{s}": texts(self.hands[s]) for s in range(self.num_players)}
+        places["pile"] = [TEXT[c] for c in self.pile]
+        places["discard"] = texts(self.discard)
+        return places
+
+    def deck(self) -> list[str]:
+        return [TEXT[c] for c in range(NCODES) for _ in range(self.counts[c])]
+
+    def hidden_places(self, seat: int | None) -> list[str]:
+        return [f"hand:{s}" for s in range(self.num_players) if s != seat]
+
+    def replace_places(self, places: Mapping[str, list[str]]) -> KqpState:
+        data = self.to_json()
+        for name, cards in places.items():
+            if name.startswith("hand:"):
+                data["hands"][int(name[5:])] = list(cards)
+            else:
+                data[name] = list(cards)
+        return self.game.state_from_json(data)
+
+    def explain_illegal(self, seat: int, action: Action) -> str:
+        assert isinstance(action, A.KqpAction)
+        return _explain(self, seat, action)
+
+    # -- JSON --------------------------------------------------------------------------------
+    def _to_json(self) -> JSON:
+        return {
+            "rng": self.rng.state,
+            "phase": self.phase,
+            "round": self.round,
+            "positions": list(self.positions),
+            "hands": [texts(h) for h in self.hands],
+            "pile": [TEXT[c] for c in self.pile],
+            "top": [TEXT[c] for c in self.top],
+            "pile_count": self.pile_count,
+            "owner": self.owner if self.owner >= 0 else None,
+            "first_value": TEXT[self.first_value] if self.first_value else None,
+            "plays": self.plays,
+            "consecutive": self.consecutive,
+            "passes": list(self.passes),
+            "pile_log": [[s, t] for s, t in self.pile_log],
+            "discard": texts(self.discard),
+            "turn": self.turn,
+            "finished": list(self.finished),
+            "totals": list(self.totals),
+            "rounds_log": [dict(r) for r in self.rounds_log],
+            "taxes": [dict(e) for e in self.taxes],
+            "owed": {str(k): v for k, v in sorted(self.owed.items())},
+            "winner": self.winner,
+        }
+
+    def load_json(self, data: Mapping[str, Any]) -> None:
+        """Fill this state from full-state JSON or an explicit position. Fields
+        left out take the values of a round in play with an empty pile; cards not
+        listed anywhere are in the discard."""
+        n = self.num_players
+
+        def card_list(key: str) -> list[int]:
+            raw = data.get(key, [])
+            if not isinstance(raw, list):
+                raise PositionError(f"{key!r} must be a list of cards, not {raw!r}")
+            try:
+                return [parse_card(str(t)) for t in raw]
+            except Exception as exc:
+                raise PositionError(f"{key!r}: {exc}") from None
+
+        def int_list(key: str, default: list[int]) -> list[int]:
+            raw = data.get(key, default)
+            if not isinstance(raw, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in raw):
+                raise PositionError(f"{key!r} must be a list of integers, not {raw!r}")
+            return list(raw)
+
+        def seat(value: Any, key: str) -> int:
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
+                raise PositionError(f"{key!r} must be a seat 0..{n - 1}, not {value!r}")
+            return value
+
+        hands_raw = data.get("hands")
+        if not isinstance(hands_raw, list) or len(hands_raw) != n:
+            raise PositionError(f"'hands' must list {n} hands")
+        self.hands = []
+        for i, hand in enumerate(hands_raw):
+            if not isinstance(hand, list):
+                raise PositionError(f"hand {i} must be a list of cards")
+            try:
+                self.hands.append(counts_of([parse_card(str(t)) for t in hand]))
+            except Exception as exc:
+                raise PositionError(f"hand {i}: {exc}") from None
+        self.sizes = [sum(h) for h in self.hands]
+        positions = int_list("positions", list(range(n)))
+        if sorted(positions) != list(range(n)):
+            raise PositionError(f"'positions' must list every seat 0..{n - 1} once, King first, not {positions!r}")
+        self._set_positions(positions)
+        self.phase = str(data.get("phase", PLAY))
+        if self.phase not in (TAX, PLAY, OVER):
+            raise PositionError(f"unknown phase {self.phase!r} (tax, play or over)")
+        self.pile = card_list("pile")
+        top = card_list("top") if "top" in data else []
+        self.plays = int(data.get("plays", 0 if not self.pile else 1 if len(self.pile) == len(top) else 2))
+        if self.pile and not top:
+            raise PositionError("a pile in play needs its 'top' play")
+        self.top = tuple(sorted(top))
+        if self.top and (len(set(self.top)) != 1):
+            raise PositionError(f"'top' must be cards of one value, not {data.get('top')!r}")
+        self.pile_value = self.top[0] if self.top else 0
+        self.pile_count = int(data.get("pile_count", len(self.top)))
+        owner = data.get("owner")
+        self.owner = -1 if owner is None else seat(owner, "owner")
+        if self.top and self.owner < 0:
+            raise PositionError("a pile in play needs an 'owner'")
+        fv = data.get("first_value")
+        self.first_value = parse_card(str(fv)) if fv is not None else (self.pile_value if self.plays == 1 else 0)
+        self.consecutive = bool(data.get("consecutive", False))
+        self.passes = [seat(s, "passes") for s in int_list("passes", [])]
+        self.pile_log = [(int(s), str(t)) for s, t in data.get("pile_log", [])]
+        self.turn = seat(data.get("turn", positions[-1]), "turn")
+        self.finished = [seat(s, "finished") for s in int_list("finished", [])]
+        self.totals = int_list("totals", [0] * n)
+        if len(self.totals) != n:
+            raise PositionError(f"'totals' must list {n} totals")
+        self.round = int(data.get("round", len(data.get("rounds_log", [])) + 1))
+        self.rounds_log = [dict(r) for r in data.get("rounds_log", [])]
+        self.taxes = [dict(e) for e in data.get("taxes", [])]
+        self.owed = {seat(int(k), "owed"): int(v) for k, v in dict(data.get("owed", {})).items()}
+        if self.phase == TAX and not self.owed:
+            raise PositionError("a tax phase needs 'owed': the King's and Queen's give-backs, e.g. {\"0\": 2}")
+        if any(s not in (positions[0], positions[1]) for s in self.owed):
+            raise PositionError("only the King and the Queen give cards back (KQ-4)")
+        winner = data.get("winner")
+        self.winner = None if winner is None else seat(winner, "winner")
+        if "rng" in data:
+            self.rng.state = int(data["rng"])
+        placed = [0] * NCODES
+        for h in self.hands:
+            for c in range(NCODES):
+                placed[c] += h[c]
+        for c in self.pile:
+            placed[c] += 1
+        if "discard" in data:
+            self.discard = counts_of(card_list("discard"))
+            for c in range(NCODES):
+                placed[c] += self.discard[c]
+            if placed != list(self.counts):
+                raise PositionError("the cards in the position do not add up to the deck (KQ-1)")
+        else:
+            self.discard = [self.counts[c] - placed[c] for c in range(NCODES)]
+            too_many = [TEXT[c] for c in range(NCODES) if self.discard[c] < 0]
+            if too_many:
+                raise PositionError(f"more cards than the deck holds: {', '.join(too_many)}")
+        if self.phase == PLAY and self.sizes[self.turn] == 0:
+            raise PositionError(f"seat {self.turn} is to play but holds no cards")
+
+
+def _explain(state: KqpState, seat: int, act: A.KqpAction) -> str:
+    h = state.hands[seat]
+    need = counts_of(act.cards)
+    short = [c for c in range(NCODES) if need[c] > h[c]]
+    if state.phase == TAX:
+        if act.kind != "give":
+            return "the King and Queen are giving cards back first: 'give CARDS' (KQ-4)"
+        k = min(state.owed.get(seat, 0), sum(h[v] for v in PLAIN))
+        if len(act.cards) != k:
+            return f"give back exactly {k} card{'s' if k != 1 else ''}"
+        if any(c not in PLAIN for c in act.cards):
+            return "Queens and the King are never given in taxes (KQ-4)"
+        if short:
+            return f"you hold {h[short[0]]} {NAMES[short[0]]}, not {need[short[0]]}"
+        return "you cannot give those cards"
+    if act.kind == "give":
+        return "cards are only given back during taxes"
+    if act.kind == "pass":
+        return "you lead this pile: play any card or set of one value (KQ-5)"
+    if short:
+        return f"you hold {h[short[0]]} {NAMES[short[0]]}, not {need[short[0]]}"
+    if not act.value:
+        return "a play is cards of one value (KQ-5)"
+    if state.pile_count == 0:
+        return "not legal now"
+    v, k = state.pile_value, state.pile_count
+    if v == KING:
+        return "nothing beats the King (KQ-5)"
+    if act.value == KING:
+        return "not legal now"
+    if v == QUEEN:
+        return "only the King beats a Queen (KQ-5)"
+    if act.value == QUEEN:
+        if act.count == 1:
+            return "a single Queen only tops a single card (KQ-5)"
+        return "both Queens together only top a double (KQ-5)"
+    if act.count != k:
+        return f"the pile needs {k} card{'s' if k != 1 else ''}, you played {act.count}"
+    if state.consecutive and act.value != v + 1:
+        return f"consecutive mode: only {TEXT[v + 1] if v + 1 <= GOLD else 'a Queen or the King'} " \
+               f"(one value above {TEXT[v]}), a Queen or the King may follow (KQ-7)"
+    return f"{TEXT[act.value]} does not beat the pile's {TEXT[v]}"
