@@ -1,0 +1,285 @@
+"""``courtcards play GAME``: play a game against bots, or watch bots play.
+
+The player (and every bot) sees only its seat's view; the state stays here.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from courtcards.bots.base import Bot, bot_kinds, make_bot
+from courtcards.cli.render import Renderer, get_renderer
+from courtcards.core.errors import CourtcardsError, IllegalActionError, NotationError
+from courtcards.core.game import Game, get_game
+from courtcards.core.options import parse_option_pairs
+from courtcards.core.record import GameRecord
+from courtcards.core.state import Action, State
+
+InputFn = Callable[[str], str]
+
+QUIT_WORDS = ("quit", "exit", "q")
+PROMPT = "[bold]Your move>[/] "
+
+
+def default_bot_kind(game: str) -> str:
+    return "greedy" if "greedy" in bot_kinds(game) else "random"
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """Each bot's own seed, fixed by the game's seed so a game is reproducible."""
+    return (seed * 1_000_003 + seat + 1) & ((1 << 63) - 1)
+
+
+def parse_bot_kinds(game: str, spec: str | None, num_players: int, human: int | None) -> dict[int, str]:
+    """``--bots``: one kind for every bot seat, or one per bot seat (in seat order), or one per seat."""
+    bot_seats = [s for s in range(num_players) if s != human]
+    kinds = [k.strip().lower() for k in spec.split(",")] if spec else [default_bot_kind(game)]
+    if len(kinds) == 1:
+        kinds = kinds * len(bot_seats)
+    elif len(kinds) == num_players:
+        kinds = [k for s, k in enumerate(kinds) if s != human]
+    elif len(kinds) != len(bot_seats):
+        raise UsageError(
+            f"--bots lists {len(kinds)} kinds; give one kind for all bots or one per bot seat ({len(bot_seats)})"
+        )
+    valid = bot_kinds(game)
+    for k in kinds:
+        if k not in valid:
+            raise UsageError(f"unknown bot {k!r} for {game}; valid bots: {', '.join(valid)}")
+    return dict(zip(bot_seats, kinds, strict=True))
+
+
+class UsageError(Exception):
+    """A bad command line (exit code 2)."""
+
+
+class PlaySession:
+    """One game at the terminal: bots move, the human (if any) types actions.
+
+    ``input_fn(prompt)`` reads a line (EOFError ends the session, the record is kept).
+    """
+
+    def __init__(
+        self,
+        state: State,
+        *,
+        human: int | None,
+        bots: dict[int, Bot],
+        viewer: int | None,
+        console: Console,
+        input_fn: InputFn | None = None,
+        delay: float = 0.0,
+        record_path: Path | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        self.state = state
+        self.human = human
+        self.bots = bots
+        self.viewer = viewer
+        self.console = console
+        self.input_fn: InputFn = input_fn or (lambda prompt: console.input(prompt))
+        self.delay = delay
+        self.record_path = record_path
+        self.meta = meta or {}
+        self.renderer: Renderer = get_renderer(state.game.name)
+        self._view = state.view(viewer)
+        self.saved: Path | None = None
+
+    # -- what the human may know -------------------------------------------------------
+    def view(self) -> dict[str, Any]:
+        return self.state.view(self.viewer)
+
+    def human_legal(self) -> list[str]:
+        """The human's legal actions now, in notation (empty if not their decision)."""
+        if self.human is None:
+            return []
+        return [a.text for a in self.state.legal_actions(self.human)]
+
+    # -- the loop ---------------------------------------------------------------------------
+    def run(self) -> int:
+        """Play to the end (or quit); save the record; return the exit code."""
+        code = 0
+        try:
+            for line in self.renderer.start(self._view):
+                self.console.print(line)
+            while not self.state.is_over():
+                movers = self.state.to_move()
+                for seat in movers:
+                    if seat != self.human:
+                        self._bot_turn(seat)
+                if self.human in self.state.to_move() and not self._human_turn():
+                    self.console.print("You quit the game.")
+                    break
+            else:
+                self.renderer.result(self.console, self.view())
+        except EOFError:
+            self.console.print("\nEnd of input: the game stops here.")
+        except KeyboardInterrupt:
+            self.console.print("\nInterrupted: the game stops here.")
+            code = 130
+        finally:
+            self.save()
+        return code
+
+    def _bot_turn(self, seat: int) -> None:
+        if seat == self.viewer:  # watching: show the board the watched bot decides on
+            self.renderer.view(self.console, self._view)
+        action = self.bots[seat].choose(self.state.view(seat), self.state.legal_actions(seat))
+        self._apply(seat, action)
+        if self.delay:
+            time.sleep(self.delay)
+
+    def _human_turn(self) -> bool:
+        """Ask until the human gives a legal action; False if they quit."""
+        assert self.human is not None
+        view = self.view()
+        self.renderer.view(self.console, view)
+        self.renderer.moves(self.console, view, self.human_legal())
+        while True:
+            line = self.input_fn(PROMPT).strip()
+            low = line.lower()
+            if not line:
+                continue
+            if low in QUIT_WORDS:
+                return False
+            if low in ("help", "?"):
+                self.console.print(self.renderer.help)
+                continue
+            if low in ("moves", "m"):
+                self.renderer.moves(self.console, view, self.human_legal(), full=True)
+                continue
+            if low in ("board", "b"):
+                self.renderer.view(self.console, view)
+                continue
+            try:
+                action = self.state.verify(self.human, line)
+            except (NotationError, IllegalActionError) as exc:
+                self.console.print(f"[red]{escape(str(exc))}[/]")
+                self.console.print("Try again ([bold]help[/]: notation, [bold]moves[/]: every legal move).")
+                continue
+            self._apply(self.human, action)
+            return True
+
+    def _apply(self, seat: int, action: Action) -> None:
+        before = self._view
+        self.state.apply(seat, action)
+        self._view = self.state.view(self.viewer)
+        for line in self.renderer.event(before, self._view, seat, action.text):
+            self.console.print(line)
+
+    def save(self) -> Path | None:
+        if self.record_path is None:
+            return None
+        record = GameRecord.from_state(self.state)
+        record.meta = dict(self.meta)
+        self.record_path.parent.mkdir(parents=True, exist_ok=True)
+        record.save(self.record_path)
+        self.saved = self.record_path
+        self.console.print(f"Game record saved to [bold]{escape(str(self.record_path))}[/]")
+        return self.record_path
+
+
+def default_record_path(game: str, seed: int) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    return Path("records") / f"{game}-{stamp}-{seed}.json"
+
+
+def setup_session(
+    game_name: str,
+    *,
+    players: int | None = None,
+    seat: int = 0,
+    bots: str | None = None,
+    preset: str | None = None,
+    options: Sequence[str] = (),
+    seed: int | None = None,
+    watch: bool = False,
+    delay: float | None = None,
+    record: Path | None = None,
+    console: Console,
+    input_fn: InputFn | None = None,
+) -> PlaySession:
+    """Check the command line and deal the game (raises UsageError or CourtcardsError)."""
+    game: Game = get_game(game_name)
+    n = game.default_players if players is None else players
+    opts = parse_option_pairs(list(options))
+    if not isinstance(n, int) or not game.min_players <= n <= game.max_players:
+        raise UsageError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {n}")
+    if not 0 <= seat < n:
+        raise UsageError(f"--seat must be a seat 0..{n - 1}, not {seat}")
+    game.resolve_options(n, opts, preset)  # unknown options / presets fail before anything else
+    human = None if watch else seat
+    kinds = parse_bot_kinds(game.name, bots, n, human)
+    if seed is None:
+        seed = secrets.randbelow(1 << 31)
+    state = game.new_game(n, opts, seed, preset)
+    bot_objs = {s: make_bot(game.name, k, bot_seed(seed, s)) for s, k in kinds.items()}
+    seats = ["human" if s == human else f"bot:{kinds[s]}" for s in range(n)]
+    path = record if record is not None else default_record_path(game.name, seed)
+    console.print(f"[bold]{game.title}[/], {n} players, seed [bold]{seed}[/] (play this deal again with --seed {seed})")
+    bot_text = ", ".join(f"seat {s} {k}" for s, k in kinds.items())
+    console.print(("Watching from seat " if watch else "You are seat ") + f"{seat}. Bots: {bot_text}.")
+    if not watch:
+        console.print("Type [bold]help[/] for the notation, [bold]moves[/] for every legal move, "
+                      "[bold]quit[/] to save and stop.")
+    return PlaySession(
+        state,
+        human=human,
+        bots=bot_objs,
+        viewer=seat,
+        console=console,
+        input_fn=input_fn,
+        delay=(0.5 if watch else 0.0) if delay is None else delay,
+        record_path=path,
+        meta={"players": seats, "preset": preset, "command": "play"},
+    )
+
+
+def fail(message: str) -> typer.Exit:
+    typer.echo(f"Error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def play(
+        game: Annotated[str, typer.Argument(help="The game to play (see `courtcards games`).")],
+        players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")] = None,
+        seat: Annotated[int, typer.Option("--seat", help="Your seat (the watched seat with --watch).")] = 0,
+        bots: Annotated[
+            str | None, typer.Option("--bots", help="Bot kind for the other seats: KIND or KIND,KIND,... per seat.")
+        ] = None,
+        preset: Annotated[str | None, typer.Option("--preset", help="A named set of options.")] = None,
+        option: Annotated[
+            list[str] | None, typer.Option("--option", "-o", help="A game option name=value (repeatable).")
+        ] = None,
+        seed: Annotated[int | None, typer.Option("--seed", help="Deal seed (default: random, printed).")] = None,
+        watch: Annotated[bool, typer.Option("--watch", help="Bots play every seat; you watch.")] = False,
+        delay: Annotated[
+            float | None, typer.Option("--delay", help="Seconds between bot moves (default 0.5 watching, else 0).")
+        ] = None,
+        record: Annotated[
+            Path | None, typer.Option("--record", help="Where to save the game record (default ./records/).")
+        ] = None,
+    ) -> None:
+        """Play a game against bots (or --watch bots play)."""
+        console = Console()
+        try:
+            session = setup_session(
+                game, players=players, seat=seat, bots=bots, preset=preset, options=option or [], seed=seed,
+                watch=watch, delay=delay, record=record, console=console,
+            )
+        except (UsageError, CourtcardsError) as exc:
+            raise fail(str(exc)) from None
+        code = session.run()
+        if code:
+            raise typer.Exit(code)
