@@ -63,7 +63,8 @@ def explain(state: RankState, seat: int, act: A.RankAction) -> str:
         return f"the pile needs {k} card{'s' if k != 1 else ''} (number cards and Wilds), you played {act.count}"
     if k:
         if not nums:
-            return f"Wilds alone would be {state.pile_value + 1 + counts[UP]}, above 12 without a Rank-Up (RK-4)"
+            return (f"Wilds alone on a {state.pile_value} would be {state.pile_value + 1}, "
+                    "but on their own they go no higher than 12 (RK-4)")
         return f"a value of {act.base} does not beat the pile's {state.pile_value}"
     return "not legal now"
 
