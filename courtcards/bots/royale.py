@@ -1,0 +1,202 @@
+"""Rank Royale bots: ``greedy`` and ``mixed`` (``random`` is shared by every game).
+
+Both read only the seat's view: their hand, the opponent's hand size and
+discard pile (cards played and discarded since its last reshuffle), the
+discard table and the public log of rounds.
+
+- ``greedy`` predicts the opponent's tier from its past plays (smoothed, and
+  weighted by the chance it still holds that tier) and plays the card with the
+  best expected payoff against that prediction.
+- ``mixed`` plays an equilibrium of the one-round zero-sum game between the
+  tiers it holds and the tiers the opponent can hold, sampling its tier with
+  its own seeded generator; it plays the highest card of the chosen tier.
+
+Payoffs count cards: a tier win is worth the cards the loser discards (or
+WIN_VALUE if that ends the game), a same-tier rank win one card drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from math import comb
+from typing import Any
+
+from courtcards.bots.base import register_bot
+from courtcards.core.rng import Rng
+from courtcards.core.state import Action
+from courtcards.games.royale.actions import RoyaleAction
+from courtcards.games.royale.cards import DECK, beats, parse_card, rank, tier
+
+WIN_VALUE = 12.0
+RANK_WIN_VALUE = 1.0
+TIERS = (0, 1, 2)
+
+
+class _Info:
+    """What a bot reads from its view for one decision."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        me = int(view["seat"])
+        opp = 1 - me
+        self.hand = sorted(parse_card(t) for t in view["hand"])
+        table = view["discard_table"]
+        self.table = (int(table["low"]), int(table["middle"]), int(table["high"]))
+        players = view["players"]
+        self.my_after = len(self.hand) - 1
+        self.opp_size = int(players[opp]["hand_size"])
+        self.opp_after = self.opp_size - 1
+        seen = {parse_card(t) for t in players[opp]["discard_pile"]}
+        self.unseen = [c for c in DECK if c not in seen]  # the opponent's hand and deck
+        self.opp_tiers = [0, 0, 0]  # how often the opponent played each tier
+        for entry in view["log"]:
+            if entry.get("tiers"):
+                self.opp_tiers[("low", "middle", "high").index(entry["tiers"][opp])] += 1
+
+    def holds_tier(self, t: int) -> float:
+        """Chance the opponent's hand has a card of tier ``t`` (hand drawn uniformly from the unseen)."""
+        n, h = len(self.unseen), self.opp_size
+        others = sum(1 for c in self.unseen if tier(c) != t)
+        if h > n:
+            return 1.0
+        return 1.0 - comb(others, h) / comb(n, h)
+
+    def payoff(self, card: int, t_opp: int) -> float:
+        """Expected cards gained by playing ``card`` against an opponent card of tier ``t_opp``."""
+        t = tier(card)
+        if t == t_opp:
+            r = rank(card)
+            ranks = [rank(c) for c in self.unseen if tier(c) == t]
+            if not ranks:
+                return 0.0
+            return RANK_WIN_VALUE * (sum(1 for x in ranks if x < r) - sum(1 for x in ranks if x > r)) / len(ranks)
+        if beats(t, t_opp):
+            k = self.table[t]
+            return WIN_VALUE if k > self.opp_after else float(k)
+        k = self.table[t_opp]
+        return -WIN_VALUE if k > self.my_after else -float(k)
+
+
+def keep_order(hand: Sequence[int]) -> list[int]:
+    """Cards in the order a bot wants to keep them: the best card of each tier,
+    then the next best of each tier, and so on (High, Middle, Low first)."""
+    by_tier = [sorted((c for c in hand if tier(c) == t), key=rank, reverse=True) for t in (2, 1, 0)]
+    out: list[int] = []
+    for i in range(max((len(b) for b in by_tier), default=0)):
+        out.extend(b[i] for b in by_tier if i < len(b))
+    return out
+
+
+def _choose_discard(view: dict[str, Any], legal: Sequence[Action]) -> Action:
+    hand = [parse_card(t) for t in view["hand"]]
+    k = int(view["owed"]["count"])
+    drop = tuple(sorted(keep_order(hand)[len(hand) - k :]))
+    for a in legal:
+        if isinstance(a, RoyaleAction) and a.cards == drop:
+            return a
+    return legal[0]
+
+
+def _card_action(legal: Sequence[Action], card: int) -> Action:
+    for a in legal:
+        if isinstance(a, RoyaleAction) and a.kind == "play" and a.cards == (card,):
+            return a
+    return legal[0]
+
+
+class GreedyBot:
+    """Best response to the opponent's smoothed tier habits (deterministic)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        if view["phase"] == "discard":
+            return _choose_discard(view, legal)
+        info = _Info(view)
+        weights = [(info.opp_tiers[t] + 1) * info.holds_tier(t) for t in TIERS]
+        total = sum(weights) or 1.0
+        q = [w / total for w in weights]
+
+        def value(card: int) -> tuple[float, int]:
+            return (sum(q[t] * info.payoff(card, t) for t in TIERS), -rank(card))
+
+        return _card_action(legal, max(info.hand, key=value))
+
+
+class MixedBot:
+    """Plays a maximin mixed strategy of the one-round tier game."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = Rng(seed)
+
+    def strategy(self, view: dict[str, Any]) -> tuple[list[int], list[float], float]:
+        """The cards it may play (the best of each tier held), their probabilities and the game's value."""
+        info = _Info(view)
+        cards = [max((c for c in info.hand if tier(c) == t), key=rank) for t in TIERS
+                 if any(tier(c) == t for c in info.hand)]
+        cols = [t for t in TIERS if info.holds_tier(t) >= 0.05] or list(TIERS)
+        matrix = [[info.payoff(c, t) for t in cols] for c in cards]
+        x, v = solve_zero_sum(matrix)
+        return cards, x, v
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        if view["phase"] == "discard":
+            return _choose_discard(view, legal)
+        cards, x, _ = self.strategy(view)
+        r = self.rng.next64() / 2**64
+        acc = 0.0
+        pick = cards[-1]
+        for card, p in zip(cards, x, strict=True):
+            acc += p
+            if r < acc:
+                pick = card
+                break
+        return _card_action(legal, pick)
+
+
+def solve_zero_sum(a: list[list[float]]) -> tuple[list[float], float]:
+    """The row player's maximin mixed strategy and the value of the zero-sum
+    game ``a`` (rows maximise), by enumerating square supports: an optimal
+    basic solution of the LP has as many rows as binding columns. Exact for
+    the small matrices used here (at most 3 x 3)."""
+    m, n = len(a), len(a[0])
+    best_x: list[float] = [1.0] + [0.0] * (m - 1)
+    best_v = min(a[0])
+    for k in range(1, min(m, n) + 1):
+        for rows in combinations(range(m), k):
+            for cols in combinations(range(n), k):
+                # unknowns x_rows..., v: sum_i x_i a[i][j] - v = 0 (j in cols), sum_i x_i = 1
+                eqs = [[a[i][j] for i in rows] + [-1.0, 0.0] for j in cols]
+                eqs.append([1.0] * k + [0.0, 1.0])
+                sol = _gauss(eqs)
+                if sol is None or any(p < -1e-9 for p in sol[:k]):
+                    continue
+                x = [0.0] * m
+                for i, p in zip(rows, sol[:k], strict=True):
+                    x[i] = max(p, 0.0)
+                v = min(sum(x[i] * a[i][j] for i in range(m)) for j in range(n))
+                if v > best_v + 1e-12:
+                    best_x, best_v = x, v
+    return best_x, best_v
+
+
+def _gauss(rows: list[list[float]]) -> list[float] | None:
+    """Solve a square system given as augmented rows; None if singular."""
+    size = len(rows)
+    mat = [r[:] for r in rows]
+    for col in range(size):
+        piv = max(range(col, size), key=lambda r: abs(mat[r][col]))
+        if abs(mat[piv][col]) < 1e-12:
+            return None
+        mat[col], mat[piv] = mat[piv], mat[col]
+        for r in range(size):
+            if r != col:
+                f = mat[r][col] / mat[col][col]
+                if f:
+                    mat[r] = [x - f * y for x, y in zip(mat[r], mat[col], strict=True)]
+    return [mat[i][size] / mat[i][i] for i in range(size)]
+
+
+register_bot("royale", "greedy", GreedyBot)
+register_bot("royale", "mixed", MixedBot)
