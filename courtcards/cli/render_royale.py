@@ -58,7 +58,8 @@ def _outcome(view: View, entry: dict[str, Any]) -> str:
         return head + f"same tier, {who(view, w)} {'win' if w == view.get('seat') else 'wins'} on rank and draw" + (
             "" if w == view.get("seat") else "s") + " a card."
     loser = 1 - w
-    text = head + f"{entry['tiers'][w]} beats {entry['tiers'][loser]}; {who(view, loser)} must discard {entry['discard']}"
+    beat = f"{entry['tiers'][w]} beats {entry['tiers'][loser]}"
+    text = head + f"{beat}; {who(view, loser)} must discard {entry['discard']}"
     if entry.get("lost"):
         return text + f" but {'hold' if loser == view.get('seat') else 'holds'} fewer: {who(view, w)} win" + (
             "" if w == view.get("seat") else "s") + "!"
