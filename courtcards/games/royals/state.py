@@ -1,0 +1,743 @@
+"""Royals' rules engine (rulebook 002, rulings RY-1 to RY-8).
+
+Each seat owns a 52-card deck. A card never changes owner, so every place is a
+seat's: ``deck:s`` (bottom .. top), ``hand:s``, ``discard:s`` (bottom .. top,
+public), ``royals:s`` (face and number cards in play) and ``table:s`` (cards
+committed to a fight, face up after the reveal). Cards leaving play go to the
+discard pile of the seat whose place they leave, which is their owner (RY-7).
+
+A fight (attack or assassination) runs through the phases ``commit`` (one
+secret simultaneous decision of every seat that commits a card), ``pair`` (the
+defender pairs blocks with attacks, one pair at a time), ``hits`` (the defender
+puts hits on Royals one at a time, in card order of the face cards) and
+``losses`` (each hit Royal in card order is discarded or gets a lower number
+card). Steps with a single possible outcome are carried out at once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from courtcards.core.errors import NotationError, PositionError
+from courtcards.core.rng import Rng
+from courtcards.core.state import JSON, Action, Result, State
+from courtcards.games.royals import actions as A
+from courtcards.games.royals.cards import (
+    DECK,
+    TEXT,
+    fight_value,
+    is_attack,
+    is_block,
+    is_face,
+    is_number,
+    parse_card,
+    rank,
+    suit,
+    texts,
+)
+
+if TYPE_CHECKING:
+    from courtcards.core.options import OptionValue
+    from courtcards.games.royals.game import RoyalsGame
+
+ACTION = "action"  # the turn player chooses one of the four actions (RY-2)
+COMMIT = "commit"  # secret commitments to a fight (RY-4, RY-5)
+PAIR = "pair"  # the defender pairs blocks with attacks (RY-4)
+HITS = "hits"  # the defender spreads the hits over its Royals (RY-4)
+LOSSES = "losses"  # each hit Royal is discarded or gets a lower number card (RY-6)
+OVER = "over"
+START = "start"  # positions only: the turn is about to begin (win check, then draw up)
+PHASES = (ACTION, COMMIT, PAIR, HITS, LOSSES, OVER)
+
+ATTACK, ASSASSINATE = "attack", "assassinate"
+LOG_SIZE = 40
+
+Royal = tuple[int, int]  # (face card, number card)
+
+
+@dataclass
+class Fight:
+    """An attack or assassination in progress."""
+
+    kind: str
+    attacker: int
+    defender: int
+    target: int = -1  # face card of the Royal under assassination
+    need: dict[int, int] = field(default_factory=dict)  # cards each seat commits (the defender: at most)
+    revealed: bool = False
+    attacks: list[int] = field(default_factory=list)  # values of red number cards, ascending
+    blocks: list[int] = field(default_factory=list)  # values of black number cards, ascending
+    pairs: list[tuple[int, int]] = field(default_factory=list)  # (attack, block) in the order paired
+    hits: int = 0
+    assigned: list[int] = field(default_factory=list)  # face card per hit, in card order
+    resolved: int = 0  # hit Royals already dealt with (in card order)
+
+    def to_json(self) -> JSON:
+        return {
+            "kind": self.kind,
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "target": TEXT[self.target] if self.target >= 0 else None,
+            "need": {str(s): k for s, k in sorted(self.need.items())},
+            "revealed": self.revealed,
+            "attacks": list(self.attacks),
+            "blocks": list(self.blocks),
+            "pairs": [list(p) for p in self.pairs],
+            "hits": self.hits,
+            "assigned": texts(self.assigned),
+            "resolved": self.resolved,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Fight:
+        target = data.get("target")
+        return cls(
+            kind=str(data["kind"]),
+            attacker=int(data["attacker"]),
+            defender=int(data["defender"]),
+            target=-1 if target is None else parse_card(str(target)),
+            need={int(s): int(k) for s, k in dict(data.get("need", {})).items()},
+            revealed=bool(data.get("revealed", False)),
+            attacks=[int(v) for v in data.get("attacks", [])],
+            blocks=[int(v) for v in data.get("blocks", [])],
+            pairs=[(int(a), int(b)) for a, b in data.get("pairs", [])],
+            hits=int(data.get("hits", 0)),
+            assigned=[parse_card(str(t)) for t in data.get("assigned", [])],
+            resolved=int(data.get("resolved", 0)),
+        )
+
+    def open_attacks(self) -> list[int]:
+        left = Counter(self.attacks) - Counter(a for a, _ in self.pairs)
+        return sorted(left.elements())
+
+    def open_blocks(self) -> list[int]:
+        left = Counter(self.blocks) - Counter(b for _, b in self.pairs)
+        return sorted(left.elements())
+
+    def wounds(self) -> list[tuple[int, int]]:
+        """(face card, hits) of every hit Royal, in card order."""
+        return sorted(Counter(self.assigned).items())
+
+
+class RoyalsState(State):
+    """A game of Royals. Seats are 0..n-1; play passes to the left, seat i to i+1 (RY-2)."""
+
+    game: RoyalsGame
+
+    def __init__(self, game: RoyalsGame, num_players: int, options: dict[str, OptionValue], seed: int) -> None:
+        self._init_base(game, num_players, options, seed)
+        n = num_players
+        self.rng = Rng(seed)
+        self.decks: list[list[int]] = [[] for _ in range(n)]
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.discards: list[list[int]] = [[] for _ in range(n)]
+        self.royals: list[list[Royal]] = [[] for _ in range(n)]
+        self.table: list[list[int]] = [[] for _ in range(n)]
+        self.phase = ACTION
+        self.turn = 0
+        self.turns = 0  # turns begun
+        self.first_player = 0
+        self.opening: list[list[str]] = []  # bottom cards shown to choose the first player, level by level
+        self.fight: Fight | None = None
+        self.winner: int | None = None
+        self.log: list[str] = []  # the latest public events
+
+    # -- rules constants ------------------------------------------------------------
+    @property
+    def hand_limit(self) -> int:
+        return 2 * self.num_players  # RY-1
+
+    @property
+    def target(self) -> int:
+        return 20 - self.num_players  # RY-1
+
+    def points(self, seat: int) -> int:
+        return sum(rank(num) for _, num in self.royals[seat])
+
+    def _note(self, text: str) -> None:
+        self.log.append(text)
+        if len(self.log) > LOG_SIZE:
+            del self.log[: len(self.log) - LOG_SIZE]
+
+    # -- setup -------------------------------------------------------------------------
+    def _start(self) -> None:
+        """RY-1: everyone shuffles and draws the hand limit; the highest bottom card starts."""
+        n = self.num_players
+        for s in range(n):
+            deck = list(DECK)
+            self.rng.shuffle(deck)
+            self.decks[s] = deck
+            self._draw_up(s)
+        self.first_player = self._choose_first()
+        self._begin_turn(self.first_player)
+
+    def _choose_first(self) -> int:
+        """RY-1: highest bottom card (Ace 1 .. King 13); ties look at the next card
+        up among the tied players. Seat order breaks a tie no card can break."""
+        tied = list(range(self.num_players))
+        self.opening = []
+        for level in range(min(len(d) for d in self.decks)):
+            shown = [TEXT[self.decks[s][level]] if s in tied else "" for s in range(self.num_players)]
+            self.opening.append(shown)
+            best = max(rank(self.decks[s][level]) for s in tied)
+            tied = [s for s in tied if rank(self.decks[s][level]) == best]
+            if len(tied) == 1:
+                break
+        chosen = tied[0]
+        self._note(f"seat {chosen} has the highest bottom card and goes first")
+        return chosen
+
+    def _draw_up(self, seat: int) -> None:
+        """Draw to the hand limit; an empty deck is replaced by the shuffled discard pile (RY-2)."""
+        hand, deck = self.hands[seat], self.decks[seat]
+        while len(hand) < self.hand_limit:
+            if not deck:
+                pile = self.discards[seat]
+                if not pile:
+                    break
+                deck.extend(pile)
+                pile.clear()
+                self.rng.shuffle(deck)
+                self._note(f"seat {seat} shuffles its discard pile into a new deck ({len(deck)} cards)")
+            hand.append(deck.pop())
+        hand.sort()
+
+    def _begin_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.fight = None
+        self.phase = ACTION
+        if self.points(seat) >= self.target:  # RY-2: winning at the start of one's turn
+            self.winner = seat
+            self.phase = OVER
+            self._note(f"seat {seat} begins its turn with {self.points(seat)} points and wins")
+            return
+        limit = self.options.get("max_turns")
+        if isinstance(limit, int) and self.turns >= limit:  # RY-8
+            self.phase = OVER
+            self._note(f"{limit} turns played: the game is a draw")
+            return
+        self.turns += 1
+        self._draw_up(seat)
+
+    def _end_turn(self) -> None:
+        self._begin_turn((self.turn + 1) % self.num_players)
+
+    # -- decisions ---------------------------------------------------------------------
+    def _actors(self) -> tuple[int, ...]:
+        if self.phase == ACTION:
+            return (self.turn,)
+        if self.phase == COMMIT:
+            assert self.fight is not None
+            return tuple(s for s, k in sorted(self.fight.need.items()) if k > 0)
+        if self.phase in (PAIR, HITS, LOSSES):
+            assert self.fight is not None
+            return (self.fight.defender,)
+        return ()
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def _legal(self, seat: int) -> list[Action]:
+        out: list[A.RoyalsAction]
+        if self.phase == ACTION:
+            out = self._legal_turn(seat)
+        elif self.phase == COMMIT:
+            out = self._legal_commit(seat)
+        elif self.phase == PAIR:
+            out = self._legal_pair()
+        elif self.phase == HITS:
+            out = self._legal_hits()
+        elif self.phase == LOSSES:
+            out = self._legal_losses()
+        else:
+            out = []
+        return list(out)
+
+    def _royal_plays(self, seat: int) -> list[A.RoyalsAction]:
+        hand = self.hands[seat]
+        return [
+            A.make("royal", cards=(f, c))
+            for f in hand
+            if is_face(f)
+            for c in hand
+            if is_number(c) and suit(c) == suit(f)
+        ]
+
+    def _legal_turn(self, seat: int) -> list[A.RoyalsAction]:
+        out = self._royal_plays(seat)  # RY-3
+        others = [s for s in range(self.num_players) if s != seat and self.royals[s]]
+        out += [A.make("attack", s) for s in others]  # RY-4
+        if self.hands[seat]:  # RY-5: the assassin must commit a card
+            out += [A.make("assassinate", s, (f,)) for s in others for f, _ in self.royals[s]]
+        out.append(A.DISCARD_HAND)  # RY-2: always legal
+        return out
+
+    def _legal_commit(self, seat: int) -> list[A.RoyalsAction]:
+        fight = self.fight
+        assert fight is not None
+        k = fight.need[seat]
+        sizes = range(k + 1) if fight.kind == ATTACK and seat == fight.defender else (k,)
+        hand = self.hands[seat]
+        return [A.make("commit", cards=combo) for size in sizes for combo in combinations(hand, size)]
+
+    def _legal_pair(self) -> list[A.RoyalsAction]:
+        assert self.fight is not None
+        blocks = sorted(set(self.fight.open_blocks()))
+        out = [
+            A.make("block", values=(a, b)) for a in sorted(set(self.fight.open_attacks())) for b in blocks if b >= a
+        ]
+        out.append(A.DONE)
+        return out
+
+    def _hit_choices(self) -> list[int]:
+        """Royals that may take the next hit: canonical card order, so each spread has one path."""
+        assert self.fight is not None
+        last = self.fight.assigned[-1] if self.fight.assigned else -1
+        return [f for f, _ in self.royals[self.fight.defender] if f >= last]
+
+    def _legal_hits(self) -> list[A.RoyalsAction]:
+        return [A.make("hit", cards=(f,)) for f in self._hit_choices()]
+
+    def _current_wound(self) -> tuple[int, int, int]:
+        """(face, number, hits) of the hit Royal the defender deals with now."""
+        assert self.fight is not None
+        face, hits = self.fight.wounds()[self.fight.resolved]
+        number = dict(self.royals[self.fight.defender])[face]
+        return face, number, hits
+
+    def _legal_losses(self) -> list[A.RoyalsAction]:
+        assert self.fight is not None
+        face, number, hits = self._current_wound()
+        most = rank(number) - hits  # RY-6: at most v - h
+        out = [A.make("discard", cards=(face,))]
+        out += [
+            A.make("replace", cards=(face, c))
+            for c in self.hands[self.fight.defender]
+            if is_number(c) and suit(c) == suit(face) and rank(c) <= most
+        ]
+        return out
+
+    # -- carrying out ------------------------------------------------------------------
+    def _resolve(self, actions: dict[int, Action]) -> None:
+        if self.phase == COMMIT:
+            self._reveal({s: a for s, a in actions.items() if isinstance(a, A.RoyalsAction)})
+            return
+        ((seat, act),) = actions.items()
+        assert isinstance(act, A.RoyalsAction)
+        if self.phase == ACTION:
+            self._turn_action(seat, act)
+        elif self.phase == PAIR:
+            self._pair(act)
+        elif self.phase == HITS:
+            self._hit(act.cards[0])
+        elif self.phase == LOSSES:
+            self._loss(act)
+
+    def _turn_action(self, seat: int, act: A.RoyalsAction) -> None:
+        kind = act.kind
+        hand = self.hands[seat]
+        if kind == "royal":
+            face, number = act.cards
+            hand.remove(face)
+            hand.remove(number)
+            self.royals[seat].append((face, number))
+            self.royals[seat].sort()
+            self._note(f"seat {seat} plays the Royal {TEXT[face]} {TEXT[number]} ({rank(number)} points)")
+            self._end_turn()
+        elif kind == "discard_hand":
+            self._note(f"seat {seat} discards its hand: {' '.join(texts(hand)) or 'no cards'}")
+            self.discards[seat].extend(hand)
+            hand.clear()
+            self._end_turn()
+        elif kind == "attack":
+            self._begin_attack(seat, act.seat)
+        else:
+            self._begin_assassination(seat, act.seat, act.cards[0])
+
+    def _begin_attack(self, attacker: int, defender: int) -> None:
+        """RY-4: commitment sizes, each capped by the hand."""
+        need: dict[int, int] = {}
+        for s in range(self.num_players):
+            royals, held = len(self.royals[s]), len(self.hands[s])
+            need[s] = min(max(1, royals) if s == attacker else royals, held)
+        self.fight = Fight(ATTACK, attacker, defender, need=need)
+        self._note(f"seat {attacker} attacks seat {defender}")
+        self._open_commitments()
+
+    def _begin_assassination(self, assassin: int, owner: int, face: int) -> None:
+        """RY-5: the assassin and the Royal's owner commit one card each (if they hold any)."""
+        need = {s: 0 for s in range(self.num_players)}
+        need[assassin] = min(1, len(self.hands[assassin]))
+        need[owner] = min(1, len(self.hands[owner]))
+        self.fight = Fight(ASSASSINATE, assassin, owner, target=face, need=need)
+        self._note(f"seat {assassin} tries to assassinate seat {owner}'s Royal {TEXT[face]}")
+        self._open_commitments()
+
+    def _open_commitments(self) -> None:
+        self.phase = COMMIT
+        if not self._actors():
+            self._reveal({})
+
+    def _reveal(self, commits: dict[int, A.RoyalsAction]) -> None:
+        """All committed cards are shown at once; red number cards attack, black ones block (RY-4, RY-5)."""
+        fight = self.fight
+        assert fight is not None
+        for s in sorted(commits):
+            for c in commits[s].cards:
+                self.hands[s].remove(c)
+                self.table[s].append(c)
+        fight.revealed = True
+        shown = [f"seat {s}: {' '.join(texts(self.table[s])) or 'nothing'}" for s in sorted(commits)]
+        self._note("revealed: " + ("; ".join(shown) or "no cards"))
+        played = [c for s in range(self.num_players) for c in self.table[s]]
+        fight.attacks = sorted(fight_value(c) for c in played if is_attack(c))
+        fight.blocks = sorted(fight_value(c) for c in played if is_block(c))
+        if fight.kind == ASSASSINATE:
+            # at most one card each way: the block cancels the attack if it is as high
+            if fight.attacks and fight.blocks and len(fight.attacks) == 1 and fight.blocks[-1] >= fight.attacks[0]:
+                fight.pairs.append((fight.attacks[0], fight.blocks[-1]))
+            self._count_hits()
+            return
+        self.phase = PAIR
+        self._after_pairing_step()
+
+    def _pair(self, act: A.RoyalsAction) -> None:
+        assert self.fight is not None
+        if act.kind == "done":
+            self._count_hits()
+            return
+        a, b = act.values
+        self.fight.pairs.append((a, b))
+        self._note(f"seat {self.fight.defender} blocks an attack of {a} with a {b}")
+        self._after_pairing_step()
+
+    def _after_pairing_step(self) -> None:
+        if len(self._legal_pair()) == 1:  # nothing left to pair but "done"
+            self._count_hits()
+
+    def _count_hits(self) -> None:
+        """Every attack not cancelled scores one hit (RY-4)."""
+        fight = self.fight
+        assert fight is not None
+        fight.hits = len(fight.attacks) - len(fight.pairs)
+        if fight.hits:
+            self._note(f"seat {fight.defender} takes {fight.hits} hit{'s' if fight.hits > 1 else ''}")
+        if fight.kind == ASSASSINATE:
+            fight.assigned = [fight.target] * fight.hits  # RY-5: all on the chosen Royal
+            self._start_losses()
+            return
+        self.phase = HITS
+        self._auto_hits()
+
+    def _auto_hits(self) -> None:
+        fight = self.fight
+        assert fight is not None
+        while len(fight.assigned) < fight.hits:
+            choices = self._hit_choices()
+            if len(choices) > 1:
+                return
+            fight.assigned.append(choices[0])
+        self._start_losses()
+
+    def _hit(self, face: int) -> None:
+        assert self.fight is not None
+        self.fight.assigned.append(face)
+        self._auto_hits()
+
+    def _start_losses(self) -> None:
+        self.phase = LOSSES
+        self._next_loss()
+
+    def _next_loss(self) -> None:
+        """Deal with the hit Royals in card order; a Royal with no lower card to take is discarded."""
+        fight = self.fight
+        assert fight is not None
+        while fight.resolved < len(fight.wounds()):
+            if len(self._legal_losses()) > 1:
+                return
+            face, _, _ = self._current_wound()
+            self._discard_royal(fight.defender, face)
+            fight.resolved += 1
+        self._end_fight()
+
+    def _loss(self, act: A.RoyalsAction) -> None:
+        fight = self.fight
+        assert fight is not None
+        seat = fight.defender
+        face = act.cards[0]
+        if act.kind == "discard":
+            self._discard_royal(seat, face)
+        else:
+            new = act.cards[1]
+            old = dict(self.royals[seat])[face]
+            self.royals[seat] = sorted((f, new if f == face else n) for f, n in self.royals[seat])
+            self.hands[seat].remove(new)
+            self.discards[seat].append(old)  # RY-7
+            self._note(f"seat {seat} puts {TEXT[new]} under {TEXT[face]} in place of {TEXT[old]}")
+        fight.resolved += 1
+        self._next_loss()
+
+    def _discard_royal(self, seat: int, face: int) -> None:
+        number = dict(self.royals[seat])[face]
+        self.royals[seat].remove((face, number))
+        self.discards[seat].extend((face, number))  # RY-6, RY-7
+        self._note(f"seat {seat} discards its Royal {TEXT[face]} {TEXT[number]}")
+
+    def _end_fight(self) -> None:
+        for s in range(self.num_players):  # RY-7: committed cards to their owner's discard pile
+            self.discards[s].extend(self.table[s])
+            self.table[s] = []
+        self._end_turn()
+
+    # -- results and views ---------------------------------------------------------------
+    def result(self) -> Result | None:
+        if self.phase != OVER:
+            return None
+        scores = tuple(self.points(s) for s in range(self.num_players))
+        ranking = sorted(range(self.num_players), key=lambda s: (s != self.winner, -scores[s], s))
+        return Result(
+            winner=self.winner,
+            ranking=tuple(ranking),
+            scores=scores,
+            details={"score": "points in play", "target": self.target, "turns": self.turns},
+        )
+
+    def _fight_view(self) -> JSON | None:
+        fight = self.fight
+        if fight is None:
+            return None
+        out = fight.to_json()
+        if fight.kind == ATTACK:
+            # the defender's chosen count is only seen at the reveal (a secret simultaneous choice)
+            out["need"] = {
+                str(s): {"count": k, "up_to": s == fight.defender} for s, k in sorted(fight.need.items()) if k
+            }
+        else:
+            out["need"] = {str(s): {"count": k, "up_to": False} for s, k in sorted(fight.need.items()) if k}
+        out["open_attacks"] = fight.open_attacks() if fight.revealed else []
+        out["open_blocks"] = fight.open_blocks() if fight.revealed else []
+        out["wounds"] = [[TEXT[f], h] for f, h in fight.wounds()]
+        return out
+
+    def view(self, seat: int | None) -> JSON:
+        players = [
+            {
+                "seat": s,
+                "hand": len(self.hands[s]),
+                "deck": len(self.decks[s]),
+                "discard": texts(self.discards[s]),
+                "royals": [{"face": TEXT[f], "number": TEXT[c], "value": rank(c)} for f, c in self.royals[s]],
+                "points": self.points(s),
+                "table": texts(self.table[s]),
+            }
+            for s in range(self.num_players)
+        ]
+        res = self.result()
+        v: JSON = {
+            "game": "royals",
+            "seat": seat,
+            "num_players": self.num_players,
+            "options": dict(self.options),
+            "version": self.version,
+            "phase": self.phase,
+            "turn": self.turn,
+            "turn_number": self.turns,
+            "hand_limit": self.hand_limit,
+            "target": self.target,
+            "first_player": self.first_player,
+            "opening": [list(level) for level in self.opening],
+            "to_move": list(self.to_move()),
+            "players": players,
+            "fight": self._fight_view(),
+            "pending": self.pending_view(seat),
+            "log": list(self.log),
+            "result": None if res is None else res.to_json(),
+        }
+        if seat is not None:
+            v["hand"] = texts(self.hands[seat])
+        return v
+
+    # -- cards by place (conformance) ---------------------------------------------------
+    def card_places(self) -> dict[str, list[str]]:
+        places: dict[str, list[str]] = {}
+        for s in range(self.num_players):
+            places[f"deck:{s}"] = texts(self.decks[s])
+            places[f"hand:{s}"] = texts(self.hands[s])
+            places[f"discard:{s}"] = texts(self.discards[s])
+            places[f"royals:{s}"] = [TEXT[c] for royal in self.royals[s] for c in royal]
+            places[f"table:{s}"] = texts(self.table[s])
+        return places
+
+    def deck(self) -> list[str]:
+        return [TEXT[c] for _ in range(self.num_players) for c in DECK]
+
+    def hidden_places(self, seat: int | None) -> list[str]:
+        hidden = [f"deck:{s}" for s in range(self.num_players)]
+        hidden += [f"hand:{s}" for s in range(self.num_players) if s != seat]
+        return hidden
+
+    def replace_places(self, places: Mapping[str, list[str]]) -> RoyalsState:
+        """A copy with the named places refilled (used to check what views hide;
+        no check that each seat still holds one whole deck)."""
+        other = self.copy()
+        assert isinstance(other, RoyalsState)
+        for name, cards in places.items():
+            kind, _, num = name.partition(":")
+            s = int(num)
+            codes = [parse_card(t) for t in cards]
+            if kind == "deck":
+                other.decks[s] = codes
+            elif kind == "hand":
+                other.hands[s] = sorted(codes)
+            elif kind == "discard":
+                other.discards[s] = codes
+            elif kind == "table":
+                other.table[s] = codes
+            else:
+                raise PositionError(f"cannot replace the cards of {name!r}")
+        return other
+
+    def invariants(self) -> list[str]:
+        problems = []
+        for s in range(self.num_players):
+            owned = self.decks[s] + self.hands[s] + self.discards[s] + self.table[s]
+            owned += [c for royal in self.royals[s] for c in royal]
+            if sorted(owned) != list(DECK):
+                problems.append(f"seat {s}'s places do not hold exactly its own 52 cards")
+            if len(self.hands[s]) > self.hand_limit:
+                problems.append(f"seat {s} holds more than {self.hand_limit} cards")
+            for f, c in self.royals[s]:
+                if not (is_face(f) and is_number(c) and suit(f) == suit(c)):
+                    problems.append(f"seat {s} has a malformed Royal {TEXT[f]} {TEXT[c]}")
+        return problems
+
+    def explain_illegal(self, seat: int, action: Action) -> str:
+        from courtcards.games.royals.explain import explain
+
+        assert isinstance(action, A.RoyalsAction)
+        return explain(self, seat, action)
+
+    # -- JSON ---------------------------------------------------------------------------------
+    def _to_json(self) -> JSON:
+        return {
+            "rng": self.rng.state,
+            "phase": self.phase,
+            "turn": self.turn,
+            "turns": self.turns,
+            "first_player": self.first_player,
+            "opening": [list(level) for level in self.opening],
+            "decks": [texts(d) for d in self.decks],
+            "hands": [texts(h) for h in self.hands],
+            "discards": [texts(d) for d in self.discards],
+            "royals": [[[TEXT[f], TEXT[c]] for f, c in rs] for rs in self.royals],
+            "table": [texts(t) for t in self.table],
+            "fight": None if self.fight is None else self.fight.to_json(),
+            "winner": self.winner,
+            "log": list(self.log),
+        }
+
+    def load_json(self, data: Mapping[str, Any]) -> bool:
+        """Fill this state from full-state JSON or an explicit position.
+
+        Left-out fields: no Royals, empty hands, discard piles and tables; each
+        seat's deck holds its remaining cards, shuffled (if ``decks`` is given,
+        the remaining cards are in the discard pile instead). Returns True if
+        the position asks for its turn to begin (phase ``start``)."""
+        n = self.num_players
+
+        def card_lists(key: str) -> list[list[int]] | None:
+            raw = data.get(key)
+            if raw is None:
+                return None
+            if not isinstance(raw, list) or len(raw) != n:
+                raise PositionError(f"{key!r} must list {n} seats' cards")
+            out = []
+            for s, item in enumerate(raw):
+                words = item.split() if isinstance(item, str) else item
+                if not isinstance(words, list):
+                    raise PositionError(f"{key!r}: seat {s}'s cards must be a list or text")
+                try:
+                    out.append([parse_card(str(t)) for t in words])
+                except NotationError as exc:
+                    raise PositionError(f"{key!r}, seat {s}: {exc}") from None
+            return out
+
+        if "rng" in data:
+            self.rng.state = int(data["rng"])
+        self.hands = [sorted(h) for h in (card_lists("hands") or [[] for _ in range(n)])]
+        self.table = card_lists("table") or [[] for _ in range(n)]
+        self.royals = self._load_royals(data.get("royals"))
+        decks = card_lists("decks")
+        discards = card_lists("discards")
+        self.decks = [[] for _ in range(n)]
+        self.discards = [[] for _ in range(n)]
+        for s in range(n):
+            placed = self.hands[s] + self.table[s] + [c for r in self.royals[s] for c in r]
+            placed += (decks[s] if decks else []) + (discards[s] if discards else [])
+            dupes = sorted(c for c, k in Counter(placed).items() if k > 1)
+            if dupes:
+                raise PositionError(f"seat {s} has {', '.join(texts(dupes))} more than once")
+            rest = sorted(set(DECK) - set(placed))
+            if decks is not None and discards is not None and rest:
+                raise PositionError(f"seat {s}'s cards do not add up to its deck: missing {' '.join(texts(rest))}")
+            if decks is None:
+                self.rng.shuffle(rest)
+                self.decks[s] = rest
+                self.discards[s] = discards[s] if discards else []
+            else:
+                self.decks[s] = decks[s]
+                self.discards[s] = discards[s] if discards is not None else rest
+            if len(self.hands[s]) > self.hand_limit:
+                raise PositionError(f"seat {s} holds {len(self.hands[s])} cards, above the limit {self.hand_limit}")
+        self.phase = str(data.get("phase", ACTION))
+        if self.phase not in (*PHASES, START):
+            raise PositionError(f"unknown phase {self.phase!r}; phases are {', '.join((*PHASES, START))}")
+        self.turn = _seat_field(data, "turn", 0, n)
+        self.turns = int(data.get("turns", 0 if self.phase == START else 1))
+        self.first_player = _seat_field(data, "first_player", self.turn, n)
+        self.opening = [[str(t) for t in level] for level in data.get("opening", [])]
+        fight = data.get("fight")
+        try:
+            self.fight = None if fight is None else Fight.from_json(fight)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise PositionError(f"malformed 'fight': {exc}") from None
+        if self.phase in (COMMIT, PAIR, HITS, LOSSES) and self.fight is None:
+            raise PositionError(f"phase {self.phase!r} needs a 'fight'")
+        winner = data.get("winner")
+        self.winner = None if winner is None else _seat_field(data, "winner", 0, n)
+        self.log = [str(t) for t in data.get("log", [])]
+        if self.phase == ACTION and self.fight is not None:
+            raise PositionError("no fight is under way in phase 'action'")
+        return self.phase == START
+
+    def _load_royals(self, raw: Any) -> list[list[Royal]]:
+        n = self.num_players
+        if raw is None:
+            return [[] for _ in range(n)]
+        if not isinstance(raw, list) or len(raw) != n:
+            raise PositionError(f"'royals' must list {n} seats' Royals")
+        out: list[list[Royal]] = []
+        for s, items in enumerate(raw):
+            royals: list[Royal] = []
+            for item in items:
+                words = item.split() if isinstance(item, str) else item
+                try:
+                    f, c = (parse_card(str(t)) for t in words)
+                except (NotationError, ValueError):
+                    raise PositionError(f"seat {s}: a Royal is a face card and a number card, not {item!r}") from None
+                if not (is_face(f) and is_number(c) and suit(f) == suit(c)):
+                    raise PositionError(f"seat {s}: {item!r} is not a face card with a number card of its suit")
+                royals.append((f, c))
+            out.append(sorted(royals))
+        return out
+
+
+def _seat_field(data: Mapping[str, Any], key: str, default: int, n: int) -> int:
+    value = data.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
+        raise PositionError(f"{key!r} must be a seat 0..{n - 1}, not {value!r}")
+    return value
