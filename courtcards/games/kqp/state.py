@@ -49,6 +49,15 @@ _QQ = A.make("play", (QUEEN, QUEEN))
 _K1 = A.make("play", (KING,))
 
 
+def tax_cards(hand: list[int], k: int) -> list[int]:
+    """The ``k`` highest cards a payer hands over, lowest first: never a Queen or
+    the King; fewer if the hand holds fewer such cards (KQ-4)."""
+    paid: list[int] = []
+    for v in range(GOLD, 2, -1):
+        paid += [v] * min(hand[v], k - len(paid))
+    return paid[::-1]
+
+
 def roles_for(positions: list[int]) -> list[str]:
     """Each seat's role, from the seats listed King first, Pauper-2 last (KQ-2)."""
     roles = [COMMONER] * len(positions)
@@ -131,11 +140,8 @@ class KqpState(State):
         (never Queens or the King); then the King and Queen give back."""
         pos = self.positions
         for payer, taker, k in ((pos[-1], pos[0], 2), (pos[-2], pos[1], 1)):
-            h = self.hands[payer]
-            paid: list[int] = []
-            for v in range(GOLD, 2, -1):
-                paid += [v] * min(h[v], k - len(paid))
-            self._move(payer, taker, sorted(paid), "tax")
+            paid = tax_cards(self.hands[payer], k)
+            self._move(payer, taker, paid, "tax")
             if paid:
                 self.owed[taker] = len(paid)
         if self.owed:
@@ -570,14 +576,14 @@ def _explain(state: KqpState, seat: int, act: A.KqpAction) -> str:
         if any(c not in PLAIN for c in act.cards):
             return "Queens and the King are never given in taxes (KQ-4)"
         if short:
-            return f"you hold {h[short[0]]} {NAMES[short[0]]}, not {need[short[0]]}"
+            return _short(h, need, short[0])
         return "you cannot give those cards"
     if act.kind == "give":
         return "cards are only given back during taxes"
     if act.kind == "pass":
         return "you lead this pile: play any card or set of one value (KQ-5)"
     if short:
-        return f"you hold {h[short[0]]} {NAMES[short[0]]}, not {need[short[0]]}"
+        return _short(h, need, short[0])
     if not act.value:
         return "a play is cards of one value (KQ-5)"
     if state.pile_count == 0:
@@ -599,3 +605,9 @@ def _explain(state: KqpState, seat: int, act: A.KqpAction) -> str:
         return f"consecutive mode: only {TEXT[v + 1] if v + 1 <= GOLD else 'a Queen or the King'} " \
                f"(one value above {TEXT[v]}), a Queen or the King may follow (KQ-7)"
     return f"{TEXT[act.value]} does not beat the pile's {TEXT[v]}"
+
+
+def _short(hand: list[int], need: list[int], card: int) -> str:
+    have = hand[card]
+    name = NAMES[card]
+    return f"you hold no {name}" if not have else f"you hold {have} × {name}, not {need[card]}"
