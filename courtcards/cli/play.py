@@ -112,11 +112,12 @@ class PlaySession:
             for line in self.renderer.start(self._view):
                 self.console.print(line)
             while not self.state.is_over():
-                movers = self.state.to_move()
-                for seat in movers:
-                    if seat != self.human:
+                bots = [s for s in self.state.to_move() if s != self.human]
+                if bots:  # in a simultaneous choice the bots commit first (hidden), then the human
+                    for seat in bots:
                         self._bot_turn(seat)
-                if self.human in self.state.to_move() and not self._human_turn():
+                    continue
+                if not self._human_turn():
                     self.console.print("You quit the game.")
                     break
             else:

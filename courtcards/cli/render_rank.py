@@ -269,8 +269,9 @@ def _describe_play(before: View, after: View, seat: int, text: str) -> list[str]
             if drawn:
                 got = ""
                 if seat == after.get("seat") and "hand" in after:
-                    kept: Counter[str] = Counter(before["hand"]) - Counter(["C2"])
-                    extra = Counter(after["hand"]) - kept
+                    old: list[str] = before["hand"]
+                    new: list[str] = after["hand"]
+                    extra = Counter(new) - (Counter(old) - Counter(["C2"]))
                     got = ": " + cards_markup(sorted(extra.elements(), key=after["hand"].index))
                 lines.append(f"{who} draw{verb} {_num(drawn, 'card')}{got}.")
     elif cards in (["U"], ["D"]):
