@@ -191,7 +191,7 @@ def test_wilds_alone_never_go_above_12() -> None:
     # RK-4: a Wild on its own is never above 12; with a Rank-Up at most 13
     s = pos(["5", "W W U 3", "3"], turn=1, pile=["12"], pile_value=12, pile_count=1, owner=0)
     assert legal(s) == {"pass"}
-    with pytest.raises(IllegalActionError, match="above 12"):
+    with pytest.raises(IllegalActionError, match="no higher than 12"):
         s.apply(1, "W")
     with pytest.raises(IllegalActionError):
         s.apply(1, "W U")
@@ -490,3 +490,38 @@ def test_owner_out_with_everyone_else_passed() -> None:
     assert s.finished == [0] and mover(s) == 3  # seat 3 must still answer the 9
     play(s, "pass")
     assert (mover(s), s.pile_count) == (1, 0)
+
+
+# -- More rulebook sentences -----------------------------------------------------------------------
+
+
+def test_leader_may_play_all_seven_of_a_kind_and_more_with_wilds() -> None:
+    # RK-5 (FAQ: no limit to the number of cards; all seven may be led)
+    s = pos(["8 8 8 8 8 8 8 W", "9", "3"], turn=0)
+    assert {"8 8 8 8 8 8 8", "8 8 8 8 8 8 8 W"} <= legal(s)
+    play(s, "8 8 8 8 8 8 8 W")
+    assert (s.pile_count, s.pile_value) == (8, 8) and s.finished == [0]
+
+
+def test_a_round_goes_around_the_table_as_often_as_needed() -> None:
+    # RK-9: the round continues as many times around the table as necessary
+    s = pos(["3 5 7 9 1", "4 6 8 10 2", "1 2"], turn=0)
+    play(s, "3", "4", "pass", "5", "6", "7", "8", "9", "10")
+    assert (mover(s), s.pile_value, s.owner) == (0, 10, 1)
+    assert s.round_log[2] == (2, "pass")
+
+
+def test_nothing_but_a_crown_or_rank_down_beats_13() -> None:
+    # RK-4 / RK-5: 13 is the highest value
+    s = pos(["5", "12 12 W U D C 5", "3"], turn=1, pile=["12", "U"], pile_value=13, pile_count=1, owner=0)
+    assert legal(s) == {"C", "12 D", "5 D", "pass"}
+
+
+def test_a_position_survives_json_and_checks_its_invariants() -> None:
+    # RK-1 (cards add up) and the engine's own consistency checks
+    s = pos(["5 6", "7", "8 9"], turn=1, pile=["4"], pile_value=4, pile_count=1, owner=0)
+    assert s.invariants() == []
+    assert G.state_from_json(s.to_json()).to_json() == s.to_json()
+    s.sizes[1] = 3
+    s.passed[1] = True
+    assert len(s.invariants()) == 2

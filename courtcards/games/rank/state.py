@@ -545,6 +545,29 @@ class RankState(State):
             v["hand"] = texts(self.hands[seat])
         return v
 
+    def invariants(self) -> list[str]:
+        problems: list[str] = []
+        n = self.num_players
+        if any(self.sizes[s] != sum(self.hands[s]) for s in range(n)):
+            problems.append(f"hand sizes {self.sizes} do not match the hands")
+        for role in (KING, QUEEN, BEGGAR):
+            if self.characters.count(role) != 1:
+                problems.append(f"{self.characters.count(role)} players are {role}")
+        if self.options["endless"] and any(self.tokens):
+            problems.append("Royal Tokens were given in an Endless game (RK-15)")
+        if self.phase == PLAY:
+            if self.sizes[self.turn] == 0 or self.passed[self.turn]:
+                problems.append(f"seat {self.turn} is to play but is out of cards or has passed")
+            if self.pile_count and not (1 <= self.pile_value <= 13 and 0 <= self.owner < n):
+                problems.append(f"pile value {self.pile_value} or owner {self.owner} out of range")
+            if self.pile_count and self.owner == self.turn:
+                problems.append(f"seat {self.turn} is asked to beat its own pile")
+            if any(self.sizes[s] for s in self.finished) or len(set(self.finished)) != len(self.finished):
+                problems.append(f"finish order {self.finished} lists a player who holds cards, or twice")
+        if self.phase != KINGS_HAND and sum(self.kings_hand):
+            problems.append("the King's Hand is still waiting outside its phase (RK-14)")
+        return problems
+
     # -- cards by place (conformance) -------------------------------------------------
     def card_places(self) -> dict[str, list[str]]:
         places = {f"hand:{s}": texts(self.hands[s]) for s in range(self.num_players)}
