@@ -143,6 +143,8 @@ class RoyalsState(State):
         self.first_player = 0
         self.opening: list[list[str]] = []  # bottom cards shown to choose the first player, level by level
         self.fight: Fight | None = None
+        self.last_fight: Fight | None = None  # the latest finished fight, with its revealed cards
+        self.last_table: list[list[int]] = [[] for _ in range(num_players)]
         self.winner: int | None = None
         self.log: list[str] = []  # the latest public events
 
@@ -488,6 +490,7 @@ class RoyalsState(State):
         self._note(f"seat {seat} discards its Royal {TEXT[face]} {TEXT[number]}")
 
     def _end_fight(self) -> None:
+        self.last_fight, self.last_table = self.fight, [list(t) for t in self.table]
         for s in range(self.num_players):  # RY-7: committed cards to their owner's discard pile
             self.discards[s].extend(self.table[s])
             self.table[s] = []
@@ -505,6 +508,13 @@ class RoyalsState(State):
             scores=scores,
             details={"score": "points in play", "target": self.target, "turns": self.turns},
         )
+
+    def _last_fight_json(self) -> JSON | None:
+        if self.last_fight is None:
+            return None
+        out = self.last_fight.to_json()
+        out["table"] = [texts(t) for t in self.last_table]
+        return out
 
     def _fight_view(self) -> JSON | None:
         fight = self.fight
@@ -553,6 +563,7 @@ class RoyalsState(State):
             "to_move": list(self.to_move()),
             "players": players,
             "fight": self._fight_view(),
+            "last_fight": self._last_fight_json(),
             "pending": self.pending_view(seat),
             "log": list(self.log),
             "result": None if res is None else res.to_json(),
@@ -636,6 +647,7 @@ class RoyalsState(State):
             "royals": [[[TEXT[f], TEXT[c]] for f, c in rs] for rs in self.royals],
             "table": [texts(t) for t in self.table],
             "fight": None if self.fight is None else self.fight.to_json(),
+            "last_fight": self._last_fight_json(),
             "winner": self.winner,
             "log": list(self.log),
         }
@@ -705,6 +717,14 @@ class RoyalsState(State):
             self.fight = None if fight is None else Fight.from_json(fight)
         except (KeyError, TypeError, ValueError) as exc:
             raise PositionError(f"malformed 'fight': {exc}") from None
+        last = data.get("last_fight")
+        try:
+            self.last_fight = None if last is None else Fight.from_json(last)
+            self.last_table = [[parse_card(str(t)) for t in cards] for cards in (last or {}).get("table", [])]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise PositionError(f"malformed 'last_fight': {exc}") from None
+        if len(self.last_table) != n:
+            self.last_table = [[] for _ in range(n)]
         if self.phase in (COMMIT, PAIR, HITS, LOSSES) and self.fight is None:
             raise PositionError(f"phase {self.phase!r} needs a 'fight'")
         winner = data.get("winner")
