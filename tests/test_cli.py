@@ -98,9 +98,9 @@ def test_human_in_a_simultaneous_exchange_classic_president(tmp_path: Path) -> N
     assert session.state.is_over()
     assert seen == [{"committed": [3]}]  # who has chosen, never what
     text = output(session)
-    assert "Seat 2 hands C2 to you (tax)." in text
+    assert "seat 2 hands C2 to you (tax)." in text
     assert "Seat 3 has chosen what to give back." in text
-    assert "You give" in text and "back to seat 2." in text
+    assert "you give" in text and "back to seat 2." in text
 
 
 def test_quit_help_and_moves_then_the_record_is_saved(tmp_path: Path) -> None:

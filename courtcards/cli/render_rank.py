@@ -120,7 +120,8 @@ def render_view(console: Console, view: View) -> None:
         console.print("Pile: empty (a new round)")
     log = view.get("round_log") or []
     if log:
-        console.print("This round: " + "; ".join(f"{name(view, s)} {cards_markup(t.split())}" for s, t in log[-8:]))
+        entries = [f"{name(view, s)}: {'pass' if t == 'pass' else cards_markup(t.split())}" for s, t in log[-10:]]
+        _flow(console, "This round: " + ("... " if len(log) > 10 else ""), entries, gap=" · ")
     console.print(f"Draw pile: {view['draw_pile']} cards · discarded: {len(view.get('discard', []))} cards")
     for e in view.get("exchanges", []):
         if "cards" in e or view["phase"] != "play":  # the viewer's own exchanges stay on the board
@@ -148,12 +149,12 @@ def _turn_text(view: View) -> str:
 
 def _exchange_text(view: View, e: View) -> str:
     cards = f"[bold]{cards_markup(e['cards'])}[/]" if "cards" in e else _num(e["count"], "card")
-    giver, taker = name(view, e["from"], True), name(view, e["to"])
+    giver, taker = name(view, e["from"]), name(view, e["to"])
     if e["why"] == "steal":
         return f"the King ({name(view, e['to'])}) steals {cards} from the Beggar ({name(view, e['from'])})."
     if e["why"] == "tax":
-        return f"{giver} hand{'' if giver == 'You' else 's'} {cards} to {taker} (tax)."
-    return f"{giver} give{'' if giver == 'You' else 's'} {cards} back to {taker}."
+        return f"{giver} hand{'' if giver == 'you' else 's'} {cards} to {taker} (tax)."
+    return f"{giver} give{'' if giver == 'you' else 's'} {cards} back to {taker}."
 
 
 def describe_start(view: View) -> list[str]:
@@ -169,18 +170,18 @@ def _play_count(text: str) -> int:
     return sum(1 for c in text.split() if c not in ("U", "D", "C", "C2"))
 
 
-def _flow(console: Console, label: str, items: Sequence[str]) -> None:
+def _flow(console: Console, label: str, items: Sequence[str], gap: str = "   ") -> None:
     """Print ``label`` then the items, wrapped between items (never inside one)."""
     indent = " " * min(len(label), 24)
     width = max(console.width, 40)
     line, used = label, len(label)
     for item in items:
         size = Text.from_markup(item).cell_len
-        if used > len(indent) and used + 3 + size > width:
+        if used > len(indent) and used + len(gap) + size > width:
             console.print(line, soft_wrap=True)
             line, used = indent + item, len(indent) + size
         else:
-            sep = "" if used == len(label) and line == label else "   "
+            sep = "" if used == len(label) and line == label else gap
             line, used = line + sep + item, used + len(sep) + size
     console.print(line, soft_wrap=True)
 
@@ -191,6 +192,9 @@ def render_moves(console: Console, view: View, legal: Sequence[str], full: bool)
     crowns = [t for t in legal if t in ("C", "C2")]
     plays = [t for t in legal if t not in words and t not in gives and t not in crowns]
     compact = not full and len(legal) > 24
+    if legal == ["pass"]:
+        console.print("Your moves: [bold]pass[/] (nothing you hold beats the pile)")
+        return
     console.print("Your moves:")
     if words:
         _flow(console, "  ", [f"[bold]{w}[/]" for w in words])
@@ -287,10 +291,14 @@ def _describe_play(before: View, after: View, seat: int, text: str) -> list[str]
         if same_hand and pile["owner"] == seat and pile["count"]:
             what = f" ({_set_words(pile['count'], pile['value'])})"
         lines.append(f"{who} play{verb} {shown}{what}.")
-    if before["players"][seat]["cards"] and not after["players"][seat]["cards"]:
+    hand_over = len(after.get("hands_log", [])) > len(before.get("hands_log", []))
+    if hand_over or (before["players"][seat]["cards"] and not after["players"][seat]["cards"]):
         place = after["players"][seat]["out"]
-        if place is None and after["hands_log"]:
-            place = after["hands_log"][-1]["finish"].index(seat) + 1
+        if hand_over:
+            finish = after["hands_log"][-1]["finish"]
+            if seat == finish[-1]:
+                return lines
+            place = finish.index(seat) + 1
         lines.append(f"{who} {'are' if who == 'You' else 'is'} out" + (f" ({ORDINALS.get(place, f'{place}th')})."
                                                                       if place else "."))
     return lines
