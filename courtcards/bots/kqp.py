@@ -58,7 +58,7 @@ class GreedyKqpBot:
         acts = [a for a in legal if isinstance(a, KqpAction)]
         h = hand_counts(view.get("hand", []))
         if acts and acts[0].kind == "give":
-            return min(acts, key=lambda a: (self._after(h, a), a.cards))
+            return min(acts, key=lambda a: (round(self._after(h, a), 6), sum(a.cards)))
         plays = [a for a in acts if a.kind == "play"]
         if not plays:
             return legal[0]

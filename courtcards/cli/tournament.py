@@ -1,0 +1,122 @@
+"""``courtcards tournament kqp``: an elimination tournament of bots (KQ-10).
+
+Players are named ``P01-greedy``, ``P02-random``, ...: the bot kinds given are
+dealt out to the players in turn. Tables, seeds and advancement come from
+courtcards.games.kqp.tournament; this module only drives the bots and prints.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from courtcards.bots.base import bot_kinds, bot_move, make_bot
+from courtcards.core.errors import CourtcardsError, OptionError
+from courtcards.core.rng import Rng
+from courtcards.core.state import State
+from courtcards.games.kqp.tournament import (
+    ADVANCE,
+    TableResult,
+    Tournament,
+    TournamentPlan,
+    replay_tournament,
+    run_tournament,
+    stage_plan,
+)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("tournament")(tournament_command)
+
+
+def player_names(players: int, kinds: list[str]) -> list[str]:
+    width = len(str(players))
+    return [f"P{i + 1:0{width}d}-{kinds[i % len(kinds)]}" for i in range(players)]
+
+
+def kind_of(name: str) -> str:
+    return name.split("-", 1)[1]
+
+
+def bot_table_player(state: State, names: list[str]) -> None:
+    """Play one table to the end, each seat's bot seeded from the table's seed."""
+    bots = [make_bot("kqp", kind_of(name), Rng(state.seed ^ (seat + 1)).next64()) for seat, name in enumerate(names)]
+    while not state.is_over():
+        for seat in state.to_move():
+            state.apply(seat, bot_move(bots[seat], state, seat))
+
+
+def tournament_command(
+    game: Annotated[str, typer.Argument(help="The game: kqp (King Queens & Paupers).")],
+    players: Annotated[int, typer.Option("--players", "-n", min=4, help="Number of players.")] = 20,
+    bots: Annotated[str, typer.Option("--bots", "-b", help="Bot kinds, comma-separated, in turn.")] = "greedy",
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the tournament.")] = 0,
+    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds per table game.")] = 5,
+    advance: Annotated[str, typer.Option("--advance", help="Who goes on: top4 or roles.")] = "top4",
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Save the tournament record (JSON) here.")] = None,
+    replay: Annotated[Path | None, typer.Option("--replay", help="Check and show a saved tournament instead.")] = None,
+) -> None:
+    """Run (or replay) an elimination tournament: tables of 4-9, the best four of each go on."""
+    console = Console()
+    try:
+        if game.strip().lower() != "kqp":
+            raise OptionError(f"tournaments are for kqp (King Queens & Paupers), not {game!r}")
+        if replay is not None:
+            tour = replay_tournament(json.loads(replay.read_text(encoding="utf-8")))
+            console.print(f"[green]{replay} replays: every table's record and advancement check out.[/]")
+        else:
+            kinds = [k.strip() for k in bots.split(",") if k.strip()]
+            valid = bot_kinds("kqp")
+            for k in kinds:
+                if k not in valid:
+                    raise OptionError(f"unknown bot {k!r} for kqp; valid bots: {', '.join(valid)}")
+            if advance not in ADVANCE:
+                raise OptionError(f"--advance must be one of {', '.join(ADVANCE)}, not {advance!r}")
+            plan = TournamentPlan(tuple(player_names(players, kinds)), seed, rounds, advance)
+            plan.check()
+            total = sum(len(s) for s in stage_plan(players))
+            with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                          TimeElapsedColumn(), console=console) as bar:
+                task = bar.add_task("tables", total=total)
+
+                def done(res: TableResult) -> None:
+                    bar.advance(task)
+                    bar.console.print(table_line(res))
+
+                tour = run_tournament(plan, bot_table_player, done)
+            if out is not None:
+                out.write_text(json.dumps(tour.to_json()) + "\n", encoding="utf-8")
+                console.print(f"saved to {out}")
+    except (CourtcardsError, OSError, json.JSONDecodeError) as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    show(console, tour, lines=replay is not None)
+
+
+def table_line(res: TableResult) -> str:
+    scores = ", ".join(f"{n} {res.totals[n]}" for n in res.standings)
+    goes = "final" if not res.advance else "on: " + ", ".join(res.advance)
+    return f"stage {res.stage} table {res.table} ({len(res.players)} players): {scores}  [{goes}]"
+
+
+def show(console: Console, tour: Tournament, lines: bool = True) -> None:
+    if lines:  # (a live run printed them as they finished)
+        for tables in tour.stages:
+            for res in tables:
+                console.print(table_line(res))
+    table = Table(title=f"Final standings (seed {tour.plan.seed}, {tour.plan.rounds} rounds a table, "
+                        f"advance {tour.plan.advance})")
+    table.add_column("place", justify="right")
+    table.add_column("player")
+    table.add_column("reached stage", justify="right")
+    reached = {p: s + 1 for s, tables in enumerate(tour.stages) for t in tables for p in t.players}
+    for place, name in enumerate(tour.standings(), 1):
+        table.add_row(str(place), name, str(reached[name]))
+    console.print(table)
+    console.print(f"[bold]Winner: {tour.winner}[/]")
