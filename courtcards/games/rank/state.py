@@ -564,7 +564,7 @@ class RankState(State):
                 problems.append(f"seat {self.turn} is asked to beat its own pile")
             if any(self.sizes[s] for s in self.finished) or len(set(self.finished)) != len(self.finished):
                 problems.append(f"finish order {self.finished} lists a player who holds cards, or twice")
-        if self.phase != KINGS_HAND and sum(self.kings_hand):
+        if self.phase != KINGS_HAND and any(self.kings_hand):
             problems.append("the King's Hand is still waiting outside its phase (RK-14)")
         return problems
 
