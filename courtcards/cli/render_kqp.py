@@ -1,0 +1,145 @@
+"""How the CLI shows King Queens & Paupers: roles, seats in play order, taxes,
+the pile (consecutive mode clearly marked), events and results.
+
+Everything here reads views only: hands and the cards of taxes are private
+(only giver and receiver see them); plays, passes, roles and totals are public.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+View = dict[str, Any]
+
+ROLES = {"king": "King", "queen": "Queen", "commoner": "Commoner", "pauper-1": "Pauper-1", "pauper-2": "Pauper-2"}
+_STYLE = {"Q": "bold magenta", "K": "bold yellow", "S": "white", "G": "yellow"}
+
+HELP = """[bold]King Queens & Paupers notation[/] (case does not matter)
+  Cards:  [bold]3[/]-[bold]14[/], [bold]S[/] Silver, [bold]G[/] Gold, [bold]Q[/] Queen, [bold]K[/] King (low to high)
+  Plays:  cards of one value, e.g. [bold]9 9 9[/] · [bold]S[/] · [bold]Q Q[/] · [bold]K[/]
+  Words:  [bold]pass[/] (you may still play later on this pile) · [bold]give 3 4[/] (King's / Queen's give-back)
+  Follow: the same number of cards, higher; a Queen tops any single, both Queens any pair, the King anything.
+  Consecutive mode: if the 2nd play is one value up, every play must be exactly one value up.
+  Commands: [bold]help[/] · [bold]moves[/] (every legal move) · [bold]board[/] · [bold]quit[/] (save and exit)"""
+
+
+def cards_markup(cards: Sequence[str]) -> str:
+    return " ".join(f"[{_STYLE[c]}]{c}[/]" if c in _STYLE else c for c in cards)
+
+
+def who(view: View, seat: int | None, cap: bool = False) -> str:
+    if seat is None:
+        return "nobody"
+    role = ROLES.get(view["players"][seat]["role"], "?")
+    if seat == view.get("seat"):
+        return f"{'You' if cap else 'you'} ({role})"
+    return f"Seat {seat} ({role})" if cap else f"seat {seat} ({role})"
+
+
+def says(view: View, seat: int, verb: str) -> str:
+    """``Seat 3 (Queen) plays`` / ``You (Queen) play``."""
+    if seat == view.get("seat"):
+        first, _, rest = verb.partition(" ")
+        verb = " ".join(w for w in (first.removesuffix("s"), rest) if w)
+    return f"{who(view, seat, cap=True)} {verb}"
+
+
+def render_view(console: Console, view: View) -> None:
+    opts = view["options"]
+    limits = []
+    if opts.get("target") is not None:
+        limits.append(f"to {opts['target']} points")
+    if opts.get("rounds") is not None:
+        limits.append(f"{opts['rounds']} rounds")
+    phase = {"tax": "taxes: the King and Queen give cards back", "play": "play", "over": "game over"}[view["phase"]]
+    console.print(f"[bold]King Queens & Paupers[/] — round {view['round']} ({' or '.join(limits)}) — {phase}")
+    table = Table(box=box.SIMPLE, title="seats in play order (clockwise)")
+    for col in ("", "seat", "role", "cards", "total", ""):
+        table.add_column(col)
+    movers = set(view["to_move"])
+    for s in view["order"]:
+        p = view["players"][s]
+        status = ""
+        if p["out"]:
+            status = f"out ({p['out']})"
+        elif p["passed"]:
+            status = "passed"
+        mark = "▶" if s in movers else ""
+        me = " (you)" if s == view["seat"] else ""
+        table.add_row(mark, f"{s}{me}", ROLES[p["role"]], str(p["cards"]), str(p["total"]), status)
+    console.print(table)
+    for line in tax_lines(view):
+        console.print("  " + line)
+    pile = view["pile"]
+    if view["phase"] == "play":
+        if pile["count"]:
+            what = f"{cards_markup(pile['top'])} by {who(view, pile['owner'])}"
+            console.print(f"Pile: {what} (sets of {pile['count']})")
+            if pile["consecutive"]:
+                nxt = "the next value up" if pile["value"] not in ("G", "Q", "K") else "a Queen or the King"
+                console.print(f"[bold reverse] CONSECUTIVE MODE [/] play exactly {nxt}, or a Queen / the King")
+            if pile["log"]:
+                console.print("  " + escape(" · ".join(f"{s}: {t}" for s, t in pile["log"])))
+        else:
+            console.print(f"Pile: empty — {who(view, view['turn'])} leads")
+    if view.get("hand") is not None:
+        console.print(f"Your hand: {cards_markup(view['hand'])}")
+
+
+def tax_lines(view: View) -> list[str]:
+    out = []
+    for t in view["taxes"]:
+        cards = f": {cards_markup(t['cards'])}" if "cards" in t else ""
+        verb = "pays" if t["why"] == "tax" else "gives back"
+        out.append(f"{says(view, t['from'], verb)} {t['count']} to {who(view, t['to'])}{cards}")
+    return out
+
+
+def describe_event(before: View, after: View, seat: int, text: str) -> list[str]:
+    lines: list[str] = []
+    actor = who(before, seat, cap=True)
+    if seat == before.get("seat"):
+        actor_verb = {"passes": "You pass", "plays": "You play"}
+    else:
+        actor_verb = {"passes": f"{actor} passes", "plays": f"{actor} plays"}
+    if before["phase"] == "tax":
+        lines.append(f"{actor} has chosen a give-back." if seat != after.get("seat") else f"You: {text}")
+        if after["phase"] != "tax" or after["round"] != before["round"]:
+            lines += [line for line in tax_lines(after) if "gives back" in line]
+        return lines
+    if text == "pass":
+        lines.append(f"{actor_verb['passes']}.")
+    else:
+        lines.append(f"{actor_verb['plays']} {cards_markup(text.split())}.")
+        if after["pile"]["consecutive"] and not before["pile"]["consecutive"]:
+            lines.append("[bold]Consecutive mode![/] Every play must now be exactly one value up.")
+    if len(after["rounds_log"]) > len(before["rounds_log"]):
+        last = after["rounds_log"][-1]
+        lines.append("Round over. Finish: " + ", ".join(f"{i + 1}. seat {s}" for i, s in enumerate(last["finish"])))
+        if after["phase"] != "over":
+            lines.append(f"Round {after['round']}: new roles and seats; taxes are paid.")
+            lines += tax_lines(after)
+        return lines
+    if text != "pass" and after["players"][seat]["out"] and not before["players"][seat]["out"]:
+        lines.append(f"{actor} {'are' if seat == before.get('seat') else 'is'} out, place "
+                     f"{after['players'][seat]['out']}.")
+    if before["pile"]["count"] and not after["pile"]["count"]:
+        lines.append(f"Everyone passed: the pile is won; {who(after, after['turn'])} leads.")
+    return lines
+
+
+def render_result(console: Console, view: View) -> None:
+    res = view.get("result")
+    if not res:
+        console.print("The game is not over.")
+        return
+    console.print(f"[bold]Game over[/] after {res['details']['rounds']} rounds. Winner: seat {res['winner']} "
+                  "(lowest total; ties go to the better finish in the last round).")
+    for place, s in enumerate(res["ranking"], 1):
+        console.print(f"  {place}. seat {s}  {res['scores'][s]} points")
