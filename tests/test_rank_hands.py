@@ -315,6 +315,7 @@ def test_endless_has_no_tokens_and_counts_kings() -> None:
     play(s, "5")
     assert s.tokens == [0, 0, 0, 0] and s.kings == [0, 0, 1, 0]
     assert s.hand_number == 2 and not s.is_over() and s.view(None)["players"][2]["times_king"] == 1
+    assert s.phase == "benefit"  # the King's benefit still applies
 
 
 def test_endless_ends_after_the_chosen_hands_most_kings_wins() -> None:
@@ -427,3 +428,30 @@ def test_refused_wilds_above_12_explain_the_cap() -> None:
     s = pos(["5", "W U 3", "9"], turn=1, pile=["12"], pile_value=12, pile_count=1, owner=0)
     with pytest.raises(IllegalActionError, match="no higher than 12"):
         s.apply(1, "W U")
+
+
+def test_tokens_are_not_limited_by_the_sixteen_in_the_box() -> None:
+    # RK-10 / RK-11 (rulebook: keep track on paper if the 16 tokens run out)
+    s = pos(["", "5", "", "7 8"], turn=1, finished=[2, 0], tokens=[4, 4, 4, 4], options={"tokens_to_win": 10})
+    play(s, "5")
+    assert s.tokens == [5, 4, 6, 4] and sum(s.tokens) == 19 and not s.is_over()
+
+
+@pytest.mark.parametrize(
+    "phase_fields,seat,move,reason",
+    [
+        ({"phase": "kings_hand", "kings_hand": ["1"] * 7, "options": {"kings_hand": True}},
+         0, "lead", "'swap' or 'keep'"),
+        ({"phase": "exchange", "options": {"classic_president": True}, "owed": {"0": 2},
+          "exchanges": [{"from": 2, "to": 0, "cards": ["12", "9"], "why": "tax"}]}, 0, "give 3", "exactly 2 cards"),
+        ({"phase": "exchange", "options": {"classic_president": True}, "owed": {"0": 2},
+          "exchanges": [{"from": 2, "to": 0, "cards": ["12", "9"], "why": "tax"}]}, 0, "3 4", "give CARDS"),
+    ],
+)
+def test_refused_actions_in_setup_phases(phase_fields: dict[str, Any], seat: int, move: str, reason: str) -> None:
+    # RK-13 / RK-14: each phase says what it waits for
+    s = pos(["3 4 12 9", "5 6", "2", "7"], hand_number=2, hands_log=log([0, 1, 3, 2]), **phase_fields)
+    before = s.to_json()
+    with pytest.raises(IllegalActionError, match=reason):
+        s.apply(seat, move)
+    assert s.to_json() == before
