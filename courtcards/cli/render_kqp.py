@@ -56,7 +56,7 @@ def render_view(console: Console, view: View) -> None:
     if opts.get("target") is not None:
         limits.append(f"to {opts['target']} points")
     if opts.get("rounds") is not None:
-        limits.append(f"{opts['rounds']} rounds")
+        limits.append(f"{opts['rounds']} round{'s' if opts['rounds'] != 1 else ''}")
     phase = {"tax": "taxes: the King and Queen give cards back", "play": "play", "over": "game over"}[view["phase"]]
     console.print(f"[bold]King Queens & Paupers[/] — round {view['round']} ({' or '.join(limits)}) — {phase}")
     table = Table(box=box.SIMPLE, title="seats in play order (clockwise)")
@@ -92,9 +92,11 @@ def render_view(console: Console, view: View) -> None:
         console.print(f"Your hand: {cards_markup(view['hand'])}")
 
 
-def tax_lines(view: View) -> list[str]:
+def tax_lines(view: View, only: str | None = None) -> list[str]:
     out = []
     for t in view["taxes"]:
+        if only is not None and t["why"] != only:
+            continue
         cards = f": {cards_markup(t['cards'])}" if "cards" in t else ""
         verb = "pays" if t["why"] == "tax" else "gives back"
         out.append(f"{says(view, t['from'], verb)} {t['count']} to {who(view, t['to'])}{cards}")
@@ -111,7 +113,7 @@ def describe_event(before: View, after: View, seat: int, text: str) -> list[str]
     if before["phase"] == "tax":
         lines.append(f"{actor} has chosen a give-back." if seat != after.get("seat") else f"You: {text}")
         if after["phase"] != "tax" or after["round"] != before["round"]:
-            lines += [line for line in tax_lines(after) if "gives back" in line]
+            lines += tax_lines(after, only="give")
         return lines
     if text == "pass":
         lines.append(f"{actor_verb['passes']}.")
