@@ -87,7 +87,7 @@ def render_view(console: Console, view: View) -> None:
             if pile["log"]:
                 console.print("  " + escape(" · ".join(f"{s}: {t}" for s, t in pile["log"])))
         else:
-            console.print(f"Pile: empty — {who(view, view['turn'])} leads")
+            console.print(f"Pile: empty — {says(view, view['turn'], 'leads')}")
     if view.get("hand") is not None:
         console.print(f"Your hand: {cards_markup(view['hand'])}")
 
@@ -141,7 +141,9 @@ def render_result(console: Console, view: View) -> None:
     if not res:
         console.print("The game is not over.")
         return
-    console.print(f"[bold]Game over[/] after {res['details']['rounds']} rounds. Winner: seat {res['winner']} "
+    rounds = res["details"]["rounds"]
+    console.print(f"[bold]Game over[/] after {rounds} round{'s' if rounds != 1 else ''}. Winner: seat {res['winner']} "
                   "(lowest total; ties go to the better finish in the last round).")
     for place, s in enumerate(res["ranking"], 1):
-        console.print(f"  {place}. seat {s}  {res['scores'][s]} points")
+        points = res["scores"][s]
+        console.print(f"  {place}. seat {s}  {points} point{'s' if points != 1 else ''}")
