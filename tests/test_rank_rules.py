@@ -299,10 +299,12 @@ def test_crown_wins_the_round_at_once() -> None:
     # RK-6: the pile is cleared and the Crown's player leads; passes are forgotten
     s = pos(["5 6", "C 4", "9 10", "3 3"], turn=1, pile=["8"], pile_value=8, pile_count=1, owner=0,
             passed=[False, False, False, True])
+    before = Counter(s.card_places()["discard"])
     play(s, "C")
     assert (s.pile_count, s.pile_value, s.owner, mover(s)) == (0, 0, -1, 1)
     assert s.passed == [False] * 4
-    assert Counter(s.card_places()["discard"])["8"] >= 1 and s.card_places()["pile"] == []
+    assert Counter(s.card_places()["discard"]) - before == Counter({"8": 1, "C": 1})
+    assert s.card_places()["pile"] == []
     assert "pass" not in legal(s)  # the Crown's player now leads
 
 
@@ -461,9 +463,10 @@ def test_anyone_else_may_pass_even_when_able_to_beat() -> None:
 def test_round_ends_when_all_others_pass_and_the_owner_leads() -> None:
     # RK-9
     s = pos(["5 4", "6 3", "7 2", "8 1"], turn=0)
+    before = Counter(s.card_places()["discard"])
     play(s, "5", "6", "pass", "pass", "pass")
     assert (mover(s), s.pile_count, s.passed) == (1, 0, [False] * 4)
-    assert "5" in s.card_places()["discard"] and "6" in s.card_places()["discard"]
+    assert Counter(s.card_places()["discard"]) - before == Counter({"5": 1, "6": 1})
 
 
 def test_round_does_not_end_while_a_player_has_not_passed() -> None:
@@ -525,3 +528,13 @@ def test_a_position_survives_json_and_checks_its_invariants() -> None:
     s.sizes[1] = 3
     s.passed[1] = True
     assert len(s.invariants()) == 2
+
+
+def test_lone_modifier_out_of_the_hand_while_the_owner_is_out() -> None:
+    # RK-7 / RK-9: seat 2 sheds its last card on seat 0's pile; seat 0 is out, so seat 1 leads next
+    s = pos(["", "4 4", "D", "6 6"], turn=2, finished=[0], pile=["9"], pile_value=9, pile_count=1, owner=0,
+            passed=[False, True, False, False])
+    play(s, "D")
+    assert s.finished == [0, 2] and s.pile_value == 8 and mover(s) == 3
+    play(s, "pass")
+    assert (mover(s), s.pile_count, s.passed) == (1, 0, [False] * 4)
