@@ -1,0 +1,157 @@
+"""How the CLI shows Royals, from one seat's view only.
+
+Hands and decks are private; Royals, discard piles, hand and deck sizes and the
+cards revealed in a fight are public. Cards committed to a fight are shown only
+to their owner until every committing seat has chosen (RY-4, RY-5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+View = dict[str, Any]
+
+HELP = """[bold]Royals notation[/] (case does not matter)
+  Cards:   rank then suit: [bold]AS[/] [bold]7H[/] [bold]10D[/] [bold]KC[/] (A = 1; suits C D H S; \
+[red]red[/] attacks, black blocks)
+  Turn:    [bold]royal QH 7H[/] (face card + number card of its suit) · [bold]attack 2[/] · \
+[bold]assassinate 2 QH[/] · [bold]discard hand[/]
+  Fights:  [bold]commit 7H KS[/] / [bold]commit none[/] (secret until all have committed) · \
+[bold]block 7 with 9[/] · [bold]done[/]
+  Hits:    [bold]hit QH[/] (one hit on your Royal QH) · [bold]discard QH[/] · [bold]replace QH 3H[/] \
+(a lower heart under QH)
+  Win:     begin your turn with 20 - players points in play
+  Commands: [bold]help[/] · [bold]moves[/] · [bold]board[/] · [bold]quit[/] (save and exit)"""
+
+
+def card_markup(card: str) -> str:
+    style = "red" if card[-1] in "DH" else "bold"
+    return f"[{style}]{escape(card)}[/]"
+
+
+def cards_markup(cards: Sequence[str]) -> str:
+    return " ".join(card_markup(c) for c in cards) if cards else "[dim]none[/]"
+
+
+def who(view: View, seat: int | None, cap: bool = False) -> str:
+    if seat is not None and seat == view.get("seat"):
+        return "You" if cap else "you"
+    return f"Seat {seat}" if cap else f"seat {seat}"
+
+
+def _royals(p: dict[str, Any]) -> str:
+    if not p["royals"]:
+        return "[dim]none[/]"
+    return " ".join(f"{card_markup(r['face'])}/{card_markup(r['number'])}" for r in p["royals"])
+
+
+def _fight_lines(view: View) -> list[str]:
+    fight = view.get("fight")
+    if not fight:
+        return []
+    if fight["kind"] == "attack":
+        head = f"{who(view, fight['attacker'], True)} attacks {who(view, fight['defender'])}."
+    else:
+        owner = "your" if fight["defender"] == view.get("seat") else f"seat {fight['defender']}'s"
+        head = (f"{who(view, fight['attacker'], True)} tries to assassinate "
+                f"{owner} Royal {card_markup(fight['target'])}.")
+    lines = [head]
+    if not fight["revealed"]:
+        committed = set((view.get("pending") or {}).get("committed", []))
+        for s, need in fight["need"].items():
+            count = f"up to {need['count']}" if need["up_to"] else str(need["count"])
+            state = "committed" if int(s) in committed else "choosing"
+            lines.append(f"  {who(view, int(s), True)}: {count} card(s), {state}")
+        mine = (view.get("pending") or {}).get("mine")
+        if mine:
+            lines.append(f"  You chose: {escape(mine)} (hidden from the others until the reveal)")
+        return lines
+    lines.append(f"  attacks {fight['attacks'] or '-'} · blocks {fight['blocks'] or '-'} · "
+                 f"paired {[f'{a}<={b}' for a, b in fight['pairs']] or '-'}")
+    if view["phase"] in ("hits", "losses"):
+        lines.append(f"  {fight['hits']} hit(s); placed: {cards_markup(fight['assigned'])}")
+    return lines
+
+
+def render_view(console: Console, view: View) -> None:
+    console.rule(f"[bold]Royals[/] · turn {view['turn_number']} · target {view['target']} points · "
+                 f"hand limit {view['hand_limit']}")
+    table = Table(box=box.SIMPLE, show_header=True)
+    for col in ("player", "points", "Royals", "hand", "deck", "table", "discard pile (newest last)"):
+        table.add_column(col)
+    for p in view["players"]:
+        pile = p["discard"]
+        shown = cards_markup(pile[-8:]) if pile else "[dim]empty[/]"
+        if len(pile) > 8:
+            shown = f"[dim]({len(pile) - 8} more)[/] " + shown
+        name = who(view, p["seat"], True) + (" [bold]*[/]" if p["seat"] == view["turn"] else "")
+        table.add_row(name, str(p["points"]), _royals(p), str(p["hand"]), str(p["deck"]),
+                      cards_markup(p["table"]) if p["table"] else "", shown)
+    console.print(table)
+    for line in _fight_lines(view):
+        console.print(line)
+    if view.get("seat") is not None:
+        console.print("Your hand: " + cards_markup(view["hand"]))
+
+
+def _new_entries(before: Sequence[str], after: Sequence[str]) -> list[str]:
+    """Log lines in ``after`` that ``before`` did not have (the log keeps only its latest lines)."""
+    for start in range(len(before) + 1):
+        tail = before[start:]
+        if list(after[: len(tail)]) == list(tail):
+            return list(after[len(tail):])
+    return list(after)
+
+
+def describe_event(before: View, after: View, seat: int, text: str) -> list[str]:
+    me = after.get("seat")
+    lines: list[str] = []
+    if before["phase"] == "commit":
+        if seat == me:
+            lines.append(f"You {escape(text)}.")
+        else:
+            lines.append(f"{who(after, seat, True)} has committed (hidden until the reveal).")
+    lines.extend(escape(line) for line in _new_entries(before["log"], after["log"]))
+    if after.get("result"):
+        lines.extend(_result_lines(after))
+    return lines
+
+
+def render_moves(console: Console, view: View, legal: Sequence[str], full: bool) -> None:
+    groups: dict[str, list[str]] = {}
+    for t in legal:
+        groups.setdefault(t.split()[0], []).append(t)
+    for word, items in groups.items():
+        shown = items if full or len(items) <= 15 else items[:15]
+        more = f" [dim]... and {len(items) - len(shown)} more (type moves)[/]" if len(shown) < len(items) else ""
+        console.print(f"[bold]{word}[/]: " + ", ".join(escape(t) for t in shown) + more)
+
+
+def _result_lines(view: View) -> list[str]:
+    res = view["result"]
+    if res["winner"] is None:
+        return [f"[bold]Game over:[/] a draw after {res['details']['turns']} turns (turn limit)."]
+    points = res["scores"][res["winner"]]
+    return [f"[bold]Game over:[/] {who(view, res['winner'])} began a turn with {points} points and won."]
+
+
+def render_result(console: Console, view: View) -> None:
+    if not view.get("result"):
+        console.print("The game is not over.")
+        return
+    for line in _result_lines(view):
+        console.print(line)
+    res = view["result"]
+    for place, s in enumerate(res["ranking"], 1):
+        console.print(f"  {place}. {who(view, s)}: {res['scores'][s]} points in play")
+
+
+def render_hands(console: Console, views: Sequence[View]) -> None:
+    for v in views[1:]:
+        console.print(f"Seat {v['seat']}: {cards_markup(v['hand'])}")
