@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from rank_helpers import G, hand, legal, mover, play, pos
+from test_rank_rules import G, hand, legal, mover, play, pos
 
 from courtcards.core.errors import GameOverError, IllegalActionError, NotationError, NotYourTurnError, OptionError
 from courtcards.games.rank.state import RankState

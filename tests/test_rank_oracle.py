@@ -8,7 +8,7 @@ from collections import Counter
 from itertools import product
 
 import pytest
-from rank_helpers import G, legal, pos
+from test_rank_rules import G, legal, pos
 
 from courtcards.core.rng import Rng
 
