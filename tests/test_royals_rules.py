@@ -9,6 +9,7 @@ import pytest
 
 from courtcards.core.errors import IllegalActionError, NotationError, NotYourTurnError, PositionError
 from courtcards.core.game import get_game
+from courtcards.core.record import GameRecord
 from courtcards.games.royals.cards import DECK, TEXT, rank
 from courtcards.games.royals.state import RoyalsState
 
@@ -485,3 +486,14 @@ def test_notation_is_canonical() -> None:
 def test_malformed_notation_names_the_reason(text: str, reason: str) -> None:
     with pytest.raises(NotationError, match=reason):
         G.parse_action(text)
+
+
+def test_record_from_an_explicit_position_replays() -> None:
+    state = pos(["AC 2C", "QH 7H", "", ""], royals=[[], ["KS 9S"], [], []], phase="start", seed=4)
+    state.apply(0, "attack 1")
+    state.apply(0, state.legal_actions(0)[0])
+    while state.to_move() == (1,) and state.phase != "action":
+        state.apply(1, state.legal_actions(1)[0])
+    record = json.loads(json.dumps(state.record().to_json()))
+    again = GameRecord.from_json(record).replay()
+    assert json.dumps(again.to_json(), sort_keys=True) == json.dumps(state.to_json(), sort_keys=True)
