@@ -394,8 +394,8 @@ def test_cards_drawn_with_crown_draw_2_are_private() -> None:
         (1, "pass 3", NotationError, "takes no cards"),
         (1, "lead", IllegalActionError, "not a play"),
         (1, "give 6", IllegalActionError, "not a play"),
-        (1, "9", IllegalActionError, "you hold 0 #9 cards, not 1"),
-        (1, "6 6", IllegalActionError, "you hold 1 #6 card, not 2"),
+        (1, "9", IllegalActionError, "you hold no 9s, and the play needs 1"),
+        (1, "6 6", IllegalActionError, "you hold only one 6, and the play needs 2"),
         (1, "3", IllegalActionError, "does not beat the pile's 5"),
     ],
 )
@@ -411,7 +411,7 @@ def test_refused_actions(seat: int, move: str, error: type[Exception], reason: s
 
 @pytest.mark.parametrize(
     "move,reason",
-    [("give 3 4", "give exactly 1 card"), ("give 7", "you hold 0 #7 cards"), ("pass", "gives one card back")],
+    [("give 3 4", "give exactly 1 card"), ("give 7", "you hold no 7s"), ("pass", "gives one card back")],
 )
 def test_refused_give_back(move: str, reason: str) -> None:
     # RK-12
@@ -455,3 +455,15 @@ def test_refused_actions_in_setup_phases(phase_fields: dict[str, Any], seat: int
     with pytest.raises(IllegalActionError, match=reason):
         s.apply(seat, move)
     assert s.to_json() == before
+
+
+def test_a_finished_round_stays_visible_to_every_seat() -> None:
+    # RK-16: every card played is public; a Crown ends its round at once (RK-6),
+    # so the view keeps the finished round's plays in last_round.
+    state = G.state_from_json({"hands": [["5", "1"], ["C", "4"], ["10", "3"]]})
+    state.apply(0, "5")
+    state.apply(1, "C")
+    for seat in (None, 0, 1, 2):
+        view = state.view(seat)
+        assert view["round_log"] == []
+        assert view["last_round"] == [[0, "5"], [1, "C"]]

@@ -17,7 +17,7 @@ MODIFIERS = (UP, DOWN)
 TEXT: dict[int, str] = {n: str(n) for n in NUMBERS}
 TEXT.update({WILD: "W", UP: "U", DOWN: "D", CROWN: "C", CROWN2: "C2"})
 
-NAMES: dict[int, str] = {n: f"#{n}" for n in NUMBERS}
+NAMES: dict[int, str] = {n: str(n) for n in NUMBERS}
 NAMES.update({WILD: "Wild", UP: "Rank-Up", DOWN: "Rank-Down", CROWN: "Crown", CROWN2: "Crown + Draw 2"})
 
 _ALIASES: dict[str, int] = {t.lower(): c for c, t in TEXT.items()}

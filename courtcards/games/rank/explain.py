@@ -75,5 +75,6 @@ def _missing(state: RankState, seat: int, act: A.RankAction) -> str | None:
     short = [c for c in range(NCODES) if need[c] > have[c]]
     if short:
         c = short[0]
-        return f"you hold {have[c]} {NAMES[c]} card{'s' if have[c] != 1 else ''}, not {need[c]}"
+        held = "no" if have[c] == 0 else "only one" if have[c] == 1 else f"only {have[c]}"
+        return f"you hold {held} {NAMES[c]}{'' if have[c] == 1 else 's'}, and the play needs {need[c]}"
     return None

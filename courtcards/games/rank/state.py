@@ -99,6 +99,7 @@ class RankState(State):
         self.exchanges: list[JSON] = []
         self.owed: dict[int, int] = {}
         self.round_log: list[tuple[int, str]] = []
+        self.last_round: list[tuple[int, str]] = []  # the finished round's plays, public (RK-16)
         self.winner: int | None = None
 
     # -- setup ---------------------------------------------------------------------
@@ -189,6 +190,8 @@ class RankState(State):
             self.discard[c] += 1
         self.pile, self.top, self.pile_value, self.pile_count, self.owner = [], (), 0, 0, -1
         self.passed = [False] * self.num_players
+        if self.round_log:
+            self.last_round = self.round_log
         self.round_log = []
         self.turn = leader
 
@@ -440,6 +443,8 @@ class RankState(State):
         for c in self.pile:
             self.discard[c] += 1
         self.pile, self.top, self.pile_value, self.pile_count, self.owner = [], (), 0, 0, -1
+        if self.round_log:
+            self.last_round, self.round_log = self.round_log, []
         finish = self.finished + holders
         n = self.num_players
         chars = [KNIGHT] * n
@@ -529,6 +534,7 @@ class RankState(State):
                 "cards": [TEXT[c] for c in self.pile],
             },
             "round_log": [[s, t] for s, t in self.round_log],
+            "last_round": [[s, t] for s, t in self.last_round],
             "draw_pile": len(self.draw),
             "discard": texts(self.discard),
             "kings_hand": {
@@ -631,6 +637,7 @@ class RankState(State):
             "exchanges": [dict(e) for e in self.exchanges],
             "owed": {str(k): v for k, v in sorted(self.owed.items())},
             "round_log": [[s, t] for s, t in self.round_log],
+            "last_round": [[s, t] for s, t in self.last_round],
             "winner": self.winner,
         }
 
@@ -700,6 +707,7 @@ class RankState(State):
         self.exchanges = [dict(e) for e in data.get("exchanges", [])]
         self.owed = {int(k): int(v) for k, v in dict(data.get("owed", {})).items()}
         self.round_log = [(int(s), str(t)) for s, t in data.get("round_log", [])]
+        self.last_round = [(int(s), str(t)) for s, t in data.get("last_round", [])]
         self.winner = data.get("winner")
         if "rng" in data:
             self.rng.state = int(data["rng"])
