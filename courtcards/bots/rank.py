@@ -1,0 +1,203 @@
+"""A greedy heuristic bot for Rank.
+
+It sees only its seat's view and the legal actions. Its judgement rests on
+``badness``: a rough count of the plays a hand still needs, where low sets cost
+more than high ones (they rarely win a round) and Crowns, Wilds and modifiers
+make a hand better. Leading, it sheds the set whose loss lowers that count
+most (low and awkward sets first); following, it plays the cheapest beating set
+when that sheds a real set, and passes rather than spend a valuable card early.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from courtcards.bots.base import register_bot
+from courtcards.core.rng import Rng
+from courtcards.core.state import Action
+from courtcards.games.rank.actions import RankAction, parse_action
+from courtcards.games.rank.cards import CROWN, CROWN2, DECK_COUNTS, DOWN, NCODES, NUMBERS, UP, WILD, parse_card
+
+HAND_SIZE = 15
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The heuristic's knobs (one set of defaults; tuned by simulation)."""
+
+    set_base: float = 1.4  # cost of a set of value x: set_base - set_slope * x
+    set_slope: float = 0.1
+    card: float = 0.05  # every card still to shed
+    crown: float = 0.9
+    crown2: float = 0.3
+    wild: float = 0.45
+    up: float = 0.25
+    down: float = 0.35
+    play_early: float = -0.15  # follow when it lowers badness at least this much
+    play_late: float = 0.6  # ... or by less (even raise it a little) late in the hand
+    late_cards: int = 5  # "late": my hand or an opponent's at most this many cards
+    crown2_min_cards: int = 6  # use a Crown + Draw 2 to seize the lead with at least this many cards
+    steal_max: int = 7  # steal when I can give back a lone number card at most this
+    swap_margin: float = 0.3  # take the King's Hand when mine is this much worse than average
+
+
+def hand_counts(texts: Sequence[str]) -> list[int]:
+    counts = [0] * NCODES
+    for t in texts:
+        counts[parse_card(t)] += 1
+    return counts
+
+
+def badness(h: Sequence[int], w: Weights = Weights()) -> float:
+    """Lower is better: roughly the rounds the hand still needs to be shed."""
+    b = 0.0
+    for x in NUMBERS:
+        c = h[x]
+        if c:
+            b += w.set_base - w.set_slope * x + w.card * c
+    b -= w.crown * h[CROWN] + w.crown2 * h[CROWN2] + w.wild * h[WILD] + w.up * h[UP] + w.down * h[DOWN]
+    b += w.card * (h[CROWN] + h[CROWN2] + h[WILD] + h[UP] + h[DOWN])
+    return b
+
+
+def sets_needed(h: Sequence[int]) -> int:
+    """Leads needed to shed everything but Crowns (Wilds and modifiers ride along)."""
+    groups = sum(1 for x in NUMBERS if h[x])
+    if groups == 0 and (h[WILD] or h[UP] or h[DOWN]):
+        return 1 if h[WILD] else h[UP] + h[DOWN]
+    return groups
+
+
+def _without(h: Sequence[int], cards: Sequence[int]) -> list[int]:
+    out = list(h)
+    for c in cards:
+        out[c] -= 1
+    return out
+
+
+_AVERAGE: dict[Weights, float] = {}
+
+
+def average_badness(w: Weights) -> float:
+    """Mean badness of a random 15-card hand from one deck (fixed sample)."""
+    if w not in _AVERAGE:
+        rng = Rng(20240601)
+        deck = [c for c in range(NCODES) for _ in range(DECK_COUNTS[c])]
+        total = 0.0
+        samples = 400
+        for _ in range(samples):
+            rng.shuffle(deck)
+            h = [0] * NCODES
+            for c in deck[:HAND_SIZE]:
+                h[c] += 1
+            total += badness(h, w)
+        _AVERAGE[w] = total / samples
+    return _AVERAGE[w]
+
+
+class GreedyRankBot:
+    """Greedy Rank bot; its seed only breaks ties between equally good actions."""
+
+    def __init__(self, seed: int = 0, weights: Weights | None = None) -> None:
+        self.rng = Rng(seed)
+        self.w = weights or Weights()
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        acts = [a if isinstance(a, RankAction) else parse_action(a.text) for a in legal]
+        if len(acts) == 1:
+            return legal[0]
+        h = hand_counts(view.get("hand", []))
+        phase = view["phase"]
+        if phase == "kings_hand":
+            pick = self._kings_hand(h)
+        elif phase == "benefit":
+            pick = self._benefit(h, acts)
+        elif phase in ("give_back", "exchange"):
+            pick = self._give(h, acts)
+        else:
+            pick = self._play(view, h, acts)
+        return legal[acts.index(pick)]
+
+    # -- before play -------------------------------------------------------------------
+    def _kings_hand(self, h: list[int]) -> RankAction:
+        weak = badness(h, self.w) > average_badness(self.w) + self.w.swap_margin
+        return parse_action("swap" if weak else "keep")
+
+    def _benefit(self, h: list[int], acts: list[RankAction]) -> RankAction:
+        """Steal when I hold a lone low number card to give back; else lead (RK-12)."""
+        if any(a.kind == "steal" for a in acts):
+            junk = [x for x in NUMBERS if h[x] == 1 and x <= self.w.steal_max]
+            if junk:
+                return parse_action("steal")
+        return parse_action("lead")
+
+    def _give(self, h: list[int], acts: list[RankAction]) -> RankAction:
+        """Give back what hurts least: the lowest lone cards (RK-12, RK-13)."""
+        return self._best(acts, lambda a: (badness(_without(h, a.cards), self.w), sum(a.cards)))
+
+    # -- play ----------------------------------------------------------------------------
+    def _play(self, view: dict[str, Any], h: list[int], acts: list[RankAction]) -> RankAction:
+        size = sum(h)
+        draw = int(view.get("draw_pile", 0))
+        plays = [a for a in acts if a.kind == "play"]
+        for a in plays:  # go out whenever a play empties the hand (RK-6: not a Crown + Draw 2 that draws)
+            if len(a.cards) == size and not (a.cards == (CROWN2,) and draw > 0):
+                return a
+        crowns = [a for a in plays if a.is_crown]
+        sets = [a for a in plays if not a.is_crown]
+        sure = h[CROWN] + (h[CROWN2] if draw == 0 else 0)
+        rest = _without(h, [CROWN] * h[CROWN] + [CROWN2] * h[CROWN2])
+        pile = view["pile"]
+        me = view.get("seat")
+        opp_min = min((p["cards"] for p in view["players"] if p["seat"] != me and p["cards"]), default=HAND_SIZE)
+        late = size <= self.w.late_cards or opp_min <= self.w.late_cards
+
+        if view["leading"]:
+            if not sets:
+                return self._best(crowns, lambda a: (a.cards[0] == CROWN,))  # only Crowns: C2 first
+            return self._best(sets, lambda a: self._lead_key(h, a))
+
+        base = badness(h, self.w)
+        scored = [(badness(_without(h, a.cards), self.w) - base, a) for a in sets]
+        scored.sort(key=lambda t: (t[0], self._value(a=t[1], pile=pile)))
+        if scored:
+            delta, best = scored[0]
+            limit = self.w.play_late if late else self.w.play_early
+            if delta <= limit:
+                return best
+        # would pass: seize the lead with a Crown when that surely takes me out, or to dump a big hand
+        if crowns:
+            if sets_needed(rest) <= sure:
+                return self._best(crowns, lambda a: (a.cards[0] != CROWN,))
+            c2 = [a for a in crowns if a.cards == (CROWN2,)]
+            if c2 and size >= self.w.crown2_min_cards:
+                return c2[0]
+            if late and opp_min <= 2 and pile["owner"] is not None and pile["owner"] != me:
+                return self._best(crowns, lambda a: (a.cards[0] == CROWN2,))
+        for a in acts:
+            if a.kind == "pass":
+                return a
+        return self._best(plays, lambda a: (badness(_without(h, a.cards), self.w),))
+
+    def _lead_key(self, h: list[int], a: RankAction) -> tuple[float, ...]:
+        after = _without(h, a.cards)
+        return (badness(after, self.w) - 0.0, -len(a.cards), max(a.cards))
+
+    @staticmethod
+    def _value(a: RankAction, pile: dict[str, Any]) -> int:
+        if a.base > 0:
+            return a.base
+        value = int(pile["value"]) + 1 if pile["count"] else 1
+        return value + (1 if UP in a.cards else 0)
+
+    def _best(self, acts: Sequence[RankAction], key: Any) -> RankAction:
+        """The action with the smallest key; ties broken by the seeded generator."""
+        keyed = [(key(a), a) for a in acts]
+        low = min(k for k, _ in keyed)
+        ties = [a for k, a in keyed if k == low]
+        return ties[self.rng.below(len(ties))] if len(ties) > 1 else ties[0]
+
+
+register_bot("rank", "greedy", GreedyRankBot)

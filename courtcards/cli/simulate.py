@@ -1,0 +1,95 @@
+"""``courtcards simulate``: bot-versus-bot matches with a results table."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from courtcards.core.errors import CourtcardsError
+from courtcards.core.options import parse_option_pairs
+from courtcards.sim import SimResult, check_bots, simulate
+
+
+def register(app: typer.Typer) -> None:
+    app.command("simulate")(simulate_command)
+
+
+def simulate_command(
+    game: Annotated[str, typer.Argument(help="Game to play, e.g. rank.")],
+    players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players (default: the game's).")] = None,
+    bots: Annotated[str, typer.Option("--bots", "-b", help="Bot kind per seat, comma-separated, or one for all.")] = "random",
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="Number of games.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run.")] = 0,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option name=value (repeatable).")] = None,
+    preset: Annotated[str | None, typer.Option("--preset", help="Named option preset.")] = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Worker processes (results do not depend on it).")] = 1,
+) -> None:
+    """Play bots against each other; seats rotate from game to game."""
+    console = Console()
+    try:
+        kinds = [k for k in bots.split(",") if k.strip()]
+        options = parse_option_pairs(option or [])
+        name, seat_kinds = check_bots(game, kinds, players)
+        start = time.perf_counter()
+        with Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+        ) as bar:
+            task = bar.add_task(f"{name} x{games}", total=games)
+            result = simulate(
+                name,
+                seat_kinds,
+                games,
+                seed=seed,
+                options=options,
+                preset=preset,
+                workers=workers,
+                progress=lambda k: bar.advance(task, k),
+            )
+        elapsed = time.perf_counter() - start
+    except CourtcardsError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    console.print(results_table(result))
+    console.print(f"{result.games} games, {result.total_actions} actions, {result.draws} draws, {elapsed:.1f}s")
+    console.print(
+        f"reproduce: courtcards simulate {name} --players {result.num_players} "
+        f"--bots {','.join(result.bots)} --games {result.games} --seed {result.seed}"
+        + "".join(f" --option {o}" for o in option or [])
+        + (f" --preset {preset}" if preset else ""),
+        soft_wrap=True,
+    )
+
+
+def results_table(result: SimResult) -> Table:
+    opts = ", ".join(f"{k}={v}" for k, v in result.options.items())
+    table = Table(title=f"{result.game}, {result.num_players} players, {result.games} games (seed {result.seed})",
+                  caption=opts or None)
+    table.add_column("bot")
+    table.add_column("seats", justify="right")
+    table.add_column("wins", justify="right")
+    table.add_column("win share", justify="right")
+    table.add_column("wins/seat", justify="right")
+    table.add_column("avg position", justify="right")
+    table.add_column("avg length", justify="right")
+    for st in sorted(result.stats.values(), key=lambda s: -s.win_rate_per_seat):
+        table.add_row(
+            st.kind,
+            str(st.seats),
+            str(st.wins),
+            f"{st.win_share:.1%}",
+            f"{st.win_rate_per_seat:.1%}",
+            f"{st.avg_position:.2f}",
+            f"{st.avg_length:.1f}",
+        )
+    return table

@@ -1,0 +1,206 @@
+"""Bot-versus-bot simulation for any registered game.
+
+Game ``i`` of a run seats the bot kinds shifted by ``i`` (seat ``s`` gets
+``bots[(s - i) % n]``), so over ``n`` consecutive games every kind sits in
+every seat once. Game and bot seeds are derived from the run's seed and the
+game number, so a run's statistics depend only on its arguments, not on the
+number of worker processes. Bots get only views and legal actions (``bot_move``).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from courtcards.bots.base import bot_kinds, bot_move, make_bot
+from courtcards.core.errors import OptionError
+from courtcards.core.game import get_game
+from courtcards.core.rng import Rng
+
+MAX_ACTIONS = 1_000_000  # a game longer than this is a bug, not a long game
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """One finished game: the kind in each seat, the ranking, the winner and the length."""
+
+    kinds: tuple[str, ...]
+    ranking: tuple[int, ...]
+    winner: int | None
+    actions: int
+
+
+@dataclass
+class KindStats:
+    """Totals for one bot kind over a run (a kind may hold several seats per game)."""
+
+    kind: str
+    seats: int = 0  # seat-games played
+    games: int = 0  # games with at least one seat of this kind
+    wins: int = 0  # games won by a seat of this kind
+    position_sum: int = 0  # finishing positions (1 = best), summed over seat-games
+    length_sum: int = 0  # actions, summed over the games counted in ``games``
+
+    @property
+    def win_share(self) -> float:
+        """Share of the games this kind took part in that it won."""
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def win_rate_per_seat(self) -> float:
+        """Wins per seat-game: compare with 1 / players for an even match."""
+        return self.wins / self.seats if self.seats else 0.0
+
+    @property
+    def avg_position(self) -> float:
+        return self.position_sum / self.seats if self.seats else 0.0
+
+    @property
+    def avg_length(self) -> float:
+        return self.length_sum / self.games if self.games else 0.0
+
+
+@dataclass
+class SimResult:
+    game: str
+    num_players: int
+    options: dict[str, Any]
+    bots: tuple[str, ...]
+    seed: int
+    games: int = 0
+    draws: int = 0
+    total_actions: int = 0
+    stats: dict[str, KindStats] = field(default_factory=dict)
+
+    def add(self, out: GameOutcome) -> None:
+        self.games += 1
+        self.total_actions += out.actions
+        if out.winner is None:
+            self.draws += 1
+        position = {seat: i + 1 for i, seat in enumerate(out.ranking)}
+        for kind in dict.fromkeys(out.kinds):
+            st = self.stats.setdefault(kind, KindStats(kind))
+            st.games += 1
+            st.length_sum += out.actions
+            if out.winner is not None and out.kinds[out.winner] == kind:
+                st.wins += 1
+        for seat, kind in enumerate(out.kinds):
+            st = self.stats[kind]
+            st.seats += 1
+            st.position_sum += position.get(seat, len(out.kinds))
+
+    @property
+    def avg_length(self) -> float:
+        return self.total_actions / self.games if self.games else 0.0
+
+
+def derive_seed(seed: int, *parts: int) -> int:
+    """A 64-bit seed mixed from ``seed`` and ``parts`` (SplitMix64 steps)."""
+    rng = Rng(seed)
+    value = rng.next64()
+    for p in parts:
+        rng = Rng(value ^ (p & ((1 << 64) - 1)))
+        value = rng.next64()
+    return value
+
+
+def seat_kinds(bots: Sequence[str], game_index: int) -> tuple[str, ...]:
+    n = len(bots)
+    return tuple(bots[(s - game_index) % n] for s in range(n))
+
+
+def play_one(
+    game: str,
+    bots: Sequence[str],
+    game_index: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    preset: str | None = None,
+) -> GameOutcome:
+    """Play game number ``game_index`` of a run to the end."""
+    g = get_game(game)
+    n = len(bots)
+    kinds = seat_kinds(bots, game_index)
+    state = g.new_game(n, options, derive_seed(seed, game_index, 0), preset)
+    players = [make_bot(g.name, kind, derive_seed(seed, game_index, 1 + s)) for s, kind in enumerate(kinds)]
+    steps = 0
+    while not state.is_over():
+        seat = state.to_move()[0]
+        state.apply(seat, bot_move(players[seat], state, seat))
+        steps += 1
+        if steps > MAX_ACTIONS:
+            raise RuntimeError(f"{game} game {game_index} of seed {seed} did not end after {MAX_ACTIONS} actions")
+    res = state.result()
+    assert res is not None
+    return GameOutcome(kinds, tuple(res.ranking), res.winner, len(state.history))
+
+
+def _play_chunk(args: tuple[str, tuple[str, ...], int, int, int, dict[str, Any] | None, str | None]) -> list[GameOutcome]:
+    game, bots, start, stop, seed, options, preset = args
+    return [play_one(game, bots, i, seed, options, preset) for i in range(start, stop)]
+
+
+def check_bots(game: str, bots: Sequence[str], num_players: int | None = None) -> tuple[str, tuple[str, ...]]:
+    """The game's registered name and the bot kinds, checked (OptionError lists the valid kinds)."""
+    g = get_game(game)
+    n = g.default_players if num_players is None else num_players
+    kinds = tuple(k.strip() for k in bots)
+    if len(kinds) == 1:
+        kinds = kinds * n
+    if len(kinds) != n:
+        raise OptionError(f"{len(kinds)} bots given for {n} players; give one bot kind per seat (or just one)")
+    valid = bot_kinds(g.name)
+    for k in kinds:
+        if k not in valid:
+            raise OptionError(f"unknown bot {k!r} for {g.name}; valid bots: {', '.join(valid)}")
+    g.resolve_options(n)  # player count check
+    return g.name, kinds
+
+
+def simulate(
+    game: str,
+    bots: Sequence[str],
+    games: int,
+    seed: int = 0,
+    num_players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    preset: str | None = None,
+    workers: int = 1,
+    chunk: int = 25,
+    progress: Callable[[int], None] | None = None,
+) -> SimResult:
+    """Play ``games`` games and total the results per bot kind.
+
+    ``bots`` names one kind per seat (or one kind for every seat). ``progress``
+    is called with the number of games just finished. With ``workers > 1`` the
+    games are shared among processes; the result is the same as with one.
+    """
+    name, kinds = check_bots(game, bots, num_players)
+    opts = dict(options or {})
+    resolved = get_game(name).resolve_options(len(kinds), opts, preset)  # fail early on bad options
+    if games < 0:
+        raise OptionError(f"the number of games must be at least 0, not {games}")
+    result = SimResult(name, len(kinds), dict(resolved), kinds, seed)
+    jobs = [
+        (name, kinds, start, min(start + chunk, games), seed, opts or None, preset)
+        for start in range(0, games, chunk)
+    ]
+    for outcomes in _run(jobs, workers):
+        for out in outcomes:
+            result.add(out)
+        if progress is not None:
+            progress(len(outcomes))
+    return result
+
+
+def _run(jobs: list[Any], workers: int) -> Iterator[list[GameOutcome]]:
+    if workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            yield _play_chunk(job)
+        return
+    # fork where there is one (workers then need no importable __main__); they only play games
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    with multiprocessing.get_context(method).Pool(workers) as pool:
+        yield from pool.imap(_play_chunk, jobs)
