@@ -137,7 +137,10 @@ def play_one(
     return GameOutcome(kinds, tuple(res.ranking), res.winner, len(state.history))
 
 
-def _play_chunk(args: tuple[str, tuple[str, ...], int, int, int, dict[str, Any] | None, str | None]) -> list[GameOutcome]:
+_Job = tuple[str, tuple[str, ...], int, int, int, dict[str, Any] | None, str | None]
+
+
+def _play_chunk(args: _Job) -> list[GameOutcome]:
     game, bots, start, stop, seed, options, preset = args
     return [play_one(game, bots, i, seed, options, preset) for i in range(start, stop)]
 
@@ -183,7 +186,7 @@ def simulate(
     if games < 0:
         raise OptionError(f"the number of games must be at least 0, not {games}")
     result = SimResult(name, len(kinds), dict(resolved), kinds, seed)
-    jobs = [
+    jobs: list[_Job] = [
         (name, kinds, start, min(start + chunk, games), seed, opts or None, preset)
         for start in range(0, games, chunk)
     ]
@@ -195,7 +198,7 @@ def simulate(
     return result
 
 
-def _run(jobs: list[Any], workers: int) -> Iterator[list[GameOutcome]]:
+def _run(jobs: list[_Job], workers: int) -> Iterator[list[GameOutcome]]:
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
             yield _play_chunk(job)

@@ -21,13 +21,13 @@ def register(app: typer.Typer) -> None:
 
 def simulate_command(
     game: Annotated[str, typer.Argument(help="Game to play, e.g. rank.")],
-    players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players (default: the game's).")] = None,
-    bots: Annotated[str, typer.Option("--bots", "-b", help="Bot kind per seat, comma-separated, or one for all.")] = "random",
+    players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")] = None,
+    bots: Annotated[str, typer.Option("--bots", "-b", help="Bot kind per seat, comma-separated (or one).")] = "random",
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="Number of games.")] = 100,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run.")] = 0,
-    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option name=value (repeatable).")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option name=value.")] = None,
     preset: Annotated[str | None, typer.Option("--preset", help="Named option preset.")] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Worker processes (results do not depend on it).")] = 1,
+    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Worker processes (same results).")] = 1,
 ) -> None:
     """Play bots against each other; seats rotate from game to game."""
     console = Console()
