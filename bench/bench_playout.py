@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from courtcards.core.game import get_game  # noqa: E402
-from courtcards.core.options import parse_option_pairs  # noqa: E402
-from courtcards.core.rng import Rng  # noqa: E402
+from courtcards.core.game import get_game
+from courtcards.core.options import parse_option_pairs
+from courtcards.core.rng import Rng
 
 
 def cpu_model() -> str:
