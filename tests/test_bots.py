@@ -89,8 +89,16 @@ def test_plays_a_lone_crown_to_go_out_but_not_a_crown_draw_2_that_draws() -> Non
 
 
 def test_leads_the_lowest_awkward_set() -> None:
-    state = position(hands=[["2", "9", "9", "12", "W"], ["5"], ["6"], ["7"]], turn=0)
+    state = position(hands=[["2", "9", "9", "12", "W"], ["5", "10", "11", "C"], ["6", "12", "12"], ["7", "10", "W"]],
+                     turn=0)
     assert greedy_choice(state, 0) == "2"
+
+
+def test_leads_sets_nobody_can_beat_first_when_that_takes_the_bot_out() -> None:
+    # Unlisted cards are discarded, so the others hold only a 5, a 6 and a 7: the 9s and the 12 are
+    # sure to win their rounds (RK-5, RK-9), and the 2 with the Wild goes last.
+    state = position(hands=[["2", "9", "9", "12", "W"], ["5"], ["6"], ["7"]], turn=0)
+    assert greedy_choice(state, 0) == "9 9"
 
 
 def test_follows_with_the_cheapest_beating_set() -> None:

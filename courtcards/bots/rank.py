@@ -6,6 +6,8 @@ more than high ones (they rarely win a round) and Crowns, Wilds and modifiers
 make a hand better. Leading, it sheds the set whose loss lowers that count
 most (low and awkward sets first); following, it plays the cheapest beating set
 when that sheds a real set, and passes rather than spend a valuable card early.
+Counting the cards it has seen, it knows when a set cannot be beaten, and in
+the endgame plays those first so that its last set is led.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ class Weights:
     crown2_min_cards: int = 6  # use a Crown + Draw 2 to seize the lead with at least this many cards
     steal_max: int = 7  # steal when I can give back a lone number card at most this
     swap_margin: float = 0.3  # take the King's Hand when mine is this much worse than average
+    crown_min_cards: int = 99  # likewise a plain Crown (99: keep it for the finish)
+    lead_count: float = 0.0  # leading, favour sets of more cards (harder to follow) by this much a card
 
 
 def hand_counts(texts: Sequence[str]) -> list[int]:
@@ -68,6 +72,33 @@ def sets_needed(h: Sequence[int]) -> int:
     if groups == 0 and (h[WILD] or h[UP] or h[DOWN]):
         return 1 if h[WILD] else h[UP] + h[DOWN]
     return groups
+
+
+def unseen_counts(view: dict[str, Any], h: Sequence[int]) -> list[int]:
+    """Cards this seat has not seen: the deck less its hand, the discard pile and the pile."""
+    decks = 2 if int(view.get("num_players", 4)) >= 7 else 1  # RK-1
+    out = [DECK_COUNTS[c] * decks - h[c] for c in range(NCODES)]
+    for t in (*view.get("discard", []), *view["pile"]["cards"]):
+        out[parse_card(t)] -= 1
+    return [max(0, c) for c in out]
+
+
+def beatable(value: int, count: int, unseen: Sequence[int]) -> bool:
+    """Could the unseen cards beat a set of ``count`` at ``value`` (RK-4, RK-5)? Conservative."""
+    if unseen[CROWN] or unseen[CROWN2]:
+        return True
+    w = unseen[WILD]
+    if w >= count and value < 12:
+        return True
+    if unseen[DOWN] and any(unseen[x] and unseen[x] + w >= count for x in NUMBERS):
+        return True
+    up = unseen[UP] > 0
+    for t in range(value + 1, 13):
+        if unseen[t] and unseen[t] + w >= count:
+            return True
+        if up and unseen[t] and unseen[t - 1] and unseen[t] + 1 + w >= count:
+            return True
+    return up and any(unseen[x] and unseen[x] + w >= count for x in range(max(value, 1), 13))
 
 
 def _without(h: Sequence[int], cards: Sequence[int]) -> list[int]:
@@ -154,11 +185,26 @@ class GreedyRankBot:
         opp_min = min((p["cards"] for p in view["players"] if p["seat"] != me and p["cards"]), default=HAND_SIZE)
         late = size <= self.w.late_cards or opp_min <= self.w.late_cards
 
+        unseen = unseen_counts(view, h)
+        groups = [x for x in NUMBERS if h[x]]
+        safe = {x for x in groups if not beatable(x, h[x], unseen)}
+
         if view["leading"]:
+            # every set but one wins its round (or a Crown covers it): lead the safe sets first
+            if safe and len(groups) - len(safe) <= 1 + sure:
+                for a in sets:
+                    if a.cards == (min(safe),) * h[min(safe)]:
+                        return a
             if not sets:
                 return self._best(crowns, lambda a: (a.cards[0] == CROWN,))  # only Crowns: C2 first
             return self._best(sets, lambda a: self._lead_key(h, a))
 
+        k = int(pile["count"])
+        for x in sorted(safe):  # a safe exact set takes the round; then the rest must be nearly done
+            if h[x] == k and x > int(pile["value"]) and len(groups) - len(safe) <= 1 + sure:
+                for a in sets:
+                    if a.cards == (x,) * k:
+                        return a
         base = badness(h, self.w)
         scored = [(badness(_without(h, a.cards), self.w) - base, a) for a in sets]
         scored.sort(key=lambda t: (t[0], self._value(a=t[1], pile=pile)))
@@ -174,6 +220,9 @@ class GreedyRankBot:
             c2 = [a for a in crowns if a.cards == (CROWN2,)]
             if c2 and size >= self.w.crown2_min_cards:
                 return c2[0]
+            c1 = [a for a in crowns if a.cards == (CROWN,)]
+            if c1 and size >= self.w.crown_min_cards:
+                return c1[0]
             if late and opp_min <= 2 and pile["owner"] is not None and pile["owner"] != me:
                 return self._best(crowns, lambda a: (a.cards[0] == CROWN2,))
         for a in acts:
@@ -183,7 +232,7 @@ class GreedyRankBot:
 
     def _lead_key(self, h: list[int], a: RankAction) -> tuple[float, ...]:
         after = _without(h, a.cards)
-        return (badness(after, self.w) - 0.0, -len(a.cards), max(a.cards))
+        return (badness(after, self.w) - self.w.lead_count * a.count, -len(a.cards), max(a.cards))
 
     @staticmethod
     def _value(a: RankAction, pile: dict[str, Any]) -> int:
