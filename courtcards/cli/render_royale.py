@@ -118,8 +118,6 @@ def describe_event(before: View, after: View, seat: int, text: str) -> list[str]
         entry = after["log"][len(before["log"]) - 1]
         lines.append(f"{who(after, seat, True)} {'discard' if seat == me else 'discards'} "
                      f"{cards_markup(entry['discarded'])}.")
-    if after.get("result"):
-        lines.extend(_result_lines(after))
     return lines
 
 

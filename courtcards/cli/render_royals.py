@@ -118,8 +118,6 @@ def describe_event(before: View, after: View, seat: int, text: str) -> list[str]
         else:
             lines.append(f"{who(after, seat, True)} has committed (hidden until the reveal).")
     lines.extend(escape(line) for line in _new_entries(before["log"], after["log"]))
-    if after.get("result"):
-        lines.extend(_result_lines(after))
     return lines
 
 
