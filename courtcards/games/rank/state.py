@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, pairwise
 from typing import TYPE_CHECKING, Any
 
 from courtcards.core.errors import PositionError
@@ -561,6 +561,13 @@ class RankState(State):
                 problems.append(f"{self.characters.count(role)} players are {role}")
         if self.options["endless"] and any(self.tokens):
             problems.append("Royal Tokens were given in an Endless game (RK-15)")
+        # RK-10: each hand gives exactly 2 + 1 tokens; the totals are the last hand's
+        totals = [sum(h["tokens"]) for h in self.hands_log]
+        per_hand = 0 if self.options["endless"] else 3
+        if any(b - a != per_hand for a, b in pairwise(totals)):
+            problems.append(f"token totals by hand {totals} do not grow by {per_hand} a hand")
+        if self.hands_log and self.hands_log[-1]["tokens"] != self.tokens:
+            problems.append(f"tokens {self.tokens} differ from the last hand's {self.hands_log[-1]['tokens']}")
         if self.phase == PLAY:
             if self.sizes[self.turn] == 0 or self.passed[self.turn]:
                 problems.append(f"seat {self.turn} is to play but is out of cards or has passed")
