@@ -6,8 +6,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from courtcards.core.errors import OptionError, UnknownGameError
+from courtcards.core.errors import OptionError, PositionError, UnknownGameError
 from courtcards.core.options import OptionSet, OptionValue
+from courtcards.core.state import STATE_FORMAT
 
 if TYPE_CHECKING:
     from courtcards.core.state import Action, State
@@ -64,10 +65,58 @@ class Game(ABC):
     @abstractmethod
     def _new_state(self, num_players: int, options: dict[str, OptionValue], seed: int) -> State: ...
 
+    def state_from_json(self, data: Mapping[str, Any], *, strict: bool = True) -> State:
+        """A state from :meth:`State.to_json`, or from an explicit position in
+        the same format with fields left out (see the game's docs). ``strict``
+        off relaxes a game's per-player consistency checks (for resampled worlds)."""
+        if not isinstance(data, Mapping):
+            raise PositionError(f"a {self.title} state must be a JSON object")
+        if data.get("game", self.name) != self.name:
+            raise PositionError(f"not a {self.title} state: game is {data.get('game')!r}")
+        if "format" in data and data["format"] != STATE_FORMAT:
+            raise PositionError(f"unknown state format {data['format']!r}")
+        n = data.get("num_players")
+        if n is None:
+            n = self._players_in_position(data)
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise PositionError(f"a {self.title} position needs 'num_players' (or 'hands')")
+        try:
+            options = self.resolve_options(n, data.get("options") or {})
+        except OptionError as exc:
+            raise PositionError(str(exc)) from None
+        seed = data.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise PositionError(f"'seed' must be an integer, not {seed!r}")
+        state = self._load_state(n, options, seed, data, strict)
+        try:
+            state.history = [(int(s), str(t)) for s, t in data.get("history", [])]
+            state.version = int(data.get("version", len(state.history)))
+            pending = {int(s): str(t) for s, t in dict(data.get("pending") or {}).items()}
+        except (TypeError, ValueError) as exc:
+            raise PositionError(f"malformed history, version or pending: {exc}") from None
+        # a full state carries where it started; a position is its own start
+        state.start = data.get("start") if "history" in data else {
+            k: v for k, v in data.items() if k not in ("history", "version", "pending", "start")
+        }
+        for seat, text in pending.items():
+            action = self.parse_action(text)
+            self._check_pending(state, seat, action, strict)
+            state.pending[seat] = action
+        return state
+
+    def _players_in_position(self, data: Mapping[str, Any]) -> int | None:
+        """The table size of a position that does not give ``num_players``."""
+        hands = data.get("hands")
+        return len(hands) if isinstance(hands, list) else None
+
     @abstractmethod
-    def state_from_json(self, data: Mapping[str, Any]) -> State:
-        """A state from :meth:`State.to_json`, or from an explicit position
-        in the same format with fields left out (see the game's docs)."""
+    def _load_state(
+        self, num_players: int, options: dict[str, OptionValue], seed: int, data: Mapping[str, Any], strict: bool
+    ) -> State:
+        """A state of this game filled from the game's own fields of ``data``."""
+
+    def _check_pending(self, state: State, seat: int, action: Action, strict: bool) -> None:  # noqa: B027
+        """Raise PositionError if a stored secret choice cannot be ``seat``'s."""
 
     @abstractmethod
     def parse_action(self, text: str) -> Action:

@@ -8,7 +8,7 @@ from typing import Any
 from courtcards.core.errors import OptionError, PositionError
 from courtcards.core.game import Game
 from courtcards.core.options import Option, OptionSet, OptionValue
-from courtcards.core.state import STATE_FORMAT
+from courtcards.core.state import Action, State
 from courtcards.games.kqp.actions import KqpAction, parse_action
 from courtcards.games.kqp.cards import TEXT, parse_card_list
 from courtcards.games.kqp.state import KqpState
@@ -66,36 +66,17 @@ class KqpGame(Game):
         state._start()
         return state
 
-    def state_from_json(self, data: Mapping[str, Any]) -> KqpState:
-        if not isinstance(data, Mapping):
-            raise PositionError("a King Queens & Paupers state must be a JSON object")
-        if data.get("game", "kqp") != "kqp":
-            raise PositionError(f"not a King Queens & Paupers state: game is {data.get('game')!r}")
-        if "format" in data and data["format"] != STATE_FORMAT:
-            raise PositionError(f"unknown state format {data['format']!r}")
-        hands = data.get("hands")
-        n = data.get("num_players", len(hands) if isinstance(hands, list) else None)
-        if not isinstance(n, int):
-            raise PositionError("a King Queens & Paupers position needs 'hands' (or 'num_players')")
-        try:
-            options = self.resolve_options(n, data.get("options") or {})
-        except OptionError as exc:
-            raise PositionError(str(exc)) from None
-        seed = data.get("seed", 0)
-        if not isinstance(seed, int):
-            raise PositionError(f"'seed' must be an integer, not {seed!r}")
-        state = KqpState(self, n, options, seed)
+    def _load_state(
+        self, num_players: int, options: dict[str, OptionValue], seed: int, data: Mapping[str, Any], strict: bool
+    ) -> KqpState:
+        state = KqpState(self, num_players, options, seed)
         state.load_json(data)
-        is_full = "history" in data
-        state.history = [(int(s), str(t)) for s, t in data.get("history", [])]
-        state.version = int(data.get("version", len(state.history)))
-        state.start = data.get("start") if is_full else _position_only(data)
-        for seat_text, action_text in dict(data.get("pending") or {}).items():
-            seat = int(seat_text)
-            if seat not in state.owed:
-                raise PositionError(f"seat {seat} has no give-back to commit")
-            state.pending[seat] = parse_action(str(action_text))
         return state
+
+    def _check_pending(self, state: State, seat: int, action: Action, strict: bool) -> None:
+        assert isinstance(state, KqpState)
+        if seat not in state.owed:
+            raise PositionError(f"seat {seat} has no give-back to commit")
 
     def parse_action(self, text: str) -> KqpAction:
         return parse_action(text)
@@ -103,6 +84,3 @@ class KqpGame(Game):
     def parse_cards(self, text: str) -> list[str]:
         return [TEXT[c] for c in parse_card_list(text)]
 
-
-def _position_only(data: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in data.items() if k not in ("history", "version", "pending", "start")}

@@ -428,7 +428,9 @@ class KqpState(State):
                 data["hands"][int(name[5:])] = list(cards)
             else:
                 data[name] = list(cards)
-        return self.game.state_from_json(data)
+        state = self.game.state_from_json(data)
+        assert isinstance(state, KqpState)
+        return state
 
     def explain_illegal(self, seat: int, action: Action) -> str:
         assert isinstance(action, A.KqpAction)

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from courtcards.core.errors import OptionError, PositionError
+from courtcards.core.errors import OptionError
 from courtcards.core.game import Game
 from courtcards.core.options import Option, OptionSet, OptionValue
-from courtcards.core.state import STATE_FORMAT
 from courtcards.games.rank.actions import RankAction, parse_action
 from courtcards.games.rank.cards import TEXT, parse_card_list
 from courtcards.games.rank.state import RankState
@@ -74,33 +73,11 @@ class RankGame(Game):
         state._start()
         return state
 
-    def state_from_json(self, data: Mapping[str, Any]) -> RankState:
-        if not isinstance(data, Mapping):
-            raise PositionError("a Rank state must be a JSON object")
-        if data.get("game", "rank") != "rank":
-            raise PositionError(f"not a Rank state: game is {data.get('game')!r}")
-        if "format" in data and data["format"] != STATE_FORMAT:
-            raise PositionError(f"unknown state format {data['format']!r}")
-        hands = data.get("hands")
-        n = data.get("num_players", len(hands) if isinstance(hands, list) else None)
-        if not isinstance(n, int):
-            raise PositionError("a Rank position needs 'hands' (or 'num_players')")
-        try:
-            options = self.resolve_options(n, data.get("options") or {})
-        except OptionError as exc:
-            raise PositionError(str(exc)) from None
-        seed = data.get("seed", 0)
-        if not isinstance(seed, int):
-            raise PositionError(f"'seed' must be an integer, not {seed!r}")
-        state = RankState(self, n, options, seed)
+    def _load_state(
+        self, num_players: int, options: dict[str, OptionValue], seed: int, data: Mapping[str, Any], strict: bool
+    ) -> RankState:
+        state = RankState(self, num_players, options, seed)
         state.load_json(data)
-        is_full = "history" in data
-        state.history = [(int(s), str(t)) for s, t in data.get("history", [])]
-        state.version = int(data.get("version", len(state.history)))
-        state.start = data.get("start") if is_full else _position_only(data)
-        pending = data.get("pending") or {}
-        for seat_text, action_text in dict(pending).items():
-            state.pending[int(seat_text)] = parse_action(str(action_text))
         return state
 
     def parse_action(self, text: str) -> RankAction:
@@ -109,6 +86,3 @@ class RankGame(Game):
     def parse_cards(self, text: str) -> list[str]:
         return [TEXT[c] for c in parse_card_list(text)]
 
-
-def _position_only(data: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in data.items() if k not in ("history", "version", "pending", "start")}

@@ -609,7 +609,9 @@ class RankState(State):
                 data["hands"][int(name[5:])] = list(cards)
             else:
                 data[name] = list(cards)
-        return self.game.state_from_json(data)
+        state = self.game.state_from_json(data)
+        assert isinstance(state, RankState)
+        return state
 
     def explain_illegal(self, seat: int, action: Action) -> str:
         from courtcards.games.rank.explain import explain

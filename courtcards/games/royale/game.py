@@ -9,7 +9,7 @@ from typing import Any
 from courtcards.core.errors import OptionError, PositionError
 from courtcards.core.game import Game
 from courtcards.core.options import Option, OptionSet, OptionValue
-from courtcards.core.state import STATE_FORMAT
+from courtcards.core.state import Action, State
 from courtcards.games.royale.actions import RoyaleAction, parse_action
 from courtcards.games.royale.cards import TEXT, parse_card_list
 from courtcards.games.royale.state import RoyaleState
@@ -78,38 +78,26 @@ class RoyaleGame(Game):
         state._start()
         return state
 
-    def state_from_json(self, data: Mapping[str, Any]) -> RoyaleState:
-        return self.load(data, strict=True)
-
     def load(self, data: Mapping[str, Any], strict: bool = True) -> RoyaleState:
         """A state from full JSON or an explicit position (see RoyaleState.load_json)."""
-        if not isinstance(data, Mapping):
-            raise PositionError("a Rank Royale state must be a JSON object")
-        if data.get("game", "royale") != "royale":
-            raise PositionError(f"not a Rank Royale state: game is {data.get('game')!r}")
-        if "format" in data and data["format"] != STATE_FORMAT:
-            raise PositionError(f"unknown state format {data['format']!r}")
-        if data.get("num_players", 2) != 2:
-            raise PositionError("Rank Royale is for exactly 2 players")
-        try:
-            options = self.resolve_options(2, data.get("options") or {})
-        except OptionError as exc:
-            raise PositionError(str(exc)) from None
-        seed = data.get("seed", 0)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise PositionError(f"'seed' must be an integer, not {seed!r}")
+        state = self.state_from_json(data, strict=strict)
+        assert isinstance(state, RoyaleState)
+        return state
+
+    def _players_in_position(self, data: Mapping[str, Any]) -> int:
+        return 2
+
+    def _load_state(
+        self, num_players: int, options: dict[str, OptionValue], seed: int, data: Mapping[str, Any], strict: bool
+    ) -> RoyaleState:
         state = RoyaleState(self, options, seed)
         state.load_json(data, strict)
-        is_full = "history" in data
-        state.history = [(int(s), str(t)) for s, t in data.get("history", [])]
-        state.version = int(data.get("version", len(state.history)))
-        state.start = data.get("start") if is_full else _position_only(data)
-        for seat_text, action_text in dict(data.get("pending") or {}).items():
-            seat, act = int(seat_text), parse_action(str(action_text))
-            if strict and (state.phase != "play" or act.kind != "play" or act.card not in state.hands[seat]):
-                raise PositionError(f"seat {seat}'s pending choice {act.text!r} is not a card it can play")
-            state.pending[seat] = act
         return state
+
+    def _check_pending(self, state: State, seat: int, action: Action, strict: bool) -> None:
+        assert isinstance(state, RoyaleState) and isinstance(action, RoyaleAction)
+        if strict and (state.phase != "play" or action.kind != "play" or action.card not in state.hands[seat]):
+            raise PositionError(f"seat {seat}'s pending choice {action.text!r} is not a card it can play")
 
     def parse_action(self, text: str) -> RoyaleAction:
         return parse_action(text)
@@ -117,6 +105,3 @@ class RoyaleGame(Game):
     def parse_cards(self, text: str) -> list[str]:
         return [TEXT[c] for c in parse_card_list(text)]
 
-
-def _position_only(data: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in data.items() if k not in ("history", "version", "pending", "start")}
