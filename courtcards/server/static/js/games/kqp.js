@@ -1,0 +1,167 @@
+// King Queens & Paupers: roles, play order, taxes, the pile and consecutive mode.
+import { cardRow } from "../cards.js";
+import { el, ordinal, plural } from "../util.js";
+
+const ROLES = { king: "♚ King", queen: "♛ Queen", commoner: "Commoner", "pauper-1": "Pauper-1", "pauper-2": "Pauper-2" };
+const ORDER = ["3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", "S", "G", "Q", "K"];
+
+function taxWords(ctx, t) {
+  const cards = t.cards ? `: ${t.cards.join(" ")}` : "";
+  const verb = t.why === "tax" ? "pays" : "gives back";
+  return `${ctx.name(t.from, { cap: true })} ${verb} ${plural(t.count, "card")} to ${ctx.name(t.to)}${cards}.`;
+}
+
+function playWords(ctx, s, t) {
+  const you = s === ctx.me;
+  return t === "pass" ? `${ctx.name(s, { cap: true })} pass${you ? "" : "es"}.` : `${ctx.name(s, { cap: true })} play${you ? "" : "s"} ${t}.`;
+}
+
+function samePrefix(a, b) {
+  return a.length <= b.length && a.every((x, i) => x[0] === b[i][0] && x[1] === b[i][1]);
+}
+
+export default {
+  name: "kqp",
+
+  seatOrder(view) {
+    return view.order;
+  },
+
+  headline(view, ctx) {
+    const movers = view.to_move || [];
+    if (view.phase === "over") return "The game is over.";
+    if (view.phase === "tax") {
+      if (movers.includes(ctx.me)) return `Your decision: give ${plural(view.owed[String(ctx.me)] || 0, "card")} back.`;
+      return `Taxes: waiting for ${movers.map((s) => ctx.name(s)).join(", ")} to give cards back.`;
+    }
+    if (view.turn === ctx.me) return view.leading ? "Your turn: lead any set of one value." : "Your turn: beat the pile or pass.";
+    return `${ctx.name(view.turn, { cap: true })} to play${view.leading ? " (leading)" : ""}.`;
+  },
+
+  subtitle(view) {
+    const o = view.options || {};
+    const limits = [];
+    if (o.target !== null && o.target !== undefined) limits.push(`to ${o.target} points`);
+    if (o.rounds !== null && o.rounds !== undefined) limits.push(plural(o.rounds, "round"));
+    const phase = { tax: "taxes", play: "play", over: "game over" }[view.phase] || view.phase;
+    return `Round ${view.round} · ${phase} · ${limits.join(" or ")} (lowest total wins)`;
+  },
+
+  seatInfo(view, seat) {
+    const p = view.players[seat];
+    const status = [];
+    if (p.out) status.push(`out (${ordinal(p.out)})`);
+    else if (p.passed) status.push("passed");
+    if (view.pile.owner === seat && view.pile.count) status.push("owns the pile");
+    if (((view.pending || {}).committed || []).includes(seat)) status.push("has chosen");
+    return {
+      role: ROLES[p.role] || p.role,
+      roleClass: `role-${p.role}`,
+      cards: p.cards,
+      stats: [["points", p.total], ["position", p.position]],
+      status,
+      passed: !!p.passed,
+      out: !!p.out,
+      owner: view.pile.owner === seat && view.pile.count > 0,
+    };
+  },
+
+  center(view, ctx) {
+    const box = el("div", { class: "center-kqp" });
+    const pile = view.pile;
+    const pileBox = el("div", { class: "pile", "aria-label": "pile" });
+    if (pile.count) {
+      pileBox.append(el("div", { class: "pile-label" }, `Pile: sets of ${pile.count}`,
+        el("span", { class: "owner" }, ` · owner ${ctx.name(pile.owner)}`)), cardRow("kqp", pile.top, { small: false }));
+      if (pile.consecutive) {
+        const next = ["G", "Q", "K"].includes(String(pile.value)) ? "a Queen or the King" : "exactly one value up";
+        pileBox.append(el("div", { class: "mode-badge", role: "status" }, `CONSECUTIVE MODE — play ${next} (or a Queen / the King)`));
+      }
+      if (pile.log && pile.log.length) {
+        pileBox.append(el("div", { class: "muted" }, "This pile: " + pile.log.map(([s, t]) => `${ctx.name(s)}: ${t}`).join(" · ")));
+      }
+    } else if (view.phase === "play") {
+      pileBox.append(el("div", { class: "pile-label" }, `Pile: empty — ${ctx.name(view.turn)} lead${view.turn === ctx.me ? "" : "s"}`));
+    } else {
+      pileBox.append(el("div", { class: "pile-label" }, "Pile: empty"));
+    }
+    box.append(pileBox);
+    if ((view.taxes || []).length) {
+      box.append(el("div", { class: "exchanges" }, el("strong", {}, `Taxes, round ${view.round}`),
+        el("ul", {}, view.taxes.map((t) => el("li", {}, taxWords(ctx, t))))));
+    }
+    box.append(el("div", { class: "facts" }, el("span", {}, "Play order: " + view.order.map((s) => ctx.name(s)).join(" → "))));
+    return box;
+  },
+
+  initialLog(view, ctx) {
+    const lines = [];
+    for (const r of view.rounds_log || []) lines.push(`Round ${r.round} over. Finish: ${r.finish.map((s) => ctx.name(s)).join(", ")}.`);
+    for (const [s, t] of view.pile.log || []) lines.push(playWords(ctx, s, t));
+    return lines;
+  },
+
+  events(prev, view, ctx) {
+    const lines = [];
+    const a = prev.pile.log || [];
+    const b = view.pile.log || [];
+    const sameRound = prev.round === view.round;
+    if (sameRound && samePrefix(a, b)) {
+      for (const [s, t] of b.slice(a.length)) lines.push(playWords(ctx, s, t));
+      if (view.pile.consecutive && !prev.pile.consecutive) lines.push("Consecutive mode! Every play must now be exactly one value up.");
+    } else if (prev.phase === "play") {
+      if (prev.pile.count && prev.pile.owner !== null) lines.push(`The pile is over: ${ctx.name(prev.pile.owner)} won it.`);
+      for (const [s, t] of b) lines.push(playWords(ctx, s, t));
+    }
+    for (const r of (view.rounds_log || []).slice((prev.rounds_log || []).length)) {
+      lines.push(`Round ${r.round} over. Finish: ${r.finish.map((s) => ctx.name(s)).join(", ")}.`);
+    }
+    const oldTaxes = sameRound ? (prev.taxes || []).length : 0;
+    for (const t of (view.taxes || []).slice(oldTaxes)) lines.push(taxWords(ctx, t));
+    for (const p of view.players) {
+      const before = prev.players[p.seat];
+      if (sameRound && p.out && !before.out) lines.push(`${ctx.name(p.seat, { cap: true })} is out, place ${p.out}.`);
+    }
+    const committed = ((view.pending || {}).committed || []).filter((s) => !((prev.pending || {}).committed || []).includes(s));
+    for (const s of committed) lines.push(`${ctx.name(s, { cap: true })} has chosen a give-back.`);
+    return lines;
+  },
+
+  roundEnded(prev, view) {
+    return prev.pile.count > 0 && !view.pile.count;
+  },
+
+  handEnded(prev, view) {
+    return (view.rounds_log || []).length > (prev.rounds_log || []).length;
+  },
+
+  handSummary(view, ctx) {
+    const r = view.rounds_log[view.rounds_log.length - 1];
+    const rows = r.finish.map((s, i) => [ordinal(i + 1), ctx.name(s, { cap: true }), r.points[s], r.totals[s]]);
+    return { title: `Round ${r.round} over`, head: ["Finish", "Player", "Points", "Total"], rows };
+  },
+
+  whyNot(view, selection) {
+    if (view.phase === "tax") return `give exactly ${plural(view.owed[String(view.seat)] || 0, "card")} (never a Queen or the King)`;
+    if (view.phase !== "play") return null;
+    const values = [...new Set(selection)];
+    if (values.length > 1) return "a play is cards of one value";
+    const k = view.pile.count;
+    const v = values[0];
+    if (!k) return null;
+    if (v === "K") return null;
+    if (v === "Q" && (selection.length === 1 || selection.length === 2)) return null;
+    if (selection.length !== k) return `the pile needs ${plural(k, "card")}`;
+    if (view.pile.consecutive) return "consecutive mode: play exactly one value up (KQ-7)";
+    if (ORDER.indexOf(v) <= ORDER.indexOf(String(view.pile.value))) return `that does not beat ${view.pile.value}`;
+    return null;
+  },
+
+  standings(view, result, ctx) {
+    return {
+      head: ["Place", "Player", "Points (lower is better)"],
+      rows: result.ranking.map((s, i) => [ordinal(i + 1), ctx.name(s, { cap: true }), result.scores[s]]),
+      extra: `${plural((result.details || {}).rounds || 0, "round")} played.`,
+    };
+  },
+};

@@ -1,0 +1,169 @@
+// Royals: Royals in play, attacks and assassinations, commitments, pairing and hits.
+import { cardEl, cardRow } from "../cards.js";
+import { el, ordinal, plural } from "../util.js";
+
+const PHASES = {
+  action: "choose an action",
+  commit: "commit cards in secret",
+  pair: "the defender pairs blocks with attacks",
+  hits: "the defender spreads the hits",
+  losses: "hit Royals are discarded or replaced",
+  over: "game over",
+};
+
+function named(ctx, line) {
+  return line.replace(/\bseat (\d+)('s)?/g, (_, n, poss) => {
+    const s = Number(n);
+    if (s === ctx.me) return poss ? "your" : "you";
+    return ctx.name(s) + (poss || "");
+  });
+}
+
+function newEntries(before, after) {
+  for (let start = 0; start <= before.length; start += 1) {
+    const tail = before.slice(start);
+    if (tail.every((x, i) => after[i] === x) && tail.length <= after.length) return after.slice(tail.length);
+  }
+  return after;
+}
+
+function royalEl(r, hits) {
+  const box = el("span", { class: "royal", title: `Royal ${r.face} over ${r.number}: ${r.value} points` },
+    cardEl("royals", r.face, { small: true }), cardEl("royals", r.number, { small: true }),
+    el("span", { class: "royal-value" }, `${r.value}`));
+  if (hits) box.append(el("span", { class: "hit-badge" }, `${hits} hit${hits === 1 ? "" : "s"}`));
+  return box;
+}
+
+export default {
+  name: "royals",
+
+  headline(view, ctx) {
+    const movers = view.to_move || [];
+    if (view.phase === "over") return "The game is over.";
+    if (movers.includes(ctx.me)) {
+      if (view.phase === "action") return "Your turn: play a Royal, attack, assassinate or discard your hand.";
+      if (view.phase === "commit") return "Commit your cards in secret (red attacks, black blocks).";
+      if (view.phase === "pair") return "Pair your block cards with attack cards, or done.";
+      if (view.phase === "hits") return "Spread the hits over your Royals.";
+      if (view.phase === "losses") return "A hit Royal: discard it or replace its number card.";
+    }
+    if ((view.pending || {}).mine) return "You have committed; waiting for the others.";
+    return `Waiting for ${movers.map((s) => ctx.name(s)).join(", ")} (${PHASES[view.phase] || view.phase}).`;
+  },
+
+  subtitle(view) {
+    return `Turn ${view.turn_number} · ${PHASES[view.phase] || view.phase} · target ${view.target} points · hand limit ${view.hand_limit}`;
+  },
+
+  seatInfo(view, seat) {
+    const p = view.players[seat];
+    const fight = view.fight;
+    const status = [];
+    if (view.turn === seat && view.phase !== "over") status.push("turn");
+    if (fight && fight.attacker === seat) status.push(fight.kind === "attack" ? "attacking" : "assassin");
+    if (fight && fight.defender === seat) status.push("defending");
+    if (((view.pending || {}).committed || []).includes(seat)) status.push("committed");
+    const wounds = new Map(((fight && fight.wounds) || []).map(([face, h]) => [face, h]));
+    const extra = el("div", { class: "royals-area" },
+      p.royals.length ? p.royals.map((r) => royalEl(r, wounds.get(r.face))) : el("span", { class: "muted" }, "no Royals"));
+    if (p.table.length) extra.append(el("div", { class: "on-table" }, el("span", { class: "muted" }, "on the table: "), cardRow("royals", p.table)));
+    if (p.discard.length) {
+      extra.append(el("div", { class: "discards" }, el("span", { class: "muted" }, `discard pile (${p.discard.length}): `),
+        cardRow("royals", p.discard.slice(-6))));
+    }
+    return {
+      role: `${p.points} pts`,
+      roleClass: p.points >= view.target ? "role-king" : "",
+      cards: p.hand,
+      stats: [["deck", p.deck]],
+      status,
+      extra,
+    };
+  },
+
+  center(view, ctx) {
+    const box = el("div", { class: "center-royals" });
+    const fight = view.fight;
+    if (!fight) {
+      box.append(el("div", { class: "facts" }, el("span", {}, `${ctx.name(view.turn, { cap: true })} ${view.turn === ctx.me ? "are" : "is"} on turn.`)));
+      return box;
+    }
+    const panel = el("div", { class: "fight" });
+    const head = fight.kind === "attack"
+      ? `${ctx.name(fight.attacker, { cap: true })} attack${fight.attacker === ctx.me ? "" : "s"} ${ctx.name(fight.defender)}.`
+      : `${ctx.name(fight.attacker, { cap: true })} tr${fight.attacker === ctx.me ? "y" : "ies"} to assassinate ${fight.defender === ctx.me ? "your" : ctx.name(fight.defender) + "'s"} Royal ${fight.target}.`;
+    panel.append(el("div", { class: "fight-head" }, head));
+    if (!fight.revealed) {
+      const committed = (view.pending || {}).committed || [];
+      panel.append(el("ul", { class: "commitments" }, Object.entries(fight.need).map(([s, need]) => el("li", {},
+        `${ctx.name(Number(s), { cap: true })}: ${need.up_to ? "up to " : ""}${plural(need.count, "card")} — `,
+        el("strong", {}, committed.includes(Number(s)) ? "committed" : "choosing")))));
+      if ((view.pending || {}).mine) panel.append(el("div", { class: "muted" }, `Your secret commitment: ${view.pending.mine}`));
+    } else {
+      panel.append(
+        el("div", {}, "Attack cards (red): ", el("strong", {}, fight.attacks.join(" ") || "none"),
+          " · block cards (black): ", el("strong", {}, fight.blocks.join(" ") || "none")),
+        el("div", {}, "Paired: ", el("strong", {}, fight.pairs.map(([a, b]) => `${a} blocked by ${b}`).join(", ") || "none")),
+      );
+      if (["hits", "losses"].includes(view.phase) || fight.hits) {
+        panel.append(el("div", {}, `Hits: ${fight.hits}`, fight.assigned.length ? ` · placed on ${fight.assigned.join(" ")}` : ""));
+      }
+    }
+    box.append(panel);
+    return box;
+  },
+
+  initialLog(view, ctx) {
+    return view.log.map((line) => named(ctx, line));
+  },
+
+  events(prev, view, ctx) {
+    const lines = newEntries(prev.log, view.log).map((line) => named(ctx, line));
+    const before = (prev.pending || {}).committed || [];
+    for (const s of (view.pending || {}).committed || []) {
+      if (!before.includes(s)) lines.unshift(`${ctx.name(s, { cap: true })} ${s === ctx.me ? "have" : "has"} committed (hidden until the reveal).`);
+    }
+    return lines;
+  },
+
+  revealed(prev, view) {
+    return !!(view.fight && view.fight.revealed && !(prev.fight && prev.fight.revealed));
+  },
+
+  roundEnded() {
+    return false;
+  },
+
+  handEnded() {
+    return false;
+  },
+
+  actionLabel(text, ctx) {
+    const m = text.match(/^attack (\d+)$/);
+    if (m) return `attack ${ctx.name(Number(m[1]))}`;
+    const a = text.match(/^assassinate (\d+) (\S+)$/);
+    if (a) return `assassinate ${ctx.name(Number(a[1]))}'s ${a[2]}`;
+    return text;
+  },
+
+  whyNot(view, selection) {
+    if (view.phase === "action") {
+      if (selection.length !== 2) return "a Royal is a face card and a number card of the same suit";
+      return "a Royal is a face card (J, Q, K) and a number card (A-10) of the same suit";
+    }
+    if (view.phase === "commit" && view.fight) {
+      const need = view.fight.need[String(view.seat)];
+      if (need) return need.up_to ? `commit up to ${plural(need.count, "card")}` : `commit exactly ${plural(need.count, "card")}`;
+    }
+    return null;
+  },
+
+  standings(view, result, ctx) {
+    return {
+      head: ["Place", "Player", "Points in play"],
+      rows: result.ranking.map((s, i) => [ordinal(i + 1), ctx.name(s, { cap: true }), result.scores[s]]),
+      extra: result.winner === null ? `A draw after ${(result.details || {}).turns} turns.` : "",
+    };
+  },
+};

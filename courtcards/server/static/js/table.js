@@ -1,0 +1,397 @@
+// The table page: play (with a seat token) or spectate, over the table's WebSocket.
+import { classify, genericWhyNot, multisetKey } from "./actions.js";
+import { api } from "./api.js";
+import { backEl, cardEl, cardRow } from "./cards.js";
+import { renderer } from "./games/index.js";
+import { clear, el, plural, seatNamer, toast, tokenKey } from "./util.js";
+import { TableSocket } from "./ws.js";
+
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const $ = (id) => document.getElementById(id);
+
+const st = {
+  token: localStorage.getItem(tokenKey(tableId)),
+  msg: null,
+  view: null,
+  game: null,
+  selection: [], // indices into the shown hand
+  shownHand: [],
+  sending: false,
+  summary: null, // the latest end-of-hand summary shown
+  socket: null,
+  logCount: 0,
+};
+
+function ctxFor(msg) {
+  const me = msg.seat;
+  return { me, seats: msg.seats, name: seatNamer(msg.seats, me), game: msg.view.game };
+}
+
+function addLog(lines) {
+  const list = $("log");
+  for (const line of lines) {
+    list.appendChild(el("li", {}, line));
+    st.logCount += 1;
+  }
+  while (list.children.length > 200) list.removeChild(list.firstChild);
+  list.scrollTop = list.scrollHeight;
+}
+
+// -- players around the table ---------------------------------------------------------------
+function renderPlayers(msg, R, ctx) {
+  const view = msg.view;
+  const box = clear($("players"));
+  const n = view.num_players;
+  let order = R.seatOrder ? [...R.seatOrder(view)] : [...Array(n).keys()];
+  if (ctx.me !== null && ctx.me !== undefined) {
+    const i = order.indexOf(ctx.me);
+    order = order.slice(i + 1).concat(order.slice(0, i + 1));
+  }
+  const movers = new Set(msg.to_move || []);
+  for (const seat of order) {
+    const info = R.seatInfo(view, seat, ctx);
+    const seatInfo = (msg.seats || [])[seat] || {};
+    const classes = ["player"];
+    if (movers.has(seat)) classes.push("to-move");
+    if (seat === ctx.me) classes.push("me");
+    if (info.passed) classes.push("passed");
+    if (info.out) classes.push("out");
+    if (info.owner) classes.push("owner");
+    const badges = el("div", { class: "badges" });
+    if (seatInfo.type === "bot") badges.append(el("span", { class: "badge bot" }, `bot · ${seatInfo.bot}`));
+    if (seatInfo.stand_in) badges.append(el("span", { class: "badge standin", title: "the player is away; a bot plays for them" }, "bot standing in"));
+    else if (seatInfo.type === "human" && seatInfo.taken && !seatInfo.connected) badges.append(el("span", { class: "badge away" }, "away"));
+    else if (seatInfo.type === "human" && !seatInfo.taken) badges.append(el("span", { class: "badge free" }, "free seat"));
+    for (const s of info.status || []) badges.append(el("span", { class: `badge status` }, s));
+    const head = el("div", { class: "player-head" },
+      movers.has(seat) ? el("span", { class: "turn-mark", "aria-label": "to move" }, "▶") : null,
+      el("span", { class: "player-name" }, ctx.name(seat, { cap: true, you: false }) + (seat === ctx.me ? " (you)" : "")),
+      info.role ? el("span", { class: `role ${info.roleClass || ""}` }, info.role) : null);
+    const stats = el("div", { class: "stats" });
+    if (info.cards !== null && info.cards !== undefined) {
+      stats.append(el("span", { class: "count", title: "cards in hand" }, backEl("", true), el("b", {}, String(info.cards))));
+    }
+    for (const [label, value] of info.stats || []) stats.append(el("span", { class: "stat" }, `${label} `, el("b", {}, String(value))));
+    const node = el("div", { class: classes.join(" "), dataset: { seat: String(seat) } }, head, stats, badges, info.extra || null);
+    box.appendChild(node);
+  }
+}
+
+// -- the hand and the actions ------------------------------------------------------------------
+function currentLegal() {
+  return st.msg && st.msg.seat !== null ? st.msg.legal || [] : [];
+}
+
+function renderHand(R) {
+  const box = clear($("hand"));
+  const view = st.view;
+  if (!view || view.hand === undefined || st.msg.seat === null) {
+    $("hand-area").hidden = true;
+    return;
+  }
+  $("hand-area").hidden = false;
+  const hand = R.sortHand ? R.sortHand(view.hand) : view.hand;
+  const sameHand = hand.join(" ") === st.shownHand.join(" ");
+  if (!sameHand) st.selection = [];
+  st.shownHand = hand;
+  $("hand-title").textContent = `Your hand (${plural(hand.length, "card")})`;
+  hand.forEach((code, i) => {
+    const node = cardEl(st.game, code, { button: true, selected: st.selection.includes(i) });
+    node.dataset.index = String(i);
+    node.addEventListener("click", () => toggle(i));
+    box.appendChild(node);
+  });
+  if (!hand.length) box.appendChild(el("span", { class: "muted" }, "no cards"));
+}
+
+function toggle(i) {
+  const at = st.selection.indexOf(i);
+  if (at >= 0) st.selection.splice(at, 1);
+  else st.selection.push(i);
+  for (const node of $("hand").querySelectorAll(".card")) {
+    const on = st.selection.includes(Number(node.dataset.index));
+    node.classList.toggle("selected", on);
+    node.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+  renderActions(renderer(st.game));
+}
+
+function send(text) {
+  if (!st.socket || st.sending) return;
+  if (st.socket.sendAction(text, st.msg.version)) {
+    st.sending = true;
+    st.selection = [];
+    renderActions(renderer(st.game));
+  } else {
+    toast("Not connected: the action was not sent.", "error");
+  }
+}
+
+function actionButton(text, label, primary = false) {
+  return el("button", { type: "button", class: primary ? "primary" : "", dataset: { action: text }, onclick: () => send(text), disabled: st.sending }, label);
+}
+
+function renderActions(R) {
+  const box = clear($("actions"));
+  const why = $("why");
+  why.textContent = "";
+  why.className = "why";
+  const legal = currentLegal();
+  const ctx = ctxFor(st.msg);
+  if (st.msg.seat === null || st.msg.seat === undefined) {
+    box.appendChild(el("span", { class: "muted" }, "You are watching this table."));
+    return;
+  }
+  if (!legal.length) {
+    if (st.msg.status === "finished") return;
+    box.appendChild(el("button", { type: "button", id: "play", class: "primary", disabled: true }, "Play"));
+    if (st.selection.length) box.appendChild(el("button", { type: "button", onclick: clearSelection }, "Clear"));
+    return;
+  }
+  const hand = st.shownHand;
+  const { byKey, selectable, buttons } = classify(legal, hand);
+  const selected = st.selection.map((i) => hand[i]);
+  const matches = selected.length ? byKey.get(multisetKey(selected)) || [] : [];
+  if (selectable.length) {
+    if (matches.length) {
+      matches.forEach((m, i) => {
+        const label = `${m.verb ? m.verb[0].toUpperCase() + m.verb.slice(1) : "Play"} ${m.cards.join(" ")}`;
+        const b = actionButton(m.text, label, true);
+        if (i === 0) b.id = "play";
+        box.appendChild(b);
+      });
+    } else {
+      const verb = selectable[0].verb;
+      box.appendChild(el("button", { type: "button", id: "play", class: "primary", disabled: true },
+        verb ? verb[0].toUpperCase() + verb.slice(1) : "Play"));
+      if (selected.length) {
+        const reason = R.whyNot(st.view, selected, { selectable }) || genericWhyNot(selected, selectable);
+        why.textContent = `Not a legal play: ${reason}.`;
+      } else {
+        why.className = "why hint";
+        why.textContent = selectable.length === 1 ? `Select ${selectable[0].cards.join(" ")} to ${verb || "play"} it.`
+          : `Select cards to ${verb || "play"} (${plural(selectable.length, "legal choice")}).`;
+      }
+    }
+    if (selected.length) box.appendChild(el("button", { type: "button", onclick: clearSelection }, "Clear"));
+  }
+  for (const text of buttons) {
+    const label = R.actionLabel ? R.actionLabel(text, ctx) : text;
+    box.appendChild(actionButton(text, label[0].toUpperCase() + label.slice(1), !selectable.length && buttons.length <= 2));
+  }
+  if (selectable.length) {
+    const list = el("details", { class: "suggestions" }, el("summary", {}, `Legal plays (${selectable.length})`),
+      el("div", { class: "chips" }, selectable.map((m) => el("button", {
+        type: "button", class: "chip", dataset: { action: m.text, cards: m.cards.join(" ") },
+        onclick: () => selectCards(m.cards),
+      }, m.text))));
+    box.appendChild(list);
+  }
+}
+
+function clearSelection() {
+  selectCards([]);
+}
+
+function selectCards(cards) {
+  const used = new Set();
+  st.selection = [];
+  for (const c of cards) {
+    const i = st.shownHand.findIndex((h, k) => h === c && !used.has(k));
+    if (i >= 0) {
+      used.add(i);
+      st.selection.push(i);
+    }
+  }
+  for (const node of $("hand").querySelectorAll(".card")) {
+    const on = st.selection.includes(Number(node.dataset.index));
+    node.classList.toggle("selected", on);
+    node.setAttribute("aria-pressed", on ? "true" : "false");
+  }
+  renderActions(renderer(st.game));
+}
+
+// -- summaries and the end of the game --------------------------------------------------------
+function tableEl(head, rows) {
+  return el("table", { class: "standings" }, el("thead", {}, el("tr", {}, head.map((h) => el("th", {}, String(h))))),
+    el("tbody", {}, rows.map((r) => el("tr", {}, r.map((c) => el("td", {}, String(c)))))));
+}
+
+function renderSummary(R, ctx) {
+  const box = clear($("summary"));
+  const result = st.msg.result || st.view.result;
+  if (result) {
+    const s = R.standings(st.view, result, ctx);
+    const winner = result.winner;
+    const title = winner === null || winner === undefined ? "Game over: a draw" : winner === ctx.me ? "Game over: you win!" : `Game over: ${ctx.name(winner)} wins`;
+    box.append(el("div", { class: "game-over pop", role: "status" }, el("h2", {}, title), tableEl(s.head, s.rows),
+      s.extra ? el("p", { class: "muted" }, s.extra) : null,
+      el("p", {}, el("a", { class: "button primary", href: `/replay/${encodeURIComponent(tableId)}` }, "Watch the replay"), " ",
+        el("a", { class: "button", href: "/" }, "Back to the lobby"))));
+    box.hidden = false;
+    return;
+  }
+  if (st.summary) {
+    const s = st.summary;
+    box.append(el("div", { class: "hand-over pop", role: "status" }, el("button", { type: "button", class: "close", "aria-label": "close", onclick: () => { st.summary = null; box.hidden = true; } }, "×"),
+      el("h2", {}, s.title), tableEl(s.head, s.rows)));
+    box.hidden = false;
+    return;
+  }
+  box.hidden = true;
+}
+
+// -- the whole page ----------------------------------------------------------------------------
+function renderOpenSeats(msg) {
+  const box = clear($("seats-open"));
+  const free = (msg.seats || []).filter((s) => s.type === "human" && !s.taken);
+  if (msg.status !== "open" || !free.length) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  box.append(el("strong", {}, `Waiting for ${plural(free.length, "player")}. Share a join link:`));
+  for (const s of free) {
+    const url = `${location.origin}/join/${encodeURIComponent(tableId)}/${s.seat}`;
+    const input = el("input", { type: "text", readonly: true, value: url, "aria-label": `join link for seat ${s.seat}` });
+    box.append(el("div", { class: "link-row" }, el("span", {}, `Seat ${s.seat}: `), input,
+      el("button", { type: "button", onclick: () => copy(url, input) }, "Copy"),
+      msg.seat === null ? el("a", { class: "button", href: `/join/${encodeURIComponent(tableId)}/${s.seat}` }, "Take this seat") : null));
+  }
+}
+
+export async function copy(text, input) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast("Link copied.");
+  } catch {
+    input.select();
+    toast("Select and copy the link (Ctrl+C).");
+  }
+}
+
+function animate(prev, view, R) {
+  if (!prev) return;
+  if (R.roundEnded(prev, view) && prev.pile && prev.pile.top && prev.pile.top.length) {
+    const ghost = el("div", { class: "ghost sweep" }, cardRow(st.game, prev.pile.top, { small: false }));
+    const center = $("center");
+    center.appendChild(ghost);
+    setTimeout(() => ghost.remove(), 800);
+  }
+  const pileTop = view.pile && view.pile.top ? view.pile.top.join(" ") : "";
+  const prevTop = prev.pile && prev.pile.top ? prev.pile.top.join(" ") : "";
+  if (pileTop && (pileTop !== prevTop || (view.pile.owner !== prev.pile.owner))) {
+    for (const node of $("center").querySelectorAll(".pile .card")) node.classList.add("fly-in");
+  }
+  if (R.revealed && R.revealed(prev, view)) {
+    for (const node of $("center").querySelectorAll(".reveal .card, .on-table .card")) node.classList.add("flip");
+  }
+}
+
+function render() {
+  const msg = st.msg;
+  const view = msg.view;
+  const R = renderer(view.game);
+  const ctx = ctxFor(msg);
+  document.title = `${R.title || view.game} · table ${tableId} · courtcards`;
+  $("title").textContent = `${st.info ? st.info.title : view.game} · table ${tableId}`;
+  $("subtitle").textContent = R.subtitle(view, ctx);
+  const role = msg.seat === null ? "spectating" : `seat ${msg.seat}`;
+  $("role").textContent = role;
+  let head = msg.status === "open" ? "Waiting for every human seat to be taken." : R.headline(view, ctx);
+  const mine = msg.seat !== null ? (msg.seats || [])[msg.seat] : null;
+  if (mine && mine.stand_in) head += " (A bot stood in for you while you were away.)";
+  $("headline").textContent = head;
+  $("headline").classList.toggle("your-turn", (msg.legal || []).length > 0);
+  renderOpenSeats(msg);
+  renderPlayers(msg, R, ctx);
+  const center = clear($("center"));
+  center.appendChild(R.center(view, ctx));
+  renderSummary(R, ctx);
+  renderHand(R);
+  renderActions(R);
+}
+
+function onState(msg) {
+  const prev = st.view;
+  const first = !st.msg;
+  st.msg = msg;
+  st.view = msg.view;
+  st.game = msg.view.game;
+  st.sending = false;
+  const R = renderer(st.game);
+  const ctx = ctxFor(msg);
+  if (first || !prev || prev.version > msg.view.version) {
+    clear($("log"));
+    addLog(R.initialLog(msg.view, ctx));
+  } else if (prev.version !== msg.view.version || prev.phase !== msg.view.phase) {
+    addLog(R.events(prev, msg.view, ctx));
+    if (R.handEnded(prev, msg.view)) st.summary = R.handSummary(msg.view, ctx);
+  }
+  render();
+  if (!first) animate(prev, msg.view, R);
+  updateTimer();
+  document.body.dataset.version = String(msg.version);
+  document.body.dataset.status = msg.status;
+}
+
+function updateTimer() {
+  const box = $("timer");
+  const deadline = st.msg && st.msg.deadline;
+  if (!deadline || st.msg.status === "finished") {
+    box.hidden = true;
+    return;
+  }
+  const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
+  box.hidden = false;
+  box.textContent = `⏱ ${left} s`;
+  box.classList.toggle("urgent", left <= 5);
+}
+
+function onError(msg) {
+  st.sending = false;
+  toast(`Refused (${msg.code}): ${msg.message}`, "error");
+  if (st.msg) renderActions(renderer(st.game));
+}
+
+async function main() {
+  if (!tableId) return;
+  try {
+    const data = await api.table(tableId);
+    st.info = data.table;
+  } catch (err) {
+    $("headline").textContent = err.status === 404 ? `No table '${tableId}'.` : `Could not load the table: ${err.message}`;
+    return;
+  }
+  const connect = () => {
+    st.socket = new TableSocket(tableId, st.token, {
+      onState,
+      onError,
+      onStatus: (text, kind) => {
+        const c = $("conn");
+        c.textContent = text;
+        c.className = `conn ${kind}`;
+      },
+      onFatal: (code) => {
+        if (code === 4401) {
+          toast("Your seat token is not valid here any more: watching as a spectator.", "error");
+          localStorage.removeItem(tokenKey(tableId));
+          st.token = null;
+          st.msg = null;
+          connect();
+        } else {
+          $("headline").textContent = "This table does not exist.";
+        }
+      },
+    });
+    st.socket.connect();
+  };
+  connect();
+  setInterval(updateTimer, 250);
+  window.addEventListener("online", () => st.socket && st.socket.attempt && st.socket.connect());
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && st.selection.length) clearSelection();
+  });
+}
+
+main();

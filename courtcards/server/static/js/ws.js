@@ -1,0 +1,80 @@
+// A table's WebSocket that reconnects by itself (exponential backoff) and pings to stay alive.
+
+export class TableSocket {
+  constructor(tableId, token, { onState, onError, onStatus, onFatal } = {}) {
+    this.tableId = tableId;
+    this.token = token;
+    this.handlers = { onState, onError, onStatus, onFatal };
+    this.attempt = 0;
+    this.closed = false;
+    this.ws = null;
+    this.pingTimer = null;
+    this.retryTimer = null;
+  }
+
+  url() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}${query}`;
+  }
+
+  status(text, kind) {
+    if (this.handlers.onStatus) this.handlers.onStatus(text, kind);
+  }
+
+  connect() {
+    if (this.closed) return;
+    clearTimeout(this.retryTimer);
+    this.status(this.attempt ? "reconnecting…" : "connecting…", "warn");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.onopen = () => {
+      this.attempt = 0;
+      this.status("connected", "ok");
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 20000);
+    };
+    ws.onmessage = (event) => {
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (msg.type === "state" && this.handlers.onState) this.handlers.onState(msg);
+      else if (msg.type === "error" && this.handlers.onError) this.handlers.onError(msg);
+    };
+    ws.onclose = (event) => {
+      clearInterval(this.pingTimer);
+      if (this.ws !== ws) return;
+      if (event.code === 4401 || event.code === 4404) {
+        if (this.handlers.onFatal) this.handlers.onFatal(event.code);
+        return;
+      }
+      if (this.closed) return;
+      this.attempt += 1;
+      const delay = Math.min(10000, 400 * 2 ** Math.min(this.attempt - 1, 5)) * (0.8 + Math.random() * 0.4);
+      this.status(`disconnected — retrying in ${Math.ceil(delay / 1000)} s`, "bad");
+      this.retryTimer = setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  send(obj) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(obj));
+      return true;
+    }
+    return false;
+  }
+
+  sendAction(action, version) {
+    return this.send({ type: "action", action, version });
+  }
+
+  close() {
+    this.closed = true;
+    clearInterval(this.pingTimer);
+    clearTimeout(this.retryTimer);
+    if (this.ws) this.ws.close();
+  }
+}

@@ -1,0 +1,61 @@
+"""Driving the courtcards pages through their UI, as a player would (used by the browser tests)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+TURN_OR_END = """() => document.body.dataset.status === 'finished'
+    || !!document.querySelector('#actions button[data-action]:not(:disabled)')"""
+
+
+def wait_state(page: Page) -> None:
+    page.wait_for_function("() => document.body.dataset.version !== undefined")
+
+
+def version(page: Page) -> str:
+    return str(page.evaluate("() => document.body.dataset.version"))
+
+
+def finished(page: Page) -> bool:
+    return bool(page.evaluate("() => document.body.dataset.status === 'finished'"))
+
+
+def wait_turn_or_end(page: Page, timeout: float = 30000) -> None:
+    page.wait_for_function(TURN_OR_END, timeout=timeout)
+
+
+def select_cards(page: Page, cards: list[str]) -> None:
+    for code in cards:
+        page.locator(f'#hand .card[data-code="{code}"][aria-pressed="false"]').first.click()
+
+
+def play_first_legal(page: Page) -> str:
+    """Play the first legal card play by clicking its cards and Play; else the first word button."""
+    before = version(page)
+    chips = page.locator("#actions .chip")
+    if chips.count():
+        text = str(chips.first.get_attribute("data-action"))
+        select_cards(page, str(chips.first.get_attribute("data-cards")).split())
+        play = page.locator("#play")
+        assert play.is_enabled(), f"Play is not enabled after selecting {text!r}"
+        play.click()
+    else:
+        button = page.locator("#actions button[data-action]:not(:disabled)").first
+        text = str(button.get_attribute("data-action"))
+        button.click()
+    page.wait_for_function(f"() => document.body.dataset.version !== {before!r}")
+    return text
+
+
+def play_until_over(page: Page, max_moves: int = 400, reload_after: int | None = None) -> list[str]:
+    played: list[str] = []
+    while not finished(page):
+        wait_turn_or_end(page)
+        if finished(page):
+            break
+        played.append(play_first_legal(page))
+        if reload_after is not None and len(played) == reload_after:
+            page.reload()
+            wait_state(page)
+        assert len(played) < max_moves, "the game did not end"
+    return played

@@ -1,0 +1,76 @@
+"""Rank in a real browser: a table made in the lobby, a whole game played by clicking, a reload
+in the middle, two people at one table, and the replay of the finished game."""
+
+from __future__ import annotations
+
+from browser_ui import finished, play_first_legal, play_until_over, wait_state, wait_turn_or_end
+
+
+def test_lobby_rank_three_bots_whole_game_with_reload(pages, screenshot):
+    page = pages.new("/")
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+    assert page.locator("#game option").first.get_attribute("value") == "rank"  # Rank first
+    page.select_option("#game", "rank")
+    page.fill("#players", "4")
+    page.dispatch_event("#players", "change")
+    page.wait_for_selector("#opt-tokens_to_win")
+    assert page.input_value("#opt-tokens_to_win") == "5"  # the default is shown
+    page.fill("#opt-tokens_to_win", "1")
+    for seat in (1, 2, 3):
+        assert page.input_value(f"#seat-{seat}").startswith("bot:")
+    assert page.input_value("#seat-0") == "human"
+    page.click(".advanced summary")
+    page.fill("#bot_delay", "0")
+    page.fill("#seed", "7")
+    page.fill("#name", "Ann")
+    page.click("#create")
+    page.wait_for_selector("#created .link-row")
+    link = page.input_value("#created .link-row input")
+    assert link.endswith("/join/" + link.split("/join/")[1]) and link.split("/")[-1] == "0"
+    page.click("#created button.sit")
+    page.wait_for_url("**/table/*")
+    wait_state(page)
+    table_id = page.url.rstrip("/").split("/")[-1]
+    assert page.locator(".player.me .player-name").inner_text().startswith("Ann")
+    wait_turn_or_end(page)
+    screenshot(page, "rank")
+    page.set_viewport_size({"width": 390, "height": 844})
+    screenshot(page, "rank-phone")
+    page.set_viewport_size({"width": 1280, "height": 860})
+    played = play_until_over(page, reload_after=3)
+    assert len(played) >= 3
+    assert finished(page)
+    page.wait_for_selector("#summary .game-over")
+    assert "Game over" in page.inner_text("#summary")
+    assert page.locator("#summary .standings tbody tr").count() == 4
+    info = pages.server.get(f"/api/tables/{table_id}")["table"]
+    assert info["status"] == "finished" and info["result"]["scores"][info["result"]["winner"]] >= 1
+
+
+def test_illegal_selection_explained_and_play_disabled(pages, server):
+    table = server.create_table(game="rank", players=3, options={"tokens_to_win": 1}, seed=11,
+                                seats=[{"type": "human"}, {"type": "bot", "bot": "random"},
+                                       {"type": "bot", "bot": "random"}])
+    page = pages.new(f"/join/{table['id']}/0")
+    page.fill("#name", "Bea")
+    page.click("#join")
+    page.wait_for_url("**/table/*")
+    wait_state(page)
+    while True:
+        wait_turn_or_end(page)
+        assert not finished(page), "the game ended before a turn to test"
+        if page.locator("#actions .chip").count():
+            break
+        play_first_legal(page)
+    hand = [c.get_attribute("data-code") for c in page.locator("#hand .card").all()]
+    legal = {str(c.get_attribute("data-cards")) for c in page.locator("#actions .chip").all()}
+    # find two cards that are not a legal play together
+    pair = next(([a, b] for i, a in enumerate(hand) for b in hand[i + 1:] if f"{a} {b}" not in legal
+                 and f"{b} {a}" not in legal), None)
+    assert pair is not None
+    page.locator(f'#hand .card[data-code="{pair[0]}"]').first.click()
+    page.locator(f'#hand .card[data-code="{pair[1]}"][aria-pressed="false"]').first.click()
+    assert page.locator("#play").is_disabled()
+    assert page.inner_text("#why").startswith("Not a legal play:")
+    page.keyboard.press("Escape")
+    assert page.locator('#hand .card[aria-pressed="true"]').count() == 0
