@@ -1,0 +1,87 @@
+"""The server on PostgreSQL, started by the test itself (initdb + pg_ctl in a temp dir)."""
+
+from __future__ import annotations
+
+import glob
+import os
+import random
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from test_server_api import create, join, play_out, table_of
+
+from courtcards.core.record import GameRecord
+from courtcards.server import create_app, database_url
+
+
+def _bin(name: str) -> str | None:
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    return found[-1] if found else shutil.which(name)
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'courtcards[postgres]')")
+    initdb, pg_ctl = _bin("initdb"), _bin("pg_ctl")
+    if initdb is None or pg_ctl is None:
+        pytest.skip("PostgreSQL is not installed (no initdb/pg_ctl; CI installs it with .ci/setup-postgres.sh)")
+    prefix: list[str] = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+        runuser = shutil.which("runuser")
+        try:
+            import pwd
+
+            pwd.getpwnam("postgres")
+        except KeyError:
+            runuser = None
+        if runuser is None:
+            pytest.skip("running as root without a postgres user (or runuser) to start PostgreSQL as")
+        prefix = [runuser, "-u", "postgres", "--"]
+    root = Path(tempfile.mkdtemp(prefix="cc-pg-"))
+    root.chmod(0o755)
+    data = root / "data"
+    if prefix:
+        shutil.chown(root, "postgres")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*prefix, *args], capture_output=True, text=True, timeout=60, cwd=root)
+
+    r = run(initdb, "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync")
+    if r.returncode != 0:
+        shutil.rmtree(root, ignore_errors=True)
+        pytest.skip(f"initdb failed: {r.stderr.strip()[-300:]}")
+    opts = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
+    r = run(pg_ctl, "-D", str(data), "-o", opts, "-l", str(root / "log"), "-w", "-t", "30", "start")
+    if r.returncode != 0:
+        shutil.rmtree(root, ignore_errors=True)
+        pytest.skip(f"PostgreSQL did not start: {r.stderr.strip()[-300:]}")
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        run(pg_ctl, "-D", str(data), "-m", "immediate", "stop")
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def test_tables_persist_and_resume_on_postgres(postgres_url: str) -> None:
+    url = database_url(postgres_url, None)
+    assert url.startswith("postgresql+psycopg://")
+    with TestClient(create_app(url)) as c:
+        tid = create(c, "rank", 3, preset="quick", seed=2**62)["id"]
+        tokens = [join(c, tid, s) for s in range(3)]
+        play_out(c, tid, tokens, random.Random(1), limit=12)
+        history = list(table_of(c, tid).state.history)
+    with TestClient(create_app(url)) as c:  # a restart: migrations are idempotent, the log replays
+        table = table_of(c, tid)
+        assert table.state.history == history and table.state.seed == 2**62
+        play_out(c, tid, tokens, random.Random(2), limit=10_000)
+        record = GameRecord.from_json(c.get(f"/api/tables/{tid}/record").json())
+        assert record.actions[:12] == history and record.replay().is_over()
