@@ -59,3 +59,31 @@ def play_until_over(page: Page, max_moves: int = 400, reload_after: int | None =
             wait_state(page)
         assert len(played) < max_moves, "the game did not end"
     return played
+
+
+def has_turn(page: Page) -> bool:
+    return bool(page.evaluate(f"({TURN_OR_END})()")) and not finished(page)
+
+
+def join(page: Page, name: str) -> None:
+    """On a /join page: take the seat and wait for the table."""
+    page.fill("#name", name)
+    page.click("#join")
+    page.wait_for_url("**/table/*")
+    wait_state(page)
+
+
+def play_together_until_over(players: list[Page], max_moves: int = 800) -> int:
+    """Each page plays its first legal action whenever it must decide, until the game is over."""
+    moves = 0
+    while not all(finished(p) for p in players):
+        acted = False
+        for p in players:
+            if has_turn(p):
+                play_first_legal(p)
+                moves += 1
+                acted = True
+        if not acted:
+            players[0].wait_for_timeout(50)
+        assert moves < max_moves, "the game did not end"
+    return moves

@@ -74,3 +74,23 @@ def test_illegal_selection_explained_and_play_disabled(pages, server):
     assert page.inner_text("#why").startswith("Not a legal play:")
     page.keyboard.press("Escape")
     assert page.locator('#hand .card[aria-pressed="true"]').count() == 0
+
+
+def test_reconnects_by_itself_after_a_dropped_connection(pages, server):
+    table = server.create_table(game="rank", players=3, options={"tokens_to_win": 1}, seed=12,
+                                seats=[{"type": "human"}, {"type": "bot", "bot": "greedy"},
+                                       {"type": "bot", "bot": "greedy"}])
+    page = pages.new(f"/join/{table['id']}/0")
+    page.fill("#name", "Cid")
+    page.click("#join")
+    page.wait_for_url("**/table/*")
+    wait_state(page)
+    wait_turn_or_end(page)
+    page.wait_for_selector("#conn.ok")
+    page.evaluate("() => window.courtcards.state.socket.ws.close()")
+    page.wait_for_selector("#conn.bad")
+    assert "retrying" in page.inner_text("#conn")
+    page.wait_for_selector("#conn.ok")
+    wait_turn_or_end(page)
+    assert page.locator(".player.me .player-name").inner_text().startswith("Cid")
+    play_first_legal(page)  # still seated and playing

@@ -8,6 +8,7 @@ import { TableSocket } from "./ws.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const $ = (id) => document.getElementById(id);
+const HINT_VERBS = { royal: "play a Royal", commit: "commit", give: "give", discard: "discard" };
 
 const st = {
   token: localStorage.getItem(tokenKey(tableId)),
@@ -169,8 +170,10 @@ function renderActions(R) {
         why.textContent = `Not a legal play: ${reason}.`;
       } else {
         why.className = "why hint";
-        why.textContent = selectable.length === 1 ? `Select ${selectable[0].cards.join(" ")} to ${verb || "play"} it.`
-          : `Select cards to ${verb || "play"} (${plural(selectable.length, "legal choice")}).`;
+        const what = HINT_VERBS[verb] || verb || "play";
+        const one = selectable.every((m) => m.cards.length === 1);
+        why.textContent = selectable.length === 1 ? `Select ${selectable[0].cards.join(" ")} to ${what}.`
+          : `Select ${one ? "a card" : "cards"} to ${what} (${plural(selectable.length, "legal choice")}).`;
       }
     }
     if (selected.length) box.appendChild(el("button", { type: "button", onclick: clearSelection }, "Clear"));
@@ -221,7 +224,8 @@ function renderSummary(R, ctx) {
   const box = clear($("summary"));
   const result = st.msg.result || st.view.result;
   if (result) {
-    const s = R.standings(st.view, result, ctx);
+    const named = { ...ctx, name: (seat, o = {}) => ctx.name(seat, { ...o, you: false }) + (seat === ctx.me ? " (you)" : "") };
+    const s = R.standings(st.view, result, named);
     const winner = result.winner;
     const title = winner === null || winner === undefined ? "Game over: a draw" : winner === ctx.me ? "Game over: you win!" : `Game over: ${ctx.name(winner)} wins`;
     box.append(el("div", { class: "game-over pop", role: "status" }, el("h2", {}, title), tableEl(s.head, s.rows),
@@ -387,6 +391,7 @@ async function main() {
     st.socket.connect();
   };
   connect();
+  window.courtcards = { state: st };  // for debugging and the browser tests
   setInterval(updateTimer, 250);
   window.addEventListener("online", () => st.socket && st.socket.attempt && st.socket.connect());
   document.addEventListener("keydown", (event) => {

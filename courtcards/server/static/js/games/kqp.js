@@ -7,7 +7,8 @@ const ORDER = ["3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "14", 
 
 function taxWords(ctx, t) {
   const cards = t.cards ? `: ${t.cards.join(" ")}` : "";
-  const verb = t.why === "tax" ? "pays" : "gives back";
+  const you = t.from === ctx.me;
+  const verb = t.why === "tax" ? (you ? "pay" : "pays") : you ? "give back" : "gives back";
   return `${ctx.name(t.from, { cap: true })} ${verb} ${plural(t.count, "card")} to ${ctx.name(t.to)}${cards}.`;
 }
 

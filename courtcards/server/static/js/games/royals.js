@@ -14,8 +14,7 @@ const PHASES = {
 function named(ctx, line) {
   return line.replace(/\bseat (\d+)('s)?/g, (_, n, poss) => {
     const s = Number(n);
-    if (s === ctx.me) return poss ? "your" : "you";
-    return ctx.name(s) + (poss || "");
+    return ctx.name(s, { you: false }) + (s === ctx.me ? " (you)" : "") + (poss || "");
   });
 }
 

@@ -1,0 +1,141 @@
+"""Two people in two browser contexts: a Rank table and a Rank Royale duel; a replay; the other games' tables."""
+
+from __future__ import annotations
+
+from browser_ui import (
+    finished,
+    has_turn,
+    join,
+    play_first_legal,
+    play_together_until_over,
+    wait_state,
+    wait_turn_or_end,
+)
+
+HUMAN = {"type": "human"}
+
+
+def test_two_people_at_one_rank_table(pages, server, screenshot):
+    table = server.create_table(game="rank", players=4, options={"tokens_to_win": 1}, seed=5,
+                                seats=[HUMAN, {"type": "bot", "bot": "greedy"}, HUMAN, {"type": "bot", "bot": "random"}])
+    ann = pages.new(f"/join/{table['id']}/0")
+    join(ann, "Ann")
+    assert "Waiting" in ann.inner_text("#headline")  # seat 2 is still free
+    assert ann.locator("#seats-open input").input_value().endswith(f"/join/{table['id']}/2")
+    bob = pages.new(f"/join/{table['id']}/2")
+    join(bob, "Bob")
+    for p in (ann, bob):
+        p.wait_for_function("() => document.body.dataset.status !== 'open'")
+    # each sees the other by name, and only its own hand
+    assert "Bob" in ann.inner_text("#players") and "Ann" in bob.inner_text("#players")
+    assert ann.locator(".player.me .player-name").inner_text().startswith("Ann")
+    play_together_until_over([ann, bob])
+    for p in (ann, bob):
+        p.wait_for_selector("#summary .game-over")
+    standings = [p.inner_text("#summary .standings").replace(" (you)", "") for p in (ann, bob)]
+    assert standings[0] == standings[1] and "Ann" in standings[0] and "Bob" in standings[0]
+
+
+def test_rank_royale_duel_between_two_contexts(pages, server, screenshot):
+    table = server.create_table(game="royale", players=2, seed=3, seats=[HUMAN, HUMAN])
+    ann = pages.new(f"/join/{table['id']}/0")
+    join(ann, "Ann")
+    bob = pages.new(f"/join/{table['id']}/1")
+    join(bob, "Bob")
+    wait_turn_or_end(ann)
+    wait_turn_or_end(bob)
+    screenshot(ann, "royale")
+    # Ann chooses in secret: Bob sees only that she has chosen
+    chosen = play_first_legal(ann)
+    bob.wait_for_function("() => document.querySelector('.player[data-seat=\"0\"]').innerText.includes('has chosen')")
+    assert "chosen, hidden" in bob.inner_text("#center")
+    assert ann.locator(f'#center .card[data-code="{chosen}"]').count() == 1  # her own choice, to her only
+    assert "You chose" in ann.inner_text("#headline")
+    play_first_legal(bob)
+    ann.wait_for_function("() => document.querySelector('#center .outcome') !== null")
+    assert "Round 1" in ann.inner_text("#center .outcome")
+    assert ann.inner_text("#center .outcome") == bob.inner_text("#center .outcome").replace("You", "Bob", 1) \
+        or "Round 1" in bob.inner_text("#center .outcome")
+    play_together_until_over([ann, bob])
+    for p in (ann, bob):
+        p.wait_for_selector("#summary .game-over")
+    result = server.get(f"/api/tables/{table['id']}")["table"]["result"]
+    winner_page = ann if result["winner"] == 0 else bob
+    assert "you win" in winner_page.inner_text("#summary h2")
+
+
+def test_replay_viewer(pages, server, screenshot):
+    table = server.create_table(game="rank", players=3, options={"tokens_to_win": 3}, seed=9,
+                                seats=[{"type": "bot", "bot": "greedy"}] * 3)
+    tid = table["id"]
+    page = pages.new("/")
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+    for _ in range(200):
+        if server.get(f"/api/tables/{tid}")["table"]["status"] == "finished":
+            break
+        page.wait_for_timeout(100)
+    page.click('.tabs [data-status="finished"]')
+    page.click(f'.table-row[data-table="{tid}"] a:has-text("Replay")')
+    page.wait_for_url(f"**/replay/{tid}")
+    page.wait_for_function("() => document.body.dataset.step === '0'")
+    steps = len(server.get(f"/api/tables/{tid}/replay")["actions"])
+    # every hand is shown face up
+    assert page.locator(".player .open-hand .card").count() == 45
+    page.click("#forward")
+    page.wait_for_function("() => document.body.dataset.step === '1'")
+    assert "Step 1 of" in page.inner_text("#step-label")
+    page.click("#back")
+    page.wait_for_function("() => document.body.dataset.step === '0'")
+    marks = page.locator("#marks option")
+    assert marks.count() >= 3  # "Jump to…", hand 1, hand 2 at least
+    value = marks.nth(2).get_attribute("value")
+    page.select_option("#marks", value)
+    page.wait_for_function(f"() => document.body.dataset.step === '{value}'")
+    assert "Hand 2" in page.inner_text("#subtitle")
+    page.click("#last")
+    page.wait_for_function(f"() => document.body.dataset.step === '{steps}'")
+    page.wait_for_selector("#summary .standings")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(f"() => document.body.dataset.step === '{steps - 1}'")
+    screenshot(page, "replay")
+
+
+def _one_human_table(pages, server, game, players, seed, moves, **body):
+    bots = [{"type": "bot", "bot": "greedy"}] * (players - 1)
+    table = server.create_table(game=game, players=players, seed=seed, seats=[HUMAN, *bots], **body)
+    page = pages.new(f"/join/{table['id']}/0")
+    join(page, "Ann")
+    for _ in range(moves):
+        wait_turn_or_end(page)
+        if finished(page):
+            break
+        play_first_legal(page)
+    wait_turn_or_end(page)
+    return page
+
+
+def test_kqp_table(pages, server, screenshot):
+    page = _one_human_table(pages, server, "kqp", 4, 21, 3)
+    assert has_turn(page)
+    assert "Play order" in page.inner_text("#center")
+    screenshot(page, "kqp")
+
+
+def test_royals_table(pages, server, screenshot):
+    page = _one_human_table(pages, server, "royals", 4, 8, 4)
+    assert has_turn(page)
+    screenshot(page, "royals")
+
+
+def test_move_timer_and_stand_in_visible(pages, server):
+    table = server.create_table(game="royale", players=2, seed=4, seats=[HUMAN, HUMAN], move_time_limit=30,
+                                absent_timeout=0.5)
+    ann = pages.new(f"/join/{table['id']}/0")
+    join(ann, "Ann")
+    bob = pages.new(f"/join/{table['id']}/1")
+    join(bob, "Bob")
+    ann.wait_for_selector("#timer:not([hidden])")
+    assert "s" in ann.inner_text("#timer")
+    bob.context.close()
+    ann.wait_for_selector('.player[data-seat="1"] .badge.standin', timeout=15000)
+    wait_state(ann)
