@@ -67,6 +67,7 @@ def has_turn(page: Page) -> bool:
 
 def join(page: Page, name: str) -> None:
     """On a /join page: take the seat and wait for the table."""
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
     page.fill("#name", name)
     page.click("#join")
     page.wait_for_url("**/table/*")

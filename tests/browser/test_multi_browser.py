@@ -114,8 +114,21 @@ def _one_human_table(pages, server, game, players, seed, moves, **body):
     return page
 
 
-def test_kqp_table(pages, server, screenshot):
-    page = _one_human_table(pages, server, "kqp", 4, 21, 3)
+def test_kqp_taxes_then_play(pages, server, screenshot):
+    page = _one_human_table(pages, server, "kqp", 4, 1, 0)  # seed 1: seat 0 is the King
+    assert "give 2 cards back" in page.inner_text("#headline")
+    assert "Taxes, round 1" in page.inner_text("#center")
+    chip = page.locator("#actions .chip").first
+    cards = str(chip.get_attribute("data-cards")).split()
+    page.locator(f'#hand .card[data-code="{cards[0]}"]').first.click()
+    assert page.locator("#play").is_disabled() and "give exactly 2 cards" in page.inner_text("#why")
+    page.locator(f'#hand .card[data-code="{cards[1]}"][aria-pressed="false"]').first.click()
+    assert page.inner_text("#play").startswith("Give ")
+    page.click("#play")
+    for _ in range(3):
+        wait_turn_or_end(page)
+        play_first_legal(page)
+    wait_turn_or_end(page)
     assert has_turn(page)
     assert "Play order" in page.inner_text("#center")
     screenshot(page, "kqp")

@@ -3,7 +3,7 @@ in the middle, two people at one table, and the replay of the finished game."""
 
 from __future__ import annotations
 
-from browser_ui import finished, play_first_legal, play_until_over, wait_state, wait_turn_or_end
+from browser_ui import finished, join, play_first_legal, play_until_over, wait_state, wait_turn_or_end
 
 
 def test_lobby_rank_three_bots_whole_game_with_reload(pages, screenshot):
@@ -52,10 +52,7 @@ def test_illegal_selection_explained_and_play_disabled(pages, server):
                                 seats=[{"type": "human"}, {"type": "bot", "bot": "random"},
                                        {"type": "bot", "bot": "random"}])
     page = pages.new(f"/join/{table['id']}/0")
-    page.fill("#name", "Bea")
-    page.click("#join")
-    page.wait_for_url("**/table/*")
-    wait_state(page)
+    join(page, "Bea")
     while True:
         wait_turn_or_end(page)
         assert not finished(page), "the game ended before a turn to test"
@@ -81,10 +78,7 @@ def test_reconnects_by_itself_after_a_dropped_connection(pages, server):
                                 seats=[{"type": "human"}, {"type": "bot", "bot": "greedy"},
                                        {"type": "bot", "bot": "greedy"}])
     page = pages.new(f"/join/{table['id']}/0")
-    page.fill("#name", "Cid")
-    page.click("#join")
-    page.wait_for_url("**/table/*")
-    wait_state(page)
+    join(page, "Cid")
     wait_turn_or_end(page)
     page.wait_for_selector("#conn.ok")
     page.evaluate("() => window.courtcards.state.socket.ws.close()")

@@ -12,14 +12,6 @@ async function main() {
   $("spectate").href = tablePath;
   $("name").value = localStorage.getItem("courtcards:name") || "";
   $("join-title").textContent = `Join table ${tableId}, seat ${seat}`;
-  try {
-    const { table } = await api.table(tableId);
-    const info = table.seats[seat];
-    $("join-info").textContent = `${table.title}, ${table.players} players. ` +
-      (info && info.taken ? "This seat is already taken." : "");
-  } catch (err) {
-    $("join-info").textContent = err.message;
-  }
   $("join-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const name = $("name").value.trim();
@@ -35,6 +27,15 @@ async function main() {
     }
   });
   $("name").focus();
+  document.body.dataset.ready = "1";
+  try {
+    const { table } = await api.table(tableId);
+    const info = table.seats[seat];
+    $("join-info").textContent = `${table.title}, ${table.players} players. ` +
+      (info && info.taken ? "This seat is already taken." : "");
+  } catch (err) {
+    $("join-info").textContent = err.message;
+  }
 }
 
 main();
