@@ -39,6 +39,12 @@ def serve(
     ] = None,
     log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")] = "info",
     access_log: Annotated[bool, typer.Option("--access-log/--no-access-log", help="Log every request.")] = True,
+    ws_deflate: Annotated[
+        bool, typer.Option("--ws-deflate/--no-ws-deflate", help="Compress WebSocket messages (costs CPU).")
+    ] = False,
+    ws_impl: Annotated[
+        str, typer.Option("--ws", help="uvicorn WebSocket implementation: auto, websockets, websockets-sansio.")
+    ] = "auto",
 ) -> None:
     """Run the game server: tables, seats, WebSocket play, bots, a durable action log."""
     import uvicorn
@@ -54,4 +60,4 @@ def serve(
     shown = url if database_url is None else re.sub(r"//[^@/]*@", "//***@", url)
     typer.echo(f"courtcards server on http://{host}:{port}/ (database {shown})")
     uvicorn.run(create_app(url), host=host, port=port, log_level=log_level.lower(), access_log=access_log,
-                ws_ping_interval=20, ws_ping_timeout=20)
+                ws_ping_interval=20, ws_ping_timeout=20, ws_per_message_deflate=ws_deflate, ws=ws_impl)

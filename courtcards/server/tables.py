@@ -182,38 +182,36 @@ class Table:
 
     def message(self, seat: int | None) -> str:
         """The push for one seat (or a spectator): its view and nothing else about the game."""
-        to_move = self.to_move()
-        legal: list[str] = []
-        if seat is not None and seat in to_move:
-            legal = [a.text for a in self.state.legal_actions(seat)]
-        if seat is not None and seat in to_move:
-            deadline = self.deadline(seat)
-        else:
-            deadlines = [d for d in (self.deadline(s) for s in to_move) if d is not None]
-            deadline = min(deadlines) if deadlines else None
-        return dumps({
-            "type": "state",
-            "table": self.id,
-            "version": self.state.version,
-            "seat": seat,
-            "status": self.status,
-            "view": self.state.view(seat),
-            "legal": legal,
-            "to_move": to_move,
-            "seats": [s.info() for s in self.seats],
-            "deadline": None if deadline is None else round(deadline, 3),
-            "result": self.result(),
-        })
+        return self._messages([seat])[seat]
+
+    def _messages(self, seats: list[int | None]) -> dict[int | None, str]:
+        # The parts every seat shares are encoded once; the view, legal actions and deadline per seat.
+        status = self.status
+        to_move = list(self.state.to_move()) if status == "playing" else []
+        deadlines = {s: self.deadline(s) for s in to_move} if self.settings.move_time_limit else {}
+        known = [d for d in deadlines.values() if d is not None]
+        first = min(known) if known else None
+        head = f'{{"type":"state","table":{dumps(self.id)},"version":{self.state.version},'
+        tail = (f'"to_move":{dumps(to_move)},"seats":{dumps([s.info() for s in self.seats])},'
+                f'"status":{dumps(status)},"result":{dumps(self.result())},')
+        out: dict[int | None, str] = {}
+        for seat in seats:
+            mine = seat is not None and seat in to_move
+            legal = [a.text for a in self.state.legal_actions(seat)] if mine and seat is not None else []
+            deadline = deadlines.get(seat) if mine else first
+            due = "null" if deadline is None else f"{deadline:.3f}"
+            out[seat] = (f'{head}"seat":{dumps(seat)},"view":{dumps(self.state.view(seat))},'
+                         f'"legal":{dumps(legal)},{tail}"deadline":{due}}}')
+        return out
 
     def error(self, code: str, message: str) -> str:
         return dumps({"type": "error", "code": code, "message": message, "version": self.state.version})
 
     def broadcast(self) -> None:
-        cache: dict[int | None, str] = {}
-        for conn in list(self.conns):
-            if conn.seat not in cache:
-                cache[conn.seat] = self.message(conn.seat)
-            conn.push(cache[conn.seat])
+        if self.conns:
+            messages = self._messages(list({c.seat for c in self.conns}))
+            for conn in list(self.conns):
+                conn.push(messages[conn.seat])
         self.changed.set()
 
     def seat_for_token(self, token: str) -> int | None:
