@@ -198,7 +198,7 @@ class Table:
         for seat in seats:
             mine = seat is not None and seat in to_move
             legal = [a.text for a in self.state.legal_actions(seat)] if mine and seat is not None else []
-            deadline = deadlines.get(seat) if mine else first
+            deadline = deadlines.get(seat) if mine and seat is not None else first
             due = "null" if deadline is None else f"{deadline:.3f}"
             out[seat] = (f'{head}"seat":{dumps(seat)},"view":{dumps(self.state.view(seat))},'
                          f'"legal":{dumps(legal)},{tail}"deadline":{due}}}')
