@@ -34,7 +34,7 @@ function playWords(ctx, seat, text) {
 }
 
 function exchangeWords(ctx, e) {
-  const cards = e.cards ? e.cards.join(" ") : plural(e.count, "card");
+  const cards = e.cards ? `${e.cards.length === 1 ? "card" : "cards"} ${e.cards.join(" ")}` : plural(e.count, "card");
   const from = ctx.name(e.from);
   const to = ctx.name(e.to);
   if (e.why === "steal") return `The King (${to}) steals ${cards} from the Beggar (${from}).`;
