@@ -400,3 +400,20 @@ def test_restart_resumes_tables_and_tokens(db_path: Path) -> None:
         play_out(c, tid, tokens, random.Random(2), limit=10_000)
         assert table.state.is_over()
         assert GameRecord.from_json(c.get(f"/api/tables/{tid}/record").json()).actions[:15] == history
+
+
+def test_pages_are_served_or_a_placeholder_says_what_is_missing(db_path: Path, tmp_path: Path) -> None:
+    empty = tmp_path / "no-static"
+    empty.mkdir()
+    with TestClient(create_app(database_url(None, db_path), static_dir=empty)) as c:
+        for path in ("/", "/table/abc", "/join/abc/1", "/replay/abc"):
+            r = c.get(path)
+            assert r.status_code == 200 and "not installed" in r.text
+        err(c.get("/static/app.js"), 404, "not_found")
+    page = tmp_path / "static"
+    page.mkdir()
+    (page / "table.html").write_text("<p>table page</p>")
+    (page / "app.js").write_text("let x = 1;")
+    with TestClient(create_app(database_url(None, db_path), static_dir=page)) as c:
+        assert c.get("/table/abc").text == "<p>table page</p>"
+        assert c.get("/static/app.js").text == "let x = 1;"

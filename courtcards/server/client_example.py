@@ -17,6 +17,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 
@@ -64,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--server", default="http://127.0.0.1:8000")
     p.add_argument("--table", help="Join this table instead of creating one.")
+    p.add_argument("--token", help="Play the seat of this token (from an earlier join) instead of joining.")
     p.add_argument("--seat", type=int, help="Seat to join (default: the first free human seat).")
     p.add_argument("--game", default="rank")
     p.add_argument("--players", type=int)
@@ -77,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     server = args.server.rstrip("/")
     table_id = args.table
+    if table_id is None and args.token is not None:
+        p.error("--token needs --table")
     if table_id is None:
         game = next(g for g in http(server, "GET", "/api/games")["games"] if g["name"] == args.game)
         n = args.players or game["default_players"]
@@ -86,12 +90,19 @@ def main(argv: list[str] | None = None) -> int:
                                                       "seats": seats, "bot_delay": args.bot_delay})["table"]
         table_id = table["id"]
         print(f"created table {table_id}")
-    body: dict[str, Any] = {"name": args.name}
-    if args.seat is not None:
-        body["seat"] = args.seat
-    joined = http(server, "POST", f"/api/tables/{table_id}/join", body)
-    print(f"joined table {table_id} at seat {joined['seat']}")
-    last = play(server, table_id, joined["token"], random.Random(args.seed), args.max_actions, args.quiet)
+    token = args.token
+    if token is None:
+        body: dict[str, Any] = {"name": args.name}
+        if args.seat is not None:
+            body["seat"] = args.seat
+        joined = http(server, "POST", f"/api/tables/{table_id}/join", body)
+        token = joined["token"]
+        print(f"joined table {table_id} at seat {joined['seat']} with token {token}")
+    try:
+        last = play(server, table_id, token, random.Random(args.seed), args.max_actions, args.quiet)
+    except (ConnectionClosed, OSError) as exc:
+        print(f"connection lost ({exc}); continue with --table {table_id} --token {token}", file=sys.stderr)
+        return 1
     print(f"table {table_id}: {last['status']} at version {last['version']}")
     if last["result"] is not None:
         print("result:", json.dumps(last["result"]))
