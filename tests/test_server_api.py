@@ -202,6 +202,20 @@ def test_websocket_refusals_change_nothing(client: TestClient, db_path: Path) ->
         m.refused("bad_message")
         wm.send_json({"type": "ping"})
         assert m.recv() == {"type": "pong"}
+        # check: the engine's reason for a refusal, or that a move is legal, without making it
+        wm.send_json({"type": "check", "action": "pass"})
+        reply = m.recv()
+        assert reply["type"] == "check" and reply["legal"] is False and reply["code"] == "illegal_action"
+        assert "leader must play" in reply["reason"] and not reply["reason"].startswith("illegal action")
+        wm.send_json({"type": "check", "action": m.last["legal"][0]})
+        assert m.recv() == {"type": "check", "action": m.last["legal"][0], "version": 0, "legal": True,
+                            "code": None, "reason": None}
+        wo.send_json({"type": "check", "action": "pass"})
+        assert o.recv()["code"] == "not_your_turn"
+        wsp.send_json({"type": "check", "action": "pass"})
+        sp.refused("spectator")
+        wm.send_json({"type": "check"})
+        m.refused("bad_message")
         assert (table.state.version, list(table.state.history)) == before
         assert db_actions(db_path, tid) == []
         # A legal action is stored, applied, and pushed to everyone.

@@ -282,8 +282,23 @@ def create_app(database_url: str, static_dir: Path | None = None) -> FastAPI:
         if kind == "ping":
             client.push('{"type":"pong"}')
             return
+        if kind == "check":  # why a move would be refused, without making it
+            text = msg.get("action")
+            if not isinstance(text, str):
+                client.push(table.error("bad_message", 'a check message needs "action" (text)'))
+                return
+            if client.seat is None:
+                client.push(table.error("spectator", "spectators cannot act; join a seat to play"))
+                return
+            checked = table.check(client.seat, text)
+            why = checked if isinstance(checked, tuple) else None
+            client.push(json.dumps({
+                "type": "check", "action": text, "version": table.state.version, "legal": why is None,
+                "code": why[0] if why else None, "reason": why[2] if why else None,
+            }))
+            return
         if kind != "action":
-            client.push(table.error("bad_message", f"unknown message type {kind!r}; expected action or ping"))
+            client.push(table.error("bad_message", f"unknown message type {kind!r}; expected action, check or ping"))
             return
         action, version = msg.get("action"), msg.get("version")
         if not isinstance(action, str) or not isinstance(version, int) or isinstance(version, bool):

@@ -33,7 +33,7 @@ from courtcards.core.errors import (
 )
 from courtcards.core.game import Game, get_game
 from courtcards.core.record import GameRecord
-from courtcards.core.state import State
+from courtcards.core.state import Action, State
 from courtcards.server.db import Store, StoredTable, actions_t, seats_t, tables_t
 
 log = logging.getLogger("courtcards.server")
@@ -349,25 +349,34 @@ class Table:
         """A seat's action; None if accepted, else (code, message). Never changes anything when refused."""
         async with self.lock:
             state = self.state
-            if state.is_over():
-                return "game_over", "the game is over"
-            if self.status != "playing":
-                return "not_your_turn", "the game has not started: waiting for players to take the free seats"
-            if version != state.version:
+            if version != state.version and not state.is_over() and self.status == "playing":
                 return "stale_version", f"version {version} is not the current one ({state.version}); " \
                                         "act on the latest state"
-            try:
-                action = state.verify(seat, text)
-            except NotationError as exc:
-                return "malformed_action", str(exc)
-            except GameOverError as exc:
-                return "game_over", str(exc)
-            except NotYourTurnError as exc:
-                return "not_your_turn", str(exc)
-            except IllegalActionError as exc:
-                return "illegal_action", str(exc)
-            await self.commit(seat, action.text)
+            checked = self.check(seat, text)
+            if isinstance(checked, tuple):
+                return checked[0], checked[1]
+            await self.commit(seat, checked.text)
             return None
+
+    def check(self, seat: int, text: str) -> Action | tuple[str, str, str]:
+        """The legal action ``text`` means for ``seat`` now, or (code, message,
+        reason) saying why not. Reads the state only."""
+        state = self.state
+        if state.is_over():
+            return "game_over", "the game is over", "the game is over"
+        if self.status != "playing":
+            why = "the game has not started: waiting for players to take the free seats"
+            return "not_your_turn", why, why
+        try:
+            return state.verify(seat, text)
+        except NotationError as exc:
+            return "malformed_action", str(exc), exc.reason
+        except GameOverError as exc:
+            return "game_over", str(exc), exc.reason
+        except NotYourTurnError as exc:
+            return "not_your_turn", str(exc), exc.reason
+        except IllegalActionError as exc:
+            return "illegal_action", str(exc), exc.reason
 
     # -- connections ---------------------------------------------------------------
     def attach(self, conn: Client) -> None:

@@ -69,6 +69,12 @@ def test_illegal_selection_explained_and_play_disabled(pages, server):
     page.locator(f'#hand .card[data-code="{pair[1]}"][aria-pressed="false"]').first.click()
     assert page.locator("#play").is_disabled()
     assert page.inner_text("#why").startswith("Not a legal play:")
+    # the engine's own reason replaces the page's quick one (RK-4/RK-5 wording comes from the server)
+    page.wait_for_function("() => (window.courtcards.state.lastCheck || {}).action"
+                           " === window.courtcards.state.checking")
+    reply = page.evaluate("window.courtcards.state.lastCheck")
+    assert reply["legal"] is False and reply["code"] == "illegal_action" and reply["reason"]
+    assert page.inner_text("#why") == f"Not a legal play: {reply['reason']}."
     page.keyboard.press("Escape")
     assert page.locator('#hand .card[aria-pressed="true"]').count() == 0
 

@@ -19,6 +19,7 @@ const st = {
   shownHand: [],
   sending: false,
   summary: null, // the latest end-of-hand summary shown
+  checking: null, // the selection last sent to the server for its reason
   socket: null,
   logCount: 0,
 };
@@ -168,6 +169,9 @@ function renderActions(R) {
       if (selected.length) {
         const reason = R.whyNot(st.view, selected, { selectable }) || genericWhyNot(selected, selectable);
         why.textContent = `Not a legal play: ${reason}.`;
+        // The quick local reason first; the engine's exact one replaces it when it arrives.
+        st.checking = (verb ? `${verb} ` : "") + selected.join(" ");
+        if (st.socket) st.socket.sendCheck(st.checking);
       } else {
         why.className = "why hint";
         const what = HINT_VERBS[verb] || verb || "play";
@@ -352,6 +356,13 @@ function updateTimer() {
   box.classList.toggle("urgent", left <= 5);
 }
 
+function onCheck(msg) {
+  st.lastCheck = msg;
+  if (msg.legal || !msg.reason || msg.action !== st.checking || !st.selection.length) return;
+  const why = $("why");
+  if (why.textContent.startsWith("Not a legal play")) why.textContent = `Not a legal play: ${msg.reason}.`;
+}
+
 function onError(msg) {
   st.sending = false;
   toast(`Refused (${msg.code}): ${msg.message}`, "error");
@@ -371,6 +382,7 @@ async function main() {
     st.socket = new TableSocket(tableId, st.token, {
       onState,
       onError,
+      onCheck,
       onStatus: (text, kind) => {
         const c = $("conn");
         c.textContent = text;

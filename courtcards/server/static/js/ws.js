@@ -1,10 +1,10 @@
 // A table's WebSocket that reconnects by itself (exponential backoff) and pings to stay alive.
 
 export class TableSocket {
-  constructor(tableId, token, { onState, onError, onStatus, onFatal } = {}) {
+  constructor(tableId, token, { onState, onError, onCheck, onStatus, onFatal } = {}) {
     this.tableId = tableId;
     this.token = token;
-    this.handlers = { onState, onError, onStatus, onFatal };
+    this.handlers = { onState, onError, onCheck, onStatus, onFatal };
     this.attempt = 0;
     this.closed = false;
     this.ws = null;
@@ -43,6 +43,7 @@ export class TableSocket {
       }
       if (msg.type === "state" && this.handlers.onState) this.handlers.onState(msg);
       else if (msg.type === "error" && this.handlers.onError) this.handlers.onError(msg);
+      else if (msg.type === "check" && this.handlers.onCheck) this.handlers.onCheck(msg);
     };
     ws.onclose = (event) => {
       clearInterval(this.pingTimer);
@@ -65,6 +66,11 @@ export class TableSocket {
       return true;
     }
     return false;
+  }
+
+  // Ask the server why an action would be refused (the engine's own reason), without making it.
+  sendCheck(action) {
+    return this.send({ type: "check", action });
   }
 
   sendAction(action, version) {
