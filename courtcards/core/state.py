@@ -122,9 +122,18 @@ class State(ABC):
     def hidden_places(self, seat: int | None) -> list[str]:
         """Names of the places in :meth:`card_places` whose cards ``seat`` cannot see."""
 
-    @abstractmethod
     def replace_places(self, places: Mapping[str, list[str]]) -> State:
-        """A copy with the cards of the named places replaced (same sizes)."""
+        """A copy with the cards of the named places replaced (same sizes).
+
+        By default a place ``hand:i`` is ``hands[i]`` of the state JSON and any
+        other place is the top-level key of its name; override otherwise."""
+        data = self.to_json()
+        for name, cards in places.items():
+            if name.startswith("hand:"):
+                data["hands"][int(name[5:])] = list(cards)
+            else:
+                data[name] = list(cards)
+        return self.game.state_from_json(data, strict=False)
 
     def invariants(self) -> list[str]:
         """Game-specific consistency problems (tokens adding up, ...); empty if none."""

@@ -421,17 +421,6 @@ class KqpState(State):
     def hidden_places(self, seat: int | None) -> list[str]:
         return [f"hand:{s}" for s in range(self.num_players) if s != seat]
 
-    def replace_places(self, places: Mapping[str, list[str]]) -> KqpState:
-        data = self.to_json()
-        for name, cards in places.items():
-            if name.startswith("hand:"):
-                data["hands"][int(name[5:])] = list(cards)
-            else:
-                data[name] = list(cards)
-        state = self.game.state_from_json(data)
-        assert isinstance(state, KqpState)
-        return state
-
     def explain_illegal(self, seat: int, action: Action) -> str:
         assert isinstance(action, A.KqpAction)
         return _explain(self, seat, action)

@@ -602,17 +602,6 @@ class RankState(State):
             hidden.append("set_aside")
         return hidden
 
-    def replace_places(self, places: Mapping[str, list[str]]) -> RankState:
-        data = self.to_json()
-        for name, cards in places.items():
-            if name.startswith("hand:"):
-                data["hands"][int(name[5:])] = list(cards)
-            else:
-                data[name] = list(cards)
-        state = self.game.state_from_json(data)
-        assert isinstance(state, RankState)
-        return state
-
     def explain_illegal(self, seat: int, action: Action) -> str:
         from courtcards.games.rank.explain import explain
 
