@@ -190,3 +190,15 @@ def test_record_that_does_not_replay_names_the_action() -> None:
 def test_bad_positions_get_clear_errors(position: dict[str, object], message: str) -> None:
     with pytest.raises(PositionError, match=message):
         get_game("rank").state_from_json(position)
+
+
+def test_standard_deck_notation_is_shared_and_round_trips() -> None:
+    from courtcards.core.cards import card_name, parse_rank_suit
+
+    names = [card_name(r, s) for r in range(1, 14) for s in range(4)]
+    assert len(set(names)) == 52 and "10D" in names and "AS" in names
+    assert all(card_name(*parse_rank_suit(n)) == n for n in names)
+    assert parse_rank_suit(" t♥ ") == (10, 2) and parse_rank_suit("1c") == (1, 0)
+    for token, reason in (("Z", "rank and a suit"), ("11H", "unknown rank"), ("7X", "unknown suit")):
+        with pytest.raises(NotationError, match=reason):
+            parse_rank_suit(token)

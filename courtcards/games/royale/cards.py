@@ -9,10 +9,8 @@ sorting codes sorts by rank, then suit.
 
 from __future__ import annotations
 
-from courtcards.core.errors import NotationError
+from courtcards.core.cards import card_name, parse_rank_suit
 
-SUITS = "CDHS"
-RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 DECK = tuple(range(52))
 
 LOW, MIDDLE, HIGH = 0, 1, 2
@@ -20,12 +18,7 @@ TIER_NAMES = ("low", "middle", "high")
 # Low beats High, Middle beats Low, High beats Middle (RR-1).
 BEATS = {LOW: HIGH, MIDDLE: LOW, HIGH: MIDDLE}
 
-_RANK_ALIASES = {t: i + 1 for i, t in enumerate(RANK_TEXT)}
-_RANK_ALIASES.update({"1": 1, "T": 10})
-_SUIT_ALIASES = {s: i for i, s in enumerate(SUITS)}
-_SUIT_ALIASES.update({"♣": 0, "♦": 1, "♥": 2, "♠": 3, "♧": 0, "♢": 1, "♡": 2, "♤": 3})
-
-TEXT: tuple[str, ...] = tuple(RANK_TEXT[c // 4] + SUITS[c % 4] for c in DECK)
+TEXT: tuple[str, ...] = tuple(card_name(c // 4 + 1, c % 4) for c in DECK)
 
 
 def rank(code: int) -> int:
@@ -51,15 +44,7 @@ def card_text(code: int) -> str:
 
 
 def parse_card(token: str) -> int:
-    t = token.strip().upper()
-    if len(t) < 2:
-        raise NotationError(token, "a card is a rank and a suit, like AS, 7H, 10D or KC")
-    r = _RANK_ALIASES.get(t[:-1])
-    s = _SUIT_ALIASES.get(t[-1])
-    if r is None:
-        raise NotationError(token, f"unknown rank {t[:-1]!r} (ranks are A, 2-10, J, Q, K)")
-    if s is None:
-        raise NotationError(token, f"unknown suit {t[-1]!r} (suits are C, D, H, S)")
+    r, s = parse_rank_suit(token)
     return (r - 1) * 4 + s
 
 

@@ -13,18 +13,11 @@ sorts by suit (C, D, H, S), then rank.
 
 from __future__ import annotations
 
-from courtcards.core.errors import NotationError
+from courtcards.core.cards import card_name, parse_rank_suit
 
-SUITS = "CDHS"
 RED_SUITS = (1, 2)  # diamonds, hearts
-RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 DECK: tuple[int, ...] = tuple(range(52))
-TEXT: tuple[str, ...] = tuple(RANK_TEXT[c % 13] + SUITS[c // 13] for c in DECK)
-
-_RANK_ALIASES = {t: i + 1 for i, t in enumerate(RANK_TEXT)}
-_RANK_ALIASES.update({"1": 1, "T": 10})
-_SUIT_ALIASES = {s: i for i, s in enumerate(SUITS)}
-_SUIT_ALIASES.update({"♣": 0, "♦": 1, "♥": 2, "♠": 3, "♧": 0, "♢": 1, "♡": 2, "♤": 3})
+TEXT: tuple[str, ...] = tuple(card_name(c % 13 + 1, c // 13) for c in DECK)
 
 
 def rank(code: int) -> int:
@@ -64,15 +57,7 @@ def is_block(code: int) -> bool:
 
 
 def parse_card(token: str) -> int:
-    t = token.strip().upper()
-    if len(t) < 2:
-        raise NotationError(token, "a card is a rank and a suit, like AS, 7H, 10D or KC")
-    r = _RANK_ALIASES.get(t[:-1])
-    s = _SUIT_ALIASES.get(t[-1])
-    if r is None:
-        raise NotationError(token, f"unknown rank {t[:-1]!r} (ranks are A, 2-10, J, Q, K)")
-    if s is None:
-        raise NotationError(token, f"unknown suit {t[-1]!r} (suits are C, D, H, S)")
+    r, s = parse_rank_suit(token)
     return s * 13 + r - 1
 
 

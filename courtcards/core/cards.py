@@ -1,0 +1,38 @@
+"""The notation of standard 52-card decks, shared by the games that use them.
+
+A card is rank then suit: ``AS``, ``7H``, ``10D``, ``KC``. Ranks are A (= 1),
+2-10, J (11), Q (12), K (13); suits C, D, H, S. Reading also accepts lower
+case, ``T`` or ``1`` for 10 and Ace, and the suit symbols; writing always gives
+the canonical form. Each game numbers the cards its own way.
+"""
+
+from __future__ import annotations
+
+from courtcards.core.errors import NotationError
+
+SUITS = "CDHS"
+RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+_RANK_ALIASES = {t: i + 1 for i, t in enumerate(RANK_TEXT)}
+_RANK_ALIASES.update({"1": 1, "T": 10})
+_SUIT_ALIASES = {s: i for i, s in enumerate(SUITS)}
+_SUIT_ALIASES.update({"♣": 0, "♦": 1, "♥": 2, "♠": 3, "♧": 0, "♢": 1, "♡": 2, "♤": 3})
+
+
+def card_name(rank: int, suit: int) -> str:
+    """Canonical text of the card of ``rank`` (1-13) and ``suit`` (0-3, in CDHS order)."""
+    return RANK_TEXT[rank - 1] + SUITS[suit]
+
+
+def parse_rank_suit(token: str) -> tuple[int, int]:
+    """``(rank, suit)`` of a card's text; NotationError if it is not a card."""
+    t = token.strip().upper()
+    if len(t) < 2:
+        raise NotationError(token, "a card is a rank and a suit, like AS, 7H, 10D or KC")
+    r = _RANK_ALIASES.get(t[:-1])
+    s = _SUIT_ALIASES.get(t[-1])
+    if r is None:
+        raise NotationError(token, f"unknown rank {t[:-1]!r} (ranks are A, 2-10, J, Q, K)")
+    if s is None:
+        raise NotationError(token, f"unknown suit {t[-1]!r} (suits are C, D, H, S)")
+    return r, s
