@@ -30,6 +30,15 @@ from rich.markup import escape
 View = dict[str, Any]
 
 
+def seat_name(view: View, seat: int | None, cap: bool = False) -> str:
+    """``you`` for the viewer's own seat, else ``seat N`` (``nobody`` for None)."""
+    if seat is None:
+        return "nobody"
+    if seat == view.get("seat"):
+        return "You" if cap else "you"
+    return f"Seat {seat}" if cap else f"seat {seat}"
+
+
 # -- generic versions -----------------------------------------------------------------
 def render_view(console: Console, view: View) -> None:
     console.print_json(json.dumps(view, default=str))

@@ -8,14 +8,13 @@ Everything here reads views only: hands and the cards of taxes are private
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-View = dict[str, Any]
+from courtcards.cli.render import View, seat_name
 
 ROLES = {"king": "King", "queen": "Queen", "commoner": "Commoner", "pauper-1": "Pauper-1", "pauper-2": "Pauper-2"}
 _STYLE = {"Q": "bold magenta", "K": "bold yellow", "S": "white", "G": "yellow"}
@@ -36,10 +35,7 @@ def cards_markup(cards: Sequence[str]) -> str:
 def who(view: View, seat: int | None, cap: bool = False) -> str:
     if seat is None:
         return "nobody"
-    role = ROLES.get(view["players"][seat]["role"], "?")
-    if seat == view.get("seat"):
-        return f"{'You' if cap else 'you'} ({role})"
-    return f"Seat {seat} ({role})" if cap else f"seat {seat} ({role})"
+    return f"{seat_name(view, seat, cap)} ({ROLES.get(view['players'][seat]['role'], '?')})"
 
 
 def says(view: View, seat: int, verb: str) -> str:

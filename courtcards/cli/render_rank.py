@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from rich import box
 from rich.console import Console
@@ -16,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-View = dict[str, Any]
+from courtcards.cli.render import View, seat_name
 
 CHARACTERS = {"king": "King", "queen": "Queen", "knight": "Knight", "beggar": "Beggar"}
 PHASES = {
@@ -55,12 +54,7 @@ def _num(n: int, what: str) -> str:
     return f"{n} {what}{'' if n == 1 else 's'}"
 
 
-def name(view: View, seat: int | None, cap: bool = False) -> str:
-    if seat is None:
-        return "nobody"
-    if seat == view.get("seat"):
-        return "You" if cap else "you"
-    return f"Seat {seat}" if cap else f"seat {seat}"
+name = seat_name
 
 
 def _character(view: View, seat: int) -> str:

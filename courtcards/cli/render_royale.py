@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-View = dict[str, Any]
+from courtcards.cli.render import View, seat_name
 
 TIER_STYLE = {"low": "green", "middle": "yellow", "high": "magenta"}
 RANK_TIER = {**{r: "low" for r in ("A", "2", "3", "4")}, **{r: "high" for r in ("J", "Q", "K")}}
@@ -42,10 +42,7 @@ def cards_markup(cards: Sequence[str]) -> str:
     return " ".join(card_markup(c) for c in cards) if cards else "[dim]none[/]"
 
 
-def who(view: View, seat: int | None, cap: bool = False) -> str:
-    if seat is not None and seat == view.get("seat"):
-        return "You" if cap else "you"
-    return f"Seat {seat}" if cap else f"seat {seat}"
+who = seat_name
 
 
 def _outcome(view: View, entry: dict[str, Any]) -> str:

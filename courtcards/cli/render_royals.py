@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-View = dict[str, Any]
+from courtcards.cli.render import View, seat_name
 
 HELP = """[bold]Royals notation[/] (case does not matter)
   Cards:   rank then suit: [bold]AS[/] [bold]7H[/] [bold]10D[/] [bold]KC[/] (A = 1; suits C D H S; \
@@ -39,10 +39,7 @@ def cards_markup(cards: Sequence[str]) -> str:
     return " ".join(card_markup(c) for c in cards) if cards else "[dim]none[/]"
 
 
-def who(view: View, seat: int | None, cap: bool = False) -> str:
-    if seat is not None and seat == view.get("seat"):
-        return "You" if cap else "you"
-    return f"Seat {seat}" if cap else f"seat {seat}"
+who = seat_name
 
 
 def _royals(p: dict[str, Any]) -> str:
