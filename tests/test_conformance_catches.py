@@ -10,12 +10,14 @@ from courtcards.core.conformance import (
     ConformanceError,
     check_actions,
     check_cards,
+    check_illegal_unchanged,
     check_json,
     check_pending_hidden,
     check_views,
 )
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
+from courtcards.core.state import State
 from courtcards.games.rank.state import RankState
 
 
@@ -123,3 +125,15 @@ def test_a_revealed_secret_choice_is_caught(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(RankState, "view", leaky)
     with pytest.raises(ConformanceError, match="secret choice"):
         check_pending_hidden(state, 0, state.legal_actions(0)[0], Rng(3))
+
+
+def test_an_out_of_turn_action_that_is_accepted_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _state()
+    check_illegal_unchanged(state, Rng(4))  # the real engine refuses every probe
+
+    def careless_verify(self: RankState, seat: int, action: Any) -> Any:
+        return State.verify(self, self.to_move()[0], action)  # whoever asks, judged as the mover
+
+    monkeypatch.setattr(RankState, "verify", careless_verify)
+    with pytest.raises(ConformanceError, match="was accepted"):
+        check_illegal_unchanged(state, Rng(4))

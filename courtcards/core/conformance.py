@@ -129,19 +129,14 @@ def check_pending_hidden(state: State, seat: int, chosen: Any, rng: Rng) -> None
 def check_illegal_unchanged(state: State, rng: Rng) -> None:
     """A refused action (out of turn, or not legal) leaves the state unchanged."""
     before = json.dumps(state.to_json(), sort_keys=True)
-    movers = set(state.to_move())
+    movers = state.to_move()
     idle = [s for s in range(state.num_players) if s not in movers]
-    probes: list[tuple[int, str]] = [(s, "pass") for s in idle[:1]]
+    probes: list[tuple[int, str]] = []
     if movers:
-        seat = min(movers)
-        legal = {a.text for a in state.legal_actions(seat)}
-        for other in range(state.num_players):
-            if other != seat and other in movers:
-                continue
-            for action in state.legal_actions(other) if other in movers else []:
-                if action.text not in legal:
-                    probes.append((seat, action.text))
-                    break
+        seat = movers[0]
+        real = rng.choice(state.legal_actions(seat)).text
+        # a well-formed action the mover could play, from a seat with no decision now
+        probes += [(s, text) for s in idle[:1] for text in (real, "pass")]
         probes.append((seat, "no-such-action ???"))
     for seat, text in probes:
         try:
