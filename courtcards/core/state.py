@@ -153,9 +153,6 @@ class State(ABC):
             return tuple(s for s in actors if s not in self.pending)
         return actors
 
-    def is_simultaneous(self) -> bool:
-        return len(self._actors()) > 1
-
     def legal_actions(self, seat: int) -> list[Action]:
         """Legal actions for ``seat`` (empty if it has no decision now)."""
         if seat not in self.to_move():
