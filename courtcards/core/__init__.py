@@ -1,6 +1,7 @@
 """What every game shares: options, state protocol, randomness, records, errors."""
 
 from courtcards.core.errors import (
+    ActionIdError,
     CourtcardsError,
     GameOverError,
     IllegalActionError,
@@ -10,6 +11,7 @@ from courtcards.core.errors import (
     PositionError,
     RecordError,
     UnknownGameError,
+    ViewError,
 )
 from courtcards.core.game import Game, game_names, get_game, register
 from courtcards.core.options import Option, OptionSet
@@ -18,7 +20,7 @@ from courtcards.core.rng import Rng
 from courtcards.core.state import Action, Result, State
 
 __all__ = [
-    "Action", "CourtcardsError", "Game", "GameOverError", "GameRecord", "IllegalActionError", "NotYourTurnError",
-    "NotationError", "Option", "OptionError", "OptionSet", "PositionError", "RecordError", "Result", "Rng", "State",
-    "UnknownGameError", "game_names", "get_game", "register",
+    "Action", "ActionIdError", "CourtcardsError", "Game", "GameOverError", "GameRecord", "IllegalActionError",
+    "NotYourTurnError", "NotationError", "Option", "OptionError", "OptionSet", "PositionError", "RecordError",
+    "Result", "Rng", "State", "UnknownGameError", "ViewError", "game_names", "get_game", "register",
 ]

@@ -66,3 +66,21 @@ class PositionError(CourtcardsError, ValueError):
 
 class RecordError(CourtcardsError, ValueError):
     """A game record that cannot be read or does not replay."""
+
+
+class ActionIdError(CourtcardsError, ValueError):
+    """An action id that is not an integer, out of range, or not legal now.
+
+    The state is left exactly as it was.
+    """
+
+    def __init__(self, action_id: object, seat: int | None, reason: str) -> None:
+        self.action_id = action_id
+        self.seat = seat
+        self.reason = reason
+        who = "" if seat is None else f" for seat {seat}"
+        super().__init__(f"action id {action_id!r}{who}: {reason}")
+
+
+class ViewError(CourtcardsError, ValueError):
+    """A view that is malformed, of another game, or of another seat than asked."""

@@ -2,16 +2,36 @@
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from courtcards.core.errors import OptionError, PositionError, UnknownGameError
+import numpy as np
+import numpy.typing as npt
+
+from courtcards.core.errors import CourtcardsError, OptionError, PositionError, UnknownGameError, ViewError
 from courtcards.core.options import OptionSet, OptionValue
+from courtcards.core.rng import Rng
 from courtcards.core.state import STATE_FORMAT
 
 if TYPE_CHECKING:
+    from courtcards.core.ids import ActionCodec
     from courtcards.core.state import Action, State
+
+SeedLike = int | random.Random | Rng
+
+
+def as_rng(rng: SeedLike) -> Rng:
+    """A generator from an integer seed, a ``random.Random`` or an :class:`Rng`
+    (which is advanced, not copied)."""
+    if isinstance(rng, Rng):
+        return rng
+    if isinstance(rng, random.Random):
+        return Rng(rng.getrandbits(64))
+    if isinstance(rng, int) and not isinstance(rng, bool):
+        return Rng(rng)
+    raise TypeError(f"rng must be an integer seed, a random.Random or an Rng, not {type(rng).__name__}")
 
 
 class Game(ABC):
@@ -62,6 +82,83 @@ class Game(ABC):
         count and every variant. Override to add option combinations."""
         return [(n, {}) for n in range(self.min_players, self.max_players + 1)]
 
+    # -- the computation interface (ids, observations, worlds) -------------------------
+    def action_codec(self, num_players: int, options: Mapping[str, Any] | None = None) -> ActionCodec:
+        """The fixed numbering of actions for this table size and options (cached)."""
+        values = self.resolve_options(num_players, options)
+        key = (num_players, tuple(sorted(values.items())))
+        cache: dict[Any, ActionCodec] = self.__dict__.setdefault("_codecs", {})
+        codec = cache.get(key)
+        if codec is None:
+            codec = cache[key] = self._action_codec(num_players, values)
+        return codec
+
+    def num_distinct_actions(self, num_players: int, options: Mapping[str, Any] | None = None) -> int:
+        """How many action ids exist for this table size and options."""
+        return self.action_codec(num_players, options).size
+
+    def _action_codec(self, num_players: int, options: dict[str, OptionValue]) -> ActionCodec:
+        raise NotImplementedError(f"{self.title} has no action numbering yet")
+
+    def observation_shape(self, num_players: int, options: Mapping[str, Any] | None = None) -> tuple[int, ...]:
+        """The shape of :meth:`State.observation_tensor` for this table size and options."""
+        return self._observation_shape(num_players, self.resolve_options(num_players, options))
+
+    def _observation_shape(self, num_players: int, options: dict[str, OptionValue]) -> tuple[int, ...]:
+        raise NotImplementedError(f"{self.title} has no observation tensor yet")
+
+    def check_view(self, view: Any, seat: int | None = None) -> Mapping[str, Any]:
+        """Raise ViewError unless ``view`` is a seat's view of this game (of ``seat``, if given)."""
+        if not isinstance(view, Mapping):
+            raise ViewError(f"a view must be a JSON object (dict), not {type(view).__name__}")
+        if view.get("game") != self.name:
+            raise ViewError(f"not a {self.title} view: its game is {view.get('game')!r}")
+        n = view.get("num_players")
+        if not isinstance(n, int) or isinstance(n, bool) or not self.min_players <= n <= self.max_players:
+            raise ViewError(f"malformed {self.title} view: num_players is {n!r}")
+        own = view.get("seat")
+        if own is None:
+            raise ViewError("a spectator's view has no seat: a seat's view is needed")
+        if not isinstance(own, int) or isinstance(own, bool) or not 0 <= own < n:
+            raise ViewError(f"malformed {self.title} view: seat is {own!r}")
+        if seat is not None and own != seat:
+            raise ViewError(f"this is seat {own}'s view, not seat {seat}'s")
+        if not isinstance(view.get("options"), Mapping):
+            raise ViewError(f"malformed {self.title} view: no options")
+        try:
+            self.resolve_options(n, view["options"])
+        except OptionError as exc:
+            raise ViewError(f"malformed {self.title} view: {exc}") from None
+        return view
+
+    def observation_tensor(self, view: Mapping[str, Any], prefix: Sequence[int] = ()) -> npt.NDArray[np.float32]:
+        """A seat's view (and its partial id choice) as a float32 array; see docs/engine/."""
+        view = self.check_view(view)
+        out = self._observation_tensor(view, tuple(prefix))
+        assert out.dtype == np.float32
+        return out
+
+    def observation_string(self, view: Mapping[str, Any], prefix: Sequence[int] = ()) -> str:
+        """A seat's view (and its partial id choice) in words."""
+        return self._observation_string(self.check_view(view), tuple(prefix))
+
+    def _observation_tensor(self, view: Mapping[str, Any], prefix: tuple[int, ...]) -> npt.NDArray[np.float32]:
+        raise NotImplementedError(f"{self.title} has no observation tensor yet")
+
+    def _observation_string(self, view: Mapping[str, Any], prefix: tuple[int, ...]) -> str:
+        raise NotImplementedError(f"{self.title} has no observation string yet")
+
+    def sample_world(self, view: Mapping[str, Any], rng: SeedLike, *, seat: int | None = None) -> State:
+        """A complete state consistent with everything one seat knows (its view), the
+        hidden cards dealt uniformly over the deals that fit, pending secret choices
+        of other seats resampled too. The world's own generator is fresh, seeded
+        from ``rng``, so its future deals are not the true ones."""
+        view = self.check_view(view, seat)
+        return self._sample_world(view, as_rng(rng))
+
+    def _sample_world(self, view: Mapping[str, Any], rng: Rng) -> State:
+        raise NotImplementedError(f"{self.title} has no world sampling yet")
+
     @abstractmethod
     def _new_state(self, num_players: int, options: dict[str, OptionValue], seed: int) -> State: ...
 
@@ -102,7 +199,32 @@ class Game(ABC):
             action = self.parse_action(text)
             self._check_pending(state, seat, action, strict)
             state.pending[seat] = action
+        prefixes = data.get("id_prefixes") or {}
+        if prefixes:
+            self._load_id_prefixes(state, prefixes)
         return state
+
+    def _load_id_prefixes(self, state: State, prefixes: Any) -> None:
+        if not isinstance(prefixes, Mapping):
+            raise PositionError(f"'id_prefixes' must map seats to lists of ids, not {prefixes!r}")
+        size = state.action_codec().size
+        for key, ids in prefixes.items():
+            try:
+                seat = int(key)
+            except (TypeError, ValueError):
+                raise PositionError(f"'id_prefixes': {key!r} is not a seat") from None
+            if not 0 <= seat < state.num_players or not isinstance(ids, list) or not all(
+                isinstance(i, int) and not isinstance(i, bool) and 0 <= i < size for i in ids
+            ):
+                raise PositionError(f"'id_prefixes': seat {key!r} needs a list of ids in 0..{size - 1}, not {ids!r}")
+            state.id_prefixes[seat] = tuple(ids)
+        for seat in state.id_prefixes:
+            try:
+                fits = bool(state.legal_action_ids(seat))
+            except CourtcardsError as exc:
+                raise PositionError(f"'id_prefixes' of seat {seat} does not fit the position: {exc}") from None
+            if not fits:
+                raise PositionError(f"'id_prefixes' of seat {seat} starts no legal action")
 
     def _players_in_position(self, data: Mapping[str, Any]) -> int | None:
         """The table size of a position that does not give ``num_players``."""

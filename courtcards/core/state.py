@@ -12,14 +12,19 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from courtcards.core.errors import GameOverError, IllegalActionError, NotationError, NotYourTurnError
+import numpy as np
+import numpy.typing as npt
+
+from courtcards.core.errors import ActionIdError, GameOverError, IllegalActionError, NotationError, NotYourTurnError
 
 if TYPE_CHECKING:
     from courtcards.core.game import Game
+    from courtcards.core.ids import ActionCodec
     from courtcards.core.options import OptionValue
     from courtcards.core.record import GameRecord
+    from courtcards.core.rng import Rng
 
 JSON = dict[str, Any]
 
@@ -69,7 +74,19 @@ class State(ABC):
     history: list[tuple[int, str]]
     pending: dict[int, Action]
     version: int
+    rng: Rng
+    #: each seat's partial choice in the id layer (see :mod:`courtcards.core.ids`)
+    id_prefixes: dict[int, tuple[int, ...]]
     _legal_cache: tuple[int, int, list[Action], dict[Action, Action]] | None
+    _move_cache: tuple[int, tuple[int, ...], tuple[int, ...]] | None
+    _ids_cache: tuple[int, int, tuple[int, ...], dict[int, Action | None]] | None
+    _infolog: list[list[str]] | None
+
+    #: attributes a copy may share with its original: immutable, or caches
+    #: that are replaced and never mutated in place
+    SHARED_ON_COPY: ClassVar[frozenset[str]] = frozenset(
+        {"game", "start", "_legal_cache", "_move_cache", "_ids_cache"}
+    )
 
     def _init_base(self, game: Game, num_players: int, options: dict[str, OptionValue], seed: int) -> None:
         self.game = game
@@ -80,7 +97,11 @@ class State(ABC):
         self.pending = {}
         self.version = 0
         self.start: JSON | None = None
+        self.id_prefixes = {}
         self._legal_cache = None
+        self._move_cache = None
+        self._ids_cache = None
+        self._infolog = None
 
     # -- hooks a game implements -------------------------------------------------
     @abstractmethod
@@ -144,18 +165,27 @@ class State(ABC):
         return "not a legal action now"
 
     # -- the protocol --------------------------------------------------------------
+    def _movers(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(actors, seats still to decide), cached per version."""
+        cache = self._move_cache
+        if cache is not None and cache[0] == self.version:
+            return cache[1], cache[2]
+        if self.is_over():
+            actors: tuple[int, ...] = ()
+            movers: tuple[int, ...] = ()
+        else:
+            actors = self._actors()
+            movers = tuple(s for s in actors if s not in self.pending) if self.pending else actors
+        self._move_cache = (self.version, actors, movers)
+        return actors, movers
+
     def to_move(self) -> tuple[int, ...]:
         """Seats that must decide now; several for a secret simultaneous choice."""
-        if self.is_over():
-            return ()
-        actors = self._actors()
-        if self.pending:
-            return tuple(s for s in actors if s not in self.pending)
-        return actors
+        return self._movers()[1]
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Legal actions for ``seat`` (empty if it has no decision now)."""
-        if seat not in self.to_move():
+        if seat not in self._movers()[1]:
             return []
         return list(self._legal_for(seat)[0])
 
@@ -178,11 +208,12 @@ class State(ABC):
         if self.is_over():
             raise GameOverError(action, seat, "the game is over")
         act = self.parse_action(action)
-        if seat not in self.to_move():
+        movers = self._movers()[1]
+        if seat not in movers:
             if seat in self.pending:
                 raise NotYourTurnError(act.text, seat, "this seat has already committed its choice")
-            movers = ", ".join(str(s) for s in self.to_move())
-            raise NotYourTurnError(act.text, seat, f"it is not this seat's decision (waiting for seat {movers})")
+            waiting = ", ".join(str(s) for s in movers)
+            raise NotYourTurnError(act.text, seat, f"it is not this seat's decision (waiting for seat {waiting})")
         found = self._legal_for(seat)[1].get(act)
         if found is None:
             raise IllegalActionError(act.text, seat, self.explain_illegal(seat, act))
@@ -198,18 +229,173 @@ class State(ABC):
     def apply(self, seat: int, action: Action | str) -> None:
         """Apply ``seat``'s action. Raises (leaving the state unchanged) if it is
         malformed (NotationError), out of turn (NotYourTurnError), after the end
-        (GameOverError) or otherwise illegal (IllegalActionError)."""
-        act = self.verify(seat, action)
-        actors = self._actors()
+        (GameOverError) or otherwise illegal (IllegalActionError).
+
+        An action object that :meth:`legal_actions` just returned for ``seat``
+        (no action applied since) is trusted without a second validation."""
+        cache = self._legal_cache
+        act: Action | None = None
+        if cache is not None and cache[0] == self.version and cache[1] == seat and not isinstance(action, str):
+            act = cache[3].get(action)
+        if act is None:
+            act = self.verify(seat, action)
+        actors = self._movers()[0]
         self.history.append((seat, act.text))
         self.version += 1
+        if self.id_prefixes:
+            self.id_prefixes.pop(seat, None)
         if len(actors) == 1:
             self._resolve({seat: act})
-            return
-        self.pending[seat] = act
-        if len(self.pending) == len(actors):
-            committed, self.pending = self.pending, {}
-            self._resolve(committed)
+        else:
+            self.pending[seat] = act
+            if len(self.pending) == len(actors):
+                committed, self.pending = self.pending, {}
+                self._resolve(committed)
+        # the game may have looked at its own decisions while resolving
+        self._move_cache = None
+        self._legal_cache = None
+        if self._infolog is not None:
+            self._log_observations()
+
+    # -- action ids -------------------------------------------------------------------
+    def action_codec(self) -> ActionCodec:
+        """The numbering of this game configuration's actions."""
+        return self.game.action_codec(self.num_players, self.options)
+
+    def action_ids(self, action: Action | str) -> tuple[int, ...]:
+        """The id sequence of an action (one id for most; a composite choice such as
+        'discard these cards' is several small steps, see :mod:`courtcards.core.ids`)."""
+        return self.action_codec().encode(self.parse_action(action))
+
+    def action_id(self, action: Action | str) -> int:
+        """The id of a one-step action."""
+        ids = self.action_ids(action)
+        if len(ids) != 1:
+            text = action if isinstance(action, str) else action.text
+            raise ActionIdError(text, None, f"this action is a sequence of {len(ids)} ids {list(ids)}; "
+                                            "use action_ids() and apply_id() for each")
+        return ids[0]
+
+    def id_prefix(self, seat: int) -> tuple[int, ...]:
+        """The ids ``seat`` has chosen so far in a composite decision."""
+        return self.id_prefixes.get(seat, ())
+
+    def _id_steps(self, seat: int) -> dict[int, Action | None]:
+        """For a seat that decides now: each legal next id, with the engine action
+        it completes (None if it only extends the seat's partial choice)."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.num_players:
+            raise ActionIdError(None, None, f"there is no seat {seat!r} (seats are 0..{self.num_players - 1})")
+        if seat not in self._movers()[1]:
+            why = "the game is over" if self.is_over() else "this seat has no decision now"
+            raise NotYourTurnError(None, seat, f"no legal action ids: {why}")
+        prefix = self.id_prefixes.get(seat, ())
+        cache = self._ids_cache
+        if cache is not None and cache[0] == self.version and cache[1] == seat and cache[2] == prefix:
+            return cache[3]
+        encode = self.action_codec().encode
+        depth = len(prefix)
+        steps: dict[int, Action | None] = {}
+        for action in self._legal_for(seat)[0]:
+            ids = encode(action)
+            if depth and ids[:depth] != prefix:
+                continue
+            step = ids[depth]
+            steps[step] = action if len(ids) == depth + 1 else None
+        self._ids_cache = (self.version, seat, prefix, dict(sorted(steps.items())))
+        return self._ids_cache[3]
+
+    def legal_action_ids(self, seat: int) -> list[int]:
+        """The ids ``seat`` may choose now, ascending (raises if it has no decision)."""
+        return list(self._id_steps(seat))
+
+    def legal_action_mask(self, seat: int) -> npt.NDArray[np.bool_]:
+        """A bool array of ``num_distinct_actions``, True at the legal ids."""
+        mask = np.zeros(self.action_codec().size, dtype=np.bool_)
+        mask[list(self._id_steps(seat))] = True
+        return mask
+
+    def _check_id(self, seat: int, action_id: int) -> Action | None:
+        steps = self._id_steps(seat)
+        if not isinstance(action_id, (int, np.integer)) or isinstance(action_id, bool):
+            raise ActionIdError(action_id, seat, f"an action id is an integer, not {type(action_id).__name__}")
+        size = self.action_codec().size
+        if not 0 <= action_id < size:
+            raise ActionIdError(action_id, seat, f"out of range (ids are 0..{size - 1})")
+        i = int(action_id)
+        if i not in steps:
+            what = self.action_codec().describe(i)
+            raise ActionIdError(i, seat, f"{what!r} is not legal now (legal ids: {list(steps)})")
+        return steps[i]
+
+    def action_from_id(self, seat: int, action_id: int) -> Action | None:
+        """The engine action that ``action_id`` completes for ``seat`` now, or None
+        when the id is one step of a composite choice. Raises if it is not legal."""
+        return self._check_id(seat, action_id)
+
+    def apply_id(self, seat: int, action_id: int) -> Action | None:
+        """Choose ``action_id`` for ``seat``: applies the engine action it completes
+        (and returns it), or records the step of a composite choice (returns None)."""
+        action = self._check_id(seat, action_id)
+        if action is None:
+            self.id_prefixes[seat] = (*self.id_prefixes.get(seat, ()), int(action_id))
+            return None
+        self.apply(seat, action)
+        return action
+
+    # -- observations, returns -----------------------------------------------------------
+    def _observer(self, seat: int) -> JSON:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.num_players:
+            raise ValueError(f"there is no seat {seat!r} (seats are 0..{self.num_players - 1})")
+        return self.view(seat)
+
+    def observation_tensor(self, seat: int) -> npt.NDArray[np.float32]:
+        """The seat's view (and partial id choice) as a float32 array of
+        ``game.observation_shape(num_players, options)``."""
+        return self.game.observation_tensor(self._observer(seat), self.id_prefix(seat))
+
+    def observation_string(self, seat: int) -> str:
+        """The seat's view (and partial id choice) in words (OpenSpiel's meaning)."""
+        return self.game.observation_string(self._observer(seat), self.id_prefix(seat))
+
+    def information_state_string(self, seat: int) -> str:
+        """Perfect recall: every observation string ``seat`` has had since the start,
+        one line per step. The first call replays the record; the state (and its
+        copies) then extends the log as actions are applied."""
+        self._observer(seat)
+        if self._infolog is None:
+            self._infolog = self._replay_observations()
+        return "\n".join(self._infolog[seat])
+
+    def _replay_observations(self) -> list[list[str]]:
+        from courtcards.core.record import GameRecord
+
+        record = GameRecord.from_state(self)
+        state = record.initial_state()
+        logs = [[state.observation_string(s)] for s in range(self.num_players)]
+        for seat, text in self.history[len(state.history):]:
+            state.apply(seat, text)
+            for s in range(self.num_players):
+                logs[s].append(state.observation_string(s))
+        return logs
+
+    def _log_observations(self) -> None:
+        assert self._infolog is not None
+        for s, log in enumerate(self._infolog):
+            log.append(self.observation_string(s))
+
+    def returns(self) -> list[float]:
+        """One number per seat: 0 until the end; then +1 for the winner and
+        -1/(n-1) for every other seat (zero-sum), all 0 for a draw. Games with
+        other payoffs override this and document it in docs/engine/."""
+        n = self.num_players
+        result = self.result() if self.is_over() else None
+        if result is None or result.winner is None:
+            return [0.0] * n
+        return [1.0 if s == result.winner else -1.0 / (n - 1) for s in range(n)]
+
+    def rewards(self) -> list[float]:
+        """The reward of the last step per seat: the returns come all at the end."""
+        return self.returns() if self.is_over() else [0.0] * self.num_players
 
     # -- serialization --------------------------------------------------------------
     def to_json(self) -> JSON:
@@ -226,11 +412,34 @@ class State(ABC):
             "pending": {str(s): a.text for s, a in sorted(self.pending.items())},
             "start": self.start,
         }
+        if self.id_prefixes:
+            data["id_prefixes"] = {str(s): list(p) for s, p in sorted(self.id_prefixes.items())}
         data.update(self._to_json())
         return data
 
     def copy(self) -> State:
-        return self.game.state_from_json(self.to_json())
+        """A fully independent copy (no JSON): the core copies its own fields and
+        :meth:`_copy_into` the game's."""
+        new = object.__new__(type(self))
+        fields = self.__dict__.copy()
+        fields["options"] = dict(self.options)
+        fields["history"] = list(self.history)
+        fields["pending"] = dict(self.pending)
+        fields["id_prefixes"] = dict(self.id_prefixes)
+        fields["rng"] = self.rng.copy()
+        if self._infolog is not None:
+            fields["_infolog"] = [list(log) for log in self._infolog]
+        new.__dict__ = fields
+        self._copy_into(new)
+        return new
+
+    def _copy_into(self, new: State) -> None:
+        """Give ``new`` (a shallow copy of this state) its own copy of every
+        mutable field of the game. The default goes through JSON; games override it."""
+        other = self.game.state_from_json(self.to_json())
+        keep = {k: new.__dict__[k] for k in ("_infolog",)}
+        new.__dict__ = other.__dict__
+        new.__dict__.update(keep)
 
     def record(self) -> GameRecord:
         """The game record so far (replays to this state from its start)."""
