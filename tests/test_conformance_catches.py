@@ -4,17 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 from courtcards.core.conformance import (
     ConformanceError,
     check_actions,
     check_cards,
+    check_copy,
+    check_ids,
     check_illegal_unchanged,
     check_json,
+    check_observations,
     check_pending_hidden,
+    check_returns,
     check_views,
+    check_worlds,
 )
+from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
 from courtcards.core.state import State
@@ -137,3 +144,177 @@ def test_an_out_of_turn_action_that_is_accepted_is_caught(monkeypatch: pytest.Mo
     monkeypatch.setattr(RankState, "verify", careless_verify)
     with pytest.raises(ConformanceError, match="was accepted"):
         check_illegal_unchanged(state, Rng(4))
+
+
+def _playing_state() -> RankState:
+    """Rank 4p a few plays into the first hand."""
+    state = _state()
+    rng = Rng(5)
+    for _ in range(6):
+        seat = state.to_move()[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[rng.below(len(legal))])
+    return state
+
+
+def test_a_shallow_copy_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _playing_state()
+    check_copy(state, Rng(6))  # the real copy is independent
+    monkeypatch.setattr(RankState, "_copy_into", lambda self, new: None)
+    with pytest.raises(ConformanceError, match="shares mutable parts"):
+        check_copy(state, Rng(6))
+
+
+def test_a_copy_sharing_the_generator_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _playing_state()
+    original = RankState._copy_into
+
+    def same_rng(self: RankState, new: State) -> None:
+        original(self, new)
+        new.rng = self.rng
+
+    monkeypatch.setattr(RankState, "_copy_into", same_rng)
+    with pytest.raises(ConformanceError, match=r"shares mutable parts with its original: rng"):
+        check_copy(state, Rng(6))
+
+
+def _broken_codec(monkeypatch: pytest.MonkeyPatch, encode: Any) -> None:
+    game = get_game("rank")
+    codec = type(game.action_codec(4, {}))
+    monkeypatch.setattr(codec, "_encode", encode)
+    game.__dict__.pop("_codecs", None)  # drop encodings cached before the patch
+    monkeypatch.setattr(codec, "encode", lambda self, action: self._encode(action))
+
+
+def test_two_actions_with_one_id_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _playing_state()
+    check_ids(state, Rng(7))
+    real = type(get_game("rank").action_codec(4, {}))._encode
+    _broken_codec(monkeypatch, lambda self, action: (0,) if action.text == "pass" else real(self, action))
+    state._ids_cache = None
+    with pytest.raises(ConformanceError):
+        check_ids(state, Rng(7))
+
+
+def test_a_mask_with_an_extra_id_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _playing_state()
+    original = State.legal_action_mask
+
+    def loose(self: State, seat: int) -> Any:
+        mask = original(self, seat)
+        mask[np.flatnonzero(~mask)[:1]] = True
+        return mask
+
+    monkeypatch.setattr(RankState, "legal_action_mask", loose)
+    with pytest.raises(ConformanceError, match="mask of seat"):
+        check_ids(state, Rng(8))
+
+
+def test_an_id_that_maps_to_another_action_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _playing_state()
+    original = State.action_from_id
+
+    def shifted(self: State, seat: int, action_id: int) -> Any:
+        legal = self.legal_actions(seat)
+        found = original(self, seat, action_id)
+        return legal[(legal.index(found) + 1) % len(legal)] if found in legal and len(legal) > 1 else found
+
+    monkeypatch.setattr(RankState, "action_from_id", shifted)
+    with pytest.raises(ConformanceError, match="maps back"):
+        check_ids(state, Rng(9))
+
+
+def test_an_accepted_bad_id_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _playing_state()
+    check_illegal_unchanged(state, Rng(10))
+    original = State.apply_id
+
+    def lenient(self: State, seat: int, action_id: Any) -> Any:
+        try:
+            return original(self, seat, action_id)
+        except CourtcardsError:
+            return None  # swallows the refusal: the caller believes it was taken
+
+    monkeypatch.setattr(RankState, "apply_id", lenient)
+    with pytest.raises(ConformanceError, match="was accepted"):
+        check_illegal_unchanged(state, Rng(10))
+
+
+def test_an_observation_reading_hidden_cards_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _playing_state()
+    check_observations(state, Rng(11))
+    original = State.observation_tensor
+
+    def peeking(self: State, seat: int) -> Any:
+        out = original(self, seat).copy()
+        out[0] = float(hash(tuple(sorted(self.card_places()["hand:1"]))) % 1009)  # seat 1's cards, in any view
+        return out
+
+    monkeypatch.setattr(RankState, "observation_tensor", peeking)
+    with pytest.raises(ConformanceError, match="observation tensor of seat"):
+        check_observations(state, Rng(11))
+
+
+def test_an_observation_string_reading_hidden_cards_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _playing_state()
+    original = State.observation_string
+
+    def peeking(self: State, seat: int) -> str:
+        return original(self, seat) + " next:" + ",".join(self.card_places()["draw_pile"][-3:])
+
+    monkeypatch.setattr(RankState, "observation_string", peeking)
+    with pytest.raises(ConformanceError, match="observation string of seat"):
+        check_observations(state, Rng(12))
+
+
+def test_a_world_that_keeps_the_true_generator_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _playing_state()
+    check_worlds(state, Rng(13))
+    game = get_game("rank")
+    original = type(game)._sample_world
+
+    def foreseeing(self: Any, view: Any, rng: Rng) -> State:
+        world = original(self, view, rng)
+        world.rng = state.rng.copy()  # future deals are the true ones
+        return world
+
+    monkeypatch.setattr(type(game), "_sample_world", foreseeing)
+    with pytest.raises(ConformanceError, match="true generator"):
+        check_worlds(state, Rng(13))
+
+
+def test_a_world_that_changes_the_view_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _playing_state()
+    game = get_game("rank")
+    original = type(game)._sample_world
+
+    def careless(self: Any, view: Any, rng: Rng) -> State:
+        world = original(self, view, rng)
+        assert isinstance(world, RankState)
+        seat = view["seat"]
+        world.hands[seat], world.hands[(seat + 1) % 4] = world.hands[(seat + 1) % 4], world.hands[seat]
+        return world
+
+    monkeypatch.setattr(type(game), "_sample_world", careless)
+    with pytest.raises(ConformanceError, match="another view"):
+        check_worlds(state, Rng(14))
+
+
+def test_returns_before_the_end_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _playing_state()
+    check_returns(state)
+    monkeypatch.setattr(RankState, "returns", lambda self: [1.0, 0.0, 0.0, -1.0])
+    with pytest.raises(ConformanceError, match="before the end"):
+        check_returns(state)
+
+
+def test_returns_that_are_not_zero_sum_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    from courtcards.core.conformance import random_playout
+
+    state = random_playout(get_game("rank"), 3, {"tokens_to_win": 1}, seed=3)
+    check_returns(state)
+    winner = state.result().winner  # type: ignore[union-attr]
+    monkeypatch.setattr(RankState, "returns", lambda self: [1.0 if s == winner else 0.0 for s in range(3)])
+    monkeypatch.setattr(RankState, "rewards", lambda self: self.returns())
+    with pytest.raises(ConformanceError, match="zero-sum"):
+        check_returns(state)

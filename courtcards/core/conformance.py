@@ -12,6 +12,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import Game
 from courtcards.core.options import OptionValue
@@ -77,6 +79,189 @@ def check_json(state: State) -> None:
         if [a.text for a in again.legal_actions(seat)] != [a.text for a in state.legal_actions(seat)]:
             raise _fail(state, f"legal actions of seat {seat} differ after a JSON round-trip")
 
+
+
+def check_ids(state: State, rng: Rng, composite_samples: int = 8) -> None:
+    """Every legal action has ids that lead back to it: a one-step action through
+    ``action_from_id``, a composite one by walking its steps with ``apply_id`` on a
+    copy; no two legal actions share an encoding, and the mask equals the legal ids."""
+    codec = state.action_codec()
+    for seat in state.to_move():
+        legal = state.legal_actions(seat)
+        ids = state.legal_action_ids(seat)
+        mask = state.legal_action_mask(seat)
+        if mask.dtype != np.bool_ or mask.shape != (codec.size,):
+            raise _fail(state, f"mask of seat {seat} has dtype {mask.dtype} and shape {mask.shape}")
+        if sorted(np.flatnonzero(mask).tolist()) != sorted(ids):
+            raise _fail(state, f"mask of seat {seat} differs from its legal ids")
+        seen: dict[tuple[int, ...], str] = {}
+        composite = []
+        for action in legal:
+            enc = state.action_ids(action)
+            if not enc or not all(0 <= i < codec.size for i in enc):
+                raise _fail(state, f"action {action.text!r} encodes as {enc}, outside 0..{codec.size - 1}")
+            if enc in seen:
+                raise _fail(state, f"actions {seen[enc]!r} and {action.text!r} share the ids {list(enc)}")
+            seen[enc] = action.text
+            if enc[0] not in ids:
+                raise _fail(state, f"action {action.text!r} starts with id {enc[0]}, which is masked out")
+            if len(enc) == 1:
+                back = state.action_from_id(seat, enc[0])
+                if back != action:
+                    got = None if back is None else back.text
+                    raise _fail(state, f"id {enc[0]} of {action.text!r} maps back to {got!r}")
+            else:
+                composite.append((action, enc))
+        firsts = {enc[0] for enc in seen}
+        if firsts != set(ids):
+            raise _fail(state, f"legal ids of seat {seat} are not the first steps of its legal actions")
+        for enc in seen:
+            for other in seen:
+                if other != enc and other[: len(enc)] == enc:
+                    raise _fail(state, f"encodings are not prefix-free: {list(enc)} starts {list(other)}")
+        for action, enc in _sample(composite, composite_samples, rng):
+            walk = state.copy()
+            for step, i in enumerate(enc):
+                if i not in walk.legal_action_ids(seat):
+                    raise _fail(state, f"step {step} (id {i}) of {action.text!r} is masked out")
+                done = walk.apply_id(seat, i)
+                if (done is None) != (step < len(enc) - 1):
+                    raise _fail(state, f"walking the ids of {action.text!r} ended at step {step}")
+            if done != action:
+                raise _fail(state, f"walking the ids of {action.text!r} applied {done!r}")
+
+
+def _sample(items: list[Any], k: int, rng: Rng) -> list[Any]:
+    if len(items) <= k:
+        return items
+    pool = list(items)
+    rng.shuffle(pool)
+    return pool[:k]
+
+
+def _shared_mutables(a: Any, b: Any, path: str, seen: set[int], out: list[str], depth: int = 0) -> None:
+    """Paths where ``a`` and ``b`` (two copies) hold the same mutable object."""
+    if depth > 12 or id(a) in seen:
+        return
+    if isinstance(a, (str, bytes, int, float, bool, type(None), frozenset, range)):
+        return
+    seen.add(id(a))
+    if isinstance(a, (list, dict, set, bytearray, np.ndarray)) or hasattr(a, "__dict__") or hasattr(a, "__slots__"):
+        mutable = not isinstance(a, tuple)
+        if mutable and a is b and not _is_frozen(a):
+            out.append(path)
+            return
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in a:
+            if k in b:
+                _shared_mutables(a[k], b[k], f"{path}[{k!r}]", seen, out, depth + 1)
+    elif isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
+            _shared_mutables(x, y, f"{path}[{i}]", seen, out, depth + 1)
+    elif isinstance(a, set):
+        return
+    else:
+        for name in _fields(a):
+            if hasattr(b, name):
+                _shared_mutables(getattr(a, name), getattr(b, name), f"{path}.{name}", seen, out, depth + 1)
+
+
+def _is_frozen(obj: Any) -> bool:
+    params = getattr(type(obj), "__dataclass_params__", None)
+    if params is not None and params.frozen:
+        return True
+    # interned value objects (actions) expose no way to change them
+    return hasattr(obj, "text") and hasattr(type(obj), "__slots__")
+
+
+def _fields(obj: Any) -> list[str]:
+    names = list(getattr(obj, "__dict__", {}))
+    for klass in type(obj).__mro__:
+        names += [n for n in getattr(klass, "__slots__", ()) if isinstance(n, str)]
+    return names
+
+
+def check_copy(state: State, rng: Rng) -> None:
+    """A copy equals its original and shares no mutable part with it: a move made
+    on one leaves the other unchanged."""
+    copy = state.copy()
+    before = json.dumps(state.to_json(), sort_keys=True)
+    if json.dumps(copy.to_json(), sort_keys=True) != before:
+        raise _fail(state, "a copy differs from its original")
+    shared: list[str] = []
+    for name in _fields(state):
+        if name in state.SHARED_ON_COPY:
+            continue
+        _shared_mutables(getattr(state, name), getattr(copy, name, None), name, set(), shared)
+    if shared:
+        raise _fail(state, f"a copy shares mutable parts with its original: {', '.join(shared[:5])}")
+    movers = copy.to_move()
+    if movers:
+        seat = movers[0]
+        legal = copy.legal_actions(seat)
+        copy.apply(seat, legal[rng.below(len(legal))])
+        if json.dumps(state.to_json(), sort_keys=True) != before:
+            raise _fail(state, "a move on a copy changed the original")
+
+
+def check_worlds(state: State, rng: Rng, samples: int = 1) -> None:
+    """A world sampled from a seat's view gives that seat the same view and the same
+    legal ids, conserves the cards, and has its own generator."""
+    game = state.game
+    for seat in range(state.num_players):
+        view = state.view(seat)
+        text = json.dumps(view, sort_keys=True)
+        for _ in range(samples):
+            world = game.sample_world(view, rng.next64())
+            if json.dumps(world.view(seat), sort_keys=True) != text:
+                raise _fail(state, f"a world sampled from seat {seat}'s view shows that seat another view")
+            check_cards(world)
+            if world.to_move() != state.to_move():
+                raise _fail(state, f"a world sampled from seat {seat}'s view has other seats to move")
+            if seat in state.to_move() and world.legal_action_ids(seat) != state.legal_action_ids(seat):
+                raise _fail(state, f"a world sampled from seat {seat}'s view gives it other legal ids")
+            if world.rng.state == state.rng.state:
+                raise _fail(state, f"a world sampled from seat {seat}'s view kept the true generator")
+
+
+def check_observations(state: State, rng: Rng) -> None:
+    """Tensors and strings have the declared shape and depend on the seat's view only:
+    dealing the cards the seat cannot see differently changes neither."""
+    game = state.game
+    shape = game.observation_shape(state.num_players, state.options)
+    for seat in range(state.num_players):
+        tensor = state.observation_tensor(seat)
+        if tensor.dtype != np.float32 or tensor.shape != shape:
+            raise _fail(state, f"observation of seat {seat} is {tensor.dtype} {tensor.shape}, declared {shape}")
+        if not np.isfinite(tensor).all():
+            raise _fail(state, f"observation of seat {seat} is not finite")
+        text = state.observation_string(seat)
+        other = resample_hidden(state, seat, rng)
+        if not np.array_equal(other.observation_tensor(seat), tensor):
+            raise _fail(state, f"observation tensor of seat {seat} changes when hidden cards are dealt differently")
+        if other.observation_string(seat) != text:
+            raise _fail(state, f"observation string of seat {seat} changes when hidden cards are dealt differently")
+
+
+def check_returns(state: State) -> None:
+    """Returns and rewards: one finite number per seat, zero until the end, and at
+    the end the winner (if any) gets the most and a zero-sum game sums to zero."""
+    returns = state.returns()
+    rewards = state.rewards()
+    n = state.num_players
+    if len(returns) != n or len(rewards) != n or not all(np.isfinite(returns)):
+        raise _fail(state, f"returns {returns} / rewards {rewards} are not one finite number per seat")
+    if not state.is_over():
+        if any(returns) or any(rewards):
+            raise _fail(state, f"returns {returns} before the end")
+        return
+    if rewards != returns:
+        raise _fail(state, f"rewards {rewards} of the last step differ from the returns {returns}")
+    if getattr(state.game, "zero_sum", True) and abs(sum(returns)) > 1e-9:
+        raise _fail(state, f"returns {returns} of a zero-sum game do not add up to zero")
+    result = state.result()
+    if result is not None and result.winner is not None and returns[result.winner] != max(returns):
+        raise _fail(state, f"the winner {result.winner} does not get the highest return: {returns}")
 
 def resample_hidden(state: State, seat: int | None, rng: Rng) -> State:
     """A copy in which the cards ``seat`` cannot see are dealt differently
@@ -147,6 +332,26 @@ def check_illegal_unchanged(state: State, rng: Rng) -> None:
             raise _fail(state, f"probe {text!r} by seat {seat} was accepted")
         if json.dumps(state.to_json(), sort_keys=True) != before:
             raise _fail(state, f"refused action {text!r} by seat {seat} changed the state")
+    # the same through the id layer: out of range, masked out, from a seat with no decision
+    id_probes: list[tuple[int, Any]] = []
+    if movers:
+        seat = movers[0]
+        size = state.action_codec().size
+        legal_ids = state.legal_action_ids(seat)
+        masked = [i for i in range(size) if i not in set(legal_ids)]
+        id_probes += [(seat, size), (seat, -1), (seat, "0")]
+        if masked:
+            id_probes.append((seat, rng.choice(masked)))
+        id_probes += [(s, legal_ids[0]) for s in idle[:1]]
+    for seat, action_id in id_probes:
+        try:
+            state.apply_id(seat, action_id)
+        except CourtcardsError:
+            pass
+        else:
+            raise _fail(state, f"action id {action_id!r} by seat {seat} was accepted")
+        if json.dumps(state.to_json(), sort_keys=True) != before:
+            raise _fail(state, f"refused action id {action_id!r} by seat {seat} changed the state")
 
 
 def random_playout(
@@ -176,9 +381,10 @@ def check_playout(
     every: int = 1,
     view_every: int = 7,
     max_actions: int = 200_000,
+    world_every: int = 13,
 ) -> State:
     """One random game with every check; heavy checks every ``every`` /
-    ``view_every`` actions (1 = at every step)."""
+    ``view_every`` / ``world_every`` actions (1 = at every step)."""
     state = game.new_game(num_players, options, seed)
     again = game.new_game(num_players, options, seed)
     if state.to_json() != again.to_json():
@@ -192,9 +398,15 @@ def check_playout(
         if step % every == 0:
             check_actions(state)
             check_json(state)
+            check_ids(state, rng)
+            check_returns(state)
         if step % view_every == 0:
             check_views(state, rng, samples=1)
             check_illegal_unchanged(state, rng)
+            check_copy(state, rng)
+        if step % world_every == 0:
+            check_worlds(state, rng)
+            check_observations(state, rng)
         movers = state.to_move()
         seat = movers[rng.below(len(movers))]
         legal = state.legal_actions(seat)
@@ -205,6 +417,8 @@ def check_playout(
         step += 1
     check_cards(state)
     check_json(state)
+    check_returns(state)
+    check_copy(state, rng)
     if state.to_move() or any(state.legal_actions(s) for s in range(num_players)):
         raise _fail(state, "a finished game still offers actions")
     result = state.result()
