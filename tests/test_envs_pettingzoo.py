@@ -146,3 +146,15 @@ def test_ansi_render_is_the_terminal_board() -> None:
     text = e.render()
     assert isinstance(text, str) and "Royals" in text and "Seat 2" in text
     assert env("royals", num_players=3).render() is None
+
+
+def test_classic_president_give_backs_are_one_parallel_step() -> None:
+    p = parallel_env("rank", num_players=4, options={"classic_president": True, "endless": True, "hands": 2})
+    obs, _ = p.reset(seed=0)
+    rng = np.random.default_rng(0)
+    most = 0
+    while p.agents:
+        deciding = [a for a in p.agents if obs[a]["action_mask"].any()]
+        most = max(most, len(deciding))
+        obs, *_ = p.step({a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in deciding})
+    assert most == 2  # the King's and the Queen's give-backs, id by id, at the same steps
