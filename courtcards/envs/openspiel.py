@@ -35,7 +35,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pyspiel
@@ -107,8 +107,11 @@ def _game_type(game: Game) -> pyspiel.GameType:
 class CourtcardsGame(pyspiel.Game):  # type: ignore[misc]
     """An OpenSpiel game over one courtcards game configuration."""
 
-    def __init__(self, params: Mapping[str, Any], game_name: str) -> None:
-        engine = get_game(game_name)
+    game_name: ClassVar[str]
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        params = params or {}
+        engine = get_game(self.game_name)
         players = int(params.get("players", -1))
         n = engine.default_players if players == -1 else players
         deals = int(params.get("deals", DEFAULT_DEALS))
@@ -288,28 +291,10 @@ class _Observer:
         return "" if engine is None else engine.observation_string(player)
 
 
-class _RankGame(CourtcardsGame):
-    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        super().__init__(params or {}, "rank")
-
-
-class _KqpGame(CourtcardsGame):
-    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        super().__init__(params or {}, "kqp")
-
-
-class _RoyaleGame(CourtcardsGame):
-    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        super().__init__(params or {}, "royale")
-
-
-class _RoyalsGame(CourtcardsGame):
-    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        super().__init__(params or {}, "royals")
-
-
-_CREATORS: dict[str, type[CourtcardsGame]] = {"rank": _RankGame, "kqp": _KqpGame, "royale": _RoyaleGame,
-                                              "royals": _RoyalsGame}
+# one class per game: OpenSpiel keeps the creator, and a class (unlike a closure) survives interpreter exit
+_CREATORS: dict[str, type[CourtcardsGame]] = {
+    name: type(f"Courtcards{name.title()}Game", (CourtcardsGame,), {"game_name": name}) for name in GAMES
+}
 
 
 def register() -> list[str]:
