@@ -307,7 +307,7 @@ class _Socket:
         self.latest: dict[str, Any] = {}
 
     def recv(self) -> dict[str, Any]:
-        msg = dict(json.loads(self.ws.recv(timeout=120)))
+        msg = dict(json.loads(self.ws.recv()))
         if msg.get("type") == "state":
             self.latest = msg
         return msg
@@ -351,7 +351,10 @@ def play_table(
         body: dict[str, Any] = {"name": name}
         if seat is not None or link_seat is not None:
             body["seat"] = seat if seat is not None else link_seat
-        joined = http(server, "POST", f"/api/tables/{table_id}/join", body)
+        try:
+            joined = http(server, "POST", f"/api/tables/{table_id}/join", body)
+        except SystemExit as exc:  # the example client's way of reporting an HTTP error
+            raise AgentError(str(exc)) from None
         token = str(joined["token"])
         log(f"joined table {table_id} at seat {joined['seat']} (token {token})")
     text_agent = TextAgent(agent, max_retries)

@@ -6,6 +6,7 @@ import json
 from typing import Annotated
 
 import typer
+from websockets.exceptions import ConnectionClosed
 
 from courtcards.agents.text import CommandAgent, play_table
 from courtcards.core.errors import CourtcardsError
@@ -28,6 +29,9 @@ def register(app: typer.Typer) -> None:
                               max_retries=retries, log=typer.echo)
         except CourtcardsError as exc:
             typer.echo(f"Error: {exc}", err=True)
+            raise typer.Exit(1) from None
+        except ConnectionClosed as exc:
+            typer.echo(f"Error: the connection was lost ({exc}); resume the seat with --token", err=True)
             raise typer.Exit(1) from None
         except OSError as exc:
             typer.echo(f"Error: cannot reach the server of {table}: {getattr(exc, 'reason', exc)}", err=True)
