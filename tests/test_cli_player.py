@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -296,3 +297,12 @@ def test_pyproject_core_is_lean_and_dev_pulls_every_extra() -> None:
     assert meta["authors"] == [{"name": "courtcards developers"}]
     assert "License :: OSI Approved :: MIT License" in meta["classifiers"]
     assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+
+
+def test_package_description_has_no_images_or_relative_links() -> None:
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    text = (ROOT / meta["readme"]["file"]).read_text()
+    assert "![" not in text and "<img" not in text
+    links = re.findall(r"\]\(([^)]*)\)", text)
+    assert all(link.startswith("https://") for link in links), links
+    assert all(url.startswith("https://") for url in meta["urls"].values())
