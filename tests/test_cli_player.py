@@ -224,6 +224,18 @@ def test_missing_extra_names_the_install_command() -> None:
     assert res.returncode == 2
     assert res.stderr.strip().splitlines() == [
         "Error: this command needs uvicorn, which comes with the server extra: pip install 'courtcards[server]'"]
+    # a command module that itself needs an extra at import: the command is listed and says what to install
+    code = ("import importlib.abc, sys\n"
+            "class Finder(importlib.abc.MetaPathFinder):\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'courtcards.cli.analyze':\n"
+            "            raise ModuleNotFoundError('No module named matplotlib', name='matplotlib')\n"
+            "sys.meta_path.insert(0, Finder())\n"
+            "sys.argv = ['courtcards', 'analyze', 'royale', '--games', '5']\n"
+            "from courtcards.cli.main import main\nmain()\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert res.returncode == 2 and res.stderr.strip().splitlines() == [
+        "Error: this command needs matplotlib, which comes with the analysis extra: pip install 'courtcards[analysis]'"]
     err = ModuleNotFoundError("No module named 'matplotlib.pyplot'", name="matplotlib.pyplot")
     assert missing_extra(err) == ("this command needs matplotlib, which comes with the analysis extra: "
                                   "pip install 'courtcards[analysis]'")

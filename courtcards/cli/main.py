@@ -38,6 +38,16 @@ COMMAND_MODULES = ("play", "replay")
 OPTIONAL_COMMAND_MODULES = ("simulate", "analyze", "tournament", "serve")
 
 
+def _needs_extra(name: str, fix: str) -> None:
+    """A command whose module needs an extra that is not installed: it says so, in one line."""
+
+    @app.command(name, context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+                 help=f"(not installed: {fix})")
+    def missing() -> None:
+        typer.echo(f"Error: {fix}", err=True)
+        raise typer.Exit(2)
+
+
 def _register_commands() -> None:
     for name in COMMAND_MODULES + OPTIONAL_COMMAND_MODULES:
         modname = f"courtcards.cli.{name}"
@@ -46,17 +56,18 @@ def _register_commands() -> None:
         except ModuleNotFoundError as exc:
             if exc.name == modname and name in OPTIONAL_COMMAND_MODULES:
                 continue
-            raise
+            fix = missing_extra(exc)
+            if fix is None:
+                raise
+            _needs_extra(name, fix)
+            continue
         module.register(app)
-
-
-_register_commands()
 
 
 # Modules of the optional extras, and the extra that installs each.
 EXTRAS = {
     "fastapi": "server", "starlette": "server", "uvicorn": "server", "websockets": "server", "sqlalchemy": "server",
-    "alembic": "server", "markdown_it": "server", "psycopg": "postgres", "matplotlib": "analysis", "ray": "scale",
+    "alembic": "server", "psycopg": "postgres", "matplotlib": "analysis", "ray": "scale",
     "pettingzoo": "rl", "gymnasium": "rl",
 }
 
@@ -68,6 +79,9 @@ def missing_extra(exc: ModuleNotFoundError) -> str | None:
     if extra is None:
         return None
     return f"this command needs {top}, which comes with the {extra} extra: pip install 'courtcards[{extra}]'"
+
+
+_register_commands()
 
 
 def main() -> None:

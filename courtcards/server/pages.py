@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import inspect
 import ipaddress
 import re
 import socket
@@ -95,6 +96,13 @@ class RematchBody(BaseModel):
     token: str | None = Field(None, description="The asking player's seat token at the finished table.")
 
 
+async def _table(lobby: Lobby, table_id: str) -> Table:
+    """``lobby.get``, whether it answers at once or (tables loaded on demand) must be awaited."""
+    found: Any = lobby.get(table_id)
+    table: Table = await found if inspect.isawaitable(found) else found
+    return table
+
+
 def _rematches(request: Request) -> tuple[dict[str, str], asyncio.Lock]:
     state = request.app.state
     if not hasattr(state, "rematches"):
@@ -107,7 +115,7 @@ async def rematch(table_id: str, request: Request, body: RematchBody | None = No
     """A new game at a finished table: same game, options, settings and bots, a new deal. The first
     player to ask creates it; each player who asks gets their own seat in it (and its token)."""
     lobby: Lobby = request.app.state.lobby
-    old = lobby.get(table_id)
+    old = await _table(lobby, table_id)
     if not old.state.is_over():
         raise ApiError(409, "game_not_over", "a rematch can start once this game is over")
     seat = old.seat_for_token(body.token) if body is not None and body.token else None
@@ -115,7 +123,10 @@ async def rematch(table_id: str, request: Request, body: RematchBody | None = No
         raise ApiError(403, "bad_token", "only a player of this table can ask for a rematch")
     known, lock = _rematches(request)
     async with lock:
-        new: Table | None = lobby.tables.get(known.get(table_id, ""))
+        new: Table | None = None
+        if table_id in known:
+            with contextlib.suppress(ApiError):  # a rematch table that is gone is made again
+                new = await _table(lobby, known[table_id])
         if new is None:
             seats = [{"type": s.type, "bot": s.bot, "name": s.name} for s in old.seats]
             new = await lobby.create(old.game.name, old.state.num_players, dict(old.state.options), None, seats,
