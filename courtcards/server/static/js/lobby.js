@@ -147,7 +147,7 @@ async function sit(table, seat) {
     localStorage.setItem(tokenKey(table.id), res.token);
     location.href = `/table/${encodeURIComponent(table.id)}`;
   } catch (err) {
-    toast(`Could not join: ${err.message}`, "error");
+    toast(`Could not join: ${playerWords(err.message)}.`, "error");
   }
 }
 
@@ -188,7 +188,7 @@ async function create(event) {
     await showCreated(table);
     refreshTables();
   } catch (err) {
-    $("create-error").textContent = `Could not create the table: ${err.message}`;
+    $("create-error").textContent = `Could not create the table: ${playerWords(err.message)}`;
   } finally {
     $("create").disabled = false;
   }
