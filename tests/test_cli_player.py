@@ -19,6 +19,8 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
+from test_cli import console
+from test_cli import output as text_of
 from typer.testing import CliRunner
 
 from courtcards.cli.main import app, missing_extra
@@ -32,15 +34,6 @@ from courtcards.core.record import GameRecord
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
 
-
-def console() -> Console:
-    return Console(file=io.StringIO(), width=100, color_system=None)
-
-
-def text_of(session: PlaySession) -> str:
-    file = session.console.file
-    assert isinstance(file, io.StringIO)
-    return file.getvalue()
 
 
 def quit_after(moves: int):  # type: ignore[no-untyped-def]
