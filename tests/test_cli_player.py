@@ -3,6 +3,7 @@ one-line errors with the fix, presets in ``games``, card colours, and the lean c
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import re
@@ -136,7 +137,11 @@ def test_terminal_prompt_completes_with_tab_and_recalls_history() -> None:
             assert read("") == line
             enter.join()
         inp.send_text("\x1b[A\x1b[A\r")  # up, up: the line before last
-        assert read("") == "8 8 7 U"
+
+        async def inside_a_running_loop() -> str:
+            return read("")
+
+        assert asyncio.run(inside_a_running_loop()) == "8 8 7 U"
 
 
 def test_plain_input_when_stdin_is_not_a_terminal(tmp_path: Path) -> None:

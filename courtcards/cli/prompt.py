@@ -36,6 +36,6 @@ def terminal_input(words: Callable[[], Iterable[str]], prompt: str) -> Callable[
                                                 complete_while_typing=False)
 
     def read(_markup_prompt: str) -> str:
-        return session.prompt(prompt)
+        return session.prompt(prompt, in_thread=True)  # works even where an event loop runs
 
     return read
