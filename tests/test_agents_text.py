@@ -59,6 +59,11 @@ def test_prompt_is_self_contained_from_the_view(game: str) -> None:
     assert f"seat {seat} of {n}" in prompt and "## Rules in brief" in prompt and "## Notation" in prompt
     assert legal_in(prompt) == legal[:300]
     assert "[bold]" not in prompt and "\x1b[" not in prompt  # plain text, no markup or colour codes
+    full = build_prompt(state.view(seat), legal, rules="full")
+    assert f"# {get_game(game).title}" in full and "## Bots" not in full and "```" not in full
+    assert len(full) > len(prompt)
+    with pytest.raises(AgentError, match="brief' or 'full"):
+        build_prompt(state.view(seat), legal, rules="none")
 
 
 @pytest.mark.parametrize("game", sorted(SMALL))

@@ -77,9 +77,30 @@ def notation(game: Game) -> str:
     return "\n".join(line for line in text.splitlines() if not line.strip().startswith("Commands:"))
 
 
-def build_prompt(view: Mapping[str, Any], legal: Sequence[str]) -> str:
-    """The whole prompt for one decision of the seat whose view this is."""
+# sections of the rules pages about the software, not the game
+_NOT_RULES = ("Bots", "Balance report", "Explicit positions", "Positions", "Views, positions and results",
+              "The examples, checked", "Decisions the engine made", "Hidden information", "Tournament")
+
+
+def full_rules(game: Game) -> str:
+    """The game's rules page (docs/rules, shipped with the package) without code blocks and
+    without the sections about bots, positions and checks."""
+    from importlib.resources import files
+
+    text = files("courtcards").joinpath(f"server/rules/{game.name}.md").read_text(encoding="utf-8")
+    text = re.sub(r"^```.*?^```[ \t]*\n?", "", text, flags=re.S | re.M)
+    parts = re.split(r"(?m)^(?=## )", text)
+    kept = [p for p in parts if p.split("\n", 1)[0].strip()[3:] not in _NOT_RULES]
+    return re.sub(r"\n{3,}", "\n\n", "".join(kept)).strip()
+
+
+def build_prompt(view: Mapping[str, Any], legal: Sequence[str], rules: str = "brief") -> str:
+    """The whole prompt for one decision of the seat whose view this is; ``rules`` is ``"brief"``
+    (a summary) or ``"full"`` (the game's rules page)."""
+    if rules not in ("brief", "full"):
+        raise AgentError(f"rules must be 'brief' or 'full', not {rules!r}")
     game = get_game(str(view["game"]))
+    rules_text = BRIEFS.get(game.name, game.title) if rules == "brief" else full_rules(game)
     seat = view["seat"]
     shown = list(legal[:MAX_LISTED_MOVES])
     more = f"\n(and {len(legal) - len(shown)} more legal moves in the same notation)" if len(legal) > len(shown) else ""
@@ -87,7 +108,7 @@ def build_prompt(view: Mapping[str, Any], legal: Sequence[str]) -> str:
     return (
         f"You are playing {game.title}, seat {seat} of {view['num_players']} (seats are numbered from 0).\n"
         f"Options: {opts or 'defaults'}\n\n"
-        f"## Rules in brief\n{BRIEFS.get(game.name, game.title)}\n\n"
+        f"## Rules{' in brief' if rules == 'brief' else ''}\n{rules_text}\n\n"
         f"## Notation\n{notation(game)}\n\n"
         f"## The situation (what you can see; 'you' is seat {seat})\n{situation(view)}\n\n"
         f"## Your legal moves\n" + "\n".join(shown) + more + "\n\n"
@@ -176,17 +197,18 @@ class Decision:
 class TextAgent:
     """A ``Callable[[str], str]`` playing one seat, with bounded retries on refusals."""
 
-    def __init__(self, fn: AgentFn, max_retries: int = 3) -> None:
+    def __init__(self, fn: AgentFn, max_retries: int = 3, rules: str = "brief") -> None:
         if not isinstance(max_retries, int) or max_retries < 0:
             raise ValueError(f"max_retries must be an integer >= 0, not {max_retries!r}")
         self.fn = fn
         self.max_retries = max_retries
+        self.rules = rules
 
     def decide(self, view: Mapping[str, Any], legal: Sequence[str], submit: SubmitFn) -> Decision:
         """Ask until a move is accepted by ``submit``; raises AgentGaveUp after the last retry."""
         game = get_game(str(view["game"]))
         seat = int(view["seat"])
-        base = prompt = build_prompt(view, legal)
+        base = prompt = build_prompt(view, legal, self.rules)
         attempts: list[Attempt] = []
         for left in range(self.max_retries, -1, -1):
             reply = self.fn(prompt)
@@ -233,6 +255,7 @@ def play_local(
     bots: str | Mapping[int, str] = "random",
     max_retries: int = 3,
     max_actions: int | None = None,
+    rules: str = "brief",
 ) -> LocalGame:
     """Play a local game: the seats in ``agents`` by text, the others by bots (views only)."""
     game = get_game(game_name)
@@ -243,7 +266,7 @@ def play_local(
             raise AgentError(f"agent seat {seat!r} is not a seat of this table (0..{n - 1})")
     kinds = {s: (bots if isinstance(bots, str) else bots.get(s, "random")) for s in range(n) if s not in agents}
     bot_objs = {s: make_bot(game.name, kind, seed * 7919 + s) for s, kind in kinds.items()}
-    text_agents = {s: TextAgent(fn, max_retries) for s, fn in agents.items()}
+    text_agents = {s: TextAgent(fn, max_retries, rules) for s, fn in agents.items()}
     decisions: list[Decision] = []
     while not state.is_over() and (max_actions is None or len(state.history) < max_actions):
         for seat in state.to_move():
@@ -338,6 +361,7 @@ def play_table(
     token: str | None = None,
     name: str = "agent",
     max_retries: int = 3,
+    rules: str = "brief",
     log: Callable[[str], None] = lambda line: None,
 ) -> dict[str, Any]:
     """Join (or, with ``token``, resume) a seat of a server table and play it to the end with
@@ -357,7 +381,7 @@ def play_table(
             raise AgentError(str(exc)) from None
         token = str(joined["token"])
         log(f"joined table {table_id} at seat {joined['seat']} (token {token})")
-    text_agent = TextAgent(agent, max_retries)
+    text_agent = TextAgent(agent, max_retries, rules)
     acted = -1
     with connect(server.replace("http", "ws", 1) + f"/ws/tables/{table_id}?token={token}") as ws:
         sock = _Socket(ws)

@@ -21,12 +21,13 @@ def register(app: typer.Typer) -> None:
         token: Annotated[str | None, typer.Option("--token", help="Play the seat of this token (resume).")] = None,
         name: Annotated[str, typer.Option("--name", help="The name shown at the table.")] = "agent",
         retries: Annotated[int, typer.Option("--retries", min=0, help="Asks again after a refused move.")] = 3,
+        rules: Annotated[str, typer.Option("--rules", help="Rules in the prompt: brief or full.")] = "brief",
         timeout: Annotated[float, typer.Option("--timeout", help="Seconds the program may take per decision.")] = 300.0,
     ) -> None:
         """Join a server table and let an external program play the seat, one run per decision."""
         try:
             last = play_table(table, CommandAgent(command, timeout), seat=seat, token=token, name=name,
-                              max_retries=retries, log=typer.echo)
+                              max_retries=retries, rules=rules, log=typer.echo)
         except CourtcardsError as exc:
             typer.echo(f"Error: {exc}", err=True)
             raise typer.Exit(1) from None
