@@ -14,6 +14,7 @@ import time
 
 import gymnasium as gym
 import numpy as np
+import torch
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.wrappers import ActionMasker
 
@@ -48,7 +49,9 @@ def main() -> None:
     p.add_argument("--steps", type=int, default=50_000, help="training steps (the agent's decisions)")
     p.add_argument("--eval-games", type=int, default=500)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=1, help="torch threads")
     args = p.parse_args()
+    torch.set_num_threads(args.threads)
     env = make_env(args)
     rng = np.random.default_rng(args.seed)
     before = win_rate(env, lambda obs, mask: int(rng.choice(np.flatnonzero(mask))), args.eval_games, 10_000)
