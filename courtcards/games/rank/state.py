@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import combinations_with_replacement, pairwise
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from courtcards.core.errors import PositionError
@@ -45,6 +46,17 @@ OVER = "over"
 _PRESIDENT_ORDER = (CROWN, CROWN2, *range(12, 0, -1))
 
 _NONE, _UP, _DOWN = 0, 1, 2
+
+Record = Mapping[str, Any]
+
+
+def _frozen(entry: Mapping[str, Any]) -> Record:
+    """A read-only log entry (lists stored as tuples): copies of the state share it."""
+    return MappingProxyType({k: tuple(v) if isinstance(v, list) else v for k, v in entry.items()})
+
+
+def _thawed(entry: Record) -> JSON:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in entry.items()}
 
 
 def _set_action(x: int, a: int, lift: int, w: int, mod: int) -> A.RankAction:
@@ -95,8 +107,8 @@ class RankState(State):
         self.tokens = [0] * n
         self.kings = [0] * n
         self.hand_number = 1
-        self.hands_log: list[JSON] = []
-        self.exchanges: list[JSON] = []
+        self.hands_log: list[Record] = []  # read-only entries, see _frozen
+        self.exchanges: list[Record] = []
         self.owed: dict[int, int] = {}
         self.round_log: list[tuple[int, str]] = []
         self.last_round: list[tuple[int, str]] = []  # the finished round's plays, public (RK-16)
@@ -179,7 +191,8 @@ class RankState(State):
             self.hands[taker][c] += 1
         self.sizes[giver] -= len(cards)
         self.sizes[taker] += len(cards)
-        self.exchanges.append({"from": giver, "to": taker, "cards": [TEXT[c] for c in canonical(cards)], "why": why})
+        cards_text = tuple(TEXT[c] for c in canonical(cards))
+        self.exchanges.append(MappingProxyType({"from": giver, "to": taker, "cards": cards_text, "why": why}))
 
     def _begin_play(self, leader: int) -> None:
         self.phase = PLAY
@@ -455,10 +468,10 @@ class RankState(State):
         if not endless:
             self.tokens[finish[0]] += 2
             self.tokens[finish[1]] += 1
-        self.hands_log.append(
+        self.hands_log.append(_frozen(
             {"hand": self.hand_number, "finish": finish, "king": finish[0], "queen": finish[1],
              "beggar": finish[-1], "tokens": list(self.tokens)}
-        )
+        ))
         self.finished = finish
         place = {s: i for i, s in enumerate(finish)}
         if endless:
@@ -544,7 +557,7 @@ class RankState(State):
             },
             "exchanges": exchanges,
             "pending": self.pending_view(seat),
-            "hands_log": [dict(h) for h in self.hands_log],
+            "hands_log": [_thawed(h) for h in self.hands_log],
             "result": None if res is None else res.to_json(),
         }
         if seat is not None:
@@ -566,7 +579,7 @@ class RankState(State):
         per_hand = 0 if self.options["endless"] else 3
         if any(b - a != per_hand for a, b in pairwise(totals)):
             problems.append(f"token totals by hand {totals} do not grow by {per_hand} a hand")
-        if self.hands_log and self.hands_log[-1]["tokens"] != self.tokens:
+        if self.hands_log and list(self.hands_log[-1]["tokens"]) != self.tokens:
             problems.append(f"tokens {self.tokens} differ from the last hand's {self.hands_log[-1]['tokens']}")
         if self.phase == PLAY:
             if self.sizes[self.turn] == 0 or self.passed[self.turn]:
@@ -608,6 +621,27 @@ class RankState(State):
         assert isinstance(action, A.RankAction)
         return explain(self, seat, action)
 
+    # -- copy ------------------------------------------------------------------------------
+    def _copy_into(self, new: State) -> None:
+        d = new.__dict__
+        d["hands"] = [h[:] for h in self.hands]
+        d["sizes"] = self.sizes[:]
+        d["draw"] = self.draw[:]
+        d["pile"] = self.pile[:]
+        d["discard"] = self.discard[:]
+        d["kings_hand"] = self.kings_hand[:]
+        d["set_aside"] = self.set_aside[:]
+        d["passed"] = self.passed[:]
+        d["finished"] = self.finished[:]
+        d["characters"] = self.characters[:]
+        d["tokens"] = self.tokens[:]
+        d["kings"] = self.kings[:]
+        d["hands_log"] = self.hands_log[:]  # read-only entries
+        d["exchanges"] = self.exchanges[:]
+        d["owed"] = self.owed.copy()
+        d["round_log"] = self.round_log[:]  # tuples of (seat, text)
+        d["last_round"] = self.last_round[:]
+
     # -- JSON ------------------------------------------------------------------------------
     def _to_json(self) -> JSON:
         return {
@@ -631,8 +665,8 @@ class RankState(State):
             "characters": list(self.characters),
             "tokens": list(self.tokens),
             "times_king": list(self.kings),
-            "hands_log": [dict(h) for h in self.hands_log],
-            "exchanges": [dict(e) for e in self.exchanges],
+            "hands_log": [_thawed(h) for h in self.hands_log],
+            "exchanges": [_thawed(e) for e in self.exchanges],
             "owed": {str(k): v for k, v in sorted(self.owed.items())},
             "round_log": [[s, t] for s, t in self.round_log],
             "last_round": [[s, t] for s, t in self.last_round],
@@ -658,6 +692,11 @@ class RankState(State):
             if not isinstance(raw, list) or len(raw) != n or not all(isinstance(x, kind) for x in raw):
                 raise PositionError(f"{key!r} must be a list of {n} {kind.__name__} values, not {raw!r}")
             return list(raw)
+
+        def records(key: str, entry: Any) -> Mapping[str, Any]:
+            if not isinstance(entry, Mapping):
+                raise PositionError(f"{key!r} must list JSON objects, not {entry!r}")
+            return entry
 
         hands_raw = data.get("hands")
         if not isinstance(hands_raw, list) or len(hands_raw) != n:
@@ -699,10 +738,10 @@ class RankState(State):
         self.tokens = seat_list("tokens", [0] * n, int)
         self.kings = seat_list("times_king", [0] * n, int)
         self.hand_number = int(data.get("hand_number", 1))
-        self.hands_log = [dict(h) for h in data.get("hands_log", [])]
+        self.hands_log = [_frozen(records("hands_log", h)) for h in data.get("hands_log", [])]
         if self.hand_number > 1 and not self.hands_log and self.phase != PLAY:
             raise PositionError("a benefit phase needs the previous hand in 'hands_log'")
-        self.exchanges = [dict(e) for e in data.get("exchanges", [])]
+        self.exchanges = [_frozen(records("exchanges", e)) for e in data.get("exchanges", [])]
         self.owed = {int(k): int(v) for k, v in dict(data.get("owed", {})).items()}
         self.round_log = [(int(s), str(t)) for s, t in data.get("round_log", [])]
         self.last_round = [(int(s), str(t)) for s, t in data.get("last_round", [])]
