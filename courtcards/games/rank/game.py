@@ -10,6 +10,7 @@ from courtcards.core.game import Game
 from courtcards.core.options import Option, OptionSet, OptionValue
 from courtcards.games.rank.actions import RankAction, parse_action
 from courtcards.games.rank.cards import TEXT, parse_card_list
+from courtcards.games.rank.ids import RankCodec
 from courtcards.games.rank.state import RankState
 
 RANK_OPTIONS = OptionSet(
@@ -79,6 +80,9 @@ class RankGame(Game):
         state = RankState(self, num_players, options, seed)
         state.load_json(data)
         return state
+
+    def _action_codec(self, num_players: int, options: dict[str, OptionValue]) -> RankCodec:
+        return RankCodec(decks=2 if num_players >= 7 else 1)  # RK-1
 
     def parse_action(self, text: str) -> RankAction:
         return parse_action(text)
