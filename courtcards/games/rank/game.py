@@ -8,10 +8,12 @@ from typing import Any
 from courtcards.core.errors import OptionError
 from courtcards.core.game import Game
 from courtcards.core.options import Option, OptionSet, OptionValue
+from courtcards.core.rng import Rng
 from courtcards.games.rank.actions import RankAction, parse_action
 from courtcards.games.rank.cards import TEXT, parse_card_list
 from courtcards.games.rank.ids import RankCodec
 from courtcards.games.rank.state import RankState
+from courtcards.games.rank.worlds import sample_world
 
 RANK_OPTIONS = OptionSet(
     options=(
@@ -83,6 +85,9 @@ class RankGame(Game):
 
     def _action_codec(self, num_players: int, options: dict[str, OptionValue]) -> RankCodec:
         return RankCodec(decks=2 if num_players >= 7 else 1)  # RK-1
+
+    def _sample_world(self, view: Mapping[str, Any], rng: Rng) -> RankState:
+        return sample_world(self, view, rng)
 
     def parse_action(self, text: str) -> RankAction:
         return parse_action(text)

@@ -562,6 +562,11 @@ class RankState(State):
         }
         if seat is not None:
             v["hand"] = texts(self.hands[seat])
+            if self.characters[seat] == KING:
+                if self.kh_choice == "swap":  # RK-14: the King saw the hand he set aside
+                    v["kings_hand"]["set_aside"] = texts(self.set_aside)
+                if self.phase == BENEFIT:  # RK-12: the King knows whether he may steal
+                    v["steal_possible"] = len(self._legal(seat)) == 2
         return v
 
     def invariants(self) -> list[str]:
