@@ -23,7 +23,7 @@ def games() -> None:
 
 # CLI modules, each with ``register(app)``; the optional ones may not exist yet.
 COMMAND_MODULES = ("play", "replay")
-OPTIONAL_COMMAND_MODULES = ("simulate", "analyze", "tournament", "serve")
+OPTIONAL_COMMAND_MODULES = ("simulate", "analyze", "tournament", "ladder", "serve")
 
 
 def _register_commands() -> None:
