@@ -47,6 +47,29 @@ _PRESIDENT_ORDER = (CROWN, CROWN2, *range(12, 0, -1))
 
 _NONE, _UP, _DOWN = 0, 1, 2
 
+# _LEFT[n][seat]: the seats to the left of seat, in order, ending with seat itself (RK-3)
+_LEFT = {n: tuple(tuple((s + i) % n for i in range(1, n + 1)) for s in range(n)) for n in range(1, 13)}
+_DECKS = {d: tuple(c for c in range(NCODES) for _ in range(DECK_COUNTS[c] * d)) for d in (1, 2)}
+_MASK = (1 << 64) - 1
+
+
+def _shuffle(rng: Rng, items: list[int]) -> None:
+    """``rng.shuffle(items)``, the same draws and the same result, inlined for speed
+    (tests/test_engine_rank.py checks it against Rng.shuffle)."""
+    state = rng.state
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        shift = 64 - n.bit_length()
+        while True:
+            state = (state + 0x9E3779B97F4A7C15) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            j = (z ^ (z >> 31)) >> shift
+            if j < n:
+                break
+        items[i], items[j] = items[j], items[i]
+    rng.state = state
+
 Record = Mapping[str, Any]
 
 
@@ -61,20 +84,62 @@ def _thawed(entry: Record) -> JSON:
 
 def _set_action(x: int, a: int, lift: int, w: int, mod: int) -> A.RankAction:
     """The play of ``a`` cards of value ``x`` (plus one ``x-1`` if ``lift``),
-    ``w`` Wilds and an optional modifier. Cached by its shape."""
-    key = (x, a, lift, w, mod)
-    act = _SETS.get(key)
-    if act is None:
-        cards = (x,) * a + (x - 1,) * lift + (WILD,) * w + ((UP,) if mod == _UP else (DOWN,) if mod == _DOWN else ())
-        act = _SETS[key] = A.make("play", cards)
-    return act
+    ``w`` Wilds and an optional modifier."""
+    cards = (x,) * a + (x - 1,) * lift + (WILD,) * w + ((UP,) if mod == _UP else (DOWN,) if mod == _DOWN else ())
+    return A.make("play", cards)
 
 
-_SETS: dict[tuple[int, int, int, int, int], A.RankAction] = {}
+# Following a pile of count k: _FOLLOW[shape][k][x][a] is the set of a x's (shape 3: plus
+# one x-1) with Wilds making up the count; shapes 0 plain, 1 Rank-Up, 2 Rank-Down, 3 lifted.
+_SHAPES = ((0, _NONE), (0, _UP), (0, _DOWN), (1, _UP))
+_FOLLOW: tuple[dict[int, list[list[A.RankAction]]], ...] = ({}, {}, {}, {})
+
+
+_PLACEHOLDER = A.PASS  # index 0 of a row: never read
+# Wilds alone: _WILDS[w] and _WILDS_UP[w] (with a Rank-Up)
+_WILDS = [_PLACEHOLDER] + [A.make("play", (WILD,) * w) for w in range(1, 9)]
+_WILDS_UP = [_PLACEHOLDER] + [A.make("play", (WILD,) * w + (UP,)) for w in range(1, 9)]
+
+
+def _follow_rows(shape: int, k: int) -> list[list[A.RankAction]]:
+    rows = _FOLLOW[shape].get(k)
+    if rows is None:
+        lift, mod = _SHAPES[shape]
+        rows = _FOLLOW[shape][k] = [
+            [_PLACEHOLDER] + [_set_action(x, a, lift, k - lift - a, mod) for a in range(1, k - lift + 1)]
+            if x > lift else []
+            for x in range(13)
+        ]
+    return rows
+
+
+# Leading: _LEAD[(x, c, wilds, ups, lift, downs)] lists, for a = 1..c x's and w = 0..wilds
+# Wilds, the sets of a x's plain, with a Rank-Up, lifted (one x-1 and a Rank-Up), with a Rank-Down.
+_LEAD: dict[tuple[int, int, int, bool, int, bool], list[A.RankAction]] = {}
+
+
+def _lead_block(key: tuple[int, int, int, bool, int, bool]) -> list[A.RankAction]:
+    x, c, wilds, ups, lift, downs = key
+    block = _LEAD[key] = []
+    for a in range(1, c + 1):
+        for w in range(wilds + 1):
+            block.append(_set_action(x, a, 0, w, _NONE))
+            if ups:
+                block.append(_set_action(x, a, 0, w, _UP))
+                if lift:
+                    block.append(_set_action(x, a, 1, w, _UP))
+            if downs:
+                block.append(_set_action(x, a, 0, w, _DOWN))
+    return block
+
 _CROWN = A.make("play", (CROWN,))
 _CROWN2 = A.make("play", (CROWN2,))
 _LONE_UP = A.make("play", (UP,))
 _LONE_DOWN = A.make("play", (DOWN,))
+
+
+# the core's index of the cached legal actions, not built yet (see _legal_for)
+_NO_INDEX: Mapping[Action, Action] = MappingProxyType({})
 
 
 class RankState(State):
@@ -126,14 +191,14 @@ class RankState(State):
     def _deal(self, dealer: int) -> None:
         """Shuffle every card and deal 15 each, one at a time from the dealer's left (RK-12)."""
         n = self.num_players
-        deck = [c for c in range(NCODES) for _ in range(DECK_COUNTS[c] * self.decks)]
-        self.rng.shuffle(deck)
+        deck = list(_DECKS[self.decks])
+        _shuffle(self.rng, deck)
         self.hands = [[0] * NCODES for _ in range(n)]
-        pos = 0
-        for _ in range(HAND_SIZE):
-            for i in range(n):
-                self.hands[(dealer + 1 + i) % n][deck[pos]] += 1
-                pos += 1
+        pos = n * HAND_SIZE
+        for i in range(n):  # the i-th seat from the dealer's left gets deck[i], deck[i + n], ...
+            hand = self.hands[(dealer + 1 + i) % n]
+            for c in deck[i:pos:n]:
+                hand[c] += 1
         self.sizes = [HAND_SIZE] * n
         self.kings_hand = [0] * NCODES
         self.set_aside = [0] * NCODES
@@ -208,6 +273,58 @@ class RankState(State):
         self.round_log = []
         self.turn = leader
 
+    # -- fast paths of the core protocol while one seat plays (same results) -----------
+    def to_move(self) -> tuple[int, ...]:
+        if self.phase == PLAY and not self.pending:
+            return (self.turn,)
+        return self._movers()[1]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.phase == PLAY and not self.pending:
+            if seat != self.turn:
+                return []
+            cache = self._legal_cache
+            if cache is not None and cache[0] == self.version and cache[1] == seat:
+                return cache[2][:]
+            legal: list[Action] = self._legal_plays(seat)  # type: ignore[assignment]
+            self._legal_cache = (self.version, seat, legal, _NO_INDEX)  # type: ignore[assignment]
+            return legal[:]
+        return super().legal_actions(seat)
+
+    def _legal_for(self, seat: int) -> tuple[list[Action], dict[Action, Action]]:
+        cache = self._legal_cache
+        if cache is not None and cache[0] == self.version and cache[1] == seat:
+            if cache[3] is not _NO_INDEX:
+                return cache[2], cache[3]
+            legal = cache[2]
+        else:
+            legal = self._legal(seat)
+        index = {a: a for a in legal}
+        self._legal_cache = (self.version, seat, legal, index)
+        return legal, index
+
+    def apply(self, seat: int, action: Action | str) -> None:
+        """The core's apply; an action that legal_actions just returned in the play
+        phase goes straight to the rules (actions are interned: identity is equality)."""
+        cache = self._legal_cache
+        if (cache is None or cache[0] != self.version or cache[1] != seat or self.phase != PLAY
+                or action.__class__ is not A.RankAction or action not in cache[2] or self.pending):
+            super().apply(seat, action)
+            return
+        act: A.RankAction = action
+        self.history.append((seat, act.text))
+        self.version += 1
+        if self.id_prefixes:
+            self.id_prefixes.pop(seat, None)
+        if act is A.PASS:
+            self._pass(seat)
+        else:
+            self._play(seat, act)
+        self._move_cache = None
+        self._legal_cache = None
+        if self._infolog is not None:
+            self._log_observations()
+
     # -- decisions -------------------------------------------------------------------
     def _actors(self) -> tuple[int, ...]:
         if self.phase == PLAY:
@@ -262,24 +379,17 @@ class RankState(State):
                 if downs:
                     out.append(_LONE_DOWN)
                 return out
-            for x in NUMBERS:
-                c = h[x]
-                if not c:
-                    continue
-                lift = 1 if ups and x > 1 and h[x - 1] else 0
-                for a in range(1, c + 1):
-                    for w in range(wilds + 1):
-                        out.append(_set_action(x, a, 0, w, _NONE))
-                        if ups:
-                            out.append(_set_action(x, a, 0, w, _UP))
-                            if lift:
-                                out.append(_set_action(x, a, 1, w, _UP))
-                        if downs:
-                            out.append(_set_action(x, a, 0, w, _DOWN))
+            has_up, has_down = ups > 0, downs > 0
+            below = 0
+            for x, c in enumerate(h[1:13], 1):
+                if c:
+                    key = (x, c, wilds, has_up, 1 if ups and below else 0, has_down)
+                    out += _LEAD.get(key) or _lead_block(key)
+                below = c
             for w in range(1, wilds + 1):
-                out.append(_set_action(0, 0, 0, w, _NONE))  # value 1 (RK-4)
+                out.append(_WILDS[w])  # value 1 (RK-4)
                 if ups:
-                    out.append(_set_action(0, 0, 0, w, _UP))  # value 2
+                    out.append(_WILDS_UP[w])  # value 2
             return out
         v = self.pile_value
         if only_mods:  # RK-7: the pile moves by one, within 1-13
@@ -289,32 +399,33 @@ class RankState(State):
                 out.append(_LONE_DOWN)
             out.append(A.PASS)
             return out
-        for t in range(v + 1, 13):  # plain sets of value t
-            c = h[t]
+        low = k - wilds if k > wilds else 1
+        rows = _FOLLOW[0].get(k) or _follow_rows(0, k)
+        for t, c in enumerate(h[v + 1 : 13], v + 1):  # plain sets of value t
             if c:
-                for a in range(max(1, k - wilds), min(c, k) + 1):
-                    out.append(_set_action(t, a, 0, k - a, _NONE))
+                out += rows[t][low : (c if c < k else k) + 1]
         if ups:
-            for x in range(max(v, 1), 13):  # x's raised to x+1
-                c = h[x]
+            rows = _FOLLOW[1].get(k) or _follow_rows(1, k)
+            start = v if v > 1 else 1
+            for x, c in enumerate(h[start:13], start):  # x's raised to x+1
                 if c:
-                    for a in range(max(1, k - wilds), min(c, k) + 1):
-                        out.append(_set_action(x, a, 0, k - a, _UP))
-            for t in range(max(v + 1, 2), 13):  # t's with one t-1 lifted
-                c = h[t]
-                if c and h[t - 1]:
-                    for a in range(max(1, k - 1 - wilds), min(c, k - 1) + 1):
-                        out.append(_set_action(t, a, 1, k - 1 - a, _UP))
+                    out += rows[x][low : (c if c < k else k) + 1]
+            if k > 1:
+                rows = _FOLLOW[3].get(k) or _follow_rows(3, k)
+                lifted = k - 1 - wilds if k - 1 > wilds else 1
+                for t in range(v + 1 if v > 1 else 2, 13):  # t's with one t-1 lifted
+                    c = h[t]
+                    if c and h[t - 1]:
+                        out += rows[t][lifted : (c if c < k - 1 else k - 1) + 1]
         if wilds >= k and v < 12:  # Wilds alone are one above the pile, never above 12
-            out.append(_set_action(0, 0, 0, k, _NONE))
+            out.append(_WILDS[k])
             if ups:
-                out.append(_set_action(0, 0, 0, k, _UP))
+                out.append(_WILDS_UP[k])
         if downs:  # RK-5: same count, any value
-            for x in NUMBERS:
-                c = h[x]
+            rows = _FOLLOW[2].get(k) or _follow_rows(2, k)
+            for x, c in enumerate(h[1:13], 1):
                 if c:
-                    for a in range(max(1, k - wilds), min(c, k) + 1):
-                        out.append(_set_action(x, a, 0, k - a, _DOWN))
+                    out += rows[x][low : (c if c < k else k) + 1]
         if seat != self.owner:
             out.append(A.PASS)
         return out
@@ -322,12 +433,11 @@ class RankState(State):
     def _resolve(self, actions: dict[int, Action]) -> None:
         phase = self.phase
         if phase == PLAY:
-            ((seat, act),) = actions.items()
-            assert isinstance(act, A.RankAction)
-            if act.kind == "pass":
-                self._pass(seat)
-            else:
-                self._play(seat, act)
+            for seat, act in actions.items():
+                if act is A.PASS:
+                    self._pass(seat)
+                else:
+                    self._play(seat, act)  # type: ignore[arg-type]
             return
         king = self.characters.index(KING)
         if phase == KINGS_HAND:
@@ -372,10 +482,11 @@ class RankState(State):
 
     def _play(self, seat: int, act: A.RankAction) -> None:
         h = self.hands[seat]
-        for c in act.cards:
+        cards = act.cards
+        for c in cards:
             h[c] -= 1
-            self.pile.append(c)
-        self.sizes[seat] -= len(act.cards)
+        self.pile += cards
+        self.sizes[seat] -= len(cards)
         self.round_log.append((seat, act.text))
         if self.sizes[seat] == 0:
             self.finished.append(seat)
@@ -408,30 +519,35 @@ class RankState(State):
         base = act.base
         if base == 0:  # Wilds alone: one above the pile, or 1 when leading (RK-4)
             base = self.pile_value + 1 if self.pile_count else 1
-            if UP in act.cards:
+            if UP in cards:
                 base += 1
         if not self.pile_count:
             self.pile_count = act.count
         self.pile_value = base
-        self.top = act.cards
+        self.top = cards
         self.owner = seat
         self._next(seat)
 
     def _next(self, seat: int) -> None:
         """After a play or pass by ``seat``: end the round or hand, or pass the turn."""
-        if self._hand_done():
+        sizes, passed = self.sizes, self.passed
+        n = self.num_players
+        if n - sizes.count(0) <= 1:
+            self._end_hand([s for s in range(n) if sizes[s]])
             return
         owner = self.owner
-        sizes, passed = self.sizes, self.passed
-        if owner >= 0 and all(passed[s] for s in range(self.num_players) if sizes[s] and s != owner):
-            # RK-9: the owner leads, or the next holder to the owner's left
-            self._new_round(owner if sizes[owner] else self._left_holder(owner))
-            return
-        nxt = self._left(seat, lambda s: sizes[s] > 0 and not passed[s])
-        if nxt < 0:
-            self._new_round(self._left_holder(seat))
-        else:
-            self.turn = nxt
+        if owner >= 0:
+            for s in range(n):
+                if sizes[s] and not passed[s] and s != owner:
+                    break
+            else:  # RK-9: the owner leads, or the next holder to the owner's left
+                self._new_round(owner if sizes[owner] else self._left_holder(owner))
+                return
+        for s in _LEFT[n][seat]:
+            if sizes[s] and not passed[s]:
+                self.turn = s
+                return
+        self._new_round(self._left_holder(seat))
 
     def _left(self, seat: int, ok: Any) -> int:
         n = self.num_players
@@ -445,10 +561,10 @@ class RankState(State):
         return self._left(seat, lambda s: self.sizes[s] > 0)
 
     def _hand_done(self) -> bool:
-        holders = [s for s in range(self.num_players) if self.sizes[s]]
-        if len(holders) > 1:
+        sizes = self.sizes
+        if self.num_players - sizes.count(0) > 1:
             return False
-        self._end_hand(holders)
+        self._end_hand([s for s in range(self.num_players) if sizes[s]])
         return True
 
     def _end_hand(self, holders: list[int]) -> None:
