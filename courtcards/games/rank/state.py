@@ -12,6 +12,7 @@ from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.rank import actions as A
 from courtcards.games.rank.cards import (
+    CODES,
     CROWN,
     CROWN2,
     DECK_COUNTS,
@@ -804,7 +805,7 @@ class RankState(State):
             if not isinstance(raw, list):
                 raise PositionError(f"{key!r} must be a list of cards, not {raw!r}")
             try:
-                return [parse_card(str(t)) for t in raw]
+                return [CODES.get(t) or parse_card(str(t)) for t in raw]
             except Exception as exc:
                 raise PositionError(f"{key!r}: {exc}") from None
 
@@ -827,7 +828,7 @@ class RankState(State):
             if not isinstance(hand, list):
                 raise PositionError(f"hand {i} must be a list of cards")
             try:
-                self.hands.append(counts_of([parse_card(str(t)) for t in hand]))
+                self.hands.append(counts_of([CODES.get(t) or parse_card(str(t)) for t in hand]))
             except Exception as exc:
                 raise PositionError(f"hand {i}: {exc}") from None
         self.sizes = [sum(h) for h in self.hands]

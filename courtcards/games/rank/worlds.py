@@ -29,6 +29,7 @@ from courtcards.core.rng import Rng
 from courtcards.core.state import JSON
 from courtcards.games.rank.actions import parse_action
 from courtcards.games.rank.cards import (
+    CODES,
     CROWN,
     CROWN2,
     DECK_COUNTS,
@@ -53,7 +54,7 @@ Bound = tuple[int, frozenset[int], int, int]
 
 
 def _codes(texts: Any) -> list[int]:
-    return [parse_card(str(t)) for t in texts]
+    return [CODES.get(t) or parse_card(str(t)) for t in texts]
 
 
 def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState:
@@ -93,7 +94,7 @@ def _sample(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState:
     if rest < 0 or (rest and known_aside is not None):
         raise ViewError("malformed Rank view: more cards in hands and draw pile than the deck holds")
 
-    bounds = _bounds(view, seat, characters)
+    bounds = _bounds(view, seat, characters, counts_of(pile + discard))
     world_rng = Rng(rng.next64())
     for _ in range(MAX_TRIES):
         rng.shuffle(hidden)
@@ -177,9 +178,9 @@ def _exchanges(view: Mapping[str, Any], hands: dict[int, list[int]], hidden: lis
     return out
 
 
-def _bounds(view: Mapping[str, Any], seat: int, characters: list[str]) -> list[Bound]:
-    """What the seat knows about other hands, as bounds (see the module doc)."""
-    played = counts_of(_codes(view["pile"]["cards"]) + _codes(view["discard"]))  # this hand (RK-16: public)
+def _bounds(view: Mapping[str, Any], seat: int, characters: list[str], played: list[int]) -> list[Bound]:
+    """What the seat knows about other hands, as bounds (see the module doc); ``played``
+    counts the cards played this hand (RK-16: public)."""
     by_seat: dict[int, list[int]] = {}
     if view["phase"] == PLAY:
         for s, text in view["round_log"]:  # plays of this round, attributed
