@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from courtcards.games.rank.cards import DECK_COUNTS, NCODES, TEXT, parse_card
+from courtcards.games.rank.cards import CODES, DECK_COUNTS, NCODES, TEXT, parse_card
 from courtcards.games.rank.ids import GIVE, PLAY_CROWN
 
 KINDS = NCODES - 1  # 17 card kinds
@@ -47,10 +47,11 @@ def shape(num_players: int) -> tuple[int, ...]:
     return (FIXED + PER_SEAT * num_players,)
 
 
-def _counts(out: npt.NDArray[np.float32], at: int, texts: Any, scale: list[float]) -> None:
+def _counts(out: list[float], at: int, texts: Any, scale: list[float]) -> None:
+    at -= 1
     for t in texts:
-        c = parse_card(str(t))
-        out[at + c - 1] += scale[c]
+        c = CODES.get(t) or parse_card(str(t))
+        out[at + c] += scale[c]
 
 
 def tensor(view: Mapping[str, Any], prefix: tuple[int, ...]) -> npt.NDArray[np.float32]:
@@ -58,7 +59,7 @@ def tensor(view: Mapping[str, Any], prefix: tuple[int, ...]) -> npt.NDArray[np.f
     me: int = view["seat"]
     decks = 2 if n >= 7 else 1
     scale = [0.0] + [1.0 / (DECK_COUNTS[c] * decks) for c in range(1, NCODES)]
-    out = np.zeros(shape(n), dtype=np.float32)
+    out = [0.0] * (FIXED + PER_SEAT * n)
     pile = view["pile"]
     at = 0
     _counts(out, at, view["hand"], scale)
@@ -111,7 +112,7 @@ def tensor(view: Mapping[str, Any], prefix: tuple[int, ...]) -> npt.NDArray[np.f
         out[base + 5 + CHARACTERS.index(p["character"])] = 1.0
         out[base + 9] = p["tokens"] / target
         out[base + 10] = p["times_king"] / hand_number
-    return out
+    return np.array(out, dtype=np.float32)
 
 
 def text(view: Mapping[str, Any], prefix: tuple[int, ...]) -> str:
