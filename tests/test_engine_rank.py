@@ -180,11 +180,11 @@ def test_equal_actions_are_the_same_object() -> None:
 
 
 def test_inlined_shuffle_draws_like_rng_shuffle() -> None:
-    for seed in (0, 1, 2**63 + 5, 123456789):
+    for seed, size in itertools.product((0, 1, 2**63 + 5, 123456789), (0, 2, 98, 196, 900)):
         a, b = Rng(seed), Rng(seed)
-        deck_a, deck_b = list(range(196)), list(range(196))
+        deck_a, deck_b = list(range(size)), list(range(size))
         a.shuffle(deck_a)
-        _shuffle(b, deck_b)
+        _shuffle(b, deck_b)  # 900 cards need more than one batch of draws
         assert deck_a == deck_b and a.state == b.state
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import combinations_with_replacement, pairwise
+from itertools import combinations_with_replacement, compress, pairwise
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from courtcards.core.errors import PositionError
 from courtcards.core.rng import Rng
@@ -52,24 +54,48 @@ _NONE, _UP, _DOWN = 0, 1, 2
 _LEFT = {n: tuple(tuple((s + i) % n for i in range(1, n + 1)) for s in range(n)) for n in range(1, 13)}
 _DECKS = {d: tuple(c for c in range(NCODES) for _ in range(DECK_COUNTS[c] * d)) for d in (1, 2)}
 _MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_SHIFTS = [64 - n.bit_length() for n in range(1025)]  # below(n) keeps the top bits of a draw
+
+
+def _draws(state: int, count: int) -> list[int]:
+    """The next ``count`` outputs of a SplitMix64 generator (Rng.next64) in state
+    ``state``, computed at once: the k-th step's state is ``state + k * golden``."""
+    z = np.uint64(state) + np.arange(1, count + 1, dtype=np.uint64) * np.uint64(_GOLDEN)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    out: list[int] = (z ^ (z >> np.uint64(31))).tolist()
+    return out
 
 
 def _shuffle(rng: Rng, items: list[int]) -> None:
-    """``rng.shuffle(items)``, the same draws and the same result, inlined for speed
+    """``rng.shuffle(items)``: the same draws, the same result and the same final
+    generator state, with the draws computed in one batch
     (tests/test_engine_rank.py checks it against Rng.shuffle)."""
+    if len(items) >= len(_SHIFTS):
+        rng.shuffle(items)
+        return
     state = rng.state
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        shift = 64 - n.bit_length()
-        while True:
-            state = (state + 0x9E3779B97F4A7C15) & _MASK
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            j = (z ^ (z >> 31)) >> shift
-            if j < n:
-                break
-        items[i], items[j] = items[j], items[i]
-    rng.state = state
+    original = items[:]
+    size = 2 * len(items) + 16  # enough but for a run of rejections: then again with more
+    while True:
+        draws = _draws(state, size)
+        used = 0
+        try:
+            for n in range(len(items), 1, -1):
+                shift = _SHIFTS[n]
+                j = draws[used] >> shift
+                used += 1
+                while j >= n:
+                    j = draws[used] >> shift
+                    used += 1
+                items[n - 1], items[j] = items[j], items[n - 1]
+        except IndexError:
+            items[:] = original
+            size *= 4
+            continue
+        break
+    rng.state = (state + used * _GOLDEN) & _MASK
 
 Record = Mapping[str, Any]
 
@@ -113,6 +139,11 @@ def _follow_rows(shape: int, k: int) -> list[list[A.RankAction]]:
         ]
     return rows
 
+
+# Following a single: _PLAIN1[x] is x alone, _UP1[x] is x U, _DOWN1[x] is x D
+_PLAIN1, _UP1, _DOWN1 = (
+    [_PLACEHOLDER] + [_set_action(x, 1, 0, 0, mod) for x in NUMBERS] for mod in (_NONE, _UP, _DOWN)
+)
 
 # Leading: _LEAD[(x, c, wilds, ups, lift, downs)] lists, for a = 1..c x's and w = 0..wilds
 # Wilds, the sets of a x's plain, with a Rank-Up, lifted (one x-1 and a Rank-Up), with a Rank-Down.
@@ -399,6 +430,20 @@ class RankState(State):
             if downs and v > 1:
                 out.append(_LONE_DOWN)
             out.append(A.PASS)
+            return out
+        if k == 1:  # the same sets as below, faster: single cards, with a modifier or not
+            out += compress(_PLAIN1[v + 1 : 13], h[v + 1 : 13])
+            if ups:
+                start = v if v > 1 else 1
+                out += compress(_UP1[start:13], h[start:13])
+            if wilds and v < 12:
+                out.append(_WILDS[1])
+                if ups:
+                    out.append(_WILDS_UP[1])
+            if downs:
+                out += compress(_DOWN1[1:13], h[1:13])
+            if seat != self.owner:
+                out.append(A.PASS)
             return out
         low = k - wilds if k > wilds else 1
         rows = _FOLLOW[0].get(k) or _follow_rows(0, k)
