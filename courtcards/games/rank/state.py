@@ -318,7 +318,7 @@ class RankState(State):
             cache = self._legal_cache
             if cache is not None and cache[0] == self.version and cache[1] == seat:
                 return cache[2][:]
-            legal: list[Action] = self._legal_plays(seat)  # type: ignore[assignment]
+            legal = self._legal(seat)
             self._legal_cache = (self.version, seat, legal, _NO_INDEX)  # type: ignore[assignment]
             return legal[:]
         return super().legal_actions(seat)
