@@ -110,6 +110,17 @@ class Fight:
             resolved=int(data.get("resolved", 0)),
         )
 
+    def copy(self) -> Fight:
+        """An independent copy (every list and dict its own)."""
+        new = Fight.__new__(Fight)
+        new.__dict__.update(self.__dict__)
+        new.need = dict(self.need)
+        new.attacks = list(self.attacks)
+        new.blocks = list(self.blocks)
+        new.pairs = list(self.pairs)
+        new.assigned = list(self.assigned)
+        return new
+
     def open_attacks(self) -> list[int]:
         left = Counter(self.attacks) - Counter(a for a, _ in self.pairs)
         return sorted(left.elements())
@@ -147,6 +158,21 @@ class RoyalsState(State):
         self.last_table: list[list[int]] = [[] for _ in range(num_players)]
         self.winner: int | None = None
         self.log: list[str] = []  # the latest public events
+
+    def _copy_into(self, new: State) -> None:
+        assert isinstance(new, RoyalsState)
+        new.decks = [x.copy() for x in self.decks]
+        new.hands = [x.copy() for x in self.hands]
+        new.discards = [x.copy() for x in self.discards]
+        new.royals = [x.copy() for x in self.royals]
+        new.table = [x.copy() for x in self.table]
+        new.last_table = [x.copy() for x in self.last_table]
+        new.opening = [x.copy() for x in self.opening]
+        new.log = self.log.copy()
+        if self.fight is not None:
+            new.fight = self.fight.copy()
+        if self.last_fight is not None:
+            new.last_fight = self.last_fight.copy()
 
     # -- rules constants ------------------------------------------------------------
     @property
