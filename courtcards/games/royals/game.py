@@ -9,6 +9,7 @@ from courtcards.core.game import Game
 from courtcards.core.options import Option, OptionSet, OptionValue
 from courtcards.games.royals.actions import RoyalsAction, parse_action
 from courtcards.games.royals.cards import TEXT, parse_card_list
+from courtcards.games.royals.ids import RoyalsCodec
 from courtcards.games.royals.state import RoyalsState
 
 ROYALS_OPTIONS = OptionSet(
@@ -37,6 +38,9 @@ class RoyalsGame(Game):
         configs: list[tuple[int, dict[str, OptionValue]]] = [(n, {}) for n in range(3, 7)]
         configs += [(n, {"max_turns": 25}) for n in (3, 6)]
         return configs
+
+    def _action_codec(self, num_players: int, options: dict[str, OptionValue]) -> RoyalsCodec:
+        return RoyalsCodec(num_players)
 
     def _new_state(self, num_players: int, options: dict[str, OptionValue], seed: int) -> RoyalsState:
         state = RoyalsState(self, num_players, options, seed)
