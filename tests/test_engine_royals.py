@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from courtcards.core.errors import ActionIdError, NotYourTurnError
+from courtcards.core.errors import ActionIdError, NotYourTurnError, ViewError
 from courtcards.core.game import get_game
-from courtcards.games.royals.cards import TEXT, parse_card
+from courtcards.games.royals.cards import DECK, TEXT, parse_card
 from courtcards.games.royals.state import RoyalsState
 
 G = get_game("royals")
@@ -178,3 +178,166 @@ def test_ids_of_actions_that_can_never_be_legal_are_refused() -> None:
         state.action_ids("attack 7")
     with pytest.raises(NotYourTurnError, match="no decision"):
         state.legal_action_mask(2)
+
+
+# -- world sampling ------------------------------------------------------------------------------
+def same_view(world: Any, seat: int, view: dict[str, Any]) -> bool:
+    return json.dumps(world.view(seat), sort_keys=True) == json.dumps(view, sort_keys=True)
+
+
+def small_position(**fields: Any) -> RoyalsState:
+    """Three seats whose hidden cards are few: every other card is in a discard pile."""
+    return pos(["QH 7H", "2C 3C", "2S 3S 5S"], decks=[["AH", "2H", "3H"], ["4C", "5C", "6C"], ["4S", "6S"]],
+               **fields)
+
+
+def test_a_sampled_world_shows_the_seat_the_same_view_and_the_same_legal_ids() -> None:
+    state = attack_position()
+    state.apply(2, "commit 5H")
+    for seat in range(4):
+        view = state.view(seat)
+        for k in range(5):
+            world = G.sample_world(view, k)
+            assert same_view(world, seat, view) and world.invariants() == []
+            assert world.to_move() == state.to_move()
+            if seat in state.to_move():
+                assert world.legal_action_ids(seat) == state.legal_action_ids(seat)
+                assert {a.text for a in world.legal_actions(seat)} == {a.text for a in state.legal_actions(seat)}
+
+
+def test_sampled_worlds_keep_every_public_place_and_deal_only_the_hidden_cards() -> None:
+    state = small_position()
+    view = state.view(0)
+    for k in range(30):
+        world = G.sample_world(view, k)
+        places = world.card_places()
+        assert places["hand:0"] == ["7H", "QH"] and sorted(places["deck:0"]) == ["2H", "3H", "AH"]
+        for s in range(3):
+            assert places[f"discard:{s}"] == state.card_places()[f"discard:{s}"]
+        assert sorted(places["hand:1"] + places["deck:1"]) == ["2C", "3C", "4C", "5C", "6C"]
+        assert len(places["hand:1"]) == 2 and len(places["deck:1"]) == 3
+
+
+def chi_square(counts: dict[Any, int], cells: int, total: int) -> float:
+    expected = total / cells
+    assert len(counts) == cells
+    return sum((c - expected) ** 2 / expected for c in counts.values())
+
+
+def test_hidden_cards_are_dealt_uniformly_chi_square() -> None:
+    state = pos(["QH", "2C 3C", "2S"], decks=[["AH"], ["4C", "5C"], ["3S"]])
+    view = state.view(0)
+    counts: dict[Any, int] = {}
+    total = 2400
+    for k in range(total):
+        places = G.sample_world(view, 7_000 + k).card_places()
+        key = (tuple(places["hand:1"]), tuple(places["deck:1"]))
+        counts[key] = counts.get(key, 0) + 1
+    # 6 hands of 2 of the 4 hidden cards x 2 orders of the deck: 12 equally likely deals
+    assert chi_square(counts, 12, total) < 31.26  # the 0.1% critical value, 11 degrees of freedom
+
+
+def test_opening_cards_stay_at_the_bottom_of_a_deck_not_yet_drawn_past_or_reshuffled() -> None:  # RY-1
+    state = small_position(opening=[["AH", "4C", "4S"], ["", "5C", "6S"]])
+    view = state.view(0)
+    for k in range(40):
+        world = G.sample_world(view, k)
+        assert world.decks[0][0] == parse_card("AH") and world.decks[1][:2] == [parse_card("4C"), parse_card("5C")]
+        assert world.decks[2] == [parse_card("4S"), parse_card("6S")]
+    # seat 1 drew down past its second shown card: that card is in its hand
+    state = pos(["QH 7H", "2C 3C 5C", "2S"], decks=[["AH", "2H", "3H"], ["4C"], ["4S"]],
+                opening=[["AH", "4C", "4S"], ["", "5C", ""]])
+    for k in range(20):
+        world = G.sample_world(state.view(0), k)
+        assert world.decks[1] == [parse_card("4C")] and parse_card("5C") in world.hands[1]
+
+
+def test_after_a_reshuffle_the_deck_holds_only_cards_of_the_pile_that_made_it() -> None:  # RY-2
+    state = small_position(new_decks=[None, None, ["4S", "5S", "6S"]], opening=[["AH", "4C", "4S"]])
+    view = state.view(0)
+    assert view["players"][2]["new_deck"] == ["4S", "5S", "6S"]
+    decks = set()
+    for k in range(60):
+        world = G.sample_world(view, k)
+        assert set(world.decks[2]) <= {parse_card(t) for t in ("4S", "5S", "6S")}  # the opening no longer binds
+        assert parse_card("2S") in world.hands[2] and parse_card("3S") in world.hands[2]
+        decks.add(tuple(world.decks[2]))
+    assert len(decks) == 6  # any 2 of the 3 in any order
+
+
+def test_a_reshuffle_records_the_pile_that_became_the_deck() -> None:
+    state = pos(["QH", "2C 3C", "", ""], decks=[[], [], [], []], royals=[[], ["KD 9D"], [], []])
+    state.apply(0, "discard hand")  # seat 1 begins its turn with an empty deck and 48 cards in its pile
+    pile = tuple(c for c in DECK if c not in (parse_card("2C"), parse_card("3C"), parse_card("KD"), parse_card("9D")))
+    assert state.new_decks[1] == pile and state.new_decks[0] is None
+    assert state.view(0)["players"][1]["new_deck"] == [TEXT[c] for c in pile]
+    assert G.state_from_json(json.loads(json.dumps(state.to_json()))).new_decks == state.new_decks
+
+
+def test_pending_commitments_of_other_seats_are_resampled_the_own_kept() -> None:
+    state = attack_position()
+    state.apply(2, "commit 5H")
+    state.apply(0, "commit 3D")
+    view = state.view(0)
+    seen = set()
+    for k in range(60):
+        world = G.sample_world(view, k)
+        assert world.pending[0].text == "commit 3D"
+        mine = world.pending[2]
+        assert len(mine.cards) == 1 and mine.cards[0] in world.hands[2]
+        seen.add(mine.text)
+        world.apply(1, "commit none")  # the sampled world plays on: the reveal uses the sampled cards
+        revealed = [line for line in world.log if line.startswith("revealed")]
+        assert world.phase != "commit" and f"seat 2: {TEXT[mine.cards[0]]}" in revealed[-1]
+    assert seen == {"commit 5H", "commit 6S", "commit AD"}  # any of its 3 hidden cards: 2 in hand, 1 in deck
+    # the defender's pending choice is drawn among any number of cards up to its limit
+    state = attack_position()
+    state.apply(1, "commit 9C")
+    counts = {len(G.sample_world(state.view(2), k).pending[1].cards) for k in range(60)}
+    assert counts == {0, 1}
+
+
+def test_a_sampled_world_has_a_fresh_generator_so_future_deals_differ() -> None:
+    state = pos(["QH", "", "", ""], decks=[[], [], [], []], royals=[[], [], [], []])
+    view = state.view(0)
+    state.apply(0, "discard hand")  # seat 1 shuffles its 52-card discard pile into a new deck
+    hands = set()
+    for k in range(5):
+        world = G.sample_world(view, k)
+        assert world.rng.state != state.rng.state
+        world.apply(0, "discard hand")
+        hands.add(tuple(world.hands[1]))
+    assert tuple(state.hands[1]) not in hands and len(hands) == 5
+
+
+def test_sampled_world_record_replays_to_it() -> None:
+    state = attack_position()
+    state.apply(1, "commit 9C")
+    world = G.sample_world(state.view(2), 3)
+    replayed = world.record().replay().to_json()
+    assert replayed.pop("start") is not None
+    assert replayed == {k: v for k, v in world.to_json().items() if k != "start"}
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda v: v.update(game="rank"), "not a Royals view"),
+        (lambda v: v.update(seat=None), "spectator"),
+        (lambda v: v["players"][1].update(hand=3), "hidden cards"),
+        (lambda v: v["players"][1].update(discard=["ZZ"]), "'ZZ' is not a card"),
+        (lambda v: v.update(hand=["KS"]), "does not fit its hidden cards"),
+        (lambda v: v.pop("players"), "malformed Royals view"),
+        (lambda v: v.update(phase="lunch"), "unknown phase"),
+    ],
+)
+def test_malformed_views_are_refused_with_the_reason(change: Any, words: str) -> None:
+    view = small_position().view(0)
+    change(view)
+    with pytest.raises(ViewError, match=words):
+        G.sample_world(view, 1)
+
+
+def test_a_view_of_another_seat_is_refused() -> None:
+    with pytest.raises(ViewError, match="seat 1's view, not seat 0's"):
+        G.sample_world(small_position().view(1), 1, seat=0)

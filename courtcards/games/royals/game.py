@@ -7,10 +7,12 @@ from typing import Any
 
 from courtcards.core.game import Game
 from courtcards.core.options import Option, OptionSet, OptionValue
+from courtcards.core.rng import Rng
 from courtcards.games.royals.actions import RoyalsAction, parse_action
 from courtcards.games.royals.cards import TEXT, parse_card_list
 from courtcards.games.royals.ids import RoyalsCodec
 from courtcards.games.royals.state import RoyalsState
+from courtcards.games.royals.worlds import sample_world
 
 ROYALS_OPTIONS = OptionSet(
     options=(
@@ -41,6 +43,9 @@ class RoyalsGame(Game):
 
     def _action_codec(self, num_players: int, options: dict[str, OptionValue]) -> RoyalsCodec:
         return RoyalsCodec(num_players)
+
+    def _sample_world(self, view: Mapping[str, Any], rng: Rng) -> RoyalsState:
+        return sample_world(self, view, rng)
 
     def _new_state(self, num_players: int, options: dict[str, OptionValue], seed: int) -> RoyalsState:
         state = RoyalsState(self, num_players, options, seed)

@@ -158,6 +158,9 @@ class RoyalsState(State):
         self.last_table: list[list[int]] = [[] for _ in range(num_players)]
         self.winner: int | None = None
         self.log: list[str] = []  # the latest public events
+        # per seat, the cards of its discard pile when it was last shuffled into a new
+        # deck (public: the pile lay face up), None before any such shuffle
+        self.new_decks: list[tuple[int, ...] | None] = [None] * n
 
     def _copy_into(self, new: State) -> None:
         assert isinstance(new, RoyalsState)
@@ -169,6 +172,7 @@ class RoyalsState(State):
         new.last_table = [x.copy() for x in self.last_table]
         new.opening = [x.copy() for x in self.opening]
         new.log = self.log.copy()
+        new.new_decks = self.new_decks.copy()
         if self.fight is not None:
             new.fight = self.fight.copy()
         if self.last_fight is not None:
@@ -227,6 +231,7 @@ class RoyalsState(State):
                 pile = self.discards[seat]
                 if not pile:
                     break
+                self.new_decks[seat] = tuple(sorted(pile))
                 deck.extend(pile)
                 pile.clear()
                 self.rng.shuffle(deck)
@@ -559,6 +564,10 @@ class RoyalsState(State):
         out["wounds"] = [[TEXT[f], h] for f, h in fight.wounds()]
         return out
 
+    def _new_deck_json(self, seat: int) -> list[str] | None:
+        cards = self.new_decks[seat]
+        return None if cards is None else texts(cards)
+
     def view(self, seat: int | None) -> JSON:
         players = [
             {
@@ -569,6 +578,7 @@ class RoyalsState(State):
                 "royals": [{"face": TEXT[f], "number": TEXT[c], "value": rank(c)} for f, c in self.royals[s]],
                 "points": self.points(s),
                 "table": texts(self.table[s]),
+                "new_deck": self._new_deck_json(s),
             }
             for s in range(self.num_players)
         ]
@@ -676,6 +686,7 @@ class RoyalsState(State):
             "last_fight": self._last_fight_json(),
             "winner": self.winner,
             "log": list(self.log),
+            "new_decks": [self._new_deck_json(s) for s in range(self.num_players)],
         }
 
     def load_json(self, data: Mapping[str, Any]) -> bool:
@@ -756,6 +767,13 @@ class RoyalsState(State):
         winner = data.get("winner")
         self.winner = None if winner is None else _seat_field(data, "winner", 0, n)
         self.log = [str(t) for t in data.get("log", [])]
+        new_decks = data.get("new_decks") or [None] * n
+        if not isinstance(new_decks, list) or len(new_decks) != n:
+            raise PositionError(f"'new_decks' must list {n} seats' cards or nulls")
+        try:
+            self.new_decks = [None if d is None else tuple(sorted(parse_card(str(t)) for t in d)) for d in new_decks]
+        except (NotationError, TypeError) as exc:
+            raise PositionError(f"malformed 'new_decks': {exc}") from None
         if self.phase == ACTION and self.fight is not None:
             raise PositionError("no fight is under way in phase 'action'")
         return self.phase == START
