@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import numpy as np
 import pytest
 
 from courtcards.core.errors import ActionIdError, NotYourTurnError, ViewError
@@ -341,3 +342,65 @@ def test_malformed_views_are_refused_with_the_reason(change: Any, words: str) ->
 def test_a_view_of_another_seat_is_refused() -> None:
     with pytest.raises(ViewError, match="seat 1's view, not seat 0's"):
         G.sample_world(small_position().view(1), 1, seat=0)
+
+
+# -- observations --------------------------------------------------------------------------------
+def test_observation_tensor_layout() -> None:
+    state = attack_position()
+    state.apply(0, "commit 7H")
+    codec = state.action_codec()
+    state.apply_id(2, codec.COMMIT_CARD + parse_card("6S"))
+    assert G.observation_shape(4) == (212 + 289 * 4,) and G.observation_shape(6) == (212 + 289 * 6,)
+    obs = state.observation_tensor(0)
+    assert obs.dtype == np.float32 and obs.shape == (1368,)
+    cards = [TEXT[c] for c in range(52)]
+    assert [cards[c] for c in np.flatnonzero(obs[:52])] == ["2C", "3D", "7H", "KS"]  # own hand
+    assert [cards[c] for c in np.flatnonzero(obs[52:104])] == ["7H"]  # own pending commitment
+    assert obs[156 + 1] == 1 and obs[156:162].sum() == 1  # phase commit
+    # seat 1 is the first seat after the observer: its Royal QH 8H at face index 7, value 8
+    seat1 = 162 + 289
+    assert np.flatnonzero(obs[seat1:seat1 + 120]).tolist() == [7 * 10 + 7]
+    assert obs[seat1 + 277 + 9] == 1 and obs[seat1 + 277 + 7] == 1  # defender, may commit up to
+    assert obs[seat1 + 277 + 4] == 1 and obs[seat1 + 277 + 5] == 0  # decides now, not committed yet
+    # seen from seat 2, seat 1 is the last block and seat 2's partial choice is 6S
+    obs2 = state.observation_tensor(2)
+    assert np.flatnonzero(obs2[104:156]).tolist() == [parse_card("6S")]
+    assert np.flatnonzero(obs2[162 + 289 * 3:162 + 289 * 3 + 120]).tolist() == [77]
+    fight = 162 + 289 * 4
+    assert obs[fight] == 1 and obs[fight + 48] == 0  # an attack, not revealed yet
+
+
+def test_observations_depend_on_the_view_only() -> None:
+    state = attack_position()
+    state.apply(2, "commit 5H")
+    for seat in range(4):
+        view = state.view(seat)
+        tensor, text = state.observation_tensor(seat), state.observation_string(seat)
+        assert np.array_equal(G.observation_tensor(view), tensor) and G.observation_string(view) == text
+        for k in range(5):  # other hidden hands and decks, another pending commitment of seat 2
+            world = G.sample_world(view, k)
+            assert np.array_equal(world.observation_tensor(seat), tensor)
+            assert world.observation_string(seat) == text
+    assert state.observation_tensor(0).tolist() != state.observation_tensor(1).tolist()
+
+
+def test_observation_string_says_what_the_seat_sees() -> None:
+    state = attack_position()
+    state.apply(2, "commit 5H")
+    text = state.observation_string(2)
+    assert "seat 2 (you): hand 5H 6S" in text and "seat 0: hand 4;" in text
+    assert "Royals QH 8H = 8" in text and "commit seat 0 1, seat 1 up to 1, seat 2 1" in text
+    assert "committed: seat 2 (yours: commit 5H)" in text
+    assert "yours" not in state.observation_string(0) and "5H 6S" not in state.observation_string(0)
+    lines = state.information_state_string(0).split("\n")  # one line per step
+    assert len(lines) == len(state.history) + 1 and lines[-1] == state.observation_string(0)
+    state.apply_id(0, state.action_codec().COMMIT_CARD + parse_card("KS"))
+    assert "choosing to commit: KS" in state.observation_string(0)
+
+
+def test_returns_at_the_end() -> None:
+    state = pos(["", "", ""], royals=[["KH 10H", "QS 7S"], [], []], phase="start")  # RY-2: 17 points, 3 seats
+    assert state.is_over() and state.returns() == [1.0, -0.5, -0.5] and state.rewards() == [1.0, -0.5, -0.5]
+    draw = pos(["", "", ""], turns=5, phase="start", options={"max_turns": 5})  # RY-8
+    assert draw.is_over() and draw.returns() == [0.0, 0.0, 0.0]
+    assert attack_position().returns() == [0.0] * 4

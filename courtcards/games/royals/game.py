@@ -5,12 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from courtcards.core.game import Game
 from courtcards.core.options import Option, OptionSet, OptionValue
 from courtcards.core.rng import Rng
 from courtcards.games.royals.actions import RoyalsAction, parse_action
 from courtcards.games.royals.cards import TEXT, parse_card_list
-from courtcards.games.royals.ids import RoyalsCodec
+from courtcards.games.royals import observation
+from courtcards.games.royals.ids import RoyalsCodec, codec
 from courtcards.games.royals.state import RoyalsState
 from courtcards.games.royals.worlds import sample_world
 
@@ -42,7 +46,16 @@ class RoyalsGame(Game):
         return configs
 
     def _action_codec(self, num_players: int, options: dict[str, OptionValue]) -> RoyalsCodec:
-        return RoyalsCodec(num_players)
+        return codec(num_players)
+
+    def _observation_shape(self, num_players: int, options: dict[str, OptionValue]) -> tuple[int, ...]:
+        return observation.shape(num_players)
+
+    def _observation_tensor(self, view: Mapping[str, Any], prefix: tuple[int, ...]) -> npt.NDArray[np.float32]:
+        return observation.tensor(view, prefix)
+
+    def _observation_string(self, view: Mapping[str, Any], prefix: tuple[int, ...]) -> str:
+        return observation.string(view, prefix)
 
     def _sample_world(self, view: Mapping[str, Any], rng: Rng) -> RoyalsState:
         return sample_world(self, view, rng)

@@ -26,6 +26,7 @@ commit-done (``commit none`` is commit-done alone). Every other action is one id
 from __future__ import annotations
 
 from collections.abc import Hashable
+from functools import cache
 
 from courtcards.core.errors import ActionIdError
 from courtcards.core.ids import ActionCodec
@@ -125,3 +126,9 @@ class RoyalsCodec(ActionCodec):
             return f"discard {TEXT[FACES[i - self.DISCARD]]}"
         face = FACES[(i - self.REPLACE) // 10]
         return f"replace {TEXT[face]} {TEXT[_number_card(face, (i - self.REPLACE) % 10 + 1)]}"
+
+
+@cache
+def codec(num_players: int) -> RoyalsCodec:
+    """The (shared) numbering for a table size."""
+    return RoyalsCodec(num_players)
