@@ -11,9 +11,9 @@ import numpy.typing as npt
 from courtcards.core.game import Game
 from courtcards.core.options import Option, OptionSet, OptionValue
 from courtcards.core.rng import Rng
+from courtcards.games.royals import observation
 from courtcards.games.royals.actions import RoyalsAction, parse_action
 from courtcards.games.royals.cards import TEXT, parse_card_list
-from courtcards.games.royals import observation
 from courtcards.games.royals.ids import RoyalsCodec, codec
 from courtcards.games.royals.state import RoyalsState
 from courtcards.games.royals.worlds import sample_world
