@@ -27,11 +27,11 @@ from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.royals import actions as A
 from courtcards.games.royals.cards import (
+    ATTACK_VALUES,
+    BLOCK_VALUES,
     DECK,
+    RANKS,
     TEXT,
-    fight_value,
-    is_attack,
-    is_block,
     is_face,
     is_number,
     parse_card,
@@ -75,6 +75,7 @@ class Fight:
     hits: int = 0
     assigned: list[int] = field(default_factory=list)  # face card per hit, in card order
     resolved: int = 0  # hit Royals already dealt with (in card order)
+    committers: tuple[int, ...] | None = field(default=None, compare=False, repr=False)  # cache: need > 0
 
     def to_json(self) -> JSON:
         return {
@@ -122,16 +123,26 @@ class Fight:
         return new
 
     def open_attacks(self) -> list[int]:
-        left = Counter(self.attacks) - Counter(a for a, _ in self.pairs)
-        return sorted(left.elements())
+        return _minus(self.attacks, [a for a, _ in self.pairs])
 
     def open_blocks(self) -> list[int]:
-        left = Counter(self.blocks) - Counter(b for _, b in self.pairs)
-        return sorted(left.elements())
+        return _minus(self.blocks, [b for _, b in self.pairs])
 
     def wounds(self) -> list[tuple[int, int]]:
         """(face card, hits) of every hit Royal, in card order."""
-        return sorted(Counter(self.assigned).items())
+        hits: dict[int, int] = {}
+        for face in self.assigned:
+            hits[face] = hits.get(face, 0) + 1
+        return sorted(hits.items())
+
+
+def _minus(values: list[int], used: list[int]) -> list[int]:
+    """The values left, ascending, when each used one is taken away once."""
+    left = sorted(values)
+    for v in used:
+        if v in left:
+            left.remove(v)
+    return left
 
 
 class RoyalsState(State):
@@ -142,6 +153,8 @@ class RoyalsState(State):
     def __init__(self, game: RoyalsGame, num_players: int, options: dict[str, OptionValue], seed: int) -> None:
         self._init_base(game, num_players, options, seed)
         n = num_players
+        self.hand_limit = 2 * n  # RY-1
+        self.target = 20 - n  # RY-1
         self.rng = Rng(seed)
         self.decks: list[list[int]] = [[] for _ in range(n)]
         self.hands: list[list[int]] = [[] for _ in range(n)]
@@ -178,17 +191,8 @@ class RoyalsState(State):
         if self.last_fight is not None:
             new.last_fight = self.last_fight.copy()
 
-    # -- rules constants ------------------------------------------------------------
-    @property
-    def hand_limit(self) -> int:
-        return 2 * self.num_players  # RY-1
-
-    @property
-    def target(self) -> int:
-        return 20 - self.num_players  # RY-1
-
     def points(self, seat: int) -> int:
-        return sum(rank(num) for _, num in self.royals[seat])
+        return sum([RANKS[num] for _, num in self.royals[seat]])
 
     def _note(self, text: str) -> None:
         self.log.append(text)
@@ -236,7 +240,9 @@ class RoyalsState(State):
                 pile.clear()
                 self.rng.shuffle(deck)
                 self._note(f"seat {seat} shuffles its discard pile into a new deck ({len(deck)} cards)")
-            hand.append(deck.pop())
+            take = min(self.hand_limit - len(hand), len(deck))
+            hand += deck[-take:]  # from the top (the end)
+            del deck[-take:]
         hand.sort()
 
     def _begin_turn(self, seat: int) -> None:
@@ -265,7 +271,11 @@ class RoyalsState(State):
             return (self.turn,)
         if self.phase == COMMIT:
             assert self.fight is not None
-            return tuple(s for s, k in sorted(self.fight.need.items()) if k > 0)
+            seats = self.fight.committers
+            if seats is None:
+                need = self.fight.need
+                seats = self.fight.committers = tuple(s for s in range(self.num_players) if need.get(s, 0) > 0)
+            return seats
         if self.phase in (PAIR, HITS, LOSSES):
             assert self.fight is not None
             return (self.fight.defender,)
@@ -288,24 +298,27 @@ class RoyalsState(State):
             out = self._legal_losses()
         else:
             out = []
-        return list(out)
+        return out  # type: ignore[return-value]
 
     def _royal_plays(self, seat: int) -> list[A.RoyalsAction]:
-        hand = self.hands[seat]
-        return [
-            A.make("royal", cards=(f, c))
-            for f in hand
-            if is_face(f)
-            for c in hand
-            if is_number(c) and suit(c) == suit(f)
-        ]
+        """Each face card in hand with each number card of its suit, in hand order (one pass)."""
+        faces = []
+        numbers: list[list[int]] = [[], [], [], []]
+        for c in self.hands[seat]:
+            if c % 13 >= 10:
+                faces.append(c)
+            else:
+                numbers[c // 13].append(c)
+        table = A.ROYALS
+        return [table[f][c] for f in faces for c in numbers[f // 13]]
 
     def _legal_turn(self, seat: int) -> list[A.RoyalsAction]:
         out = self._royal_plays(seat)  # RY-3
-        others = [s for s in range(self.num_players) if s != seat and self.royals[s]]
-        out += [A.make("attack", s) for s in others]  # RY-4
+        royals = self.royals
+        others = [s for s in range(self.num_players) if s != seat and royals[s]]
+        out += [A.ATTACKS[s] for s in others]  # RY-4
         if self.hands[seat]:  # RY-5: the assassin must commit a card
-            out += [A.make("assassinate", s, (f,)) for s in others for f, _ in self.royals[s]]
+            out += [A.ASSASSINATES[s][f] for s in others for f, _ in royals[s]]
         out.append(A.DISCARD_HAND)  # RY-2: always legal
         return out
 
@@ -313,16 +326,17 @@ class RoyalsState(State):
         fight = self.fight
         assert fight is not None
         k = fight.need[seat]
-        sizes = range(k + 1) if fight.kind == ATTACK and seat == fight.defender else (k,)
         hand = self.hands[seat]
-        return [A.make("commit", cards=combo) for size in sizes for combo in combinations(hand, size)]
+        get, commit = A.COMMITS_GET, A.commit
+        if fight.kind == ATTACK and seat == fight.defender:
+            return [get(c) or commit(c) for size in range(k + 1) for c in combinations(hand, size)]
+        return [get(c) or commit(c) for c in combinations(hand, k)]
 
     def _legal_pair(self) -> list[A.RoyalsAction]:
         assert self.fight is not None
         blocks = sorted(set(self.fight.open_blocks()))
-        out = [
-            A.make("block", values=(a, b)) for a in sorted(set(self.fight.open_attacks())) for b in blocks if b >= a
-        ]
+        table = A.BLOCKS
+        out = [table[a][b] for a in sorted(set(self.fight.open_attacks())) for b in blocks if b >= a]
         out.append(A.DONE)
         return out
 
@@ -333,7 +347,7 @@ class RoyalsState(State):
         return [f for f, _ in self.royals[self.fight.defender] if f >= last]
 
     def _legal_hits(self) -> list[A.RoyalsAction]:
-        return [A.make("hit", cards=(f,)) for f in self._hit_choices()]
+        return [A.HITS[f] for f in self._hit_choices()]
 
     def _current_wound(self) -> tuple[int, int, int]:
         """(face, number, hits) of the hit Royal the defender deals with now."""
@@ -342,17 +356,19 @@ class RoyalsState(State):
         number = dict(self.royals[self.fight.defender])[face]
         return face, number, hits
 
-    def _legal_losses(self) -> list[A.RoyalsAction]:
+    def _replacements(self) -> tuple[int, list[int]]:
+        """The hit Royal dealt with now and the number cards in hand that may replace its number."""
         assert self.fight is not None
         face, number, hits = self._current_wound()
-        most = rank(number) - hits  # RY-6: at most v - h
-        out = [A.make("discard", cards=(face,))]
-        out += [
-            A.make("replace", cards=(face, c))
-            for c in self.hands[self.fight.defender]
-            if is_number(c) and suit(c) == suit(face) and rank(c) <= most
-        ]
-        return out
+        # RY-6: a number card of the suit of at most v - h, i.e. a code in [first, first + v - h)
+        first = face - face % 13
+        last = first + rank(number) - hits
+        return face, [c for c in self.hands[self.fight.defender] if first <= c < last]
+
+    def _legal_losses(self) -> list[A.RoyalsAction]:
+        face, cards = self._replacements()
+        table = A.REPLACES[face]
+        return [A.DISCARDS[face], *(table[c] for c in cards)]
 
     # -- carrying out ------------------------------------------------------------------
     def _resolve(self, actions: dict[int, Action]) -> None:
@@ -424,11 +440,11 @@ class RoyalsState(State):
                 self.hands[s].remove(c)
                 self.table[s].append(c)
         fight.revealed = True
-        shown = [f"seat {s}: {' '.join(texts(self.table[s])) or 'nothing'}" for s in sorted(commits)]
+        shown = [f"seat {s}: {' '.join([TEXT[c] for c in self.table[s]]) or 'nothing'}" for s in sorted(commits)]
         self._note("revealed: " + ("; ".join(shown) or "no cards"))
-        played = [c for s in range(self.num_players) for c in self.table[s]]
-        fight.attacks = sorted(fight_value(c) for c in played if is_attack(c))
-        fight.blocks = sorted(fight_value(c) for c in played if is_block(c))
+        played = [c for cards in self.table for c in cards]
+        fight.attacks = sorted([v for v in map(ATTACK_VALUES.__getitem__, played) if v])
+        fight.blocks = sorted([v for v in map(BLOCK_VALUES.__getitem__, played) if v])
         if fight.kind == ASSASSINATE:
             # at most one card each way: the block cancels the attack if it is as high
             if fight.attacks and fight.blocks and len(fight.attacks) == 1 and fight.blocks[-1] >= fight.attacks[0]:
@@ -449,7 +465,9 @@ class RoyalsState(State):
         self._after_pairing_step()
 
     def _after_pairing_step(self) -> None:
-        if len(self._legal_pair()) == 1:  # nothing left to pair but "done"
+        assert self.fight is not None
+        attacks, blocks = self.fight.open_attacks(), self.fight.open_blocks()
+        if not (attacks and blocks and blocks[-1] >= attacks[0]):  # nothing left to pair but "done"
             self._count_hits()
 
     def _count_hits(self) -> None:
@@ -489,10 +507,11 @@ class RoyalsState(State):
         """Deal with the hit Royals in card order; a Royal with no lower card to take is discarded."""
         fight = self.fight
         assert fight is not None
-        while fight.resolved < len(fight.wounds()):
-            if len(self._legal_losses()) > 1:
+        count = len(fight.wounds())
+        while fight.resolved < count:
+            face, cards = self._replacements()
+            if cards:
                 return
-            face, _, _ = self._current_wound()
             self._discard_royal(fight.defender, face)
             fight.resolved += 1
         self._end_fight()
@@ -521,10 +540,10 @@ class RoyalsState(State):
         self._note(f"seat {seat} discards its Royal {TEXT[face]} {TEXT[number]}")
 
     def _end_fight(self) -> None:
-        self.last_fight, self.last_table = self.fight, [list(t) for t in self.table]
-        for s in range(self.num_players):  # RY-7: committed cards to their owner's discard pile
-            self.discards[s].extend(self.table[s])
-            self.table[s] = []
+        self.last_fight, self.last_table = self.fight, self.table
+        self.table = [[] for _ in self.last_table]
+        for pile, cards in zip(self.discards, self.last_table, strict=True):  # RY-7: to their owner's pile
+            pile.extend(cards)
         self._end_turn()
 
     # -- results and views ---------------------------------------------------------------
