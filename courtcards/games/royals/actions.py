@@ -122,6 +122,7 @@ def commit(cards: tuple[int, ...]) -> RoyalsAction:
 
 
 COMMITS_GET = _COMMITS.get
+SINGLES = [commit((c,)) for c in range(52)]
 
 
 def _seat(text: str, word: str) -> int:

@@ -249,7 +249,7 @@ class RoyalsState(State):
         self.turn = seat
         self.fight = None
         self.phase = ACTION
-        if self.points(seat) >= self.target:  # RY-2: winning at the start of one's turn
+        if sum([RANKS[num] for _, num in self.royals[seat]]) >= self.target:  # RY-2: win at the start of a turn
             self.winner = seat
             self.phase = OVER
             self._note(f"seat {seat} begins its turn with {self.points(seat)} points and wins")
@@ -261,9 +261,6 @@ class RoyalsState(State):
             return
         self.turns += 1
         self._draw_up(seat)
-
-    def _end_turn(self) -> None:
-        self._begin_turn((self.turn + 1) % self.num_players)
 
     # -- decisions ---------------------------------------------------------------------
     def _actors(self) -> tuple[int, ...]:
@@ -330,6 +327,9 @@ class RoyalsState(State):
         get, commit = A.COMMITS_GET, A.commit
         if fight.kind == ATTACK and seat == fight.defender:
             return [get(c) or commit(c) for size in range(k + 1) for c in combinations(hand, size)]
+        if k == 1:
+            singles = A.SINGLES
+            return [singles[c] for c in hand]
         return [get(c) or commit(c) for c in combinations(hand, k)]
 
     def _legal_pair(self) -> list[A.RoyalsAction]:
@@ -373,18 +373,18 @@ class RoyalsState(State):
     # -- carrying out ------------------------------------------------------------------
     def _resolve(self, actions: dict[int, Action]) -> None:
         if self.phase == COMMIT:
-            self._reveal({s: a for s, a in actions.items() if isinstance(a, A.RoyalsAction)})
+            self._reveal(actions)  # type: ignore[arg-type]
             return
         ((seat, act),) = actions.items()
-        assert isinstance(act, A.RoyalsAction)
-        if self.phase == ACTION:
-            self._turn_action(seat, act)
-        elif self.phase == PAIR:
-            self._pair(act)
-        elif self.phase == HITS:
-            self._hit(act.cards[0])
-        elif self.phase == LOSSES:
-            self._loss(act)
+        phase = self.phase
+        if phase == ACTION:
+            self._turn_action(seat, act)  # type: ignore[arg-type]
+        elif phase == PAIR:
+            self._pair(act)  # type: ignore[arg-type]
+        elif phase == HITS:
+            self._hit(act.cards[0])  # type: ignore[attr-defined]
+        elif phase == LOSSES:
+            self._loss(act)  # type: ignore[arg-type]
 
     def _turn_action(self, seat: int, act: A.RoyalsAction) -> None:
         kind = act.kind
@@ -393,15 +393,16 @@ class RoyalsState(State):
             face, number = act.cards
             hand.remove(face)
             hand.remove(number)
-            self.royals[seat].append((face, number))
-            self.royals[seat].sort()
-            self._note(f"seat {seat} plays the Royal {TEXT[face]} {TEXT[number]} ({rank(number)} points)")
-            self._end_turn()
+            royals = self.royals[seat]
+            royals.append((face, number))
+            royals.sort()
+            self._note(f"seat {seat} plays the Royal {TEXT[face]} {TEXT[number]} ({RANKS[number]} points)")
+            self._begin_turn((seat + 1) % self.num_players)
         elif kind == "discard_hand":
-            self._note(f"seat {seat} discards its hand: {' '.join(texts(hand)) or 'no cards'}")
-            self.discards[seat].extend(hand)
+            self._note(f"seat {seat} discards its hand: {' '.join([TEXT[c] for c in hand]) or 'no cards'}")
+            self.discards[seat] += hand
             hand.clear()
-            self._end_turn()
+            self._begin_turn((seat + 1) % self.num_players)
         elif kind == "attack":
             self._begin_attack(seat, act.seat)
         else:
@@ -435,24 +436,30 @@ class RoyalsState(State):
         """All committed cards are shown at once; red number cards attack, black ones block (RY-4, RY-5)."""
         fight = self.fight
         assert fight is not None
+        shown = []
         for s in sorted(commits):
-            for c in commits[s].cards:
-                self.hands[s].remove(c)
-                self.table[s].append(c)
+            cards = commits[s].cards
+            hand, table = self.hands[s], self.table[s]
+            for c in cards:
+                hand.remove(c)
+            table += cards
+            shown.append(f"seat {s}: {' '.join([TEXT[c] for c in table]) or 'nothing'}")
         fight.revealed = True
-        shown = [f"seat {s}: {' '.join([TEXT[c] for c in self.table[s]]) or 'nothing'}" for s in sorted(commits)]
         self._note("revealed: " + ("; ".join(shown) or "no cards"))
         played = [c for cards in self.table for c in cards]
-        fight.attacks = sorted([v for v in map(ATTACK_VALUES.__getitem__, played) if v])
-        fight.blocks = sorted([v for v in map(BLOCK_VALUES.__getitem__, played) if v])
+        attacks = fight.attacks = sorted([v for v in map(ATTACK_VALUES.__getitem__, played) if v])
+        blocks = fight.blocks = sorted([v for v in map(BLOCK_VALUES.__getitem__, played) if v])
         if fight.kind == ASSASSINATE:
             # at most one card each way: the block cancels the attack if it is as high
-            if fight.attacks and fight.blocks and len(fight.attacks) == 1 and fight.blocks[-1] >= fight.attacks[0]:
-                fight.pairs.append((fight.attacks[0], fight.blocks[-1]))
+            if attacks and blocks and len(attacks) == 1 and blocks[-1] >= attacks[0]:
+                fight.pairs.append((attacks[0], blocks[-1]))
             self._count_hits()
             return
         self.phase = PAIR
-        self._after_pairing_step()
+        if not fight.pairs and not (attacks and blocks and blocks[-1] >= attacks[0]):
+            self._count_hits()  # no block can cancel an attack: nothing to pair
+        else:
+            self._after_pairing_step()
 
     def _pair(self, act: A.RoyalsAction) -> None:
         assert self.fight is not None
@@ -482,7 +489,10 @@ class RoyalsState(State):
             self._start_losses()
             return
         self.phase = HITS
-        self._auto_hits()
+        if fight.hits:
+            self._auto_hits()
+        else:
+            self._end_fight()  # no hit: nothing to place and no loss
 
     def _auto_hits(self) -> None:
         fight = self.fight
@@ -543,8 +553,8 @@ class RoyalsState(State):
         self.last_fight, self.last_table = self.fight, self.table
         self.table = [[] for _ in self.last_table]
         for pile, cards in zip(self.discards, self.last_table, strict=True):  # RY-7: to their owner's pile
-            pile.extend(cards)
-        self._end_turn()
+            pile += cards
+        self._begin_turn((self.turn + 1) % self.num_players)
 
     # -- results and views ---------------------------------------------------------------
     def result(self) -> Result | None:
