@@ -39,6 +39,7 @@ from courtcards.games.royals.cards import (
     suit,
     texts,
 )
+from courtcards.games.royals.fastrng import shuffle
 
 if TYPE_CHECKING:
     from courtcards.core.options import OptionValue
@@ -205,7 +206,7 @@ class RoyalsState(State):
         n = self.num_players
         for s in range(n):
             deck = list(DECK)
-            self.rng.shuffle(deck)
+            shuffle(self.rng, deck)
             self.decks[s] = deck
             self._draw_up(s)
         self.first_player = self._choose_first()
@@ -238,7 +239,7 @@ class RoyalsState(State):
                 self.new_decks[seat] = tuple(sorted(pile))
                 deck.extend(pile)
                 pile.clear()
-                self.rng.shuffle(deck)
+                shuffle(self.rng, deck)
                 self._note(f"seat {seat} shuffles its discard pile into a new deck ({len(deck)} cards)")
             take = min(self.hand_limit - len(hand), len(deck))
             hand += deck[-take:]  # from the top (the end)
@@ -763,7 +764,7 @@ class RoyalsState(State):
             if decks is not None and discards is not None and rest:
                 raise PositionError(f"seat {s}'s cards do not add up to its deck: missing {' '.join(texts(rest))}")
             if decks is None:
-                self.rng.shuffle(rest)
+                shuffle(self.rng, rest)
                 self.decks[s] = rest
                 self.discards[s] = discards[s] if discards else []
             else:
