@@ -202,3 +202,19 @@ def test_standard_deck_notation_is_shared_and_round_trips() -> None:
     for token, reason in (("Z", "rank and a suit"), ("11H", "unknown rank"), ("7X", "unknown suit")):
         with pytest.raises(NotationError, match=reason):
             parse_rank_suit(token)
+
+
+def test_non_text_and_foreign_actions_are_notation_errors() -> None:
+    # issue 11: a non-text action or another game's action object gets a specific error
+    from courtcards.core.errors import NotationError, UnknownGameError
+
+    state = get_game("rank").new_game(4, seed=1)
+    seat = state.to_move()[0]
+    before = state.to_json()
+    royale_action = get_game("royale").new_game(2).legal_actions(0)[0]
+    for bad in (5, None, object(), royale_action):
+        with pytest.raises(NotationError):
+            state.apply(seat, bad)  # type: ignore[arg-type]
+    assert state.to_json() == before
+    with pytest.raises(UnknownGameError, match="unknown game 'None'"):
+        get_game(None)  # type: ignore[arg-type]

@@ -33,7 +33,7 @@ def test_end_of_hand_characters_tokens_and_new_deal() -> None:
     play(s, "5")
     assert s.characters == ["queen", "knight", "king", "beggar"]
     assert s.tokens == [2, 0, 4, 0]
-    assert s.hands_log[-1]["finish"] == [2, 0, 1, 3]
+    assert list(s.hands_log[-1]["finish"]) == [2, 0, 1, 3]
     assert (s.hands_log[-1]["king"], s.hands_log[-1]["queen"], s.hands_log[-1]["beggar"]) == (2, 0, 3)
     assert s.hand_number == 2 and s.phase == "benefit" and s.to_move() == (2,)
     assert sizes(s) == [15] * 4
@@ -222,7 +222,7 @@ def test_president_never_takes_wild_or_modifiers() -> None:
     s = pos(["3 4", "5 6", "W U D 2", "7 C"], options={"classic_president": True}, hand_number=2,
             hands_log=log([0, 1, 3, 2]))
     s._president_exchange()
-    assert [(e["from"], e["to"], e["cards"]) for e in s.exchanges] == [(2, 0, ["2"]), (3, 1, ["C"])]
+    assert [(e["from"], e["to"], list(e["cards"])) for e in s.exchanges] == [(2, 0, ["2"]), (3, 1, ["C"])]
     assert s.owed == {0: 1, 1: 1}
 
 

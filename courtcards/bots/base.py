@@ -19,25 +19,47 @@ class Bot(Protocol):
 
 
 BotFactory = Callable[[int], Bot]  # seed -> bot
+SpecFactory = Callable[[int, str | None], Bot]  # seed, argument after ':' -> bot
 
 _BOTS: dict[tuple[str, str], BotFactory] = {}
+_SPECS: dict[str, tuple[SpecFactory, str]] = {}
 
 
 def register_bot(game: str, kind: str, factory: BotFactory) -> None:
     _BOTS[(game, kind)] = factory
 
 
+def register_bot_spec(kind: str, factory: SpecFactory, forms: str) -> None:
+    """A bot for every game that takes an argument: ``kind`` or ``kind:ARG``;
+    ``forms`` lists the valid forms for error messages."""
+    _SPECS[kind] = (factory, forms)
+
+
 def bot_kinds(game: str) -> list[str]:
     _load()
-    return sorted(kind for g, kind in _BOTS if g in (game, "*"))
+    return sorted({kind for g, kind in _BOTS if g in (game, "*")} | set(_SPECS))
 
 
 def make_bot(game: str, kind: str, seed: int = 0) -> Bot:
+    """A bot from its spec: a kind (``greedy``) or a kind with an argument (``ismcts:500``)."""
     _load()
-    factory = _BOTS.get((game, kind)) or _BOTS.get(("*", kind))
-    if factory is None:
-        raise OptionError(f"unknown bot {kind!r} for {game}; valid bots: {', '.join(bot_kinds(game))}")
-    return factory(seed)
+    name, colon, arg = kind.partition(":")
+    if name in _SPECS:
+        factory, forms = _SPECS[name]
+        try:
+            return factory(seed, arg if colon else None)
+        except ValueError as exc:
+            raise OptionError(f"bad bot {kind!r}: {exc}; valid forms: {forms}") from None
+    factory_ = _BOTS.get((game, kind)) or _BOTS.get(("*", kind))
+    if factory_ is None:
+        valid = ", ".join([*bot_kinds(game), *(f for _, f in _SPECS.values())])
+        raise OptionError(f"unknown bot {kind!r} for {game}; valid bots: {valid}")
+    return factory_(seed)
+
+
+def check_bot(game: str, kind: str) -> None:
+    """Raise OptionError unless ``kind`` names a bot for ``game``."""
+    make_bot(game, kind, 0)
 
 
 def bot_move(bot: Bot, state: State, seat: int) -> Action:

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import importlib
+import sys
 
 import typer
 
 from courtcards.core.game import game_names, get_game
 
 app = typer.Typer(help="courtcards: royal card games to play, study and train agents on.", no_args_is_help=True)
+
+
+def _word(value: object) -> str:
+    """An option value as ``--option`` takes it."""
+    return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
 
 @app.command()
@@ -19,11 +25,27 @@ def games() -> None:
         typer.echo(f"{name}: {g.title}, {g.min_players}-{g.max_players} players")
         for opt in g.options.options:
             typer.echo(f"  {opt.name} (default {opt.default_for(g.default_players)!r}): {opt.doc}")
+        if g.options.presets:
+            typer.echo("  presets (--preset NAME):")
+        for preset, values in g.options.presets.items():
+            sets = ", ".join(f"{k}={_word(v)}" for k, v in values.items())
+            doc = g.options.preset_docs.get(preset, "")
+            typer.echo(f"    {preset}: {doc}" + (f" [{sets}]" if sets else ""))
 
 
 # CLI modules, each with ``register(app)``; the optional ones may not exist yet.
 COMMAND_MODULES = ("play", "replay")
-OPTIONAL_COMMAND_MODULES = ("simulate", "analyze", "tournament", "serve")
+OPTIONAL_COMMAND_MODULES = ("simulate", "analyze", "tournament", "ladder", "serve")
+
+
+def _needs_extra(name: str, fix: str) -> None:
+    """A command whose module needs an extra that is not installed: it says so, in one line."""
+
+    @app.command(name, context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+                 help=f"(not installed: {fix})")
+    def missing() -> None:
+        typer.echo(f"Error: {fix}", err=True)
+        raise typer.Exit(2)
 
 
 def _register_commands() -> None:
@@ -34,12 +56,40 @@ def _register_commands() -> None:
         except ModuleNotFoundError as exc:
             if exc.name == modname and name in OPTIONAL_COMMAND_MODULES:
                 continue
-            raise
+            fix = missing_extra(exc)
+            if fix is None:
+                raise
+            _needs_extra(name, fix)
+            continue
         module.register(app)
+
+
+# Modules of the optional extras, and the extra that installs each.
+EXTRAS = {
+    "fastapi": "server", "starlette": "server", "uvicorn": "server", "websockets": "server", "sqlalchemy": "server",
+    "alembic": "server", "psycopg": "postgres", "matplotlib": "analysis", "ray": "scale",
+    "pettingzoo": "rl", "gymnasium": "rl",
+}
+
+
+def missing_extra(exc: ModuleNotFoundError) -> str | None:
+    """The one-line fix when ``exc`` is an optional extra that is not installed."""
+    top = (exc.name or "").split(".")[0]
+    extra = EXTRAS.get(top)
+    if extra is None:
+        return None
+    return f"this command needs {top}, which comes with the {extra} extra: pip install 'courtcards[{extra}]'"
 
 
 _register_commands()
 
 
 def main() -> None:
-    app()
+    try:
+        app()
+    except ModuleNotFoundError as exc:
+        fix = missing_extra(exc)
+        if fix is None:
+            raise
+        typer.echo(f"Error: {fix}", err=True)
+        sys.exit(2)

@@ -5,7 +5,9 @@ The player (and every bot) sees only its seat's view; the state stays here.
 
 from __future__ import annotations
 
+import os
 import secrets
+import sys
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -15,10 +17,12 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
 
 from courtcards.bots.base import Bot, bot_kinds, make_bot
+from courtcards.cli.prompt import terminal_input
 from courtcards.cli.render import Renderer, get_renderer
-from courtcards.core.errors import CourtcardsError, IllegalActionError, NotationError
+from courtcards.core.errors import CourtcardsError, IllegalActionError, NotationError, RecordError
 from courtcards.core.game import Game, get_game
 from courtcards.core.options import parse_option_pairs
 from courtcards.core.record import GameRecord
@@ -27,7 +31,9 @@ from courtcards.core.state import Action, State
 InputFn = Callable[[str], str]
 
 QUIT_WORDS = ("quit", "exit", "q")
+COMMAND_WORDS = ("help", "moves", "board", "quit")
 PROMPT = "[bold]Your move>[/] "
+SEED_LIMIT = 2**63
 
 
 def default_bot_kind(game: str) -> str:
@@ -80,19 +86,27 @@ class PlaySession:
         delay: float = 0.0,
         record_path: Path | None = None,
         meta: dict[str, Any] | None = None,
+        resumed: bool = False,
     ) -> None:
         self.state = state
         self.human = human
         self.bots = bots
         self.viewer = viewer
         self.console = console
-        self.input_fn: InputFn = input_fn or (lambda prompt: console.input(prompt))
+        self.input_fn: InputFn = input_fn or self._default_input()
         self.delay = delay
         self.record_path = record_path
         self.meta = meta or {}
+        self.resumed = resumed
         self.renderer: Renderer = get_renderer(state.game.name)
         self._view = state.view(viewer)
         self.saved: Path | None = None
+
+    def _default_input(self) -> InputFn:
+        """Line editing, history and Tab completion of the legal moves at a terminal; plain input otherwise."""
+        if sys.stdin.isatty() and sys.stdout.isatty():
+            return terminal_input(lambda: [*self.human_legal(), *COMMAND_WORDS], Text.from_markup(PROMPT).plain)
+        return lambda prompt: self.console.input(prompt)
 
     # -- what the human may know -------------------------------------------------------
     def view(self) -> dict[str, Any]:
@@ -109,8 +123,9 @@ class PlaySession:
         """Play to the end (or quit); save the record; return the exit code."""
         code = 0
         try:
-            for line in self.renderer.start(self._view):
-                self.console.print(line)
+            if not self.resumed:
+                for line in self.renderer.start(self._view):
+                    self.console.print(line)
             while not self.state.is_over():
                 bots = [s for s in self.state.to_move() if s != self.human]
                 if bots:  # in a simultaneous choice the bots commit first (hidden), then the human
@@ -129,6 +144,8 @@ class PlaySession:
             code = 130
         finally:
             self.save()
+        if self.saved is not None and not self.state.is_over():
+            self.console.print(f"Continue it with: [bold]courtcards play --resume {escape(str(self.saved))}[/]")
         return code
 
     def _bot_turn(self, seat: int) -> None:
@@ -182,16 +199,37 @@ class PlaySession:
             return None
         record = GameRecord.from_state(self.state)
         record.meta = dict(self.meta)
-        self.record_path.parent.mkdir(parents=True, exist_ok=True)
-        record.save(self.record_path)
-        self.saved = self.record_path
-        self.console.print(f"Game record saved to [bold]{escape(str(self.record_path))}[/]")
-        return self.record_path
+        path = self.record_path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            record.save(path)
+        except OSError as exc:  # e.g. the folder went away during the game: keep the record elsewhere
+            fallback = default_record_path(self.state.game.name, self.state.seed)
+            self.console.print(f"[red]Cannot write {escape(str(path))}: {escape(exc.strerror or str(exc))}[/]")
+            fallback.parent.mkdir(parents=True, exist_ok=True)
+            record.save(fallback)
+            path = fallback
+        self.saved = path
+        self.console.print(f"Game record saved to [bold]{escape(str(path))}[/]")
+        return path
 
 
 def default_record_path(game: str, seed: int) -> Path:
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     return Path("records") / f"{game}-{stamp}-{seed}.json"
+
+
+def check_record_path(path: Path) -> Path:
+    """Refuse a record path that cannot be written before the game starts, not after it ends."""
+    if path.is_dir():
+        raise UsageError(f"--record {path} is a folder; give a file name, e.g. --record {path / 'game.json'}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--record {path}: cannot create the folder {path.parent} ({exc.strerror})") from None
+    if path.parent.is_dir() and not os.access(path.parent, os.W_OK):
+        raise UsageError(f"--record {path}: the folder {path.parent} is not writable; choose another place")
+    return path
 
 
 def setup_session(
@@ -222,10 +260,12 @@ def setup_session(
     kinds = parse_bot_kinds(game.name, bots, n, human)
     if seed is None:
         seed = secrets.randbelow(1 << 31)
+    elif not -SEED_LIMIT <= seed < SEED_LIMIT:
+        raise UsageError(f"--seed must be a 64-bit signed integer, not {seed}")
+    path = check_record_path(record if record is not None else default_record_path(game.name, seed))
     state = game.new_game(n, opts, seed, preset)
     bot_objs = {s: make_bot(game.name, k, bot_seed(seed, s)) for s, k in kinds.items()}
     seats = ["human" if s == human else f"bot:{kinds[s]}" for s in range(n)]
-    path = record if record is not None else default_record_path(game.name, seed)
     console.print(f"[bold]{game.title}[/], {n} players, seed [bold]{seed}[/] (play this deal again with --seed {seed})")
     bot_text = ", ".join(f"seat {s} {k}" for s, k in kinds.items())
     console.print(("Watching from seat " if watch else "You are seat ") + f"{seat}. Bots: {bot_text}.")
@@ -245,6 +285,57 @@ def setup_session(
     )
 
 
+def seats_from_meta(game: str, meta: dict[str, Any], n: int, seat: int | None) -> tuple[int | None, dict[int, str]]:
+    """The human seat and each bot's kind, as ``play`` saved them; else ``seat`` (0) plays and bots fill the rest."""
+    saved = meta.get("players")
+    valid = bot_kinds(game)
+    if (isinstance(saved, list) and len(saved) == n
+            and all(p == "human" or (isinstance(p, str) and p.removeprefix("bot:") in valid) for p in saved)):
+        humans = [s for s, p in enumerate(saved) if p == "human"]
+        human = humans[0] if humans else None
+        if seat is not None and seat != human:
+            raise UsageError(f"this game was played from seat {human}" if human is not None
+                             else "this game was watched (bots play every seat); leave out --seat")
+        return human, {s: p.removeprefix("bot:") for s, p in enumerate(saved) if s != human}
+    human = 0 if seat is None else seat
+    if not 0 <= human < n:
+        raise UsageError(f"--seat must be a seat 0..{n - 1}, not {seat}")
+    return human, {s: default_bot_kind(game) for s in range(n) if s != human}
+
+
+def resume_session(
+    path: Path,
+    *,
+    game_name: str | None = None,
+    seat: int | None = None,
+    delay: float | None = None,
+    record: Path | None = None,
+    console: Console,
+    input_fn: InputFn | None = None,
+) -> PlaySession:
+    """Continue the unfinished game saved in ``path`` (raises UsageError or CourtcardsError)."""
+    rec = GameRecord.load(path)
+    if game_name is not None and get_game(game_name).name != rec.game:
+        raise UsageError(f"{path} is a {rec.game} game, not {game_name}; leave out the game name to resume it")
+    state = rec.replay()
+    if state.is_over():
+        raise RecordError(f"the game in {path} is over; step through it with: courtcards replay {path}")
+    human, kinds = seats_from_meta(rec.game, rec.meta, state.num_players, seat)
+    out = check_record_path(record if record is not None else path)
+    bots = {s: make_bot(rec.game, k, bot_seed(rec.seed, s)) for s, k in kinds.items()}
+    watch = human is None
+    console.print(f"[bold]{state.game.title}[/], {state.num_players} players, seed [bold]{rec.seed}[/]: "
+                  f"resumed after {len(rec.actions)} actions from {escape(str(path))}")
+    bot_text = ", ".join(f"seat {s} {k}" for s, k in kinds.items())
+    console.print(("Watching. " if watch else f"You are seat {human}. ") + f"Bots: {bot_text}.")
+    meta = dict(rec.meta)
+    meta.setdefault("players", ["human" if s == human else f"bot:{kinds[s]}" for s in range(state.num_players)])
+    return PlaySession(
+        state, human=human, bots=bots, viewer=0 if watch else human, console=console, input_fn=input_fn,
+        delay=(0.5 if watch else 0.0) if delay is None else delay, record_path=out, meta=meta, resumed=True,
+    )
+
+
 def fail(message: str) -> typer.Exit:
     typer.echo(f"Error: {message}", err=True)
     return typer.Exit(2)
@@ -253,9 +344,13 @@ def fail(message: str) -> typer.Exit:
 def register(app: typer.Typer) -> None:
     @app.command()
     def play(
-        game: Annotated[str, typer.Argument(help="The game to play (see `courtcards games`).")],
+        game: Annotated[
+            str | None, typer.Argument(help="The game to play (see `courtcards games`); not needed with --resume.")
+        ] = None,
         players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")] = None,
-        seat: Annotated[int, typer.Option("--seat", help="Your seat (the watched seat with --watch).")] = 0,
+        seat: Annotated[
+            int | None, typer.Option("--seat", help="Your seat (the watched seat with --watch); default 0.")
+        ] = None,
         bots: Annotated[
             str | None, typer.Option("--bots", help="Bot kind for the other seats: KIND or KIND,KIND,... per seat.")
         ] = None,
@@ -266,19 +361,36 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int | None, typer.Option("--seed", help="Deal seed (default: random, printed).")] = None,
         watch: Annotated[bool, typer.Option("--watch", help="Bots play every seat; you watch.")] = False,
         delay: Annotated[
-            float | None, typer.Option("--delay", help="Seconds between bot moves (default 0.5 watching, else 0).")
+            float | None,
+            typer.Option("--delay", min=0, help="Seconds between bot moves (default 0.5 watching, else 0)."),
         ] = None,
         record: Annotated[
             Path | None, typer.Option("--record", help="Where to save the game record (default ./records/).")
         ] = None,
+        resume: Annotated[
+            Path | None,
+            typer.Option("--resume", help="Continue an unfinished game from its record (saved on quit).",
+                         metavar="FILE"),
+        ] = None,
     ) -> None:
-        """Play a game against bots (or --watch bots play)."""
-        console = Console()
+        """Play a game against bots (or --watch bots play), or --resume a game you quit."""
+        console = Console(highlight=False)
         try:
-            session = setup_session(
-                game, players=players, seat=seat, bots=bots, preset=preset, options=option or [], seed=seed,
-                watch=watch, delay=delay, record=record, console=console,
-            )
+            if resume is not None:
+                given = [name for name, value in (("--players", players), ("--bots", bots), ("--preset", preset),
+                                                  ("--option", option), ("--seed", seed)) if value]
+                if given or watch:
+                    raise UsageError(f"--resume continues the saved game as it was; leave out "
+                                     f"{', '.join(given + (['--watch'] if watch else []))}")
+                session = resume_session(resume, game_name=game, seat=seat, delay=delay, record=record,
+                                         console=console)
+            elif game is None:
+                raise UsageError("name a game to play (see `courtcards games`), or --resume FILE")
+            else:
+                session = setup_session(
+                    game, players=players, seat=seat or 0, bots=bots, preset=preset, options=option or [],
+                    seed=seed, watch=watch, delay=delay, record=record, console=console,
+                )
         except (UsageError, CourtcardsError) as exc:
             raise fail(str(exc)) from None
         code = session.run()

@@ -30,6 +30,17 @@ from rich.markup import escape
 View = dict[str, Any]
 
 
+SUIT_STYLE = {"H": "bold red", "D": "bold red", "C": "bold blue", "S": "bold blue"}
+
+
+def suited_card(card: str, rank_style: str | None = None) -> str:
+    """Markup for a standard card such as ``10H``: the suit letter in its colour (red hearts and diamonds,
+    blue clubs and spades), the rank in ``rank_style`` (default: the suit's colour)."""
+    rank, suit = card[:-1], card[-1:]
+    style = SUIT_STYLE.get(suit.upper(), "bold")
+    return f"[{rank_style or style}]{escape(rank)}[/][{style}]{escape(suit)}[/]"
+
+
 def seat_name(view: View, seat: int | None, cap: bool = False) -> str:
     """``you`` for the viewer's own seat, else ``seat N`` (``nobody`` for None)."""
     if seat is None:

@@ -29,7 +29,7 @@ HELP = """[bold]King Queens & Paupers notation[/] (case does not matter)
 
 
 def cards_markup(cards: Sequence[str]) -> str:
-    return " ".join(f"[{_STYLE[c]}]{c}[/]" if c in _STYLE else c for c in cards)
+    return " ".join(f"[{_STYLE.get(c, 'bold')}]{c}[/]" for c in cards)
 
 
 def who(view: View, seat: int | None, cap: bool = False) -> str:

@@ -43,11 +43,12 @@ HELP = """[bold]Rank notation[/] (case does not matter)
   Follow: the same count (number cards + Wilds) at a higher value.
   Commands: [bold]help[/] · [bold]moves[/] (every legal move) · [bold]board[/] · [bold]quit[/] (save and exit)"""
 
-_STYLE = {"W": "yellow", "U": "cyan", "D": "cyan", "C": "bold magenta", "C2": "bold magenta"}
+# Number cards plain bold; each kind of special its own colour.
+_STYLE = {"W": "bold yellow", "U": "bold green", "D": "bold red", "C": "bold magenta", "C2": "bold magenta"}
 
 
 def cards_markup(cards: Sequence[str], sep: str = " ") -> str:
-    return sep.join(f"[{_STYLE[c]}]{c}[/]" if c in _STYLE else c for c in cards)
+    return sep.join(f"[{_STYLE.get(c, 'bold')}]{c}[/]" for c in cards)
 
 
 def _num(n: int, what: str) -> str:

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from courtcards.cli.render import View, seat_name
+from courtcards.cli.render import View, seat_name, suited_card
 
 TIER_STYLE = {"low": "green", "middle": "yellow", "high": "magenta"}
 RANK_TIER = {**{r: "low" for r in ("A", "2", "3", "4")}, **{r: "high" for r in ("J", "Q", "K")}}
@@ -35,7 +35,8 @@ def tier_of(card: str) -> str:
 
 
 def card_markup(card: str) -> str:
-    return f"[{TIER_STYLE[tier_of(card)]}]{escape(card)}[/]"
+    """The rank in its tier's colour, the suit in the suit's."""
+    return suited_card(card, TIER_STYLE[tier_of(card)])
 
 
 def cards_markup(cards: Sequence[str]) -> str:

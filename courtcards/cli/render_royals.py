@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from courtcards.cli.render import View, seat_name
+from courtcards.cli.render import SUIT_STYLE, View, seat_name, suited_card
 
 HELP = """[bold]Royals notation[/] (case does not matter)
   Cards:   rank then suit: [bold]AS[/] [bold]7H[/] [bold]10D[/] [bold]KC[/] (A = 1; suits C D H S; \
@@ -31,8 +31,9 @@ HELP = """[bold]Royals notation[/] (case does not matter)
 
 
 def card_markup(card: str) -> str:
-    style = "red" if card[-1] in "DH" else "bold"
-    return f"[{style}]{escape(card)}[/]"
+    """Red attacks, black (blue on screen) blocks; face cards (Royals) underlined."""
+    face = card[:-1].upper() in ("J", "Q", "K")
+    return suited_card(card, f"{SUIT_STYLE.get(card[-1:].upper(), 'bold')} underline" if face else None)
 
 
 def cards_markup(cards: Sequence[str]) -> str:

@@ -122,7 +122,7 @@ def register(app: typer.Typer) -> None:
         ] = True,
     ) -> None:
         """Step through a saved game: each action, its seat, and the board."""
-        console = Console()
+        console = Console(highlight=False)
         try:
             rep = load_replayer(file, seat, show_all, console)
         except CourtcardsError as exc:

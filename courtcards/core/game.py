@@ -259,6 +259,8 @@ def register(game: Game) -> Game:
 
 def get_game(name: str) -> Game:
     _load_builtin_games()
+    if not isinstance(name, str):
+        raise UnknownGameError(repr(name), _REGISTRY)
     try:
         return _REGISTRY[name.strip().lower()]
     except KeyError:

@@ -94,20 +94,24 @@ class GameRecord:
             raise RecordError(f"not a courtcards game record (expected \"format\": \"{RECORD_FORMAT}\")")
         if data.get("format_version") != RECORD_FORMAT_VERSION:
             raise RecordError(f"unsupported record format version {data.get('format_version')!r}")
+        missing = [k for k in ("game", "num_players", "options", "seed", "actions") if k not in data]
+        if missing:
+            raise RecordError(f"malformed game record: no {', '.join(repr(k) for k in missing)}")
         try:
             actions = [(int(s), str(t)) for s, t in data["actions"]]
-            return cls(
-                game=str(data["game"]),
-                num_players=int(data["num_players"]),
-                options=dict(data["options"]),
-                seed=int(data["seed"]),
-                actions=actions,
-                start=data.get("start"),
-                result=data.get("result"),
-                meta=dict(data.get("meta") or {}),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise RecordError(f"malformed game record: {exc!r}") from exc
+        except (TypeError, ValueError):
+            raise RecordError("malformed game record: 'actions' must be a list of [seat, action] pairs") from None
+        fields = {"num_players": int, "options": dict, "seed": int}
+        values: dict[str, Any] = {}
+        for key, kind in fields.items():
+            try:
+                values[key] = kind(data[key])
+            except (TypeError, ValueError):
+                raise RecordError(f"malformed game record: {key!r} cannot be {data[key]!r}") from None
+        if not isinstance(data.get("meta") or {}, dict):
+            raise RecordError("malformed game record: 'meta' must be an object")
+        return cls(game=str(data["game"]), actions=actions, start=data.get("start"), result=data.get("result"),
+                   meta=dict(data.get("meta") or {}), **values)
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
@@ -118,6 +122,10 @@ class GameRecord:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise RecordError(f"cannot read record {str(path)!r}: {exc.strerror}") from exc
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"{str(path)!r} is not a game record: it is not UTF-8 text "
+                              f"(byte {exc.object[exc.start]:#04x} at position {exc.start}); "
+                              "give a JSON record saved by courtcards play, simulate or the server") from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:

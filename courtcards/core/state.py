@@ -199,7 +199,20 @@ class State(ABC):
         return legal, index
 
     def parse_action(self, action: Action | str) -> Action:
-        return self.game.parse_action(action) if isinstance(action, str) else action
+        """An action from its text; an action object is checked to be one of this game's."""
+        if isinstance(action, str):
+            return self.game.parse_action(action)
+        known: set[type] = self.game.__dict__.setdefault("_action_types", set())
+        if type(action) in known:
+            return action
+        text = getattr(action, "text", None)
+        if not isinstance(text, str):
+            raise NotationError(repr(action), f"an action is text or a {self.game.title} action, "
+                                              f"not {type(action).__name__}")
+        if type(action) is not type(self.game.parse_action(text)):
+            raise NotationError(text, f"a {type(action).__name__} is not a {self.game.title} action")
+        known.add(type(action))
+        return action
 
     def verify(self, seat: int, action: Action | str) -> Action:
         """Return the legal action meant, or raise a specific error; never mutates."""

@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from courtcards.bots.base import bot_kinds
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import game_names, get_game
+from courtcards.server import pages
 from courtcards.server.db import Store
 from courtcards.server.tables import ApiError, Client, Lobby, Settings, Table, dumps
 
@@ -338,4 +339,5 @@ def create_app(database_url: str, static_dir: Path | None = None) -> FastAPI:
     async def replay_page(table_id: str) -> Response:
         return _page("replay.html", static)
 
+    app.include_router(pages.router)
     return app

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from playwright.sync_api import Page
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # playwright may be missing: conftest then skips every test, with the reason
+    from playwright.sync_api import Page
 
 TURN_OR_END = """() => document.body.dataset.status === 'finished'
     || !!document.querySelector('#actions button[data-action]:not(:disabled)')"""

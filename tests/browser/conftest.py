@@ -34,11 +34,19 @@ try:
 except ImportError:  # pragma: no cover - depends on the environment
     sync_playwright = None
 
-if sync_playwright is None:
-    pytest.skip("browser tests need the 'playwright' package (pip install -e '.[dev]')", allow_module_level=True)
-if not os.path.exists(CHROMIUM):
-    pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM} (run .ci/setup-chromium.sh as root)",
-                allow_module_level=True)
+PLAYWRIGHT_MISSING = "browser tests need playwright: pip install -e '.[dev]'"
+CHROMIUM_MISSING = f"browser tests need Debian's chromium at {CHROMIUM} (run .ci/setup-chromium.sh as root)"
+# A skip raised while a conftest is imported is a pytest error, not a skip: each test is marked instead.
+SKIP_REASON = PLAYWRIGHT_MISSING if sync_playwright is None else None if os.path.exists(CHROMIUM) else CHROMIUM_MISSING
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if SKIP_REASON is None:
+        return
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.skip(reason=SKIP_REASON))
 
 
 def _free_port() -> int:

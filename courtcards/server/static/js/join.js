@@ -1,6 +1,6 @@
 // /join/{id}/{seat}: take that seat, keep its token in localStorage, go to the table.
 import { api } from "./api.js";
-import { tokenKey } from "./util.js";
+import { playerWords, tokenKey } from "./util.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
 const tableId = decodeURIComponent(parts[1] || "");
@@ -22,7 +22,7 @@ async function main() {
       localStorage.setItem(tokenKey(tableId), res.token);
       location.href = tablePath;
     } catch (err) {
-      $("join-error").textContent = `Could not join (${err.code}): ${err.message}`;
+      $("join-error").textContent = `Could not join: ${playerWords(err.message)}.`;
       $("join").disabled = false;
     }
   });

@@ -1,6 +1,6 @@
 // The lobby: create a table (game, variant, options, seats), share join links, list tables.
 import { api } from "./api.js";
-import { clear, el, GAME_ORDER, plural, toast, tokenKey } from "./util.js";
+import { clear, el, GAME_ORDER, joinBase, playerWords, plural, toast, tokenKey } from "./util.js";
 
 const $ = (id) => document.getElementById(id);
 const lobby = { games: [], game: null, defaults: {}, status: "open" };
@@ -9,28 +9,36 @@ function currentGame() {
   return lobby.games.find((g) => g.name === $("game").value);
 }
 
-function optionInput(o, value) {
+function showValue(o, value) {
+  if (o.kind === "bool") return value ? "on" : "off";
+  return value === null || value === undefined ? "none" : String(value);
+}
+
+function setInput(input, o, value) {
+  if (o.kind === "bool") input.checked = !!value;
+  else input.value = value === null || value === undefined ? "" : String(value);
+}
+
+function optionInput(o) {
   const id = `opt-${o.name}`;
   let input;
   if (o.kind === "bool") {
     input = el("input", { id, type: "checkbox", dataset: { option: o.name, kind: "bool" } });
-    input.checked = !!value;
   } else if (o.kind === "choice" && o.choices && o.choices.length) {
     input = el("select", { id, dataset: { option: o.name, kind: "choice" } },
       o.choices.map((c) => el("option", { value: String(c) }, String(c))));
-    input.value = String(value);
   } else {
     input = el("input", {
       id, type: o.kind === "int" ? "number" : "text", dataset: { option: o.name, kind: o.kind },
       min: o.minimum ?? null, max: o.maximum ?? null, placeholder: o.optional ? "none" : null,
     });
-    input.value = value === null || value === undefined ? "" : String(value);
   }
+  // What the person typed or chose is theirs: later default changes (players, preset) leave it alone.
+  for (const type of ["input", "change"]) input.addEventListener(type, () => { input.dataset.touched = "1"; });
   const label = el("label", { for: id }, o.name.replace(/_/g, " "));
-  const def = o.kind === "bool" ? (value ? "on" : "off") : value === null || value === undefined ? "none" : String(value);
   return el("div", { class: `field option ${o.kind === "bool" ? "check" : ""}` },
     o.kind === "bool" ? el("span", {}, input, " ", label) : [label, input],
-    el("p", { class: "muted doc" }, `${o.doc || ""} (default: ${def})`));
+    el("p", { class: "muted doc", id: `doc-${o.name}` }));
 }
 
 function readOption(input) {
@@ -42,42 +50,60 @@ function readOption(input) {
   return raw;
 }
 
-async function renderOptions() {
+function buildOptions() {
+  const g = currentGame();
+  const box = clear($("options"));
+  box.append(el("legend", {}, "Options"));
+  for (const o of g.options) box.append(optionInput(o));
+}
+
+// New defaults for the player count and preset: untouched fields follow them, typed ones keep their value.
+let defaultsAsked = 0;
+async function updateDefaults() {
   const g = currentGame();
   const players = Number($("players").value) || g.default_players;
+  const preset = $("preset").value;
+  const asked = ++defaultsAsked;
   let defaults = {};
   try {
     defaults = (await api.defaults(g.name, players)).options || {};
   } catch {
     for (const o of g.options) defaults[o.name] = o.default;
   }
-  const preset = $("preset").value;
+  if (asked !== defaultsAsked || g !== currentGame()) return; // a newer change answered first
   const presetValues = preset ? (g.presets[preset] || {}).values || {} : {};
   lobby.defaults = { ...defaults, ...presetValues };
-  const box = clear($("options"));
-  box.append(el("legend", {}, "Options"));
-  for (const o of g.options) box.append(optionInput(o, lobby.defaults[o.name] ?? o.default));
+  for (const o of g.options) {
+    const value = lobby.defaults[o.name] ?? o.default;
+    const input = $(`opt-${o.name}`);
+    if (input && !input.dataset.touched) setInput(input, o, value);
+    const doc = $(`doc-${o.name}`);
+    if (doc) doc.textContent = `${playerWords(o.doc || "")} (default: ${showValue(o, value)})`;
+  }
 }
 
 function renderSeats() {
   const g = currentGame();
   const players = Math.max(g.min_players, Math.min(g.max_players, Number($("players").value) || g.default_players));
   const box = $("seats");
-  const old = [...box.querySelectorAll("select")].map((s) => s.value);
-  clear(box).append(el("legend", {}, "Seats"));
+  if (!box.querySelector("legend")) box.append(el("legend", {}, "Seats"));
+  const rows = [...box.querySelectorAll(".seat-row")];
+  // Rows past the player count are hidden, not dropped: their choices come back with the count.
+  rows.forEach((row, s) => { row.hidden = s >= players; });
   const bot = g.bots.includes("greedy") ? "greedy" : g.bots[0];
-  for (let s = 0; s < players; s += 1) {
+  for (let s = rows.length; s < players; s += 1) {
     const select = el("select", { id: `seat-${s}`, "aria-label": `seat ${s}` },
       el("option", { value: "human" }, "Human"),
       g.bots.map((b) => el("option", { value: `bot:${b}` }, `Bot: ${b}`)));
-    select.value = old[s] || (s === 0 ? "human" : `bot:${bot}`);
+    select.value = s === 0 ? "human" : `bot:${bot}`;
     box.append(el("div", { class: "seat-row" }, el("label", { for: `seat-${s}` }, `Seat ${s}`), select));
   }
 }
 
 async function selectGame() {
   const g = currentGame();
-  $("game-doc").textContent = `${g.min_players}-${g.max_players} players.`;
+  $("game-doc").textContent = `${g.min_players}-${g.max_players} players. `;
+  $("game-doc").append(el("a", { href: `/rules/${encodeURIComponent(g.name)}`, target: "_blank" }, `Rules of ${g.title}`));
   $("players").min = g.min_players;
   $("players").max = g.max_players;
   $("players").value = g.default_players;
@@ -85,10 +111,13 @@ async function selectGame() {
   preset.append(el("option", { value: "" }, "standard (defaults)"));
   for (const [name, p] of Object.entries(g.presets || {})) {
     if (name === "standard") continue;
-    preset.append(el("option", { value: name, title: p.doc }, `${name}${p.doc ? " — " + p.doc : ""}`));
+    const doc = playerWords(p.doc || "");
+    preset.append(el("option", { value: name, title: doc }, `${name}${doc ? " — " + doc : ""}`));
   }
+  clear($("seats"));
   renderSeats();
-  await renderOptions();
+  buildOptions();
+  await updateDefaults();
 }
 
 function tableBody() {
@@ -100,7 +129,7 @@ function tableBody() {
     const def = lobby.defaults[input.dataset.option];
     if (value !== def && !(value === null && (def === null || def === undefined))) options[input.dataset.option] = value;
   }
-  const seats = [...$("seats").querySelectorAll("select")].map((s) =>
+  const seats = [...$("seats").querySelectorAll(".seat-row:not([hidden]) select")].map((s) =>
     s.value === "human" ? { type: "human" } : { type: "bot", bot: s.value.slice(4) });
   const num = (id) => ($(id).value.trim() === "" ? null : Number($(id).value));
   return {
@@ -118,18 +147,20 @@ async function sit(table, seat) {
     localStorage.setItem(tokenKey(table.id), res.token);
     location.href = `/table/${encodeURIComponent(table.id)}`;
   } catch (err) {
-    toast(`Could not join: ${err.message}`, "error");
+    toast(`Could not join: ${playerWords(err.message)}.`, "error");
   }
 }
 
-function showCreated(table) {
+async function showCreated(table) {
   const box = clear($("created"));
   box.hidden = false;
   box.append(el("h3", {}, `Table ${table.id} created: ${table.title}, ${plural(table.players, "player")}`));
   const humans = table.seats.filter((s) => s.type === "human");
+  const { base, note } = await joinBase();
   if (humans.length) box.append(el("p", {}, "Join links, one per human seat (send them to the players):"));
+  if (humans.length && note) box.append(el("p", { class: "muted link-note" }, note));
   for (const s of humans) {
-    const url = `${location.origin}/join/${encodeURIComponent(table.id)}/${s.seat}`;
+    const url = `${base}/join/${encodeURIComponent(table.id)}/${s.seat}`;
     const input = el("input", { type: "text", readonly: true, value: url, "aria-label": `join link for seat ${s.seat}` });
     box.append(el("div", { class: "link-row", dataset: { seat: String(s.seat) } }, el("span", {}, `Seat ${s.seat}`), input,
       el("button", { type: "button", onclick: () => copy(url, input) }, "Copy"),
@@ -154,10 +185,10 @@ async function create(event) {
   $("create").disabled = true;
   try {
     const { table } = await api.createTable(tableBody());
-    showCreated(table);
+    await showCreated(table);
     refreshTables();
   } catch (err) {
-    $("create-error").textContent = `Could not create the table: ${err.message}`;
+    $("create-error").textContent = `Could not create the table: ${playerWords(err.message)}`;
   } finally {
     $("create").disabled = false;
   }
@@ -213,11 +244,11 @@ async function main() {
   }
   for (const g of lobby.games) $("game").append(el("option", { value: g.name }, g.title));
   $("game").addEventListener("change", selectGame);
-  $("players").addEventListener("change", async () => {
+  $("players").addEventListener("input", () => {
     renderSeats();
-    await renderOptions();
+    updateDefaults();
   });
-  $("preset").addEventListener("change", renderOptions);
+  $("preset").addEventListener("change", updateDefaults);
   $("create-form").addEventListener("submit", create);
   for (const tab of document.querySelectorAll(".tabs [role=tab]")) {
     tab.addEventListener("click", () => {

@@ -3,7 +3,7 @@ import { classify, genericWhyNot, multisetKey } from "./actions.js";
 import { api } from "./api.js";
 import { backEl, cardEl, cardRow } from "./cards.js";
 import { renderer } from "./games/index.js";
-import { clear, el, plural, seatNamer, toast, tokenKey } from "./util.js";
+import { clear, el, joinBase, playerWords, plural, seatNamer, toast, tokenKey } from "./util.js";
 import { TableSocket } from "./ws.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -167,9 +167,8 @@ function renderActions(R) {
       box.appendChild(el("button", { type: "button", id: "play", class: "primary", disabled: true },
         verb ? verb[0].toUpperCase() + verb.slice(1) : "Play"));
       if (selected.length) {
-        const reason = R.whyNot(st.view, selected, { selectable }) || genericWhyNot(selected, selectable);
-        why.textContent = `Not a legal play: ${reason}.`;
-        // The quick local reason first; the engine's exact one replaces it when it arrives.
+        why.textContent = `Not a legal play: ${genericWhyNot(selected, selectable)}.`;
+        // A quick reason from the legal list first; the engine's own reason replaces it when it arrives.
         st.checking = (verb ? `${verb} ` : "") + selected.join(" ");
         if (st.socket) st.socket.sendCheck(st.checking);
       } else {
@@ -234,8 +233,10 @@ function renderSummary(R, ctx) {
     const title = winner === null || winner === undefined ? "Game over: a draw" : winner === ctx.me ? "Game over: you win!" : `Game over: ${ctx.name(winner)} wins`;
     box.append(el("div", { class: "game-over pop", role: "status" }, el("h2", {}, title), tableEl(s.head, s.rows),
       s.extra ? el("p", { class: "muted" }, s.extra) : null,
-      el("p", {}, el("a", { class: "button primary", href: `/replay/${encodeURIComponent(tableId)}` }, "Watch the replay"), " ",
-        el("a", { class: "button", href: "/" }, "Back to the lobby"))));
+      el("p", {}, st.msg.seat !== null && st.msg.seat !== undefined
+        ? el("button", { type: "button", id: "rematch", class: "primary", onclick: rematch }, "Rematch") : null, " ",
+      el("a", { class: "button primary", href: `/replay/${encodeURIComponent(tableId)}` }, "Watch the replay"), " ",
+      el("a", { class: "button", href: "/" }, "Back to the lobby"))));
     box.hidden = false;
     return;
   }
@@ -249,23 +250,40 @@ function renderSummary(R, ctx) {
   box.hidden = true;
 }
 
+// A new game with the same people in the same seats and the same bots; the first click creates it,
+// every other player's click takes their own seat in it.
+async function rematch() {
+  $("rematch").disabled = true;
+  try {
+    const res = await api.rematch(tableId, st.token);
+    localStorage.setItem(tokenKey(res.table.id), res.token);
+    location.href = `/table/${encodeURIComponent(res.table.id)}`;
+  } catch (err) {
+    toast(`No rematch: ${playerWords(err.message)}`, "error");
+    $("rematch").disabled = false;
+  }
+}
+
 // -- the whole page ----------------------------------------------------------------------------
 function renderOpenSeats(msg) {
-  const box = clear($("seats-open"));
+  const box = $("seats-open");
   const free = (msg.seats || []).filter((s) => s.type === "human" && !s.taken);
   if (msg.status !== "open" || !free.length) {
     box.hidden = true;
     return;
   }
-  box.hidden = false;
-  box.append(el("strong", {}, `Waiting for ${plural(free.length, "player")}. Share a join link:`));
-  for (const s of free) {
-    const url = `${location.origin}/join/${encodeURIComponent(tableId)}/${s.seat}`;
-    const input = el("input", { type: "text", readonly: true, value: url, "aria-label": `join link for seat ${s.seat}` });
-    box.append(el("div", { class: "link-row" }, el("span", {}, `Seat ${s.seat}: `), input,
-      el("button", { type: "button", onclick: () => copy(url, input) }, "Copy"),
-      msg.seat === null ? el("a", { class: "button", href: `/join/${encodeURIComponent(tableId)}/${s.seat}` }, "Take this seat") : null));
-  }
+  joinBase().then(({ base, note }) => {
+    clear(box).hidden = false;
+    box.append(el("strong", {}, `Waiting for ${plural(free.length, "player")}. Share a join link:`));
+    if (note) box.append(el("p", { class: "muted link-note" }, note));
+    for (const s of free) {
+      const url = `${base}/join/${encodeURIComponent(tableId)}/${s.seat}`;
+      const input = el("input", { type: "text", readonly: true, value: url, "aria-label": `join link for seat ${s.seat}` });
+      box.append(el("div", { class: "link-row" }, el("span", {}, `Seat ${s.seat}: `), input,
+        el("button", { type: "button", onclick: () => copy(url, input) }, "Copy"),
+        msg.seat === null ? el("a", { class: "button", href: `/join/${encodeURIComponent(tableId)}/${s.seat}` }, "Take this seat") : null));
+    }
+  });
 }
 
 export async function copy(text, input) {
@@ -303,6 +321,7 @@ function render() {
   const ctx = ctxFor(msg);
   document.title = `${R.title || view.game} · table ${tableId} · courtcards`;
   $("title").textContent = `${st.info ? st.info.title : view.game} · table ${tableId}`;
+  $("rules-link").href = `/rules/${encodeURIComponent(view.game)}`;
   $("subtitle").textContent = R.subtitle(view, ctx);
   const role = msg.seat === null ? "spectating" : `seat ${msg.seat}`;
   $("role").textContent = role;
@@ -360,12 +379,27 @@ function onCheck(msg) {
   st.lastCheck = msg;
   if (msg.legal || !msg.reason || msg.action !== st.checking || !st.selection.length) return;
   const why = $("why");
-  if (why.textContent.startsWith("Not a legal play")) why.textContent = `Not a legal play: ${msg.reason}.`;
+  if (why.textContent.startsWith("Not a legal play")) why.textContent = `Not a legal play: ${playerWords(msg.reason)}.`;
+}
+
+// The server's refusals, in the page's words (the message after "...: " is the engine's reason).
+const REFUSALS = {
+  stale_version: "The table moved on before your move arrived: look again and choose.",
+  not_your_turn: "It is not your turn.",
+  game_over: "The game is over.",
+  spectator: "You are watching: take a free seat to play.",
+  server_error: "The server could not save your move: try again.",
+};
+
+function refusalText(msg) {
+  if (REFUSALS[msg.code]) return REFUSALS[msg.code];
+  const reason = String(msg.message || "").replace(/^[^:]*'[^']*'[^:]*:\s*/, "");
+  return `That move is not allowed: ${playerWords(reason)}.`;
 }
 
 function onError(msg) {
   st.sending = false;
-  toast(`Refused (${msg.code}): ${msg.message}`, "error");
+  toast(refusalText(msg), "error");
   if (st.msg) renderActions(renderer(st.game));
 }
 

@@ -62,3 +62,46 @@ export const GAME_ORDER = ["rank", "kqp", "royale", "royals"];
 export function tokenKey(tableId) {
   return `courtcards:${tableId}`;
 }
+
+// Engine reasons are written for the terminal and cite the project's rulings (RK-6, RY-4): the page shows
+// them in its own words, without ruling ids or typing instructions. Wording only; no rules here.
+const RULING_GROUP = /\s*\((?:[A-Z]{2}-\d+[a-z]?(?:[,;]\s*)?)+\)/g; // " (RK-6)", " (RY-4, RY-5)"
+const RULING_IN = /\b[A-Z]{2}-\d+[a-z]?(?:[,;]\s*|(?=\)))/g; // "(RK-14; 3-5 players)" -> "(3-5 players)"
+const TYPING = [
+  /\s*\([^()]*'[^']*'[^()]*\)/g, // "(to discard write 'discard 3C 9S')", "(actions: a card like '7H', ...)"
+  /,?\s*(?:like|for example|e\.g\.|such as|write|type)\s+'[^']*'/gi, // ", like 'discard 3C 9S'"
+];
+
+export function playerWords(text) {
+  let out = String(text || "").replace(RULING_GROUP, "").replace(RULING_IN, "");
+  for (const re of TYPING) out = out.replace(re, "");
+  return out.replace(/\(\s*\)/g, "").replace(/\s+([.,;:])/g, "$1").replace(/\s{2,}/g, " ").trim();
+}
+
+// Join links: from the address this page was opened at, unless that only works on this computer
+// (127.0.0.1, localhost): then from this computer's network address, if the server listens there.
+const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]", "0.0.0.0"]);
+let joinBaseAnswer = null;
+
+export function joinBase() {
+  if (!joinBaseAnswer) joinBaseAnswer = findJoinBase();
+  return joinBaseAnswer;
+}
+
+async function findJoinBase() {
+  if (!LOCAL_HOSTS.has(location.hostname)) return { base: location.origin, note: "" };
+  try {
+    const response = await fetch("/api/addresses");
+    const data = response.ok ? await response.json() : {};
+    if (data.lan && data.lan.length) {
+      return { base: data.lan[0], note: `The links use ${data.lan[0]}, this computer's address on your network.` };
+    }
+  } catch {
+    // no answer: keep this page's address
+  }
+  return {
+    base: location.origin,
+    note: "These links work only on this computer. To play with friends on your network, start the server "
+      + "with: courtcards serve --host 0.0.0.0",
+  };
+}

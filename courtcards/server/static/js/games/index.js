@@ -15,7 +15,6 @@ const generic = {
   events: () => [],
   roundEnded: () => false,
   handEnded: () => false,
-  whyNot: () => null,
   standings: (view, result, ctx) => ({
     head: ["Place", "Player", "Score"],
     rows: result.ranking.map((s, i) => [String(i + 1), ctx.name(s, { cap: true }), result.scores[s]]),

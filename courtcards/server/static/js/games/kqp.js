@@ -142,22 +142,6 @@ export default {
     return { title: `Round ${r.round} over`, head: ["Finish", "Player", "Points", "Total"], rows };
   },
 
-  whyNot(view, selection) {
-    if (view.phase === "tax") return `give exactly ${plural(view.owed[String(view.seat)] || 0, "card")} (never a Queen or the King)`;
-    if (view.phase !== "play") return null;
-    const values = [...new Set(selection)];
-    if (values.length > 1) return "a play is cards of one value";
-    const k = view.pile.count;
-    const v = values[0];
-    if (!k) return null;
-    if (v === "K") return null;
-    if (v === "Q" && (selection.length === 1 || selection.length === 2)) return null;
-    if (selection.length !== k) return `the pile needs ${plural(k, "card")}`;
-    if (view.pile.consecutive) return "consecutive mode: play exactly one value up (KQ-7)";
-    if (ORDER.indexOf(v) <= ORDER.indexOf(String(view.pile.value))) return `that does not beat ${view.pile.value}`;
-    return null;
-  },
-
   standings(view, result, ctx) {
     return {
       head: ["Place", "Player", "Points (lower is better)"],

@@ -190,33 +190,6 @@ export default {
     return { title: `Hand ${h.hand} over`, head: ["Finish", "Player", "Now", endless ? "Times King" : "Tokens"], rows };
   },
 
-  whyNot(view, selection) {
-    if (view.phase === "give_back") return "give exactly 1 card";
-    if (view.phase !== "play") return null;
-    if (view.turn !== undefined && selection.some((c) => c === "C" || c === "C2") && selection.length > 1) {
-      return "a Crown is always played alone (RK-6)";
-    }
-    const mods = selection.filter((c) => c === "U" || c === "D").length;
-    if (mods > 1) return "a set takes at most one Rank-Up or Rank-Down (RK-4)";
-    const nums = selection.filter((c) => /^\d+$/.test(c)).map(Number);
-    const distinct = [...new Set(nums)].sort((a, b) => a - b);
-    if (distinct.length > 1) {
-      const lift = selection.includes("U") && distinct.length === 2 && distinct[1] - distinct[0] === 1
-        && nums.filter((n) => n === distinct[0]).length === 1;
-      if (!lift) return "the number cards must all have one value; with a Rank-Up one card may be one lower (RK-4)";
-    }
-    if (mods === 1 && selection.length === 1) {
-      return "a lone Rank-Up or Rank-Down only when your hand holds nothing else, and the pile stays within 1-13 (RK-7)";
-    }
-    const k = view.pile.count;
-    const count = playCount(selection);
-    if (k && count !== k && !selection.includes("C") && !selection.includes("C2")) {
-      return `the pile needs ${plural(k, "card")} (number cards and Wilds); you selected ${count}`;
-    }
-    if (k && !selection.includes("D")) return `that does not beat the pile's value ${view.pile.value}`;
-    return null;
-  },
-
   standings(view, result, ctx) {
     const label = (result.details || {}).score || "score";
     return {

@@ -111,12 +111,6 @@ export default {
     return false;
   },
 
-  whyNot(view, selection) {
-    if (view.phase === "discard" && view.owed) return `discard exactly ${plural(view.owed.count, "card")}`;
-    if (view.phase === "play" && selection.length > 1) return "choose one card";
-    return null;
-  },
-
   standings(view, result, ctx) {
     const d = result.details || {};
     return {

@@ -146,18 +146,6 @@ export default {
     return text;
   },
 
-  whyNot(view, selection) {
-    if (view.phase === "action") {
-      if (selection.length !== 2) return "a Royal is a face card and a number card of the same suit";
-      return "a Royal is a face card (J, Q, K) and a number card (A-10) of the same suit";
-    }
-    if (view.phase === "commit" && view.fight) {
-      const need = view.fight.need[String(view.seat)];
-      if (need) return need.up_to ? `commit up to ${plural(need.count, "card")}` : `commit exactly ${plural(need.count, "card")}`;
-    }
-    return null;
-  },
-
   standings(view, result, ctx) {
     return {
       head: ["Place", "Player", "Points in play"],

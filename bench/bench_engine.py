@@ -1,0 +1,200 @@
+"""Engine speed against a baseline commit, in one run.
+
+Random playouts (``to_move``, ``legal_actions``, ``apply`` of a uniformly chosen
+legal action, as any agent does) measured in actions per CPU second for each game,
+alternating between this tree and a baseline (by default the commit before the
+engine work, ``8d48620``, extracted with ``git archive`` into a temporary folder),
+each in its own process. Then per-operation times (``copy``, ``view``,
+``legal_action_mask``, ``observation_tensor``, ``sample_world``) on positions
+taken along random games. Prints the machine, its load, medians and ratios.
+
+    python bench/bench_engine.py                       # every game, 5 rounds
+    python bench/bench_engine.py --game rank --rounds 7
+    python bench/bench_engine.py --ops-only            # per-operation figures only
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from io import BytesIO
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = {"rank": 4, "kqp": 6, "royale": 2, "royals": 4}
+GAMES_PER_RUN = {"rank": 40, "kqp": 20, "royale": 300, "royals": 40}
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def playouts(game: str, players: int, games: int, seed: int) -> dict[str, float]:
+    """Random playouts in this process; actions and CPU seconds."""
+    from courtcards.core.game import get_game
+    from courtcards.core.rng import Rng
+
+    g = get_game(game)
+    pick = Rng(seed ^ 0x5EED)
+    actions = 0
+    start = time.process_time()
+    for i in range(games):
+        state = g.new_game(players, {}, seed=seed + i)
+        while not state.is_over():
+            seat = state.to_move()[0]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[pick.below(len(legal))])
+            actions += 1
+    return {"actions": actions, "cpu": time.process_time() - start}
+
+
+def positions(game: str, players: int, count: int, seed: int) -> list[object]:
+    from courtcards.core.game import get_game
+    from courtcards.core.rng import Rng
+
+    g = get_game(game)
+    rng = Rng(seed)
+    out: list[object] = []
+    while len(out) < count:
+        state = g.new_game(players, {}, seed=rng.next64() % 10**9)
+        stop = 1 + rng.below(60)
+        for _ in range(stop):
+            if state.is_over():
+                break
+            seat = state.to_move()[0]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[rng.below(len(legal))])
+        if not state.is_over():
+            out.append(state)
+    return out
+
+
+def per_call(fn: object, items: list[object], repeat: int = 5) -> float:
+    """Median over ``repeat`` passes of the mean CPU µs per call over ``items``."""
+    times = []
+    for _ in range(repeat):
+        start = time.process_time()
+        for item in items:
+            fn(item)  # type: ignore[operator]
+        times.append((time.process_time() - start) / len(items) * 1e6)
+    return statistics.median(times)
+
+
+def ops(game: str, players: int, new_api: bool) -> dict[str, float]:
+    from courtcards.core.game import get_game
+
+    g = get_game(game)
+    states = positions(game, players, 200, seed=7)
+    out = {
+        "copy": per_call(lambda s: s.copy(), states),
+        "view": per_call(lambda s: s.view(s.to_move()[0]), states),
+    }
+    if new_api:
+        out["legal_action_mask"] = per_call(lambda s: s.legal_action_mask(s.to_move()[0]), states)
+        out["observation_tensor"] = per_call(lambda s: s.observation_tensor(s.to_move()[0]), states)
+        views = [s.view(s.to_move()[0]) for s in states]  # type: ignore[attr-defined]
+        out["sample_world"] = per_call(lambda v: g.sample_world(v, 1), views)
+    return out
+
+
+def worker(args: argparse.Namespace) -> None:
+    game = args.game[0]
+    if args.ops:
+        print(json.dumps(ops(game, args.players, args.new_api)))
+    else:
+        print(json.dumps(playouts(game, args.players, args.games, args.seed)))
+
+
+def extract(ref: str) -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="courtcards-baseline-"))
+    data = subprocess.run(["git", "-C", str(ROOT), "archive", ref], check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(folder, filter="data")
+    return folder
+
+
+def run(tree: Path, *extra: str) -> dict[str, float]:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--worker", *extra],
+        check=True, capture_output=True, text=True, env=env, cwd=tree,
+    )
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", choices=sorted(GAMES), action="append", help="repeatable; default every game")
+    ap.add_argument("--rounds", type=int, default=5, help="alternating runs of baseline and this tree")
+    ap.add_argument("--baseline", default="8d48620", help="git ref to compare against")
+    ap.add_argument("--ops-only", action="store_true")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--ops", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--new-api", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--players", type=int, default=4, help=argparse.SUPPRESS)
+    ap.add_argument("--games", type=int, default=40, help=argparse.SUPPRESS)
+    ap.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        worker(args)
+        return
+
+    games = args.game or sorted(GAMES)
+    load = os.getloadavg()
+    print(f"machine: {platform.platform()}; CPU: {cpu_model()} x{os.cpu_count()}; Python {platform.python_version()}")
+    print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; baseline {args.baseline}")
+    base = extract(args.baseline)
+    try:
+        compare(args, games, base)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    load = os.getloadavg()
+    print(f"\nload average at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
+def compare(args: argparse.Namespace, games: list[str], base: Path) -> None:
+    if not args.ops_only:
+        print("\nRandom playouts, actions per CPU second (median of alternating runs, each in its own process)")
+        print(f"{'game':8} {'players':>7} {'baseline':>10} {'now':>10} {'ratio':>6}")
+        for game in games:
+            n = GAMES[game]
+            old: list[float] = []
+            new: list[float] = []
+            for r in range(args.rounds):
+                common = ["--game", game, "--players", str(n), "--games", str(GAMES_PER_RUN[game]),
+                          "--seed", str(100 + r * 1000)]
+                a = run(base, *common)
+                b = run(ROOT, *common)
+                old.append(a["actions"] / a["cpu"])
+                new.append(b["actions"] / b["cpu"])
+            mo, mn = statistics.median(old), statistics.median(new)
+            print(f"{game:8} {n:>7} {mo:>10,.0f} {mn:>10,.0f} {mn / mo:>5.2f}x")
+
+    print("\nPer operation, CPU µs per call (median of 5 passes over 200 positions from random games)")
+    print(f"{'game':8} {'operation':20} {'baseline':>10} {'now':>10}")
+    for game in games:
+        n = GAMES[game]
+        a = run(base, "--ops", "--game", game, "--players", str(n))
+        b = run(ROOT, "--ops", "--new-api", "--game", game, "--players", str(n))
+        for op, value in b.items():
+            before = f"{a[op]:10.1f}" if op in a else f"{'-':>10}"
+            print(f"{game:8} {op:20} {before} {value:10.1f}")
+
+
+if __name__ == "__main__":
+    main()

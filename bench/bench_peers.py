@@ -1,0 +1,111 @@
+"""Rank 4p random playouts against OpenSpiel's C++ Dou Dizhu driven from a Python
+loop, in actions per CPU second, alternating in one run.
+
+OpenSpiel is not a dependency of courtcards: ``--install`` creates a virtual
+environment for it (default ``bench/.venv-peers``) and installs ``open_spiel``
+there; the peer runs in that environment, courtcards in this one. Only player
+actions are counted: Dou Dizhu's deal is chance nodes (resolved by the same loop,
+uniformly, not counted), Rank deals inside ``apply``.
+
+    python bench/bench_peers.py --install          # once
+    python bench/bench_peers.py --rounds 7
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PEER = r"""
+import json, random, sys, time
+import pyspiel
+games, seed = int(sys.argv[1]), int(sys.argv[2])
+game = pyspiel.load_game("dou_dizhu")
+rng = random.Random(seed)
+actions = 0
+start = time.process_time()
+for _ in range(games):
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            actions += 1
+print(json.dumps({"actions": actions, "cpu": time.process_time() - start}))
+"""
+
+
+def rank_worker(games: int, seed: int) -> dict[str, float]:
+    sys.path.insert(0, str(ROOT))
+    from courtcards.core.game import get_game
+    from courtcards.core.rng import Rng
+
+    game = get_game("rank")
+    pick = Rng(seed)
+    actions = 0
+    start = time.process_time()
+    for i in range(games):
+        state = game.new_game(4, {}, seed=seed + i)
+        while not state.is_over():
+            seat = state.to_move()[0]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[pick.below(len(legal))])
+            actions += 1
+    return {"actions": actions, "cpu": time.process_time() - start}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--venv", type=Path, default=ROOT / "bench" / ".venv-peers", help="OpenSpiel's environment")
+    ap.add_argument("--install", action="store_true", help="create the environment and install open_spiel")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--rank-games", type=int, default=40)
+    ap.add_argument("--peer-games", type=int, default=400)
+    ap.add_argument("--rank-worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.rank_worker:
+        print(json.dumps(rank_worker(args.rank_games, args.seed)))
+        return
+    python = args.venv / "bin" / "python"
+    if args.install:
+        venv.create(args.venv, with_pip=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "open_spiel"], check=True)
+    if not python.exists():
+        sys.exit(f"no OpenSpiel environment at {args.venv}: run with --install first")
+
+    load = os.getloadavg()
+    print(f"machine: {platform.platform()}; Python {platform.python_version()}; "
+          f"load average at start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    ours: list[float] = []
+    theirs: list[float] = []
+    for r in range(args.rounds):
+        seed = 1 + r * 10_000
+        a = subprocess.run([sys.executable, __file__, "--rank-worker", "--rank-games", str(args.rank_games),
+                            "--seed", str(seed)], check=True, capture_output=True, text=True)
+        b = subprocess.run([str(python), "-c", PEER, str(args.peer_games), str(seed)],
+                           check=True, capture_output=True, text=True)
+        x, y = json.loads(a.stdout), json.loads(b.stdout)
+        ours.append(x["actions"] / x["cpu"])
+        theirs.append(y["actions"] / y["cpu"])
+        print(f"  round {r + 1}: Rank 4p {ours[-1]:,.0f}/s, OpenSpiel Dou Dizhu {theirs[-1]:,.0f}/s")
+    mo, mt = statistics.median(ours), statistics.median(theirs)
+    print(f"median actions per CPU second: Rank 4p {mo:,.0f}, OpenSpiel C++ Dou Dizhu via Python {mt:,.0f}; "
+          f"ratio {mo / mt:.2f}")
+
+
+if __name__ == "__main__":
+    main()

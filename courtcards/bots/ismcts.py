@@ -1,0 +1,226 @@
+"""Information-set Monte Carlo tree search (ISMCTS), for every game.
+
+Single-observer ISMCTS with determinization (Cowling, Powley and Whitehouse,
+2012): every iteration samples a world from the bot's **view** with
+``Game.sample_world`` (never the true state), then walks one tree whose edges
+are actions, choosing among the actions available in that world by UCB with
+availability counts. Where several seats decide at once (Rank Royale's picks,
+Royals' commitments, KQP's give-backs), each of them selects from its own
+statistics at the node without seeing the others' choices (decoupled UCT), and
+the child is the joint choice. A playout by a fast default policy runs to the
+end of the game or to the end of the current hand or round, where a per-game
+evaluation scores it; values are per seat, so every seat in the tree maximises
+its own.
+
+The budget is a number of iterations (reproducible: same seed and budget, same
+move) with a cap in seconds (default 1 s) that only a very slow machine hits.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from courtcards.bots.base import register_bot_spec
+from courtcards.core.game import get_game
+from courtcards.core.rng import Rng
+from courtcards.core.state import Action, State
+
+Values = list[float]
+
+
+@dataclass
+class _Edge:
+    visits: int = 0
+    total: float = 0.0
+    available: int = 0
+
+
+@dataclass
+class _Node:
+    # per deciding seat: action text -> statistics
+    stats: dict[int, dict[str, _Edge]] = field(default_factory=dict)
+    children: dict[tuple[str, ...], _Node] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Horizon:
+    """Where a playout stops early and how it is scored for one game."""
+
+    marker: Callable[[State], Any]  # a playout stops when this changes (end of a hand, ...)
+    value: Callable[[State], Values]  # per-seat value in [-1, 1] of a state that is not over
+
+
+def _spread(scores: Sequence[float], scale: float) -> Values:
+    """Each seat's score against the average of the others, in [-1, 1]."""
+    n = len(scores)
+    total = sum(scores)
+    return [max(-1.0, min(1.0, (s - (total - s) / (n - 1)) / scale)) for s in scores]
+
+
+def _rank_value(state: State) -> Values:
+    tokens = getattr(state, "tokens", None)
+    opts = state.options
+    if opts.get("endless"):
+        scores = [float(x) for x in getattr(state, "times_king", [0] * state.num_players)]
+        return _spread(scores, float(opts.get("hands") or 10))
+    assert tokens is not None
+    return _spread([float(t) for t in tokens], float(opts.get("tokens_to_win") or 5))
+
+
+def _kqp_value(state: State) -> Values:
+    totals = getattr(state, "totals", None)
+    assert totals is not None
+    return _spread([-float(t) for t in totals], float(state.num_players * 2))
+
+
+def _royals_value(state: State) -> Values:
+    points = getattr(state, "points", None)
+    target = 20 - state.num_players
+    scores = [float(points(s)) if callable(points) else 0.0 for s in range(state.num_players)]
+    return _spread(scores, float(target))
+
+
+HORIZONS: dict[str, Horizon] = {
+    "rank": Horizon(lambda s: getattr(s, "hand_number", 0), _rank_value),
+    "kqp": Horizon(lambda s: getattr(s, "round", 0), _kqp_value),
+    "royals": Horizon(lambda s: len(s.history) // 60, _royals_value),
+}
+
+
+class ISMCTSBot:
+    """ISMCTS over worlds sampled from the seat's view."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        iterations: int = 200,
+        seconds: float = 1.0,
+        exploration: float = 0.7,
+    ) -> None:
+        if iterations < 1:
+            raise ValueError("ISMCTS needs at least one iteration")
+        self.rng = Rng(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.c = exploration
+        self.last_value: float | None = None  # the chosen move's mean value, for hints
+        self.last_iterations = 0
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            self.last_value = None
+            return legal[0]
+        game = get_game(view["game"])
+        seat = int(view["seat"])
+        horizon = HORIZONS.get(game.name)
+        rng = Rng(self.rng.next64())
+        root = _Node()
+        deadline = time.perf_counter() + self.seconds
+        done = 0
+        for done in range(1, self.iterations + 1):  # noqa: B007
+            world = game.sample_world(view, rng.next64())
+            self._iterate(root, world, rng, horizon)
+            if time.perf_counter() > deadline:
+                break
+        self.last_iterations = done
+        stats = root.stats.get(seat, {})
+        by_text = {a.text: a for a in legal}
+        best = max(by_text, key=lambda t: (stats[t].visits if t in stats else -1, t))
+        edge = stats.get(best)
+        self.last_value = edge.total / edge.visits if edge and edge.visits else None
+        return by_text[best]
+
+    def _iterate(self, root: _Node, world: State, rng: Rng, horizon: Horizon | None) -> None:
+        path: list[tuple[_Node, list[tuple[int, str]]]] = []
+        node = root
+        while not world.is_over():
+            movers = world.to_move()
+            chosen: list[tuple[int, str]] = []
+            expanded = False
+            actions: list[tuple[int, Action]] = []
+            for seat in movers:
+                legal = world.legal_actions(seat)
+                stats = node.stats.setdefault(seat, {})
+                action, new = self._select(stats, legal, rng)
+                expanded |= new
+                chosen.append((seat, action.text))
+                actions.append((seat, action))
+            path.append((node, chosen))
+            for seat, action in actions:
+                world.apply(seat, action)
+            key = tuple(t for _, t in chosen)
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = _Node()
+                expanded = True
+            node = child
+            if expanded:
+                break
+        values = self._playout(world, rng, horizon)
+        for visited, chosen in path:
+            for seat, text in chosen:
+                edge = visited.stats[seat][text]
+                edge.visits += 1
+                edge.total += values[seat]
+
+    def _select(self, stats: dict[str, _Edge], legal: Sequence[Action], rng: Rng) -> tuple[Action, bool]:
+        untried = []
+        for action in legal:
+            edge = stats.get(action.text)
+            if edge is None:
+                edge = stats[action.text] = _Edge()
+            edge.available += 1
+            if edge.visits == 0:
+                untried.append(action)
+        if untried:
+            return untried[rng.below(len(untried))], True
+        best: Action = legal[0]
+        best_score = -math.inf
+        for action in legal:
+            edge = stats[action.text]
+            score = edge.total / edge.visits + self.c * math.sqrt(math.log(edge.available) / edge.visits)
+            if score > best_score:
+                best, best_score = action, score
+        return best, False
+
+    def _playout(self, world: State, rng: Rng, horizon: Horizon | None) -> Values:
+        mark = horizon.marker(world) if horizon else None
+        while not world.is_over():
+            if horizon is not None and horizon.marker(world) != mark:
+                return horizon.value(world)
+            seat = world.to_move()[0]
+            legal = world.legal_actions(seat)
+            world.apply(seat, legal[rng.below(len(legal))])
+        return world.returns()
+
+
+DEFAULT_ITERATIONS = 200
+FORMS = "ismcts (the default budget), ismcts:N (N iterations, N >= 1), ismcts:Xs (X seconds a decision, e.g. 0.5s)"
+
+
+def make_ismcts(seed: int, arg: str | None) -> ISMCTSBot:
+    """``ismcts``, ``ismcts:N`` (iterations) or ``ismcts:Xs`` (seconds, iterations unbounded)."""
+    if arg is None:
+        return ISMCTSBot(seed)
+    text = arg.strip().lower()
+    try:
+        if text.endswith("s"):
+            seconds = float(text[:-1])
+            if not 0 < seconds <= 600:
+                raise ValueError(f"the time budget must be more than 0 and at most 600 seconds, not {arg!r}")
+            return ISMCTSBot(seed, iterations=10**9, seconds=seconds)
+        iterations = int(text)
+    except ValueError as exc:
+        if "budget" in str(exc):
+            raise
+        raise ValueError(f"{arg!r} is not a number of iterations or of seconds") from None
+    if iterations < 1:
+        raise ValueError(f"the number of iterations must be at least 1, not {iterations}")
+    return ISMCTSBot(seed, iterations=iterations)
+
+
+register_bot_spec("ismcts", make_ismcts, FORMS)

@@ -1,0 +1,101 @@
+"""The search bot: spec forms, determinism, fairness (it sees only the view) and
+legality in every game."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from courtcards.bots.base import bot_kinds, bot_move, make_bot
+from courtcards.bots.ismcts import ISMCTSBot
+from courtcards.core.conformance import resample_hidden
+from courtcards.core.errors import OptionError
+from courtcards.core.game import get_game
+from courtcards.core.rng import Rng
+from courtcards.core.state import State
+
+GAMES = {"rank": 4, "kqp": 4, "royale": 2, "royals": 3}
+
+
+def _midgame(name: str, seed: int = 3, steps: int = 12) -> State:
+    game = get_game(name)
+    state = game.new_game(GAMES[name], seed=seed)
+    rng = Rng(seed)
+    for _ in range(steps):
+        seat = state.to_move()[0]
+        legal = state.legal_actions(seat)
+        if len(legal) > 1 and _ > 6:
+            break
+        state.apply(seat, legal[rng.below(len(legal))])
+    return state
+
+
+def test_spec_forms() -> None:
+    assert "ismcts" in bot_kinds("rank")
+    bot = make_bot("rank", "ismcts:25", 1)
+    assert isinstance(bot, ISMCTSBot) and bot.iterations == 25
+    timed = make_bot("royals", "ismcts:0.5s", 1)
+    assert isinstance(timed, ISMCTSBot) and timed.seconds == 0.5
+    assert isinstance(make_bot("kqp", "ismcts", 1), ISMCTSBot)
+
+
+@pytest.mark.parametrize("spec", ["ismcts:0", "ismcts:abc", "ismcts:-3", "ismcts:0s", "ismcts:", "ismcts:1e9s"])
+def test_bad_specs_list_the_valid_forms(spec: str) -> None:
+    with pytest.raises(OptionError, match=r"valid forms: ismcts \(the default budget\), ismcts:N"):
+        make_bot("rank", spec, 0)
+
+
+def test_unknown_bot_lists_the_search_bot_forms() -> None:
+    with pytest.raises(OptionError, match="ismcts:N"):
+        make_bot("rank", "alphazero", 0)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_same_seed_and_budget_same_move(name: str) -> None:
+    state = _midgame(name)
+    seat = state.to_move()[0]
+    moves = {bot_move(ISMCTSBot(seed=5, iterations=30, seconds=60), state, seat).text for _ in range(2)}
+    assert len(moves) == 1
+    assert state.can_apply(seat, moves.pop())
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_move_does_not_depend_on_hidden_cards(name: str) -> None:
+    # the bot's move is a function of the view: dealing the hidden cards differently
+    # (the same view) gives the same move for the same seed
+    state = _midgame(name, seed=11)
+    seat = state.to_move()[0]
+    other = resample_hidden(state, seat, Rng(99))
+    assert json.dumps(other.view(seat), sort_keys=True) == json.dumps(state.view(seat), sort_keys=True)
+    a = bot_move(ISMCTSBot(seed=2, iterations=30, seconds=60), state, seat)
+    b = bot_move(ISMCTSBot(seed=2, iterations=30, seconds=60), other, seat)
+    assert a.text == b.text
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_plays_legal_moves_to_a_decision(name: str) -> None:
+    state = _midgame(name, seed=21, steps=30)
+    bot = ISMCTSBot(seed=1, iterations=15, seconds=60)
+    for _ in range(5):
+        if state.is_over():
+            break
+        seat = state.to_move()[0]
+        move = bot_move(bot, state, seat)
+        state.apply(seat, move)
+
+
+def test_time_budget_is_honoured_on_a_large_lead() -> None:
+    # two decks, a lead with many choices: a 0.2 s budget stops the search in time
+    import time
+
+    state = get_game("rank").new_game(8, seed=4)
+    while state.to_move() and len(state.legal_actions(state.to_move()[0])) < 40:
+        seat = state.to_move()[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    seat = state.to_move()[0]
+    bot = ISMCTSBot(seed=1, iterations=10**9, seconds=0.2)
+    start = time.perf_counter()
+    bot_move(bot, state, seat)
+    assert time.perf_counter() - start < 10.0  # generous: the point is that it stops
+    assert 1 <= bot.last_iterations < 10**9
