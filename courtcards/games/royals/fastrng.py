@@ -24,6 +24,7 @@ T = TypeVar("T")
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
 _STEPS = np.arange(1, 1025, dtype=np.uint64) * np.uint64(_GAMMA)  # k * GAMMA, wrapping
+_SHIFTS = [64 - n.bit_length() for n in range(1025)]  # below(n) keeps the top bits of a draw
 
 
 def _outputs(state: int, count: int) -> list[int]:
@@ -69,9 +70,10 @@ def shuffle(rng: Rng, items: MutableSequence[T]) -> None:
     start = rng.state
     buffer = _outputs(start, min(1024, size + size // 2 + 8))  # under 1.5 draws per card on average
     pos = 0
+    shifts = _SHIFTS if size < len(_SHIFTS) else [64 - n.bit_length() for n in range(size + 1)]
     for i in range(size - 1, 0, -1):
         n = i + 1
-        shift = 64 - n.bit_length()
+        shift = shifts[n]
         while True:
             if pos == len(buffer):
                 buffer += _outputs((start + pos * _GAMMA) & _MASK, 256)
