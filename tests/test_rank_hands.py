@@ -424,9 +424,12 @@ def test_refused_give_back(move: str, reason: str) -> None:
 
 
 def test_refused_wilds_above_12_explain_the_cap() -> None:
-    # RK-4: the reason names the cap
-    s = pos(["5", "W U 3", "9"], turn=1, pile=["12"], pile_value=12, pile_count=1, owner=0)
-    with pytest.raises(IllegalActionError, match="no higher than 12"):
+    # RK-4: the reason names the cap, and that a Rank-Up would make a 13
+    s = pos(["5", "W W U 3", "9"], turn=1, pile=["12"], pile_value=12, pile_count=1, owner=0)
+    with pytest.raises(IllegalActionError, match="no higher than 12; with a Rank-Up they make a 13"):
+        s.apply(1, "W")
+    s = pos(["5", "W U 3", "9"], turn=1, pile=["12", "U"], pile_value=13, pile_count=1, owner=0)
+    with pytest.raises(IllegalActionError, match="13 is the highest value"):
         s.apply(1, "W U")
 
 

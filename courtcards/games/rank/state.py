@@ -318,7 +318,7 @@ class RankState(State):
             cache = self._legal_cache
             if cache is not None and cache[0] == self.version and cache[1] == seat:
                 return cache[2][:]
-            legal: list[Action] = self._legal_plays(seat)  # type: ignore[assignment]
+            legal = self._legal(seat)
             self._legal_cache = (self.version, seat, legal, _NO_INDEX)  # type: ignore[assignment]
             return legal[:]
         return super().legal_actions(seat)
@@ -436,9 +436,10 @@ class RankState(State):
             if ups:
                 start = v if v > 1 else 1
                 out += compress(_UP1[start:13], h[start:13])
-            if wilds and v < 12:
-                out.append(_WILDS[1])
-                if ups:
+            if wilds:  # RK-4: alone never above 12; with a Rank-Up a 13 even on a 12
+                if v < 12:
+                    out.append(_WILDS[1])
+                if ups and v < 13:
                     out.append(_WILDS_UP[1])
             if downs:
                 out += compress(_DOWN1[1:13], h[1:13])
@@ -463,9 +464,10 @@ class RankState(State):
                     c = h[t]
                     if c and h[t - 1]:
                         out += rows[t][lifted : (c if c < k - 1 else k - 1) + 1]
-        if wilds >= k and v < 12:  # Wilds alone are one above the pile, never above 12
-            out.append(_WILDS[k])
-            if ups:
+        if wilds >= k:  # Wilds alone: one above the pile, never above 12; a Rank-Up reaches 13 (RK-4)
+            if v < 12:
+                out.append(_WILDS[k])
+            if ups and v < 13:
                 out.append(_WILDS_UP[k])
         if downs:  # RK-5: same count, any value
             rows = _FOLLOW[2].get(k) or _follow_rows(2, k)
@@ -563,10 +565,10 @@ class RankState(State):
                 self.turn = nxt
             return
         base = act.base
-        if base == 0:  # Wilds alone: one above the pile, or 1 when leading (RK-4)
-            base = self.pile_value + 1 if self.pile_count else 1
+        if base == 0:  # Wilds alone: one above the pile (at most 12), or 1 when leading (RK-4)
+            base = min(self.pile_value + 1, 12) if self.pile_count else 1
             if UP in cards:
-                base += 1
+                base += 1  # a Rank-Up adds one more: 13 on a 12 or an 11 (RK-4)
         if not self.pile_count:
             self.pile_count = act.count
         self.pile_value = base
