@@ -250,7 +250,7 @@ class RoyalsState(State):
         self.turn = seat
         self.fight = None
         self.phase = ACTION
-        if sum([RANKS[num] for _, num in self.royals[seat]]) >= self.target:  # RY-2: win at the start of a turn
+        if self.points(seat) >= self.target:  # RY-2: winning at the start of one's turn
             self.winner = seat
             self.phase = OVER
             self._note(f"seat {seat} begins its turn with {self.points(seat)} points and wins")
