@@ -33,7 +33,7 @@ def test_end_of_hand_characters_tokens_and_new_deal() -> None:
     play(s, "5")
     assert s.characters == ["queen", "knight", "king", "beggar"]
     assert s.tokens == [2, 0, 4, 0]
-    assert s.hands_log[-1]["finish"] == [2, 0, 1, 3]
+    assert list(s.hands_log[-1]["finish"]) == [2, 0, 1, 3]
     assert (s.hands_log[-1]["king"], s.hands_log[-1]["queen"], s.hands_log[-1]["beggar"]) == (2, 0, 3)
     assert s.hand_number == 2 and s.phase == "benefit" and s.to_move() == (2,)
     assert sizes(s) == [15] * 4
@@ -222,7 +222,7 @@ def test_president_never_takes_wild_or_modifiers() -> None:
     s = pos(["3 4", "5 6", "W U D 2", "7 C"], options={"classic_president": True}, hand_number=2,
             hands_log=log([0, 1, 3, 2]))
     s._president_exchange()
-    assert [(e["from"], e["to"], e["cards"]) for e in s.exchanges] == [(2, 0, ["2"]), (3, 1, ["C"])]
+    assert [(e["from"], e["to"], list(e["cards"])) for e in s.exchanges] == [(2, 0, ["2"]), (3, 1, ["C"])]
     assert s.owed == {0: 1, 1: 1}
 
 
@@ -424,9 +424,12 @@ def test_refused_give_back(move: str, reason: str) -> None:
 
 
 def test_refused_wilds_above_12_explain_the_cap() -> None:
-    # RK-4: the reason names the cap
-    s = pos(["5", "W U 3", "9"], turn=1, pile=["12"], pile_value=12, pile_count=1, owner=0)
-    with pytest.raises(IllegalActionError, match="no higher than 12"):
+    # RK-4: the reason names the cap, and that a Rank-Up would make a 13
+    s = pos(["5", "W W U 3", "9"], turn=1, pile=["12"], pile_value=12, pile_count=1, owner=0)
+    with pytest.raises(IllegalActionError, match="no higher than 12; with a Rank-Up they make a 13"):
+        s.apply(1, "W")
+    s = pos(["5", "W U 3", "9"], turn=1, pile=["12", "U"], pile_value=13, pile_count=1, owner=0)
+    with pytest.raises(IllegalActionError, match="13 is the highest value"):
         s.apply(1, "W U")
 
 

@@ -25,8 +25,8 @@ def oracle_value(cards: list[str], lead: bool, v: int) -> int | None:
     base = 1 if lead else v + 1  # Wilds alone
     if down:
         return nums[0] if nums and nums[0] == nums[-1] else None
-    if not nums:
-        return None if base > 12 else base + up
+    if not nums:  # alone never above 12; a Rank-Up adds one more, so a 13 even on a 12
+        return min(base, 12) + 1 if up else (None if base > 12 else base)
     if nums[0] == nums[-1]:
         return nums[0] + up
     if up and nums[-1] - nums[0] == 1 and nums.count(nums[0]) == 1:

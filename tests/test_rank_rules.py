@@ -223,14 +223,29 @@ def test_following_a_single(pile_value: int, move: str, value: int) -> None:
     assert (s.pile_value, s.pile_count, s.owner) == (value, 1, 1)
 
 
-def test_wilds_alone_never_go_above_12() -> None:
-    # RK-4: a Wild on its own is never above 12; with a Rank-Up at most 13
+def test_wilds_alone_never_go_above_12_but_a_rank_up_makes_13() -> None:
+    # RK-4: a Wild on its own is never above 12; "unless played with a Rank-Up card":
+    # W U on a single 12 is a 13, and W W U on a pair of 12s is two 13s
     s = pos(["5", "W W U 3", "3"], turn=1, pile=["12"], pile_value=12, pile_count=1, owner=0)
-    assert legal(s) == {"pass"}
+    assert legal(s) == {"W U", "pass"}
     with pytest.raises(IllegalActionError, match="no higher than 12"):
         s.apply(1, "W")
-    with pytest.raises(IllegalActionError):
-        s.apply(1, "W U")
+    play(s, "W U")
+    assert (s.pile_value, s.pile_count, s.owner) == (13, 1, 1)
+    s = pos(["5", "W W U 3", "3"], turn=1, pile=["12", "12"], pile_value=12, pile_count=2, owner=0)
+    assert legal(s) == {"W W U", "pass"}
+    play(s, "W W U")
+    assert (s.pile_value, s.pile_count, s.owner) == (13, 2, 1)
+
+
+def test_wild_with_rank_up_on_an_11_is_13_and_nothing_plain_follows_13() -> None:
+    # RK-4: W U on an 11 is a 13 (the Wild is a 12, lifted); then no set follows a 13 but a Rank-Down set
+    s = pos(["5", "W U 3", "12 U W"], turn=1, pile=["11"], pile_value=11, pile_count=1, owner=0)
+    play(s, "W U")
+    assert s.pile_value == 13
+    assert legal(s) == {"pass"}  # seat 2 holds 12, U and W: nothing beats a 13
+    with pytest.raises(IllegalActionError, match="13 is the highest"):
+        s.apply(2, "W U")
 
 
 def test_two_wilds_follow_two_twos_as_two_threes() -> None:

@@ -52,7 +52,8 @@ def make_bot(game: str, kind: str, seed: int = 0) -> Bot:
             raise OptionError(f"bad bot {kind!r}: {exc}; valid forms: {forms}") from None
     factory_ = _BOTS.get((game, kind)) or _BOTS.get(("*", kind))
     if factory_ is None:
-        valid = ", ".join([*bot_kinds(game), *(f for _, f in _SPECS.values())])
+        plain = sorted({k for g, k in _BOTS if g in (game, "*")})
+        valid = ", ".join([*plain, *(f for _, f in _SPECS.values())])
         raise OptionError(f"unknown bot {kind!r} for {game}; valid bots: {valid}")
     return factory_(seed)
 

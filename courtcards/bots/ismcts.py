@@ -100,9 +100,11 @@ class ISMCTSBot:
         iterations: int = 200,
         seconds: float = 1.0,
         exploration: float = 0.7,
+        rollout: str = "random",
     ) -> None:
         if iterations < 1:
             raise ValueError("ISMCTS needs at least one iteration")
+        self.rollout = rollout
         self.rng = Rng(seed)
         self.iterations = iterations
         self.seconds = seconds
@@ -118,6 +120,11 @@ class ISMCTSBot:
         seat = int(view["seat"])
         horizon = HORIZONS.get(game.name)
         rng = Rng(self.rng.next64())
+        self._policy: Any = None
+        if self.rollout != "random":
+            from courtcards.bots.base import make_bot
+
+            self._policy = make_bot(game.name, self.rollout, rng.next64())
         root = _Node()
         deadline = time.perf_counter() + self.seconds
         done = 0
@@ -194,7 +201,10 @@ class ISMCTSBot:
                 return horizon.value(world)
             seat = world.to_move()[0]
             legal = world.legal_actions(seat)
-            world.apply(seat, legal[rng.below(len(legal))])
+            if self._policy is not None and len(legal) > 1:
+                world.apply(seat, self._policy.choose(world.view(seat), legal))
+            else:
+                world.apply(seat, legal[rng.below(len(legal))])
         return world.returns()
 
 
@@ -203,16 +213,23 @@ FORMS = "ismcts (the default budget), ismcts:N (N iterations, N >= 1), ismcts:Xs
 
 
 def make_ismcts(seed: int, arg: str | None) -> ISMCTSBot:
+    import os
+
+    rollout = os.environ.get("COURTCARDS_ISMCTS_ROLLOUT", "random")
+    return _make_ismcts(seed, arg, rollout)
+
+
+def _make_ismcts(seed: int, arg: str | None, rollout: str) -> ISMCTSBot:
     """``ismcts``, ``ismcts:N`` (iterations) or ``ismcts:Xs`` (seconds, iterations unbounded)."""
     if arg is None:
-        return ISMCTSBot(seed)
+        return ISMCTSBot(seed, rollout=rollout)
     text = arg.strip().lower()
     try:
         if text.endswith("s"):
             seconds = float(text[:-1])
             if not 0 < seconds <= 600:
                 raise ValueError(f"the time budget must be more than 0 and at most 600 seconds, not {arg!r}")
-            return ISMCTSBot(seed, iterations=10**9, seconds=seconds)
+            return ISMCTSBot(seed, iterations=10**9, seconds=seconds, rollout=rollout)
         iterations = int(text)
     except ValueError as exc:
         if "budget" in str(exc):
@@ -220,7 +237,7 @@ def make_ismcts(seed: int, arg: str | None) -> ISMCTSBot:
         raise ValueError(f"{arg!r} is not a number of iterations or of seconds") from None
     if iterations < 1:
         raise ValueError(f"the number of iterations must be at least 1, not {iterations}")
-    return ISMCTSBot(seed, iterations=iterations)
+    return ISMCTSBot(seed, iterations=iterations, rollout=rollout)
 
 
 register_bot_spec("ismcts", make_ismcts, FORMS)

@@ -19,51 +19,48 @@ WORDS = ("pass", "lead", "steal", "swap", "keep")
 
 class RankAction:
     """A Rank action. ``kind`` is ``play``, ``give`` or one of WORDS; ``cards``
-    are card codes in canonical order. Equal actions have equal text."""
+    are card codes in canonical order. Actions are interned: equal actions (equal
+    text) are the same object, so they compare and hash by identity."""
 
-    __slots__ = ("_hash", "base", "cards", "kind", "text")
+    __slots__ = ("base", "cards", "count", "is_crown", "is_lone_modifier", "kind", "text")
 
     kind: str
     cards: tuple[int, ...]
     text: str
     base: int  # for plays: the set's value fixed by its number cards (0: none, -1: not a set)
+    count: int  # a set's count: number cards and Wilds (RK-4)
+    is_crown: bool
+    is_lone_modifier: bool
 
-    def __init__(self, kind: str, cards: tuple[int, ...] = ()) -> None:
-        self.kind = kind
-        self.cards = cards
+    def __new__(cls, kind: str, cards: tuple[int, ...] = ()) -> RankAction:
+        key = (kind, cards)
+        act = _CACHE.get(key)
+        if act is not None:
+            return act
+        act = _CACHE[key] = object.__new__(cls)
+        act.kind = kind
+        act.cards = cards
         if kind == "play":
-            self.text = " ".join(TEXT[c] for c in cards)
+            act.text = " ".join(TEXT[c] for c in cards)
         elif kind == "give":
-            self.text = " ".join(["give", *(TEXT[c] for c in cards)])
+            act.text = " ".join(["give", *(TEXT[c] for c in cards)])
         else:
-            self.text = kind
-        self._hash = hash(self.text)
-        self.base = _base_value(cards) if kind == "play" else -1
+            act.text = kind
+        play = kind == "play"
+        act.base = _base_value(cards) if play else -1
+        act.count = sum(1 for c in cards if c <= WILD)
+        act.is_crown = play and len(cards) == 1 and cards[0] in (CROWN, CROWN2)
+        act.is_lone_modifier = play and len(cards) == 1 and cards[0] in (UP, DOWN)
+        return act
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, RankAction) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return self._hash
+    def __reduce__(self) -> tuple[object, tuple[str, tuple[int, ...]]]:
+        return make, (self.kind, self.cards)
 
     def __str__(self) -> str:
         return self.text
 
     def __repr__(self) -> str:
         return f"RankAction({self.text!r})"
-
-    @property
-    def is_crown(self) -> bool:
-        return self.kind == "play" and len(self.cards) == 1 and self.cards[0] in (CROWN, CROWN2)
-
-    @property
-    def is_lone_modifier(self) -> bool:
-        return self.kind == "play" and len(self.cards) == 1 and self.cards[0] in (UP, DOWN)
-
-    @property
-    def count(self) -> int:
-        """A set's count: number cards and Wilds (RK-4)."""
-        return sum(1 for c in self.cards if c <= WILD)
 
 
 def _base_value(cards: tuple[int, ...]) -> int:
@@ -82,11 +79,7 @@ _CACHE: dict[tuple[str, tuple[int, ...]], RankAction] = {}
 
 def make(kind: str, cards: tuple[int, ...] = ()) -> RankAction:
     """The (interned) action; ``cards`` must already be canonical."""
-    key = (kind, cards)
-    act = _CACHE.get(key)
-    if act is None:
-        act = _CACHE[key] = RankAction(kind, cards)
-    return act
+    return _CACHE.get((kind, cards)) or RankAction(kind, cards)
 
 
 PASS = make("pass")

@@ -17,6 +17,8 @@ MODIFIERS = (UP, DOWN)
 TEXT: dict[int, str] = {n: str(n) for n in NUMBERS}
 TEXT.update({WILD: "W", UP: "U", DOWN: "D", CROWN: "C", CROWN2: "C2"})
 
+CODES: dict[str, int] = {t: c for c, t in TEXT.items()}
+
 NAMES: dict[int, str] = {n: str(n) for n in NUMBERS}
 NAMES.update({WILD: "Wild", UP: "Rank-Up", DOWN: "Rank-Down", CROWN: "Crown", CROWN2: "Crown + Draw 2"})
 
@@ -52,6 +54,9 @@ def card_text(code: int) -> str:
 
 
 def parse_card(token: str) -> int:
+    code = CODES.get(token)  # the canonical text, fast
+    if code is not None:
+        return code
     code = _ALIASES.get(token.strip().lower())
     if code is None:
         raise NotationError(token, "not a Rank card (1-12, W, U, D, C or C2)")

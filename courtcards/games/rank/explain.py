@@ -63,8 +63,10 @@ def explain(state: RankState, seat: int, act: A.RankAction) -> str:
         return f"the pile needs {k} card{'s' if k != 1 else ''} (number cards and Wilds), you played {act.count}"
     if k:
         if not nums:
+            if UP in cards:
+                return f"nothing beats a {state.pile_value}: 13 is the highest value (RK-4)"
             return (f"Wilds alone on a {state.pile_value} would be {state.pile_value + 1}, "
-                    "but on their own they go no higher than 12 (RK-4)")
+                    "but on their own they go no higher than 12; with a Rank-Up they make a 13 (RK-4)")
         return f"a value of {act.base} does not beat the pile's {state.pile_value}"
     return "not legal now"
 

@@ -5,12 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from courtcards.core.errors import OptionError
 from courtcards.core.game import Game
 from courtcards.core.options import Option, OptionSet, OptionValue
+from courtcards.core.rng import Rng
+from courtcards.games.rank import observation
 from courtcards.games.rank.actions import RankAction, parse_action
 from courtcards.games.rank.cards import TEXT, parse_card_list
+from courtcards.games.rank.ids import RankCodec
 from courtcards.games.rank.state import RankState
+from courtcards.games.rank.worlds import sample_world
 
 RANK_OPTIONS = OptionSet(
     options=(
@@ -79,6 +86,21 @@ class RankGame(Game):
         state = RankState(self, num_players, options, seed)
         state.load_json(data)
         return state
+
+    def _action_codec(self, num_players: int, options: dict[str, OptionValue]) -> RankCodec:
+        return RankCodec(decks=2 if num_players >= 7 else 1)  # RK-1
+
+    def _observation_shape(self, num_players: int, options: dict[str, OptionValue]) -> tuple[int, ...]:
+        return observation.shape(num_players)
+
+    def _observation_tensor(self, view: Mapping[str, Any], prefix: tuple[int, ...]) -> npt.NDArray[np.float32]:
+        return observation.tensor(view, prefix)
+
+    def _observation_string(self, view: Mapping[str, Any], prefix: tuple[int, ...]) -> str:
+        return observation.text(view, prefix)
+
+    def _sample_world(self, view: Mapping[str, Any], rng: Rng) -> RankState:
+        return sample_world(self, view, rng)
 
     def parse_action(self, text: str) -> RankAction:
         return parse_action(text)

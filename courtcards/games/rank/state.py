@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import combinations_with_replacement, pairwise
+from itertools import combinations_with_replacement, compress, pairwise
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from courtcards.core.errors import PositionError
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.rank import actions as A
 from courtcards.games.rank.cards import (
+    CODES,
     CROWN,
     CROWN2,
     DECK_COUNTS,
@@ -46,23 +50,128 @@ _PRESIDENT_ORDER = (CROWN, CROWN2, *range(12, 0, -1))
 
 _NONE, _UP, _DOWN = 0, 1, 2
 
+# _LEFT[n][seat]: the seats to the left of seat, in order, ending with seat itself (RK-3)
+_LEFT = {n: tuple(tuple((s + i) % n for i in range(1, n + 1)) for s in range(n)) for n in range(1, 13)}
+_DECKS = {d: tuple(c for c in range(NCODES) for _ in range(DECK_COUNTS[c] * d)) for d in (1, 2)}
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_SHIFTS = [64 - n.bit_length() for n in range(1025)]  # below(n) keeps the top bits of a draw
+
+
+def _draws(state: int, count: int) -> list[int]:
+    """The next ``count`` outputs of a SplitMix64 generator (Rng.next64) in state
+    ``state``, computed at once: the k-th step's state is ``state + k * golden``."""
+    z = np.uint64(state) + np.arange(1, count + 1, dtype=np.uint64) * np.uint64(_GOLDEN)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    out: list[int] = (z ^ (z >> np.uint64(31))).tolist()
+    return out
+
+
+def _shuffle(rng: Rng, items: list[int]) -> None:
+    """``rng.shuffle(items)``: the same draws, the same result and the same final
+    generator state, with the draws computed in one batch
+    (tests/test_engine_rank.py checks it against Rng.shuffle)."""
+    if len(items) >= len(_SHIFTS):
+        rng.shuffle(items)
+        return
+    state = rng.state
+    original = items[:]
+    size = 2 * len(items) + 16  # enough but for a run of rejections: then again with more
+    while True:
+        draws = _draws(state, size)
+        used = 0
+        try:
+            for n in range(len(items), 1, -1):
+                shift = _SHIFTS[n]
+                j = draws[used] >> shift
+                used += 1
+                while j >= n:
+                    j = draws[used] >> shift
+                    used += 1
+                items[n - 1], items[j] = items[j], items[n - 1]
+        except IndexError:
+            items[:] = original
+            size *= 4
+            continue
+        break
+    rng.state = (state + used * _GOLDEN) & _MASK
+
+Record = Mapping[str, Any]
+
+
+def _frozen(entry: Mapping[str, Any]) -> Record:
+    """A read-only log entry (lists stored as tuples): copies of the state share it."""
+    return MappingProxyType({k: tuple(v) if isinstance(v, list) else v for k, v in entry.items()})
+
+
+def _thawed(entry: Record) -> JSON:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in entry.items()}
+
 
 def _set_action(x: int, a: int, lift: int, w: int, mod: int) -> A.RankAction:
     """The play of ``a`` cards of value ``x`` (plus one ``x-1`` if ``lift``),
-    ``w`` Wilds and an optional modifier. Cached by its shape."""
-    key = (x, a, lift, w, mod)
-    act = _SETS.get(key)
-    if act is None:
-        cards = (x,) * a + (x - 1,) * lift + (WILD,) * w + ((UP,) if mod == _UP else (DOWN,) if mod == _DOWN else ())
-        act = _SETS[key] = A.make("play", cards)
-    return act
+    ``w`` Wilds and an optional modifier."""
+    cards = (x,) * a + (x - 1,) * lift + (WILD,) * w + ((UP,) if mod == _UP else (DOWN,) if mod == _DOWN else ())
+    return A.make("play", cards)
 
 
-_SETS: dict[tuple[int, int, int, int, int], A.RankAction] = {}
+# Following a pile of count k: _FOLLOW[shape][k][x][a] is the set of a x's (shape 3: plus
+# one x-1) with Wilds making up the count; shapes 0 plain, 1 Rank-Up, 2 Rank-Down, 3 lifted.
+_SHAPES = ((0, _NONE), (0, _UP), (0, _DOWN), (1, _UP))
+_FOLLOW: tuple[dict[int, list[list[A.RankAction]]], ...] = ({}, {}, {}, {})
+
+
+_PLACEHOLDER = A.PASS  # index 0 of a row: never read
+# Wilds alone: _WILDS[w] and _WILDS_UP[w] (with a Rank-Up)
+_WILDS = [_PLACEHOLDER] + [A.make("play", (WILD,) * w) for w in range(1, 9)]
+_WILDS_UP = [_PLACEHOLDER] + [A.make("play", (WILD,) * w + (UP,)) for w in range(1, 9)]
+
+
+def _follow_rows(shape: int, k: int) -> list[list[A.RankAction]]:
+    rows = _FOLLOW[shape].get(k)
+    if rows is None:
+        lift, mod = _SHAPES[shape]
+        rows = _FOLLOW[shape][k] = [
+            [_PLACEHOLDER] + [_set_action(x, a, lift, k - lift - a, mod) for a in range(1, k - lift + 1)]
+            if x > lift else []
+            for x in range(13)
+        ]
+    return rows
+
+
+# Following a single: _PLAIN1[x] is x alone, _UP1[x] is x U, _DOWN1[x] is x D
+_PLAIN1, _UP1, _DOWN1 = (
+    [_PLACEHOLDER] + [_set_action(x, 1, 0, 0, mod) for x in NUMBERS] for mod in (_NONE, _UP, _DOWN)
+)
+
+# Leading: _LEAD[(x, c, wilds, ups, lift, downs)] lists, for a = 1..c x's and w = 0..wilds
+# Wilds, the sets of a x's plain, with a Rank-Up, lifted (one x-1 and a Rank-Up), with a Rank-Down.
+_LEAD: dict[tuple[int, int, int, bool, int, bool], list[A.RankAction]] = {}
+
+
+def _lead_block(key: tuple[int, int, int, bool, int, bool]) -> list[A.RankAction]:
+    x, c, wilds, ups, lift, downs = key
+    block = _LEAD[key] = []
+    for a in range(1, c + 1):
+        for w in range(wilds + 1):
+            block.append(_set_action(x, a, 0, w, _NONE))
+            if ups:
+                block.append(_set_action(x, a, 0, w, _UP))
+                if lift:
+                    block.append(_set_action(x, a, 1, w, _UP))
+            if downs:
+                block.append(_set_action(x, a, 0, w, _DOWN))
+    return block
+
 _CROWN = A.make("play", (CROWN,))
 _CROWN2 = A.make("play", (CROWN2,))
 _LONE_UP = A.make("play", (UP,))
 _LONE_DOWN = A.make("play", (DOWN,))
+
+
+# the core's index of the cached legal actions, not built yet (see _legal_for)
+_NO_INDEX: Mapping[Action, Action] = MappingProxyType({})
 
 
 class RankState(State):
@@ -95,8 +204,8 @@ class RankState(State):
         self.tokens = [0] * n
         self.kings = [0] * n
         self.hand_number = 1
-        self.hands_log: list[JSON] = []
-        self.exchanges: list[JSON] = []
+        self.hands_log: list[Record] = []  # read-only entries, see _frozen
+        self.exchanges: list[Record] = []
         self.owed: dict[int, int] = {}
         self.round_log: list[tuple[int, str]] = []
         self.last_round: list[tuple[int, str]] = []  # the finished round's plays, public (RK-16)
@@ -114,14 +223,14 @@ class RankState(State):
     def _deal(self, dealer: int) -> None:
         """Shuffle every card and deal 15 each, one at a time from the dealer's left (RK-12)."""
         n = self.num_players
-        deck = [c for c in range(NCODES) for _ in range(DECK_COUNTS[c] * self.decks)]
-        self.rng.shuffle(deck)
+        deck = list(_DECKS[self.decks])
+        _shuffle(self.rng, deck)
         self.hands = [[0] * NCODES for _ in range(n)]
-        pos = 0
-        for _ in range(HAND_SIZE):
-            for i in range(n):
-                self.hands[(dealer + 1 + i) % n][deck[pos]] += 1
-                pos += 1
+        pos = n * HAND_SIZE
+        for i in range(n):  # the i-th seat from the dealer's left gets deck[i], deck[i + n], ...
+            hand = self.hands[(dealer + 1 + i) % n]
+            for c in deck[i:pos:n]:
+                hand[c] += 1
         self.sizes = [HAND_SIZE] * n
         self.kings_hand = [0] * NCODES
         self.set_aside = [0] * NCODES
@@ -179,7 +288,8 @@ class RankState(State):
             self.hands[taker][c] += 1
         self.sizes[giver] -= len(cards)
         self.sizes[taker] += len(cards)
-        self.exchanges.append({"from": giver, "to": taker, "cards": [TEXT[c] for c in canonical(cards)], "why": why})
+        cards_text = tuple(TEXT[c] for c in canonical(cards))
+        self.exchanges.append(MappingProxyType({"from": giver, "to": taker, "cards": cards_text, "why": why}))
 
     def _begin_play(self, leader: int) -> None:
         self.phase = PLAY
@@ -194,6 +304,58 @@ class RankState(State):
             self.last_round = self.round_log
         self.round_log = []
         self.turn = leader
+
+    # -- fast paths of the core protocol while one seat plays (same results) -----------
+    def to_move(self) -> tuple[int, ...]:
+        if self.phase == PLAY and not self.pending:
+            return (self.turn,)
+        return self._movers()[1]
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.phase == PLAY and not self.pending:
+            if seat != self.turn:
+                return []
+            cache = self._legal_cache
+            if cache is not None and cache[0] == self.version and cache[1] == seat:
+                return cache[2][:]
+            legal = self._legal(seat)
+            self._legal_cache = (self.version, seat, legal, _NO_INDEX)  # type: ignore[assignment]
+            return legal[:]
+        return super().legal_actions(seat)
+
+    def _legal_for(self, seat: int) -> tuple[list[Action], dict[Action, Action]]:
+        cache = self._legal_cache
+        if cache is not None and cache[0] == self.version and cache[1] == seat:
+            if cache[3] is not _NO_INDEX:
+                return cache[2], cache[3]
+            legal = cache[2]
+        else:
+            legal = self._legal(seat)
+        index = {a: a for a in legal}
+        self._legal_cache = (self.version, seat, legal, index)
+        return legal, index
+
+    def apply(self, seat: int, action: Action | str) -> None:
+        """The core's apply; an action that legal_actions just returned in the play
+        phase goes straight to the rules (actions are interned: identity is equality)."""
+        cache = self._legal_cache
+        if (cache is None or cache[0] != self.version or cache[1] != seat or self.phase != PLAY
+                or action.__class__ is not A.RankAction or action not in cache[2] or self.pending):
+            super().apply(seat, action)
+            return
+        act: A.RankAction = action
+        self.history.append((seat, act.text))
+        self.version += 1
+        if self.id_prefixes:
+            self.id_prefixes.pop(seat, None)
+        if act is A.PASS:
+            self._pass(seat)
+        else:
+            self._play(seat, act)
+        self._move_cache = None
+        self._legal_cache = None
+        if self._infolog is not None:
+            self._log_observations()
 
     # -- decisions -------------------------------------------------------------------
     def _actors(self) -> tuple[int, ...]:
@@ -249,24 +411,17 @@ class RankState(State):
                 if downs:
                     out.append(_LONE_DOWN)
                 return out
-            for x in NUMBERS:
-                c = h[x]
-                if not c:
-                    continue
-                lift = 1 if ups and x > 1 and h[x - 1] else 0
-                for a in range(1, c + 1):
-                    for w in range(wilds + 1):
-                        out.append(_set_action(x, a, 0, w, _NONE))
-                        if ups:
-                            out.append(_set_action(x, a, 0, w, _UP))
-                            if lift:
-                                out.append(_set_action(x, a, 1, w, _UP))
-                        if downs:
-                            out.append(_set_action(x, a, 0, w, _DOWN))
+            has_up, has_down = ups > 0, downs > 0
+            below = 0
+            for x, c in enumerate(h[1:13], 1):
+                if c:
+                    key = (x, c, wilds, has_up, 1 if ups and below else 0, has_down)
+                    out += _LEAD.get(key) or _lead_block(key)
+                below = c
             for w in range(1, wilds + 1):
-                out.append(_set_action(0, 0, 0, w, _NONE))  # value 1 (RK-4)
+                out.append(_WILDS[w])  # value 1 (RK-4)
                 if ups:
-                    out.append(_set_action(0, 0, 0, w, _UP))  # value 2
+                    out.append(_WILDS_UP[w])  # value 2
             return out
         v = self.pile_value
         if only_mods:  # RK-7: the pile moves by one, within 1-13
@@ -276,32 +431,49 @@ class RankState(State):
                 out.append(_LONE_DOWN)
             out.append(A.PASS)
             return out
-        for t in range(v + 1, 13):  # plain sets of value t
-            c = h[t]
-            if c:
-                for a in range(max(1, k - wilds), min(c, k) + 1):
-                    out.append(_set_action(t, a, 0, k - a, _NONE))
-        if ups:
-            for x in range(max(v, 1), 13):  # x's raised to x+1
-                c = h[x]
-                if c:
-                    for a in range(max(1, k - wilds), min(c, k) + 1):
-                        out.append(_set_action(x, a, 0, k - a, _UP))
-            for t in range(max(v + 1, 2), 13):  # t's with one t-1 lifted
-                c = h[t]
-                if c and h[t - 1]:
-                    for a in range(max(1, k - 1 - wilds), min(c, k - 1) + 1):
-                        out.append(_set_action(t, a, 1, k - 1 - a, _UP))
-        if wilds >= k and v < 12:  # Wilds alone are one above the pile, never above 12
-            out.append(_set_action(0, 0, 0, k, _NONE))
+        if k == 1:  # the same sets as below, faster: single cards, with a modifier or not
+            out += compress(_PLAIN1[v + 1 : 13], h[v + 1 : 13])
             if ups:
-                out.append(_set_action(0, 0, 0, k, _UP))
-        if downs:  # RK-5: same count, any value
-            for x in NUMBERS:
-                c = h[x]
+                start = v if v > 1 else 1
+                out += compress(_UP1[start:13], h[start:13])
+            if wilds:  # RK-4: alone never above 12; with a Rank-Up a 13 even on a 12
+                if v < 12:
+                    out.append(_WILDS[1])
+                if ups and v < 13:
+                    out.append(_WILDS_UP[1])
+            if downs:
+                out += compress(_DOWN1[1:13], h[1:13])
+            if seat != self.owner:
+                out.append(A.PASS)
+            return out
+        low = k - wilds if k > wilds else 1
+        rows = _FOLLOW[0].get(k) or _follow_rows(0, k)
+        for t, c in enumerate(h[v + 1 : 13], v + 1):  # plain sets of value t
+            if c:
+                out += rows[t][low : (c if c < k else k) + 1]
+        if ups:
+            rows = _FOLLOW[1].get(k) or _follow_rows(1, k)
+            start = v if v > 1 else 1
+            for x, c in enumerate(h[start:13], start):  # x's raised to x+1
                 if c:
-                    for a in range(max(1, k - wilds), min(c, k) + 1):
-                        out.append(_set_action(x, a, 0, k - a, _DOWN))
+                    out += rows[x][low : (c if c < k else k) + 1]
+            if k > 1:
+                rows = _FOLLOW[3].get(k) or _follow_rows(3, k)
+                lifted = k - 1 - wilds if k - 1 > wilds else 1
+                for t in range(v + 1 if v > 1 else 2, 13):  # t's with one t-1 lifted
+                    c = h[t]
+                    if c and h[t - 1]:
+                        out += rows[t][lifted : (c if c < k - 1 else k - 1) + 1]
+        if wilds >= k:  # Wilds alone: one above the pile, never above 12; a Rank-Up reaches 13 (RK-4)
+            if v < 12:
+                out.append(_WILDS[k])
+            if ups and v < 13:
+                out.append(_WILDS_UP[k])
+        if downs:  # RK-5: same count, any value
+            rows = _FOLLOW[2].get(k) or _follow_rows(2, k)
+            for x, c in enumerate(h[1:13], 1):
+                if c:
+                    out += rows[x][low : (c if c < k else k) + 1]
         if seat != self.owner:
             out.append(A.PASS)
         return out
@@ -309,12 +481,11 @@ class RankState(State):
     def _resolve(self, actions: dict[int, Action]) -> None:
         phase = self.phase
         if phase == PLAY:
-            ((seat, act),) = actions.items()
-            assert isinstance(act, A.RankAction)
-            if act.kind == "pass":
-                self._pass(seat)
-            else:
-                self._play(seat, act)
+            for seat, act in actions.items():
+                if act is A.PASS:
+                    self._pass(seat)
+                else:
+                    self._play(seat, act)  # type: ignore[arg-type]
             return
         king = self.characters.index(KING)
         if phase == KINGS_HAND:
@@ -359,10 +530,11 @@ class RankState(State):
 
     def _play(self, seat: int, act: A.RankAction) -> None:
         h = self.hands[seat]
-        for c in act.cards:
+        cards = act.cards
+        for c in cards:
             h[c] -= 1
-            self.pile.append(c)
-        self.sizes[seat] -= len(act.cards)
+        self.pile += cards
+        self.sizes[seat] -= len(cards)
         self.round_log.append((seat, act.text))
         if self.sizes[seat] == 0:
             self.finished.append(seat)
@@ -393,32 +565,37 @@ class RankState(State):
                 self.turn = nxt
             return
         base = act.base
-        if base == 0:  # Wilds alone: one above the pile, or 1 when leading (RK-4)
-            base = self.pile_value + 1 if self.pile_count else 1
-            if UP in act.cards:
-                base += 1
+        if base == 0:  # Wilds alone: one above the pile (at most 12), or 1 when leading (RK-4)
+            base = min(self.pile_value + 1, 12) if self.pile_count else 1
+            if UP in cards:
+                base += 1  # a Rank-Up adds one more: 13 on a 12 or an 11 (RK-4)
         if not self.pile_count:
             self.pile_count = act.count
         self.pile_value = base
-        self.top = act.cards
+        self.top = cards
         self.owner = seat
         self._next(seat)
 
     def _next(self, seat: int) -> None:
         """After a play or pass by ``seat``: end the round or hand, or pass the turn."""
-        if self._hand_done():
+        sizes, passed = self.sizes, self.passed
+        n = self.num_players
+        if n - sizes.count(0) <= 1:
+            self._end_hand([s for s in range(n) if sizes[s]])
             return
         owner = self.owner
-        sizes, passed = self.sizes, self.passed
-        if owner >= 0 and all(passed[s] for s in range(self.num_players) if sizes[s] and s != owner):
-            # RK-9: the owner leads, or the next holder to the owner's left
-            self._new_round(owner if sizes[owner] else self._left_holder(owner))
-            return
-        nxt = self._left(seat, lambda s: sizes[s] > 0 and not passed[s])
-        if nxt < 0:
-            self._new_round(self._left_holder(seat))
-        else:
-            self.turn = nxt
+        if owner >= 0:
+            for s in range(n):
+                if sizes[s] and not passed[s] and s != owner:
+                    break
+            else:  # RK-9: the owner leads, or the next holder to the owner's left
+                self._new_round(owner if sizes[owner] else self._left_holder(owner))
+                return
+        for s in _LEFT[n][seat]:
+            if sizes[s] and not passed[s]:
+                self.turn = s
+                return
+        self._new_round(self._left_holder(seat))
 
     def _left(self, seat: int, ok: Any) -> int:
         n = self.num_players
@@ -432,10 +609,10 @@ class RankState(State):
         return self._left(seat, lambda s: self.sizes[s] > 0)
 
     def _hand_done(self) -> bool:
-        holders = [s for s in range(self.num_players) if self.sizes[s]]
-        if len(holders) > 1:
+        sizes = self.sizes
+        if self.num_players - sizes.count(0) > 1:
             return False
-        self._end_hand(holders)
+        self._end_hand([s for s in range(self.num_players) if sizes[s]])
         return True
 
     def _end_hand(self, holders: list[int]) -> None:
@@ -455,10 +632,10 @@ class RankState(State):
         if not endless:
             self.tokens[finish[0]] += 2
             self.tokens[finish[1]] += 1
-        self.hands_log.append(
+        self.hands_log.append(_frozen(
             {"hand": self.hand_number, "finish": finish, "king": finish[0], "queen": finish[1],
              "beggar": finish[-1], "tokens": list(self.tokens)}
-        )
+        ))
         self.finished = finish
         place = {s: i for i, s in enumerate(finish)}
         if endless:
@@ -544,11 +721,16 @@ class RankState(State):
             },
             "exchanges": exchanges,
             "pending": self.pending_view(seat),
-            "hands_log": [dict(h) for h in self.hands_log],
+            "hands_log": [_thawed(h) for h in self.hands_log],
             "result": None if res is None else res.to_json(),
         }
         if seat is not None:
             v["hand"] = texts(self.hands[seat])
+            if self.characters[seat] == KING:
+                if self.kh_choice == "swap":  # RK-14: the King saw the hand he set aside
+                    v["kings_hand"]["set_aside"] = texts(self.set_aside)
+                if self.phase == BENEFIT:  # RK-12: the King knows whether he may steal
+                    v["steal_possible"] = len(self._legal(seat)) == 2
         return v
 
     def invariants(self) -> list[str]:
@@ -566,7 +748,7 @@ class RankState(State):
         per_hand = 0 if self.options["endless"] else 3
         if any(b - a != per_hand for a, b in pairwise(totals)):
             problems.append(f"token totals by hand {totals} do not grow by {per_hand} a hand")
-        if self.hands_log and self.hands_log[-1]["tokens"] != self.tokens:
+        if self.hands_log and list(self.hands_log[-1]["tokens"]) != self.tokens:
             problems.append(f"tokens {self.tokens} differ from the last hand's {self.hands_log[-1]['tokens']}")
         if self.phase == PLAY:
             if self.sizes[self.turn] == 0 or self.passed[self.turn]:
@@ -608,6 +790,27 @@ class RankState(State):
         assert isinstance(action, A.RankAction)
         return explain(self, seat, action)
 
+    # -- copy ------------------------------------------------------------------------------
+    def _copy_into(self, new: State) -> None:
+        d = new.__dict__
+        d["hands"] = [h[:] for h in self.hands]
+        d["sizes"] = self.sizes[:]
+        d["draw"] = self.draw[:]
+        d["pile"] = self.pile[:]
+        d["discard"] = self.discard[:]
+        d["kings_hand"] = self.kings_hand[:]
+        d["set_aside"] = self.set_aside[:]
+        d["passed"] = self.passed[:]
+        d["finished"] = self.finished[:]
+        d["characters"] = self.characters[:]
+        d["tokens"] = self.tokens[:]
+        d["kings"] = self.kings[:]
+        d["hands_log"] = self.hands_log[:]  # read-only entries
+        d["exchanges"] = self.exchanges[:]
+        d["owed"] = self.owed.copy()
+        d["round_log"] = self.round_log[:]  # tuples of (seat, text)
+        d["last_round"] = self.last_round[:]
+
     # -- JSON ------------------------------------------------------------------------------
     def _to_json(self) -> JSON:
         return {
@@ -631,8 +834,8 @@ class RankState(State):
             "characters": list(self.characters),
             "tokens": list(self.tokens),
             "times_king": list(self.kings),
-            "hands_log": [dict(h) for h in self.hands_log],
-            "exchanges": [dict(e) for e in self.exchanges],
+            "hands_log": [_thawed(h) for h in self.hands_log],
+            "exchanges": [_thawed(e) for e in self.exchanges],
             "owed": {str(k): v for k, v in sorted(self.owed.items())},
             "round_log": [[s, t] for s, t in self.round_log],
             "last_round": [[s, t] for s, t in self.last_round],
@@ -649,7 +852,7 @@ class RankState(State):
             if not isinstance(raw, list):
                 raise PositionError(f"{key!r} must be a list of cards, not {raw!r}")
             try:
-                return [parse_card(str(t)) for t in raw]
+                return [CODES.get(t) or parse_card(str(t)) for t in raw]
             except Exception as exc:
                 raise PositionError(f"{key!r}: {exc}") from None
 
@@ -659,6 +862,11 @@ class RankState(State):
                 raise PositionError(f"{key!r} must be a list of {n} {kind.__name__} values, not {raw!r}")
             return list(raw)
 
+        def records(key: str, entry: Any) -> Mapping[str, Any]:
+            if not isinstance(entry, Mapping):
+                raise PositionError(f"{key!r} must list JSON objects, not {entry!r}")
+            return entry
+
         hands_raw = data.get("hands")
         if not isinstance(hands_raw, list) or len(hands_raw) != n:
             raise PositionError(f"'hands' must list {n} hands")
@@ -667,7 +875,7 @@ class RankState(State):
             if not isinstance(hand, list):
                 raise PositionError(f"hand {i} must be a list of cards")
             try:
-                self.hands.append(counts_of([parse_card(str(t)) for t in hand]))
+                self.hands.append(counts_of([CODES.get(t) or parse_card(str(t)) for t in hand]))
             except Exception as exc:
                 raise PositionError(f"hand {i}: {exc}") from None
         self.sizes = [sum(h) for h in self.hands]
@@ -699,10 +907,10 @@ class RankState(State):
         self.tokens = seat_list("tokens", [0] * n, int)
         self.kings = seat_list("times_king", [0] * n, int)
         self.hand_number = int(data.get("hand_number", 1))
-        self.hands_log = [dict(h) for h in data.get("hands_log", [])]
+        self.hands_log = [_frozen(records("hands_log", h)) for h in data.get("hands_log", [])]
         if self.hand_number > 1 and not self.hands_log and self.phase != PLAY:
             raise PositionError("a benefit phase needs the previous hand in 'hands_log'")
-        self.exchanges = [dict(e) for e in data.get("exchanges", [])]
+        self.exchanges = [_frozen(records("exchanges", e)) for e in data.get("exchanges", [])]
         self.owed = {int(k): int(v) for k, v in dict(data.get("owed", {})).items()}
         self.round_log = [(int(s), str(t)) for s, t in data.get("round_log", [])]
         self.last_round = [(int(s), str(t)) for s, t in data.get("last_round", [])]

@@ -75,6 +75,8 @@ def _text(kind: str, seat: int, cards: tuple[int, ...], values: tuple[int, ...])
     return f"{kind} {names}"  # royal, hit, discard, replace
 
 
+MAX_SEATS = 6  # the most players Royals has
+
 _CACHE: dict[tuple[str, int, tuple[int, ...], tuple[int, ...]], RoyalsAction] = {}
 
 
@@ -92,6 +94,35 @@ def make(kind: str, seat: int = -1, cards: tuple[int, ...] = (), values: tuple[i
 DONE = make("done")
 DISCARD_HAND = make("discard_hand")
 COMMIT_NONE = make("commit")
+
+# the actions legal lists are made of, built once (looked up in constant time)
+_SAME_SUIT = [[c for c in range(52) if suit(c) == suit(f) and is_number(c)] for f in range(52)]
+ROYALS: list[dict[int, RoyalsAction]] = [
+    {c: make("royal", cards=(f, c)) for c in _SAME_SUIT[f]} if is_face(f) else {} for f in range(52)
+]
+REPLACES: list[dict[int, RoyalsAction]] = [
+    {c: make("replace", cards=(f, c)) for c in _SAME_SUIT[f]} if is_face(f) else {} for f in range(52)
+]
+HITS = [make("hit", cards=(f,)) if is_face(f) else DONE for f in range(52)]
+DISCARDS = [make("discard", cards=(f,)) if is_face(f) else DONE for f in range(52)]
+ATTACKS = [make("attack", s) for s in range(MAX_SEATS)]
+ASSASSINATES = [[make("assassinate", s, (f,)) if is_face(f) else DONE for f in range(52)] for s in range(MAX_SEATS)]
+BLOCKS = [[make("block", values=(a, b)) if b >= a else DONE for b in range(11)] for a in range(11)]
+_COMMITS: dict[tuple[int, ...], RoyalsAction] = {(): COMMIT_NONE}
+
+
+def commit(cards: tuple[int, ...]) -> RoyalsAction:
+    """The (interned) commitment of ``cards``, which must be in card order."""
+    act = _COMMITS.get(cards)
+    if act is None:
+        if len(_COMMITS) > 200_000:
+            _COMMITS.clear()
+        act = _COMMITS[cards] = RoyalsAction("commit", cards=cards)
+    return act
+
+
+COMMITS_GET = _COMMITS.get
+SINGLES = [commit((c,)) for c in range(52)]
 
 
 def _seat(text: str, word: str) -> int:
@@ -160,7 +191,7 @@ def parse_action(text: str) -> RoyalsAction:
         cards = parse_card_list(" ".join(rest))
         if len(set(cards)) != len(cards):
             raise NotationError(text, "a card is committed at most once")
-        return make("commit", cards=tuple(sorted(cards)))
+        return commit(tuple(sorted(cards)))
     if head == "block" and n == 3 and rest[1].lower() == "with":
         return make("block", values=(_value(text, rest[0]), _value(text, rest[2])))
     raise NotationError(text, f"not a Royals action ({HINT})")

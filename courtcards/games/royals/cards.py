@@ -67,3 +67,9 @@ def parse_card_list(text: str) -> list[int]:
 
 def texts(codes: list[int] | tuple[int, ...]) -> list[str]:
     return [TEXT[c] for c in codes]
+
+
+# per card code, for the hot paths: rank, and the value it attacks or blocks with (0: none)
+RANKS: tuple[int, ...] = tuple(rank(c) for c in DECK)
+ATTACK_VALUES: tuple[int, ...] = tuple(fight_value(c) if is_attack(c) else 0 for c in DECK)
+BLOCK_VALUES: tuple[int, ...] = tuple(fight_value(c) if is_block(c) else 0 for c in DECK)

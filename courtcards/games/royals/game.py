@@ -5,11 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from courtcards.core.game import Game
 from courtcards.core.options import Option, OptionSet, OptionValue
+from courtcards.core.rng import Rng
+from courtcards.games.royals import observation
 from courtcards.games.royals.actions import RoyalsAction, parse_action
 from courtcards.games.royals.cards import TEXT, parse_card_list
+from courtcards.games.royals.ids import RoyalsCodec, codec
 from courtcards.games.royals.state import RoyalsState
+from courtcards.games.royals.worlds import sample_world
 
 ROYALS_OPTIONS = OptionSet(
     options=(
@@ -37,6 +44,21 @@ class RoyalsGame(Game):
         configs: list[tuple[int, dict[str, OptionValue]]] = [(n, {}) for n in range(3, 7)]
         configs += [(n, {"max_turns": 25}) for n in (3, 6)]
         return configs
+
+    def _action_codec(self, num_players: int, options: dict[str, OptionValue]) -> RoyalsCodec:
+        return codec(num_players)
+
+    def _observation_shape(self, num_players: int, options: dict[str, OptionValue]) -> tuple[int, ...]:
+        return observation.shape(num_players)
+
+    def _observation_tensor(self, view: Mapping[str, Any], prefix: tuple[int, ...]) -> npt.NDArray[np.float32]:
+        return observation.tensor(view, prefix)
+
+    def _observation_string(self, view: Mapping[str, Any], prefix: tuple[int, ...]) -> str:
+        return observation.string(view, prefix)
+
+    def _sample_world(self, view: Mapping[str, Any], rng: Rng) -> RoyalsState:
+        return sample_world(self, view, rng)
 
     def _new_state(self, num_players: int, options: dict[str, OptionValue], seed: int) -> RoyalsState:
         state = RoyalsState(self, num_players, options, seed)

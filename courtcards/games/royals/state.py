@@ -27,11 +27,11 @@ from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.royals import actions as A
 from courtcards.games.royals.cards import (
+    ATTACK_VALUES,
+    BLOCK_VALUES,
     DECK,
+    RANKS,
     TEXT,
-    fight_value,
-    is_attack,
-    is_block,
     is_face,
     is_number,
     parse_card,
@@ -39,6 +39,7 @@ from courtcards.games.royals.cards import (
     suit,
     texts,
 )
+from courtcards.games.royals.fastrng import shuffle
 
 if TYPE_CHECKING:
     from courtcards.core.options import OptionValue
@@ -75,6 +76,7 @@ class Fight:
     hits: int = 0
     assigned: list[int] = field(default_factory=list)  # face card per hit, in card order
     resolved: int = 0  # hit Royals already dealt with (in card order)
+    committers: tuple[int, ...] | None = field(default=None, compare=False, repr=False)  # cache: need > 0
 
     def to_json(self) -> JSON:
         return {
@@ -110,17 +112,38 @@ class Fight:
             resolved=int(data.get("resolved", 0)),
         )
 
+    def copy(self) -> Fight:
+        """An independent copy (every list and dict its own)."""
+        new = Fight.__new__(Fight)
+        new.__dict__.update(self.__dict__)
+        new.need = dict(self.need)
+        new.attacks = list(self.attacks)
+        new.blocks = list(self.blocks)
+        new.pairs = list(self.pairs)
+        new.assigned = list(self.assigned)
+        return new
+
     def open_attacks(self) -> list[int]:
-        left = Counter(self.attacks) - Counter(a for a, _ in self.pairs)
-        return sorted(left.elements())
+        return _minus(self.attacks, [a for a, _ in self.pairs])
 
     def open_blocks(self) -> list[int]:
-        left = Counter(self.blocks) - Counter(b for _, b in self.pairs)
-        return sorted(left.elements())
+        return _minus(self.blocks, [b for _, b in self.pairs])
 
     def wounds(self) -> list[tuple[int, int]]:
         """(face card, hits) of every hit Royal, in card order."""
-        return sorted(Counter(self.assigned).items())
+        hits: dict[int, int] = {}
+        for face in self.assigned:
+            hits[face] = hits.get(face, 0) + 1
+        return sorted(hits.items())
+
+
+def _minus(values: list[int], used: list[int]) -> list[int]:
+    """The values left, ascending, when each used one is taken away once."""
+    left = sorted(values)
+    for v in used:
+        if v in left:
+            left.remove(v)
+    return left
 
 
 class RoyalsState(State):
@@ -131,6 +154,8 @@ class RoyalsState(State):
     def __init__(self, game: RoyalsGame, num_players: int, options: dict[str, OptionValue], seed: int) -> None:
         self._init_base(game, num_players, options, seed)
         n = num_players
+        self.hand_limit = 2 * n  # RY-1
+        self.target = 20 - n  # RY-1
         self.rng = Rng(seed)
         self.decks: list[list[int]] = [[] for _ in range(n)]
         self.hands: list[list[int]] = [[] for _ in range(n)]
@@ -147,18 +172,28 @@ class RoyalsState(State):
         self.last_table: list[list[int]] = [[] for _ in range(num_players)]
         self.winner: int | None = None
         self.log: list[str] = []  # the latest public events
+        # per seat, the cards of its discard pile when it was last shuffled into a new
+        # deck (public: the pile lay face up), None before any such shuffle
+        self.new_decks: list[tuple[int, ...] | None] = [None] * n
 
-    # -- rules constants ------------------------------------------------------------
-    @property
-    def hand_limit(self) -> int:
-        return 2 * self.num_players  # RY-1
-
-    @property
-    def target(self) -> int:
-        return 20 - self.num_players  # RY-1
+    def _copy_into(self, new: State) -> None:
+        assert isinstance(new, RoyalsState)
+        new.decks = [x.copy() for x in self.decks]
+        new.hands = [x.copy() for x in self.hands]
+        new.discards = [x.copy() for x in self.discards]
+        new.royals = [x.copy() for x in self.royals]
+        new.table = [x.copy() for x in self.table]
+        new.last_table = [x.copy() for x in self.last_table]
+        new.opening = [x.copy() for x in self.opening]
+        new.log = self.log.copy()
+        new.new_decks = self.new_decks.copy()
+        if self.fight is not None:
+            new.fight = self.fight.copy()
+        if self.last_fight is not None:
+            new.last_fight = self.last_fight.copy()
 
     def points(self, seat: int) -> int:
-        return sum(rank(num) for _, num in self.royals[seat])
+        return sum([RANKS[num] for _, num in self.royals[seat]])
 
     def _note(self, text: str) -> None:
         self.log.append(text)
@@ -171,7 +206,7 @@ class RoyalsState(State):
         n = self.num_players
         for s in range(n):
             deck = list(DECK)
-            self.rng.shuffle(deck)
+            shuffle(self.rng, deck)
             self.decks[s] = deck
             self._draw_up(s)
         self.first_player = self._choose_first()
@@ -201,11 +236,14 @@ class RoyalsState(State):
                 pile = self.discards[seat]
                 if not pile:
                     break
+                self.new_decks[seat] = tuple(sorted(pile))
                 deck.extend(pile)
                 pile.clear()
-                self.rng.shuffle(deck)
+                shuffle(self.rng, deck)
                 self._note(f"seat {seat} shuffles its discard pile into a new deck ({len(deck)} cards)")
-            hand.append(deck.pop())
+            take = min(self.hand_limit - len(hand), len(deck))
+            hand += deck[-take:]  # from the top (the end)
+            del deck[-take:]
         hand.sort()
 
     def _begin_turn(self, seat: int) -> None:
@@ -225,16 +263,17 @@ class RoyalsState(State):
         self.turns += 1
         self._draw_up(seat)
 
-    def _end_turn(self) -> None:
-        self._begin_turn((self.turn + 1) % self.num_players)
-
     # -- decisions ---------------------------------------------------------------------
     def _actors(self) -> tuple[int, ...]:
         if self.phase == ACTION:
             return (self.turn,)
         if self.phase == COMMIT:
             assert self.fight is not None
-            return tuple(s for s, k in sorted(self.fight.need.items()) if k > 0)
+            seats = self.fight.committers
+            if seats is None:
+                need = self.fight.need
+                seats = self.fight.committers = tuple(s for s in range(self.num_players) if need.get(s, 0) > 0)
+            return seats
         if self.phase in (PAIR, HITS, LOSSES):
             assert self.fight is not None
             return (self.fight.defender,)
@@ -257,24 +296,27 @@ class RoyalsState(State):
             out = self._legal_losses()
         else:
             out = []
-        return list(out)
+        return out  # type: ignore[return-value]
 
     def _royal_plays(self, seat: int) -> list[A.RoyalsAction]:
-        hand = self.hands[seat]
-        return [
-            A.make("royal", cards=(f, c))
-            for f in hand
-            if is_face(f)
-            for c in hand
-            if is_number(c) and suit(c) == suit(f)
-        ]
+        """Each face card in hand with each number card of its suit, in hand order (one pass)."""
+        faces = []
+        numbers: list[list[int]] = [[], [], [], []]
+        for c in self.hands[seat]:
+            if c % 13 >= 10:
+                faces.append(c)
+            else:
+                numbers[c // 13].append(c)
+        table = A.ROYALS
+        return [table[f][c] for f in faces for c in numbers[f // 13]]
 
     def _legal_turn(self, seat: int) -> list[A.RoyalsAction]:
         out = self._royal_plays(seat)  # RY-3
-        others = [s for s in range(self.num_players) if s != seat and self.royals[s]]
-        out += [A.make("attack", s) for s in others]  # RY-4
+        royals = self.royals
+        others = [s for s in range(self.num_players) if s != seat and royals[s]]
+        out += [A.ATTACKS[s] for s in others]  # RY-4
         if self.hands[seat]:  # RY-5: the assassin must commit a card
-            out += [A.make("assassinate", s, (f,)) for s in others for f, _ in self.royals[s]]
+            out += [A.ASSASSINATES[s][f] for s in others for f, _ in royals[s]]
         out.append(A.DISCARD_HAND)  # RY-2: always legal
         return out
 
@@ -282,16 +324,20 @@ class RoyalsState(State):
         fight = self.fight
         assert fight is not None
         k = fight.need[seat]
-        sizes = range(k + 1) if fight.kind == ATTACK and seat == fight.defender else (k,)
         hand = self.hands[seat]
-        return [A.make("commit", cards=combo) for size in sizes for combo in combinations(hand, size)]
+        get, commit = A.COMMITS_GET, A.commit
+        if fight.kind == ATTACK and seat == fight.defender:
+            return [get(c) or commit(c) for size in range(k + 1) for c in combinations(hand, size)]
+        if k == 1:
+            singles = A.SINGLES
+            return [singles[c] for c in hand]
+        return [get(c) or commit(c) for c in combinations(hand, k)]
 
     def _legal_pair(self) -> list[A.RoyalsAction]:
         assert self.fight is not None
         blocks = sorted(set(self.fight.open_blocks()))
-        out = [
-            A.make("block", values=(a, b)) for a in sorted(set(self.fight.open_attacks())) for b in blocks if b >= a
-        ]
+        table = A.BLOCKS
+        out = [table[a][b] for a in sorted(set(self.fight.open_attacks())) for b in blocks if b >= a]
         out.append(A.DONE)
         return out
 
@@ -302,7 +348,7 @@ class RoyalsState(State):
         return [f for f, _ in self.royals[self.fight.defender] if f >= last]
 
     def _legal_hits(self) -> list[A.RoyalsAction]:
-        return [A.make("hit", cards=(f,)) for f in self._hit_choices()]
+        return [A.HITS[f] for f in self._hit_choices()]
 
     def _current_wound(self) -> tuple[int, int, int]:
         """(face, number, hits) of the hit Royal the defender deals with now."""
@@ -311,33 +357,35 @@ class RoyalsState(State):
         number = dict(self.royals[self.fight.defender])[face]
         return face, number, hits
 
-    def _legal_losses(self) -> list[A.RoyalsAction]:
+    def _replacements(self) -> tuple[int, list[int]]:
+        """The hit Royal dealt with now and the number cards in hand that may replace its number."""
         assert self.fight is not None
         face, number, hits = self._current_wound()
-        most = rank(number) - hits  # RY-6: at most v - h
-        out = [A.make("discard", cards=(face,))]
-        out += [
-            A.make("replace", cards=(face, c))
-            for c in self.hands[self.fight.defender]
-            if is_number(c) and suit(c) == suit(face) and rank(c) <= most
-        ]
-        return out
+        # RY-6: a number card of the suit of at most v - h, i.e. a code in [first, first + v - h)
+        first = face - face % 13
+        last = first + rank(number) - hits
+        return face, [c for c in self.hands[self.fight.defender] if first <= c < last]
+
+    def _legal_losses(self) -> list[A.RoyalsAction]:
+        face, cards = self._replacements()
+        table = A.REPLACES[face]
+        return [A.DISCARDS[face], *(table[c] for c in cards)]
 
     # -- carrying out ------------------------------------------------------------------
     def _resolve(self, actions: dict[int, Action]) -> None:
         if self.phase == COMMIT:
-            self._reveal({s: a for s, a in actions.items() if isinstance(a, A.RoyalsAction)})
+            self._reveal(actions)  # type: ignore[arg-type]
             return
         ((seat, act),) = actions.items()
-        assert isinstance(act, A.RoyalsAction)
-        if self.phase == ACTION:
-            self._turn_action(seat, act)
-        elif self.phase == PAIR:
-            self._pair(act)
-        elif self.phase == HITS:
-            self._hit(act.cards[0])
-        elif self.phase == LOSSES:
-            self._loss(act)
+        phase = self.phase
+        if phase == ACTION:
+            self._turn_action(seat, act)  # type: ignore[arg-type]
+        elif phase == PAIR:
+            self._pair(act)  # type: ignore[arg-type]
+        elif phase == HITS:
+            self._hit(act.cards[0])  # type: ignore[attr-defined]
+        elif phase == LOSSES:
+            self._loss(act)  # type: ignore[arg-type]
 
     def _turn_action(self, seat: int, act: A.RoyalsAction) -> None:
         kind = act.kind
@@ -346,15 +394,16 @@ class RoyalsState(State):
             face, number = act.cards
             hand.remove(face)
             hand.remove(number)
-            self.royals[seat].append((face, number))
-            self.royals[seat].sort()
-            self._note(f"seat {seat} plays the Royal {TEXT[face]} {TEXT[number]} ({rank(number)} points)")
-            self._end_turn()
+            royals = self.royals[seat]
+            royals.append((face, number))
+            royals.sort()
+            self._note(f"seat {seat} plays the Royal {TEXT[face]} {TEXT[number]} ({RANKS[number]} points)")
+            self._begin_turn((seat + 1) % self.num_players)
         elif kind == "discard_hand":
-            self._note(f"seat {seat} discards its hand: {' '.join(texts(hand)) or 'no cards'}")
-            self.discards[seat].extend(hand)
+            self._note(f"seat {seat} discards its hand: {' '.join([TEXT[c] for c in hand]) or 'no cards'}")
+            self.discards[seat] += hand
             hand.clear()
-            self._end_turn()
+            self._begin_turn((seat + 1) % self.num_players)
         elif kind == "attack":
             self._begin_attack(seat, act.seat)
         else:
@@ -388,24 +437,30 @@ class RoyalsState(State):
         """All committed cards are shown at once; red number cards attack, black ones block (RY-4, RY-5)."""
         fight = self.fight
         assert fight is not None
+        shown = []
         for s in sorted(commits):
-            for c in commits[s].cards:
-                self.hands[s].remove(c)
-                self.table[s].append(c)
+            cards = commits[s].cards
+            hand, table = self.hands[s], self.table[s]
+            for c in cards:
+                hand.remove(c)
+            table += cards
+            shown.append(f"seat {s}: {' '.join([TEXT[c] for c in table]) or 'nothing'}")
         fight.revealed = True
-        shown = [f"seat {s}: {' '.join(texts(self.table[s])) or 'nothing'}" for s in sorted(commits)]
         self._note("revealed: " + ("; ".join(shown) or "no cards"))
-        played = [c for s in range(self.num_players) for c in self.table[s]]
-        fight.attacks = sorted(fight_value(c) for c in played if is_attack(c))
-        fight.blocks = sorted(fight_value(c) for c in played if is_block(c))
+        played = [c for cards in self.table for c in cards]
+        attacks = fight.attacks = sorted([v for v in map(ATTACK_VALUES.__getitem__, played) if v])
+        blocks = fight.blocks = sorted([v for v in map(BLOCK_VALUES.__getitem__, played) if v])
         if fight.kind == ASSASSINATE:
             # at most one card each way: the block cancels the attack if it is as high
-            if fight.attacks and fight.blocks and len(fight.attacks) == 1 and fight.blocks[-1] >= fight.attacks[0]:
-                fight.pairs.append((fight.attacks[0], fight.blocks[-1]))
+            if attacks and blocks and len(attacks) == 1 and blocks[-1] >= attacks[0]:
+                fight.pairs.append((attacks[0], blocks[-1]))
             self._count_hits()
             return
         self.phase = PAIR
-        self._after_pairing_step()
+        if not fight.pairs and not (attacks and blocks and blocks[-1] >= attacks[0]):
+            self._count_hits()  # no block can cancel an attack: nothing to pair
+        else:
+            self._after_pairing_step()
 
     def _pair(self, act: A.RoyalsAction) -> None:
         assert self.fight is not None
@@ -418,7 +473,9 @@ class RoyalsState(State):
         self._after_pairing_step()
 
     def _after_pairing_step(self) -> None:
-        if len(self._legal_pair()) == 1:  # nothing left to pair but "done"
+        assert self.fight is not None
+        attacks, blocks = self.fight.open_attacks(), self.fight.open_blocks()
+        if not (attacks and blocks and blocks[-1] >= attacks[0]):  # nothing left to pair but "done"
             self._count_hits()
 
     def _count_hits(self) -> None:
@@ -433,7 +490,10 @@ class RoyalsState(State):
             self._start_losses()
             return
         self.phase = HITS
-        self._auto_hits()
+        if fight.hits:
+            self._auto_hits()
+        else:
+            self._end_fight()  # no hit: nothing to place and no loss
 
     def _auto_hits(self) -> None:
         fight = self.fight
@@ -458,10 +518,11 @@ class RoyalsState(State):
         """Deal with the hit Royals in card order; a Royal with no lower card to take is discarded."""
         fight = self.fight
         assert fight is not None
-        while fight.resolved < len(fight.wounds()):
-            if len(self._legal_losses()) > 1:
+        count = len(fight.wounds())
+        while fight.resolved < count:
+            face, cards = self._replacements()
+            if cards:
                 return
-            face, _, _ = self._current_wound()
             self._discard_royal(fight.defender, face)
             fight.resolved += 1
         self._end_fight()
@@ -490,11 +551,11 @@ class RoyalsState(State):
         self._note(f"seat {seat} discards its Royal {TEXT[face]} {TEXT[number]}")
 
     def _end_fight(self) -> None:
-        self.last_fight, self.last_table = self.fight, [list(t) for t in self.table]
-        for s in range(self.num_players):  # RY-7: committed cards to their owner's discard pile
-            self.discards[s].extend(self.table[s])
-            self.table[s] = []
-        self._end_turn()
+        self.last_fight, self.last_table = self.fight, self.table
+        self.table = [[] for _ in self.last_table]
+        for pile, cards in zip(self.discards, self.last_table, strict=True):  # RY-7: to their owner's pile
+            pile += cards
+        self._begin_turn((self.turn + 1) % self.num_players)
 
     # -- results and views ---------------------------------------------------------------
     def result(self) -> Result | None:
@@ -533,6 +594,10 @@ class RoyalsState(State):
         out["wounds"] = [[TEXT[f], h] for f, h in fight.wounds()]
         return out
 
+    def _new_deck_json(self, seat: int) -> list[str] | None:
+        cards = self.new_decks[seat]
+        return None if cards is None else texts(cards)
+
     def view(self, seat: int | None) -> JSON:
         players = [
             {
@@ -543,6 +608,7 @@ class RoyalsState(State):
                 "royals": [{"face": TEXT[f], "number": TEXT[c], "value": rank(c)} for f, c in self.royals[s]],
                 "points": self.points(s),
                 "table": texts(self.table[s]),
+                "new_deck": self._new_deck_json(s),
             }
             for s in range(self.num_players)
         ]
@@ -650,6 +716,7 @@ class RoyalsState(State):
             "last_fight": self._last_fight_json(),
             "winner": self.winner,
             "log": list(self.log),
+            "new_decks": [self._new_deck_json(s) for s in range(self.num_players)],
         }
 
     def load_json(self, data: Mapping[str, Any]) -> bool:
@@ -697,7 +764,7 @@ class RoyalsState(State):
             if decks is not None and discards is not None and rest:
                 raise PositionError(f"seat {s}'s cards do not add up to its deck: missing {' '.join(texts(rest))}")
             if decks is None:
-                self.rng.shuffle(rest)
+                shuffle(self.rng, rest)
                 self.decks[s] = rest
                 self.discards[s] = discards[s] if discards else []
             else:
@@ -730,6 +797,13 @@ class RoyalsState(State):
         winner = data.get("winner")
         self.winner = None if winner is None else _seat_field(data, "winner", 0, n)
         self.log = [str(t) for t in data.get("log", [])]
+        new_decks = data.get("new_decks") or [None] * n
+        if not isinstance(new_decks, list) or len(new_decks) != n:
+            raise PositionError(f"'new_decks' must list {n} seats' cards or nulls")
+        try:
+            self.new_decks = [None if d is None else tuple(sorted(parse_card(str(t)) for t in d)) for d in new_decks]
+        except (NotationError, TypeError) as exc:
+            raise PositionError(f"malformed 'new_decks': {exc}") from None
         if self.phase == ACTION and self.fight is not None:
             raise PositionError("no fight is under way in phase 'action'")
         return self.phase == START
