@@ -126,9 +126,6 @@ _LONE_UP = A.make("play", (UP,))
 _LONE_DOWN = A.make("play", (DOWN,))
 
 
-# the core's index of the cached legal actions, not built yet (see _legal_for)
-_NO_INDEX: Mapping[Action, Action] = MappingProxyType({})
-
 
 class RankState(State):
     """A game of Rank. Seats are 0..n-1; play goes to the left, seat i to i+1 (RK-3)."""
@@ -275,21 +272,9 @@ class RankState(State):
             if cache is not None and cache[0] == self.version and cache[1] == seat:
                 return cache[2][:]
             legal = self._legal(seat)
-            self._legal_cache = (self.version, seat, legal, _NO_INDEX)  # type: ignore[assignment]
+            self._legal_cache = (self.version, seat, legal, None)
             return legal[:]
         return super().legal_actions(seat)
-
-    def _legal_for(self, seat: int) -> tuple[list[Action], dict[Action, Action]]:
-        cache = self._legal_cache
-        if cache is not None and cache[0] == self.version and cache[1] == seat:
-            if cache[3] is not _NO_INDEX:
-                return cache[2], cache[3]
-            legal = cache[2]
-        else:
-            legal = self._legal(seat)
-        index = {a: a for a in legal}
-        self._legal_cache = (self.version, seat, legal, index)
-        return legal, index
 
     def apply(self, seat: int, action: Action | str) -> None:
         """The core's apply; an action that legal_actions just returned in the play
