@@ -12,13 +12,13 @@ from bisect import insort
 from collections import Counter
 from collections.abc import Mapping
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from courtcards.core.errors import PositionError
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.royale import actions as A
-from courtcards.games.royale.cards import DECK, TEXT, TIER_NAMES, beats, parse_card, rank, texts, tier
+from courtcards.games.royale.cards import DECK, TEXT, TIER_NAMES, beats, parse_card, texts, tier
 
 if TYPE_CHECKING:
     from courtcards.core.options import OptionValue
@@ -28,6 +28,19 @@ HAND_SIZE = 6
 PLAY, DISCARD, OVER = "play", "discard", "over"
 PHASES = (PLAY, DISCARD, OVER)
 COULD_NOT_DISCARD, ROUND_LIMIT = "could_not_discard", "round_limit"
+
+
+#: a public log entry, frozen: its JSON object's items with lists as tuples
+LogEntry: TypeAlias = tuple[tuple[str, Any], ...]
+LOG_KEYS = ("round", "cards", "tiers", "outcome", "winner", "discard", "discarded", "lost")
+
+
+def freeze_entry(entry: Mapping[str, Any]) -> LogEntry:
+    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in entry.items())
+
+
+def thaw_entry(entry: LogEntry) -> JSON:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in entry}
 
 
 def discard_table(value: OptionValue) -> tuple[int, int, int]:
@@ -52,8 +65,10 @@ class RoyaleState(State):
         self.round = 1
         self.loser = -1  # the seat that must discard (DISCARD phase)
         self.owe = 0
-        self.log: list[JSON] = []  # one public entry per round
+        self._log: list[LogEntry] = []  # one public entry per round
         self.reshuffles = [0, 0]
+        # cards everyone knows a seat holds: its whole hand at its last reshuffle, less what it has played since
+        self.known: list[list[int]] = [[], []]
         self.winner: int | None = None
         self.end_reason: str | None = None
 
@@ -65,6 +80,21 @@ class RoyaleState(State):
         for s in (0, 1):
             for _ in range(HAND_SIZE):
                 self._draw(s)
+
+    @property
+    def log(self) -> list[JSON]:
+        """The public log, one JSON object per round (a fresh copy)."""
+        return [thaw_entry(e) for e in self._log]
+
+    def _copy_into(self, new: State) -> None:
+        assert isinstance(new, RoyaleState)
+        h, d, p, k = self.hands, self.decks, self.piles, self.known
+        new.hands = [h[0][:], h[1][:]]
+        new.decks = [d[0][:], d[1][:]]
+        new.piles = [p[0][:], p[1][:]]
+        new.known = [k[0][:], k[1][:]]
+        new.reshuffles = self.reshuffles[:]
+        new._log = self._log[:]
 
     # -- decisions ---------------------------------------------------------------
     def _actors(self) -> tuple[int, ...]:
@@ -103,59 +133,74 @@ class RoyaleState(State):
         if self.phase == DISCARD:
             act = actions[self.loser]
             assert isinstance(act, A.RoyaleAction)
-            self._discard(self.loser, list(act.cards))
+            self._discard(self.loser, act.cards)
             self._end_round()
             return
-        cards = []
-        for s in (0, 1):
-            act = actions[s]
-            assert isinstance(act, A.RoyaleAction)
-            self.hands[s].remove(act.card)
-            self.piles[s].append(act.card)
-            cards.append(act.card)
-        self._compare(cards[0], cards[1])
+        a0, a1 = actions[0], actions[1]
+        assert isinstance(a0, A.RoyaleAction) and isinstance(a1, A.RoyaleAction)
+        c0, c1 = a0.cards[0], a1.cards[0]
+        for s, c in ((0, c0), (1, c1)):
+            self.hands[s].remove(c)
+            self.piles[s].append(c)
+            if self.known[s]:
+                self._forget(s, c)
+        self._compare(c0, c1)
+
+    def _forget(self, seat: int, card: int) -> None:
+        known = self.known[seat]
+        if card in known:
+            known.remove(card)
 
     def _compare(self, c0: int, c1: int) -> None:
         """RR-4: tier win, rank win or tie."""
-        r0, r1, t0, t1 = rank(c0), rank(c1), tier(c0), tier(c1)
-        entry: JSON = {
-            "round": self.round,
-            "cards": [TEXT[c0], TEXT[c1]],
-            "tiers": [TIER_NAMES[t0], TIER_NAMES[t1]],
-            "outcome": "tie",
-            "winner": None,
-            "discard": 0,
-            "discarded": [],
-        }
-        self.log.append(entry)
+        r0, r1, t0, t1 = c0 // 4, c1 // 4, tier(c0), tier(c1)
+        outcome, w, k, lost = "tie", None, 0, False
         if r0 == r1:
-            self._end_round()
-            return
-        if t0 == t1:
-            w = 0 if r0 > r1 else 1
-            entry.update(outcome="rank", winner=w)
-            self._draw(w)
-            self._end_round()
-            return
-        w = 0 if beats(t0, t1) else 1
-        loser = 1 - w
-        k = self.table[t0 if w == 0 else t1]
-        entry.update(outcome="tier", winner=w, discard=k)
-        if k > len(self.hands[loser]):  # RR-4: cannot discard, loses at once
-            entry["lost"] = True
+            pass
+        elif t0 == t1:
+            outcome, w = "rank", 0 if r0 > r1 else 1
+        else:
+            outcome, w = "tier", 0 if beats(t0, t1) else 1
+            k = self.table[t0 if w == 0 else t1]
+            lost = k > len(self.hands[1 - w])
+        entry: LogEntry = (
+            ("round", self.round),
+            ("cards", (TEXT[c0], TEXT[c1])),
+            ("tiers", (TIER_NAMES[t0], TIER_NAMES[t1])),
+            ("outcome", outcome),
+            ("winner", w),
+            ("discard", k),
+            ("discarded", ()),
+        )
+        if lost:  # RR-4: cannot discard, loses at once
+            self._log.append((*entry, ("lost", True)))
+            assert w is not None
             self._finish(w, COULD_NOT_DISCARD)
             return
-        if k == len(self.hands[loser]):  # no choice to make: the whole hand goes
-            self._discard(loser, list(self.hands[loser]))
-            self._end_round()
-            return
-        self.phase, self.loser, self.owe = DISCARD, loser, k
+        self._log.append(entry)
+        if outcome == "rank":
+            assert w is not None
+            self._draw(w)
+        elif outcome == "tier":
+            assert w is not None
+            loser = 1 - w
+            if k == len(self.hands[loser]):  # no choice to make: the whole hand goes
+                self._discard(loser, tuple(self.hands[loser]))
+            else:
+                self.phase, self.loser, self.owe = DISCARD, loser, k
+                return
+        self._end_round()
 
-    def _discard(self, seat: int, cards: list[int]) -> None:
-        for c in sorted(cards):
-            self.hands[seat].remove(c)
-            self.piles[seat].append(c)
-        self.log[-1]["discarded"] = [TEXT[c] for c in sorted(cards)]
+    def _discard(self, seat: int, cards: tuple[int, ...]) -> None:
+        """Discard ``cards`` (in card order) from ``seat``'s hand."""
+        hand, pile = self.hands[seat], self.piles[seat]
+        for c in cards:
+            hand.remove(c)
+            pile.append(c)
+            if self.known[seat]:
+                self._forget(seat, c)
+        last = self._log[-1]
+        self._log[-1] = tuple((k, tuple(TEXT[c] for c in cards)) if k == "discarded" else (k, v) for k, v in last)
         self.loser, self.owe = -1, 0
 
     def _draw(self, seat: int) -> None:
@@ -167,6 +212,8 @@ class RoyaleState(State):
             self.rng.shuffle(deck)
             self.decks[seat], self.piles[seat] = deck, []
             self.reshuffles[seat] += 1
+            # every card not in the pile was in the hand: now public (see worlds.py)
+            self.known[seat] = list(self.hands[seat])
         insort(self.hands[seat], self.decks[seat].pop(0))
 
     def _end_round(self) -> None:
@@ -189,7 +236,7 @@ class RoyaleState(State):
         if self.phase != OVER:
             return None
         w = self.winner
-        details = {"rounds": len(self.log), "reason": self.end_reason, "score": "1 for a win, 0 otherwise"}
+        details = {"rounds": len(self._log), "reason": self.end_reason, "score": "1 for a win, 0 otherwise"}
         if w is None:
             return Result(winner=None, ranking=(0, 1), scores=(0, 0), details=details)
         return Result(winner=w, ranking=(w, 1 - w), scores=(1, 0) if w == 0 else (0, 1), details=details)
@@ -213,11 +260,12 @@ class RoyaleState(State):
                     "deck_size": len(self.decks[s]),
                     "discard_pile": texts(self.piles[s]),
                     "reshuffles": self.reshuffles[s],
+                    "known_cards": texts(self.known[s]),
                 }
                 for s in (0, 1)
             ],
             "owed": {"seat": self.loser, "count": self.owe} if self.phase == DISCARD else None,
-            "log": [dict(e) for e in self.log],
+            "log": self.log,
             "pending": self.pending_view(seat),
             "result": None if res is None else res.to_json(),
         }
@@ -268,8 +316,9 @@ class RoyaleState(State):
             "decks": [texts(d) for d in self.decks],
             "discard_piles": [texts(p) for p in self.piles],
             "owed": {"seat": self.loser, "count": self.owe} if self.phase == DISCARD else None,
-            "log": [dict(e) for e in self.log],
+            "log": self.log,
             "reshuffles": list(self.reshuffles),
+            "known_cards": [texts(k) for k in self.known],
             "winner": self.winner,
             "end_reason": self.end_reason,
         }
@@ -337,12 +386,30 @@ class RoyaleState(State):
             if strict and not 1 <= self.owe <= len(self.hands[self.loser]):
                 raise PositionError(f"seat {self.loser} cannot owe {self.owe} card(s) holding "
                                     f"{len(self.hands[self.loser])} (RR-4)")
-        self.log = [dict(e) for e in data.get("log", [])]
-        if self.phase == DISCARD and not self.log:
-            self.log.append({"round": self.round, "cards": [], "tiers": [], "outcome": "tier",
-                             "winner": 1 - self.loser, "discard": self.owe, "discarded": []})
+        self._log = [freeze_entry(e) for e in _log_entries(data.get("log", []))]
+        if self.phase == DISCARD and not self._log:
+            self._log.append(freeze_entry({"round": self.round, "cards": [], "tiers": [], "outcome": "tier",
+                                           "winner": 1 - self.loser, "discard": self.owe, "discarded": []}))
         self.reshuffles = [int(x) for x in data.get("reshuffles", [0, 0])]
+        known = card_lists("known_cards") or [[], []]
+        self.known = [sorted(k) for k in known]
+        if strict and not all(set(k) <= set(h) for k, h in zip(self.known, self.hands, strict=True)):
+            raise PositionError("'known_cards' must be cards in the same player's hand")
         self.winner = data.get("winner")
         self.end_reason = data.get("end_reason")
         if strict and self.phase == PLAY and not all(self.hands):
             raise PositionError("both players must hold a card in the play phase")
+
+
+def _log_entries(raw: Any) -> list[Mapping[str, Any]]:
+    """Check a loaded public log: a list of objects whose values are scalars or lists of scalars."""
+    if not isinstance(raw, list):
+        raise PositionError(f"'log' must be a list of round entries, not {raw!r}")
+    for entry in raw:
+        if not isinstance(entry, Mapping) or not all(isinstance(k, str) for k in entry):
+            raise PositionError(f"a 'log' entry must be a JSON object, not {entry!r}")
+        for key, value in entry.items():
+            items = value if isinstance(value, list) else [value]
+            if not all(v is None or isinstance(v, (str, int, float)) for v in items):
+                raise PositionError(f"'log' entry {key!r}: {value!r} is not a value or a list of values")
+    return raw
