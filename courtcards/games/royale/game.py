@@ -12,6 +12,7 @@ from courtcards.core.options import Option, OptionSet, OptionValue
 from courtcards.core.state import Action, State
 from courtcards.games.royale.actions import RoyaleAction, parse_action
 from courtcards.games.royale.cards import TEXT, parse_card_list
+from courtcards.games.royale.ids import RoyaleCodec
 from courtcards.games.royale.state import RoyaleState
 
 MAX_DISCARD = 6
@@ -72,6 +73,9 @@ class RoyaleGame(Game):
             (2, {"discards": "1,1,1", "max_rounds": 40}),
             (2, {"max_rounds": 3}),
         ]
+
+    def _action_codec(self, num_players: int, options: dict[str, OptionValue]) -> RoyaleCodec:
+        return RoyaleCodec()
 
     def _new_state(self, num_players: int, options: dict[str, OptionValue], seed: int) -> RoyaleState:
         state = RoyaleState(self, options, seed)
