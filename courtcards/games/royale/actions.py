@@ -12,27 +12,31 @@ from courtcards.core.errors import NotationError
 from courtcards.games.royale.cards import TEXT, parse_card, parse_card_list
 
 
-class RoyaleAction:
-    """``kind`` is ``play`` (one card) or ``discard`` (cards in code order)."""
+class RoyaleAction(tuple[str, tuple[int, ...]]):
+    """``(kind, cards)``: ``kind`` is ``play`` (one card) or ``discard`` (cards in
+    code order). A tuple, so it is immutable and hashed and compared in C (a
+    discard decision lists many); equal actions have equal texts."""
 
-    __slots__ = ("_hash", "cards", "kind", "text")
+    __slots__ = ()
 
-    kind: str
-    cards: tuple[int, ...]
-    text: str
+    @property
+    def kind(self) -> str:
+        return self[0]
 
-    def __init__(self, kind: str, cards: tuple[int, ...]) -> None:
-        self.kind = kind
-        self.cards = cards
-        words = [TEXT[c] for c in cards]
-        self.text = " ".join(words) if kind == "play" else " ".join(["discard", *words])
-        self._hash = hash(self.text)
+    @property
+    def cards(self) -> tuple[int, ...]:
+        return self[1]
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, RoyaleAction) and other.text == self.text
+    @property
+    def card(self) -> int:
+        return self[1][0]
 
-    def __hash__(self) -> int:
-        return self._hash
+    @property
+    def text(self) -> str:
+        kind, cards = self
+        if kind == "play":
+            return TEXT[cards[0]]
+        return " ".join(["discard", *(TEXT[c] for c in cards)])
 
     def __str__(self) -> str:
         return self.text
@@ -40,17 +44,16 @@ class RoyaleAction:
     def __repr__(self) -> str:
         return f"RoyaleAction({self.text!r})"
 
-    @property
-    def card(self) -> int:
-        return self.cards[0]
+
+PLAYS = tuple(RoyaleAction(("play", (c,))) for c in range(52))
 
 
 def play(card: int) -> RoyaleAction:
-    return RoyaleAction("play", (card,))
+    return PLAYS[card]
 
 
 def discard(cards: list[int] | tuple[int, ...]) -> RoyaleAction:
-    return RoyaleAction("discard", tuple(sorted(cards)))
+    return RoyaleAction(("discard", tuple(sorted(cards))))
 
 
 def parse_action(text: str) -> RoyaleAction:

@@ -14,12 +14,12 @@ from courtcards.core.game import Game
 from courtcards.core.options import Option, OptionSet, OptionValue
 from courtcards.core.rng import Rng
 from courtcards.core.state import Action, State
+from courtcards.games.royale import observation
 from courtcards.games.royale.actions import RoyaleAction, parse_action
 from courtcards.games.royale.cards import TEXT, parse_card_list
-from courtcards.games.royale import observation
 from courtcards.games.royale.ids import RoyaleCodec
-from courtcards.games.royale.worlds import sample_world
 from courtcards.games.royale.state import RoyaleState
+from courtcards.games.royale.worlds import sample_world
 
 MAX_DISCARD = 6
 TABLES = tuple(f"{a},{b},{c}" for a, b, c in product(range(1, MAX_DISCARD + 1), repeat=3))

@@ -18,7 +18,8 @@ from courtcards.core.errors import PositionError
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.royale import actions as A
-from courtcards.games.royale.cards import DECK, TEXT, TIER_NAMES, beats, parse_card, texts, tier
+from courtcards.games.royale.cards import DECK, TEXT, TIER_NAMES, beats, parse_card, rank, texts, tier
+from courtcards.games.royale.shuffle import shuffle
 
 if TYPE_CHECKING:
     from courtcards.core.options import OptionValue
@@ -41,6 +42,30 @@ def freeze_entry(entry: Mapping[str, Any]) -> LogEntry:
 
 def thaw_entry(entry: LogEntry) -> JSON:
     return {k: list(v) if isinstance(v, tuple) else v for k, v in entry}
+
+
+NO_DISCARDS = ("discarded", ())
+
+
+LogItem: TypeAlias = tuple[str, Any]
+
+
+def _duel(c0: int, c1: int) -> tuple[str, int, int, tuple[LogItem, ...]]:
+    """RR-4 for two cards: (outcome, winner or -1, winning tier if discards are owed
+    else -1, and the log's cards, tiers, outcome and winner items)."""
+    r0, r1, t0, t1 = rank(c0), rank(c1), tier(c0), tier(c1)
+    if r0 == r1:
+        outcome, w, win_tier = "tie", -1, -1
+    elif t0 == t1:
+        outcome, w, win_tier = "rank", 0 if r0 > r1 else 1, -1
+    else:
+        w = 0 if beats(t0, t1) else 1
+        outcome, win_tier = "tier", (t0, t1)[w]
+    cards, tiers = ("cards", (TEXT[c0], TEXT[c1])), ("tiers", (TIER_NAMES[t0], TIER_NAMES[t1]))
+    return outcome, w, win_tier, (cards, tiers, ("outcome", outcome), ("winner", None if w < 0 else w))
+
+
+DUELS = tuple(_duel(c0, c1) for c0 in DECK for c1 in DECK)
 
 
 def discard_table(value: OptionValue) -> tuple[int, int, int]:
@@ -73,13 +98,12 @@ class RoyaleState(State):
         self.end_reason: str | None = None
 
     def _start(self) -> None:
-        for s in (0, 1):
-            deck = list(DECK)
-            self.rng.shuffle(deck)
-            self.decks[s] = deck
-        for s in (0, 1):
-            for _ in range(HAND_SIZE):
-                self._draw(s)
+        self.decks = [list(DECK), list(DECK)]
+        shuffle(self.rng, *self.decks)
+        for s in (0, 1):  # each draws six from the top
+            deck = self.decks[s]
+            self.hands[s] = sorted(deck[:HAND_SIZE])
+            del deck[:HAND_SIZE]
 
     @property
     def log(self) -> list[JSON]:
@@ -108,11 +132,15 @@ class RoyaleState(State):
         return self.phase == OVER
 
     def _legal(self, seat: int) -> list[Action]:
-        hand = sorted(set(self.hands[seat]))
+        hand = self.hands[seat]
+        if len(set(hand)) != len(hand):  # only in a loose (resampled) position
+            hand = sorted(set(hand))
         if self.phase == PLAY:
-            return [A.play(c) for c in hand]
+            plays = A.PLAYS
+            return [plays[c] for c in hand]
         if self.phase == DISCARD and seat == self.loser:
-            return [A.discard(combo) for combo in combinations(hand, self.owe)]
+            make = A.RoyaleAction
+            return [make(("discard", combo)) for combo in combinations(hand, self.owe)]
         return []
 
     def explain_illegal(self, seat: int, action: Action) -> str:
@@ -131,64 +159,50 @@ class RoyaleState(State):
 
     def _resolve(self, actions: dict[int, Action]) -> None:
         if self.phase == DISCARD:
-            act = actions[self.loser]
-            assert isinstance(act, A.RoyaleAction)
-            self._discard(self.loser, act.cards)
+            act: A.RoyaleAction = actions[self.loser]  # type: ignore[assignment]
+            self._discard(self.loser, act[1])
             self._end_round()
             return
-        a0, a1 = actions[0], actions[1]
-        assert isinstance(a0, A.RoyaleAction) and isinstance(a1, A.RoyaleAction)
-        c0, c1 = a0.cards[0], a1.cards[0]
-        for s, c in ((0, c0), (1, c1)):
-            self.hands[s].remove(c)
-            self.piles[s].append(c)
-            if self.known[s]:
-                self._forget(s, c)
+        a0: A.RoyaleAction = actions[0]  # type: ignore[assignment]
+        a1: A.RoyaleAction = actions[1]  # type: ignore[assignment]
+        c0, c1 = a0[1][0], a1[1][0]
+        hands, piles, known = self.hands, self.piles, self.known
+        hands[0].remove(c0)
+        hands[1].remove(c1)
+        piles[0].append(c0)
+        piles[1].append(c1)
+        if known[0] or known[1]:
+            self._forget(0, (c0,))
+            self._forget(1, (c1,))
         self._compare(c0, c1)
 
-    def _forget(self, seat: int, card: int) -> None:
+    def _forget(self, seat: int, cards: tuple[int, ...]) -> None:
         known = self.known[seat]
-        if card in known:
-            known.remove(card)
+        for c in cards:
+            if c in known:
+                known.remove(c)
 
     def _compare(self, c0: int, c1: int) -> None:
         """RR-4: tier win, rank win or tie."""
-        r0, r1, t0, t1 = c0 // 4, c1 // 4, tier(c0), tier(c1)
-        outcome, w, k, lost = "tie", None, 0, False
-        if r0 == r1:
-            pass
-        elif t0 == t1:
-            outcome, w = "rank", 0 if r0 > r1 else 1
-        else:
-            outcome, w = "tier", 0 if beats(t0, t1) else 1
-            k = self.table[t0 if w == 0 else t1]
-            lost = k > len(self.hands[1 - w])
-        entry: LogEntry = (
-            ("round", self.round),
-            ("cards", (TEXT[c0], TEXT[c1])),
-            ("tiers", (TIER_NAMES[t0], TIER_NAMES[t1])),
-            ("outcome", outcome),
-            ("winner", w),
-            ("discard", k),
-            ("discarded", ()),
-        )
-        if lost:  # RR-4: cannot discard, loses at once
-            self._log.append((*entry, ("lost", True)))
-            assert w is not None
-            self._finish(w, COULD_NOT_DISCARD)
-            return
-        self._log.append(entry)
-        if outcome == "rank":
-            assert w is not None
-            self._draw(w)
-        elif outcome == "tier":
-            assert w is not None
+        outcome, w, win_tier, items = DUELS[c0 * 52 + c1]
+        k = 0 if win_tier < 0 else self.table[win_tier]
+        entry: LogEntry = (("round", self.round), *items, ("discard", k), NO_DISCARDS)
+        if outcome == "tier":
             loser = 1 - w
-            if k == len(self.hands[loser]):  # no choice to make: the whole hand goes
-                self._discard(loser, tuple(self.hands[loser]))
-            else:
+            held = len(self.hands[loser])
+            if k > held:  # RR-4: cannot discard, loses at once
+                self._log.append((*entry, ("lost", True)))
+                self._finish(w, COULD_NOT_DISCARD)
+                return
+            self._log.append(entry)
+            if k < held:
                 self.phase, self.loser, self.owe = DISCARD, loser, k
                 return
+            self._discard(loser, tuple(self.hands[loser]))  # no choice to make: the whole hand goes
+        else:
+            self._log.append(entry)
+            if outcome == "rank":
+                self._draw(w)
         self._end_round()
 
     def _discard(self, seat: int, cards: tuple[int, ...]) -> None:
@@ -196,11 +210,12 @@ class RoyaleState(State):
         hand, pile = self.hands[seat], self.piles[seat]
         for c in cards:
             hand.remove(c)
-            pile.append(c)
-            if self.known[seat]:
-                self._forget(seat, c)
+        pile.extend(cards)
+        if self.known[seat]:
+            self._forget(seat, cards)
+        item = ("discarded", tuple([TEXT[c] for c in cards]))
         last = self._log[-1]
-        self._log[-1] = tuple((k, tuple(TEXT[c] for c in cards)) if k == "discarded" else (k, v) for k, v in last)
+        self._log[-1] = tuple(item if kv[0] == "discarded" else kv for kv in last)
         self.loser, self.owe = -1, 0
 
     def _draw(self, seat: int) -> None:
@@ -209,7 +224,7 @@ class RoyaleState(State):
             if not self.piles[seat]:
                 return
             deck = self.piles[seat]
-            self.rng.shuffle(deck)
+            shuffle(self.rng, deck)
             self.decks[seat], self.piles[seat] = deck, []
             self.reshuffles[seat] += 1
             # every card not in the pile was in the hand: now public (see worlds.py)
@@ -361,7 +376,7 @@ class RoyaleState(State):
             rest = [c for c in DECK if c not in seen]
             new_piles[s] = piles[s] if piles else ([] if decks is None else rest)
             if decks is None:
-                self.rng.shuffle(rest)
+                shuffle(self.rng, rest)
                 new_decks[s] = rest
             else:
                 new_decks[s] = decks[s]

@@ -20,6 +20,7 @@ from courtcards.core.errors import CourtcardsError, ViewError
 from courtcards.core.rng import Rng
 from courtcards.games.royale import actions as A
 from courtcards.games.royale.cards import DECK, parse_card
+from courtcards.games.royale.shuffle import shuffle
 from courtcards.games.royale.state import DISCARD, OVER, PHASES, PLAY, RoyaleState, _log_entries, freeze_entry
 
 if TYPE_CHECKING:
@@ -64,14 +65,15 @@ def sample_world(game: RoyaleGame, view: Mapping[str, Any], rng: Rng) -> RoyaleS
     deck = [c for c in DECK if c not in set(hand) | set(piles[seat])]
     if len(hand) != sizes[seat][0] or len(deck) != sizes[seat][1] or len(hand) + len(piles[seat]) + len(deck) != 52:
         raise ViewError(f"malformed Rank Royale view: seat {seat}'s hand, deck and pile sizes do not add up to 52")
-    rng.shuffle(deck)
+    shuffle(rng, deck)
 
     seen = set(piles[opp]) | set(known[opp])
     pool = [c for c in DECK if c not in seen]
     need = sizes[opp][0] - len(known[opp])
-    if not 0 <= need <= len(pool) or len(pool) - need != sizes[opp][1] or len(seen) != len(piles[opp]) + len(known[opp]):
+    overlap = len(seen) != len(piles[opp]) + len(known[opp])
+    if overlap or not 0 <= need <= len(pool) or len(pool) - need != sizes[opp][1]:
         raise ViewError(f"malformed Rank Royale view: seat {opp}'s hand, deck, pile and known cards do not fit")
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     world.hands[seat], world.decks[seat], world.piles[seat] = hand, deck, piles[seat]
     world.hands[opp], world.decks[opp], world.piles[opp] = sorted(known[opp] + pool[:need]), pool[need:], piles[opp]
     world.known = known
@@ -93,7 +95,7 @@ def sample_world(game: RoyaleGame, view: Mapping[str, Any], rng: Rng) -> RoyaleS
         world.end_reason = _get(result, "details", Mapping, "result").get("reason")
     pending = _get(view, "pending", Mapping)
     committed = _get(pending, "committed", list, "pending")
-    if committed and phase != PLAY or not set(committed) <= {0, 1}:
+    if (committed and phase != PLAY) or not set(committed) <= {0, 1}:
         raise ViewError(f"malformed Rank Royale view: 'pending' is {pending!r}")
     for s in sorted(committed):
         if s == seat:
