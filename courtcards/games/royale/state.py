@@ -11,6 +11,7 @@ from __future__ import annotations
 from bisect import insort
 from collections import Counter
 from collections.abc import Mapping
+from functools import cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -68,6 +69,7 @@ def _duel(c0: int, c1: int) -> tuple[str, int, int, tuple[LogItem, ...]]:
 DUELS = tuple(_duel(c0, c1) for c0 in DECK for c1 in DECK)
 
 
+@cache
 def discard_table(value: OptionValue) -> tuple[int, int, int]:
     """The ``discards`` option ``"low,middle,high"`` as three ints (RR-2)."""
     low, middle, high = (int(x) for x in str(value).split(","))
@@ -83,6 +85,8 @@ class RoyaleState(State):
         self._init_base(game, 2, options, seed)
         self.rng = Rng(seed)
         self.table = discard_table(options["discards"])
+        self.limit: int | None = None if options["max_rounds"] is None else int(options["max_rounds"])
+        self.loose = False  # loaded without the per-player checks (a hand may repeat a card)
         self.hands: list[list[int]] = [[], []]  # sorted by code
         self.decks: list[list[int]] = [[], []]  # top card first
         self.piles: list[list[int]] = [[], []]  # discard piles, oldest first
@@ -133,7 +137,7 @@ class RoyaleState(State):
 
     def _legal(self, seat: int) -> list[Action]:
         hand = self.hands[seat]
-        if len(set(hand)) != len(hand):  # only in a loose (resampled) position
+        if self.loose:
             hand = sorted(set(hand))
         if self.phase == PLAY:
             plays = A.PLAYS
@@ -233,10 +237,16 @@ class RoyaleState(State):
 
     def _end_round(self) -> None:
         """RR-5: each player draws one card; RR-6: the optional round limit."""
-        for s in (0, 1):
-            self._draw(s)
-        limit = self.options["max_rounds"]
-        if limit is not None and self.round >= int(limit):
+        d0, d1 = self.decks
+        if d0 and d1:
+            h0, h1 = self.hands
+            insort(h0, d0.pop(0))
+            insort(h1, d1.pop(0))
+        else:
+            self._draw(0)
+            self._draw(1)
+        limit = self.limit
+        if limit is not None and self.round >= limit:
             self._finish(None, ROUND_LIMIT)
             return
         self.round += 1
@@ -383,6 +393,7 @@ class RoyaleState(State):
                 if strict and piles is not None and rest:
                     raise PositionError(f"seat {s}: cards in no place: {' '.join(texts(rest))}")
         if not strict:
+            self.loose = True
             lists = (hands, new_decks, new_piles)
             total = Counter(c for group in lists for cards in group for c in cards)
             if total != Counter(DECK * 2):
