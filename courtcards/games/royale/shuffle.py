@@ -56,17 +56,17 @@ def shuffle(rng: Rng, *lists: list[Any]) -> None:
         while n > 1:
             width = n.bit_length()
             outs = iter(rows[width - 1][k:])
-            for m in range(n, max(1 << (width - 1), 2) - 1, -1):  # the bounds drawn with this width
+            for i in range(n - 1, max(1 << (width - 1), 2) - 2, -1):  # bounds i + 1 drawn with this width
                 for j in outs:
-                    if j < m:
+                    if j <= i:
                         break
                 else:  # ran out of the batch: the slow way
                     for items in lists:
                         rng.shuffle(items)
                     return
-                perm[m - 1], perm[j] = perm[j], perm[m - 1]
+                perm[i], perm[j] = perm[j], perm[i]
             k = count - length_hint(outs)
-            n = m - 1
+            n = i
         results.append(perm)
     for items, perm in zip(lists, results, strict=True):
         items[:] = perm

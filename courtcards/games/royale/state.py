@@ -167,9 +167,8 @@ class RoyaleState(State):
             self._discard(self.loser, act[1])
             self._end_round()
             return
-        a0: A.RoyaleAction = actions[0]  # type: ignore[assignment]
-        a1: A.RoyaleAction = actions[1]  # type: ignore[assignment]
-        c0, c1 = a0[1][0], a1[1][0]
+        c0: int = actions[0][1][0]  # type: ignore[index]
+        c1: int = actions[1][1][0]  # type: ignore[index]
         hands, piles, known = self.hands, self.piles, self.known
         hands[0].remove(c0)
         hands[1].remove(c1)
@@ -178,22 +177,13 @@ class RoyaleState(State):
         if known[0] or known[1]:
             self._forget(0, (c0,))
             self._forget(1, (c1,))
-        self._compare(c0, c1)
-
-    def _forget(self, seat: int, cards: tuple[int, ...]) -> None:
-        known = self.known[seat]
-        for c in cards:
-            if c in known:
-                known.remove(c)
-
-    def _compare(self, c0: int, c1: int) -> None:
-        """RR-4: tier win, rank win or tie."""
+        # RR-4: tier win, rank win or tie
         outcome, w, win_tier, items = DUELS[c0 * 52 + c1]
         k = 0 if win_tier < 0 else self.table[win_tier]
         entry: LogEntry = (("round", self.round), *items, ("discard", k), NO_DISCARDS)
         if outcome == "tier":
             loser = 1 - w
-            held = len(self.hands[loser])
+            held = len(hands[loser])
             if k > held:  # RR-4: cannot discard, loses at once
                 self._log.append((*entry, ("lost", True)))
                 self._finish(w, COULD_NOT_DISCARD)
@@ -202,12 +192,18 @@ class RoyaleState(State):
             if k < held:
                 self.phase, self.loser, self.owe = DISCARD, loser, k
                 return
-            self._discard(loser, tuple(self.hands[loser]))  # no choice to make: the whole hand goes
+            self._discard(loser, tuple(hands[loser]))  # no choice to make: the whole hand goes
         else:
             self._log.append(entry)
             if outcome == "rank":
                 self._draw(w)
         self._end_round()
+
+    def _forget(self, seat: int, cards: tuple[int, ...]) -> None:
+        known = self.known[seat]
+        for c in cards:
+            if c in known:
+                known.remove(c)
 
     def _discard(self, seat: int, cards: tuple[int, ...]) -> None:
         """Discard ``cards`` (in card order) from ``seat``'s hand."""
