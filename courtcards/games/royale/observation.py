@@ -10,10 +10,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from courtcards.games.royale.cards import TEXT
+from courtcards.games.royale.cards import CODE, TEXT
 from courtcards.games.royale.ids import DISCARD_BASE
-
-CODE = {t: c for c, t in enumerate(TEXT)}
 
 #: 52-card planes, in this order
 PLANES = (

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from courtcards.core.errors import CourtcardsError, ViewError
 from courtcards.core.rng import Rng
 from courtcards.games.royale import actions as A
-from courtcards.games.royale.cards import DECK, parse_card
+from courtcards.games.royale.cards import CODE, DECK, parse_card
 from courtcards.games.royale.shuffle import shuffle
 from courtcards.games.royale.state import DISCARD, OVER, PHASES, PLAY, RoyaleState, _log_entries, freeze_entry
 
@@ -38,18 +38,35 @@ def _cards(raw: Any, what: str) -> list[int]:
     if not isinstance(raw, list):
         raise ViewError(f"malformed Rank Royale view: {what} must be a list of cards, not {raw!r}")
     try:
-        cards = [parse_card(str(t)) for t in raw]
-    except CourtcardsError as exc:
+        cards = [CODE[t] if t in CODE else parse_card(str(t)) for t in raw]
+    except (CourtcardsError, TypeError) as exc:
         raise ViewError(f"malformed Rank Royale view: {what}: {exc}") from None
     if len(set(cards)) != len(cards):
         raise ViewError(f"malformed Rank Royale view: {what} lists a card twice")
     return cards
 
 
+_OPTIONS: dict[Any, dict[str, Any]] = {}
+
+
+def _options(game: RoyaleGame, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The view's options, resolved (cached: worlds are sampled by the thousand)."""
+    try:
+        key = tuple(sorted(raw.items()))
+        found = _OPTIONS.get(key)
+    except TypeError:  # an unhashable value: resolve it every time
+        return game.resolve_options(2, raw)
+    if found is None:
+        found = game.resolve_options(2, raw)
+        if len(_OPTIONS) < 256:
+            _OPTIONS[key] = found
+    return dict(found)
+
+
 def sample_world(game: RoyaleGame, view: Mapping[str, Any], rng: Rng) -> RoyaleState:
     seat = int(view["seat"])
     opp = 1 - seat
-    options = game.resolve_options(2, view["options"])
+    options = _options(game, view["options"])
     world = RoyaleState(game, options, rng.next64())
     players = _get(view, "players", list)
     if len(players) != 2:
@@ -62,10 +79,10 @@ def sample_world(game: RoyaleGame, view: Mapping[str, Any], rng: Rng) -> RoyaleS
     known = [sorted(_cards(p.get("known_cards", []), f"seat {s}'s known cards")) for s, p in enumerate(players)]
 
     hand = sorted(_cards(view.get("hand"), "'hand'"))
-    deck = [c for c in DECK if c not in set(hand) | set(piles[seat])]
+    mine = set(hand) | set(piles[seat])
+    deck = [c for c in DECK if c not in mine]
     if len(hand) != sizes[seat][0] or len(deck) != sizes[seat][1] or len(hand) + len(piles[seat]) + len(deck) != 52:
         raise ViewError(f"malformed Rank Royale view: seat {seat}'s hand, deck and pile sizes do not add up to 52")
-    shuffle(rng, deck)
 
     seen = set(piles[opp]) | set(known[opp])
     pool = [c for c in DECK if c not in seen]
@@ -73,7 +90,7 @@ def sample_world(game: RoyaleGame, view: Mapping[str, Any], rng: Rng) -> RoyaleS
     overlap = len(seen) != len(piles[opp]) + len(known[opp])
     if overlap or not 0 <= need <= len(pool) or len(pool) - need != sizes[opp][1]:
         raise ViewError(f"malformed Rank Royale view: seat {opp}'s hand, deck, pile and known cards do not fit")
-    shuffle(rng, pool)
+    shuffle(rng, deck, pool)
     world.hands[seat], world.decks[seat], world.piles[seat] = hand, deck, piles[seat]
     world.hands[opp], world.decks[opp], world.piles[opp] = sorted(known[opp] + pool[:need]), pool[need:], piles[opp]
     world.known = known
