@@ -344,3 +344,13 @@ def test_fast_shuffle_is_the_generators_shuffle() -> None:  # RR-5: same seed, s
             slow.shuffle(items)
         shuffle(fast, *lists)
         assert lists == expect and fast.state == slow.state
+
+
+def test_actions_are_immutable_values_but_not_tuples() -> None:
+    # the server tells a refusal (a tuple) from an action by isinstance(x, tuple)
+    play, discard = GAME.parse_action("7H"), GAME.parse_action("discard KS 3c")
+    assert not isinstance(play, tuple) and not isinstance(discard, tuple)
+    assert play.kind == "play" and play.cards == (parse_card("7H"),) and play.text == "7H"
+    assert discard.kind == "discard" and discard.cards == (parse_card("3C"), parse_card("KS"))
+    assert discard == GAME.parse_action("discard 3C KS") and hash(discard) == hash(GAME.parse_action("discard 3c ks"))
+    assert discard.text == "discard 3C KS" and play != GAME.parse_action("discard 7H")

@@ -11,32 +11,34 @@ from __future__ import annotations
 from courtcards.core.errors import NotationError
 from courtcards.games.royale.cards import TEXT, parse_card, parse_card_list
 
+PLAY, DISCARD = 0, 1  # the kind byte
 
-class RoyaleAction(tuple[str, tuple[int, ...]]):
-    """``(kind, cards)``: ``kind`` is ``play`` (one card) or ``discard`` (cards in
-    code order). A tuple, so it is immutable and hashed and compared in C (a
-    discard decision lists many); equal actions have equal texts."""
+
+class RoyaleAction(bytes):
+    """An action: its kind byte (0 play, 1 discard) then its card codes (a discard's
+    in code order). Bytes, so it is immutable and hashed (once) and compared in C
+    (a discard decision lists many); equal actions have equal texts. Not a tuple,
+    so it never passes for the (code, message) pairs the server returns."""
 
     __slots__ = ()
 
     @property
     def kind(self) -> str:
-        return self[0]
+        return "play" if self[0] == PLAY else "discard"
 
     @property
     def cards(self) -> tuple[int, ...]:
-        return self[1]
+        return tuple(self[1:])
 
     @property
     def card(self) -> int:
-        return self[1][0]
+        return self[1]
 
     @property
     def text(self) -> str:
-        kind, cards = self
-        if kind == "play":
-            return TEXT[cards[0]]
-        return " ".join(["discard", *(TEXT[c] for c in cards)])
+        if self[0] == PLAY:
+            return TEXT[self[1]]
+        return " ".join(["discard", *(TEXT[c] for c in self[1:])])
 
     def __str__(self) -> str:
         return self.text
@@ -45,7 +47,7 @@ class RoyaleAction(tuple[str, tuple[int, ...]]):
         return f"RoyaleAction({self.text!r})"
 
 
-PLAYS = tuple(RoyaleAction(("play", (c,))) for c in range(52))
+PLAYS = tuple(RoyaleAction((PLAY, c)) for c in range(52))
 
 
 def play(card: int) -> RoyaleAction:
@@ -53,7 +55,7 @@ def play(card: int) -> RoyaleAction:
 
 
 def discard(cards: list[int] | tuple[int, ...]) -> RoyaleAction:
-    return RoyaleAction(("discard", tuple(sorted(cards))))
+    return RoyaleAction((DISCARD, *sorted(cards)))
 
 
 def parse_action(text: str) -> RoyaleAction:

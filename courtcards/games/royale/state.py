@@ -144,7 +144,7 @@ class RoyaleState(State):
             return [plays[c] for c in hand]
         if self.phase == DISCARD and seat == self.loser:
             make = A.RoyaleAction
-            return [make(("discard", combo)) for combo in combinations(hand, self.owe)]
+            return [make((A.DISCARD, *combo)) for combo in combinations(hand, self.owe)]
         return []
 
     def explain_illegal(self, seat: int, action: Action) -> str:
@@ -164,11 +164,11 @@ class RoyaleState(State):
     def _resolve(self, actions: dict[int, Action]) -> None:
         if self.phase == DISCARD:
             act: A.RoyaleAction = actions[self.loser]  # type: ignore[assignment]
-            self._discard(self.loser, act[1])
+            self._discard(self.loser, act.cards)
             self._end_round()
             return
-        c0: int = actions[0][1][0]  # type: ignore[index]
-        c1: int = actions[1][1][0]  # type: ignore[index]
+        c0: int = actions[0][1]  # type: ignore[index]
+        c1: int = actions[1][1]  # type: ignore[index]
         hands, piles, known = self.hands, self.piles, self.known
         hands[0].remove(c0)
         hands[1].remove(c1)
