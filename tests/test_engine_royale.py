@@ -17,7 +17,6 @@ from courtcards.core.rng import Rng
 from courtcards.games.royale.cards import TEXT, parse_card
 from courtcards.games.royale.ids import DISCARD_BASE, SIZE
 from courtcards.games.royale.observation import P, S
-from courtcards.games.royale.shuffle import shuffle
 from courtcards.games.royale.state import RoyaleState
 
 GAME = get_game("royale")
@@ -333,17 +332,6 @@ def test_returns_win_loss_and_draw() -> None:
     draw.apply(0, "KS")
     draw.apply(1, "KH")
     assert draw.is_over() and draw.returns() == [0.0, 0.0]  # RR-6
-
-
-def test_fast_shuffle_is_the_generators_shuffle() -> None:  # RR-5: same seed, same game
-    for seed in range(300):
-        lists = [list(range(seed % 60)), list(range(52))]
-        expect = [list(x) for x in lists]
-        slow, fast = Rng(seed * 7919), Rng(seed * 7919)
-        for items in expect:
-            slow.shuffle(items)
-        shuffle(fast, *lists)
-        assert lists == expect and fast.state == slow.state
 
 
 def test_actions_are_immutable_values_but_not_tuples() -> None:

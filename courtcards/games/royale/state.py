@@ -20,7 +20,6 @@ from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.royale import actions as A
 from courtcards.games.royale.cards import DECK, TEXT, TIER_NAMES, beats, parse_card, rank, texts, tier
-from courtcards.games.royale.shuffle import shuffle
 
 if TYPE_CHECKING:
     from courtcards.core.options import OptionValue
@@ -103,7 +102,8 @@ class RoyaleState(State):
 
     def _start(self) -> None:
         self.decks = [list(DECK), list(DECK)]
-        shuffle(self.rng, *self.decks)
+        for deck in self.decks:
+            self.rng.shuffle(deck)
         for s in (0, 1):  # each draws six from the top
             deck = self.decks[s]
             self.hands[s] = sorted(deck[:HAND_SIZE])
@@ -224,7 +224,7 @@ class RoyaleState(State):
             if not self.piles[seat]:
                 return
             deck = self.piles[seat]
-            shuffle(self.rng, deck)
+            self.rng.shuffle(deck)
             self.decks[seat], self.piles[seat] = deck, []
             self.reshuffles[seat] += 1
             # every card not in the pile was in the hand: now public (see worlds.py)
@@ -382,7 +382,7 @@ class RoyaleState(State):
             rest = [c for c in DECK if c not in seen]
             new_piles[s] = piles[s] if piles else ([] if decks is None else rest)
             if decks is None:
-                shuffle(self.rng, rest)
+                self.rng.shuffle(rest)
                 new_decks[s] = rest
             else:
                 new_decks[s] = decks[s]

@@ -20,7 +20,6 @@ from courtcards.core.errors import CourtcardsError, ViewError
 from courtcards.core.rng import Rng
 from courtcards.games.royale import actions as A
 from courtcards.games.royale.cards import CODE, DECK, parse_card
-from courtcards.games.royale.shuffle import shuffle
 from courtcards.games.royale.state import DISCARD, OVER, PHASES, PLAY, RoyaleState, _log_entries, freeze_entry
 
 if TYPE_CHECKING:
@@ -90,7 +89,8 @@ def sample_world(game: RoyaleGame, view: Mapping[str, Any], rng: Rng) -> RoyaleS
     overlap = len(seen) != len(piles[opp]) + len(known[opp])
     if overlap or not 0 <= need <= len(pool) or len(pool) - need != sizes[opp][1]:
         raise ViewError(f"malformed Rank Royale view: seat {opp}'s hand, deck, pile and known cards do not fit")
-    shuffle(rng, deck, pool)
+    rng.shuffle(deck)
+    rng.shuffle(pool)
     world.hands[seat], world.decks[seat], world.piles[seat] = hand, deck, piles[seat]
     world.hands[opp], world.decks[opp], world.piles[opp] = sorted(known[opp] + pool[:need]), pool[need:], piles[opp]
     world.known = known
