@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Annotated
 
@@ -27,7 +28,9 @@ def simulate_command(
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run.")] = 0,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option name=value.")] = None,
     preset: Annotated[str | None, typer.Option("--preset", help="Named option preset.")] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Worker processes (same results).")] = 1,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", min=1, help="Worker processes (default: every core; same results).")
+    ] = None,
 ) -> None:
     """Play bots against each other; seats rotate from game to game."""
     console = Console()
@@ -51,9 +54,10 @@ def simulate_command(
                 seat_kinds,
                 games,
                 seed=seed,
+                num_players=len(seat_kinds),
                 options=options,
                 preset=preset,
-                workers=workers,
+                workers=workers or os.cpu_count() or 1,
                 progress=lambda k: bar.advance(task, k),
             )
         elapsed = time.perf_counter() - start
