@@ -22,6 +22,7 @@ KING = "The King"
 TAXES = "Taxes and roles"
 PLACES = "Finish place by role at the round's start"
 TIER = "Tiers (each card played)"
+TIER_SHARE = "Share of round wins by tier"
 END = "How games end"
 ASSASSINATIONS = "Assassinations"
 
@@ -242,6 +243,11 @@ def observe_royale(record: GameRecord, kinds: tuple[str, ...]) -> GameFacts:
             facts.count(TIER, f"{name} card wins its round", won)
             facts.count(TIER, f"{name} card wins on tier", won and outcome == "tier")
             facts.count(TIER, f"{name} card ties", outcome == "tie")
+        if outcome != "tie":
+            facts.count(TIER_SHARE, f"{TIERS[tiers[entry['winner']]]} card", True)
+            for t, name in enumerate(TIERS):
+                if t != tiers[entry["winner"]]:
+                    facts.count(TIER_SHARE, f"{name} card", False)
         if outcome == "tier":
             wins[entry["winner"]] += 1
         timeline.append(list(wins))
