@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -37,7 +38,7 @@ def test_wilson_matches_published_values() -> None:
 def test_t_quantiles_and_mean_interval() -> None:
     for df, t in ((1, 12.706), (5, 2.571), (10, 2.228), (30, 2.042), (1000, 1.962)):
         assert t_quantile_975(df) == pytest.approx(t, abs=2e-3)
-    m, lo, hi = mean_ci([1, 2, 3, 4, 5])
+    m, _lo, hi = mean_ci([1, 2, 3, 4, 5])
     assert m == 3 and hi - m == pytest.approx(2.776445 * math.sqrt(2.5 / 5))
     assert mean_ci([7]) == (7, 7, 7)
     assert quantile([1, 2, 3, 4], 0.5) == 2.5 and quantile([5, 1, 3], 0.9) == pytest.approx(4.6)
@@ -82,7 +83,7 @@ def test_rank_facts_agree_with_the_record(index: int) -> None:
     assert crowns == sum(t in ("C", "C2") for t in actions)  # a Crown always takes its round (RK-6)
     kings = res.details["kings"]
     stays, hands = facts.events.get((KING, "King stays King"), (0, 0))
-    assert hands == len(kings) - 1 and stays == sum(a == b for a, b in zip(kings, kings[1:], strict=False))
+    assert hands == len(kings) - 1 and stays == sum(a == b for a, b in itertools.pairwise(kings))
 
 
 def test_rank_classic_president_and_kings_hand_are_told_apart() -> None:
@@ -164,14 +165,3 @@ def test_sweeps_are_parsed_and_checked() -> None:
         build_specs("rank", ["greedy"], None, {}, None, ["players=4,13"])
     with pytest.raises(OptionError, match="NAME=V1,V2"):
         parse_sweep("tokens_to_win")
-
-
-def test_ray_gives_the_same_facts_as_local() -> None:
-    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'courtcards[scale]')")
-    spec = build_specs("rank", ["greedy"], 4, {"tokens_to_win": 1}, None, [])[0]
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    try:
-        remote = run_facts(spec, 5, seed=11, ray="local", batch_size=2)
-    finally:
-        ray.shutdown()
-    assert remote == run_facts(spec, 5, seed=11, workers=1)
