@@ -136,17 +136,20 @@ def _check_reachable(address: str) -> None:
 
 def init_ray(address: str, num_cpus: int | None = None) -> Any:
     """Start a local Ray runtime (``local``) or connect to the cluster at ``address``; returns the module."""
+    _check_reachable(address)
+    if address == LOCAL:
+        # read when Ray is imported: a one-machine runtime whose servers listen on loopback only
+        os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
     try:
         import ray
     except ImportError:
         raise CourtcardsError("--ray needs Ray: pip install 'courtcards[scale]'") from None
     if ray.is_initialized():
         return ray
-    _check_reachable(address)
     try:
         if address == LOCAL:
-            ray.init(num_cpus=num_cpus or os.cpu_count() or 1, include_dashboard=False, log_to_driver=False,
-                     configure_logging=False)
+            ray.init(address="local", num_cpus=num_cpus or os.cpu_count() or 1, include_dashboard=False,
+                     log_to_driver=False, configure_logging=False)
         else:
             ray.init(address=address, log_to_driver=False, configure_logging=False)
     except Exception as exc:  # Ray raises many kinds (ConnectionError, RuntimeError, ValueError, ...)
