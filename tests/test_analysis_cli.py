@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import base64
-import importlib.util
 import csv
+import importlib.util
 import io
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -117,6 +118,7 @@ def test_unwritable_outputs_are_refused_before_playing(tmp_path: Path) -> None:
     assert "does not exist" in refused("royale", "--games", "2", "--csv", str(tmp_path / "no" / "f.csv"))
     (tmp_path / "file").write_text("x")
     assert "it is a file" in refused("royale", "--games", "2", "--html", str(tmp_path / "file"))
+    assert "it is a folder" in refused("royale", "--games", "2", "--json", str(tmp_path))
     assert not (tmp_path / "missing").exists()
 
 
@@ -151,3 +153,9 @@ def test_bare_ray_means_a_local_runtime() -> None:
     assert analyze_cli.bare_ray(["analyze", "rank", "--ray", "--games", "3"]) == [
         "analyze", "rank", "--ray", "local", "--games", "3"]
     assert analyze_cli.bare_ray(["analyze", "--ray", "10.0.0.2:6379"]) == ["analyze", "--ray", "10.0.0.2:6379"]
+
+
+def test_ray_missing_is_explained(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed
+    monkeypatch.setenv("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+    assert "--ray needs Ray: pip install 'courtcards[scale]'" in refused("royale", "--games", "2", "--ray", "local")

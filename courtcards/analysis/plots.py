@@ -37,6 +37,8 @@ def check_writable(path: Path, folder: bool = False) -> None:
     what = "folder" if folder else "file"
     if folder and path.exists() and not path.is_dir():
         raise CourtcardsError(f"cannot write the report folder {path}: it is a file")
+    if not folder and path.is_dir():
+        raise CourtcardsError(f"cannot write the file {path}: it is a folder")
     if not parent.is_dir():
         raise CourtcardsError(f"cannot write the {what} {path}: folder {parent} does not exist")
     try:

@@ -15,6 +15,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from courtcards.analysis.plots import (
@@ -115,11 +116,12 @@ def analyze_command(
         command = "courtcards analyze " + shlex.join(sys.argv[2:] if sys.argv[1:2] == ["analyze"] else [name])
         _write(console, reports, json_out, csv_out, html_dir, plot, command)
     except CourtcardsError as exc:
-        console.print(f"[red]error:[/] {exc}", soft_wrap=True)
+        console.print(f"[red]error:[/] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from None
     finally:
-        if ray is not None and "ray" in sys.modules:
-            sys.modules["ray"].shutdown()
+        module = sys.modules.get("ray") if ray is not None else None
+        if module is not None and module.is_initialized():
+            module.shutdown()
 
 
 def _write(console: Console, reports: list[Report], json_out: Path | None, csv_out: Path | None,

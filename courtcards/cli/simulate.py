@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -62,7 +63,7 @@ def simulate_command(
             )
         elapsed = time.perf_counter() - start
     except CourtcardsError as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from None
     console.print(results_table(result))
     console.print(f"{result.games} games, {result.total_actions} actions, {result.draws} draws, {elapsed:.1f}s")
