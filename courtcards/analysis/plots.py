@@ -90,6 +90,7 @@ def length_histogram(values: Sequence[int], name: str, heading: str) -> bytes:
     ax.set_title(heading)
     ax.set_xlabel(f"{name} per game")
     ax.set_ylabel("games")
+    ax.yaxis.get_major_locator().set_params(integer=True)
     return _png(fig)
 
 
@@ -177,7 +178,7 @@ def html_report(reports: Sequence[Report], command: str) -> str:
                               f"{name} histogram"))
         for s in sections:
             kinds = dict.fromkeys(f.kind for f in first.figures if f.section == s and f.kind != "quantile")
-            plots += [_img(section_bars(first, s, kind), s) for kind in kinds]
+            plots += [_img(section_bars(first, s, kind), f"{s} ({kind}s)") for kind in kinds]
     else:
         plots += [_img(sweep_lines(reports, s), s) for s in [LENGTH, *sections]]
     style = ("body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse;font-size:90%}"
