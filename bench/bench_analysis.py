@@ -26,6 +26,9 @@ from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_playout import cpu_model
 
 from courtcards.analysis import RunSpec, build_specs, run_facts, summarize
 from courtcards.bots.base import RandomBot
@@ -33,16 +36,6 @@ from courtcards.core.game import get_game
 from courtcards.sim import simulate
 
 BOTS = {"rank": "greedy", "kqp": "greedy", "royale": "mixed", "royals": "greedy"}
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def analyze(spec: RunSpec, games: int, seed: int, workers: int) -> None:
