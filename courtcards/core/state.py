@@ -67,7 +67,7 @@ class Result:
 class State(ABC):
     """One play of a game, mutable; copy it with :meth:`copy`."""
 
-    game: Game
+    game: Game[Any]
     num_players: int
     options: dict[str, OptionValue]
     seed: int
@@ -88,7 +88,7 @@ class State(ABC):
         {"game", "start", "_legal_cache", "_move_cache", "_ids_cache"}
     )
 
-    def _init_base(self, game: Game, num_players: int, options: dict[str, OptionValue], seed: int) -> None:
+    def _init_base(self, game: Game[Any], num_players: int, options: dict[str, OptionValue], seed: int) -> None:
         self.game = game
         self.num_players = num_players
         self.options = options
@@ -154,7 +154,8 @@ class State(ABC):
                 data["hands"][int(name[5:])] = list(cards)
             else:
                 data[name] = list(cards)
-        return self.game.state_from_json(data, strict=False)
+        state: State = self.game.state_from_json(data, strict=False)
+        return state
 
     def invariants(self) -> list[str]:
         """Game-specific consistency problems (tokens adding up, ...); empty if none."""

@@ -63,7 +63,7 @@ ROYALE_OPTIONS = OptionSet(
 )
 
 
-class RoyaleGame(Game):
+class RoyaleGame(Game[RoyaleState]):
     name = "royale"
     title = "Rank Royale"
     min_players = 2
