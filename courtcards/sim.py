@@ -12,12 +12,16 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from courtcards.bots.base import bot_kinds, bot_move, make_bot
 from courtcards.core.errors import OptionError
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
+from courtcards.core.state import State
+
+J = TypeVar("J")
+R = TypeVar("R")
 
 MAX_ACTIONS = 1_000_000  # a game longer than this is a bug, not a long game
 
@@ -111,15 +115,15 @@ def seat_kinds(bots: Sequence[str], game_index: int) -> tuple[str, ...]:
     return tuple(bots[(s - game_index) % n] for s in range(n))
 
 
-def play_one(
+def play_game(
     game: str,
     bots: Sequence[str],
     game_index: int,
     seed: int,
     options: Mapping[str, Any] | None = None,
     preset: str | None = None,
-) -> GameOutcome:
-    """Play game number ``game_index`` of a run to the end."""
+) -> tuple[State, tuple[str, ...]]:
+    """Play game number ``game_index`` of a run to the end: the final state and the kind in each seat."""
     g = get_game(game)
     n = len(bots)
     kinds = seat_kinds(bots, game_index)
@@ -132,6 +136,19 @@ def play_one(
         steps += 1
         if steps > MAX_ACTIONS:
             raise RuntimeError(f"{game} game {game_index} of seed {seed} did not end after {MAX_ACTIONS} actions")
+    return state, kinds
+
+
+def play_one(
+    game: str,
+    bots: Sequence[str],
+    game_index: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    preset: str | None = None,
+) -> GameOutcome:
+    """Play game number ``game_index`` of a run to the end."""
+    state, kinds = play_game(game, bots, game_index, seed, options, preset)
     res = state.result()
     assert res is not None
     return GameOutcome(kinds, tuple(res.ranking), res.winner, len(state.history))
@@ -148,8 +165,8 @@ def _play_chunk(args: _Job) -> list[GameOutcome]:
 def check_bots(game: str, bots: Sequence[str], num_players: int | None = None) -> tuple[str, tuple[str, ...]]:
     """The game's registered name and the bot kinds, checked (OptionError lists the valid kinds)."""
     g = get_game(game)
-    n = g.default_players if num_players is None else num_players
     kinds = tuple(k.strip() for k in bots)
+    n = (len(kinds) if len(kinds) > 1 else g.default_players) if num_players is None else num_players
     if len(kinds) == 1:
         kinds = kinds * n
     if len(kinds) != n:
@@ -199,11 +216,16 @@ def simulate(
 
 
 def _run(jobs: list[_Job], workers: int) -> Iterator[list[GameOutcome]]:
+    return run_chunks(_play_chunk, jobs, workers)
+
+
+def run_chunks(fn: Callable[[J], R], jobs: Sequence[J], workers: int) -> Iterator[R]:
+    """``fn(job)`` for each job, in order, on ``workers`` processes (``fn`` must be a module-level function)."""
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
-            yield _play_chunk(job)
+            yield fn(job)
         return
     # fork where there is one (workers then need no importable __main__); they only play games
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    with multiprocessing.get_context(method).Pool(workers) as pool:
-        yield from pool.imap(_play_chunk, jobs)
+    with multiprocessing.get_context(method).Pool(min(workers, len(jobs))) as pool:
+        yield from pool.imap(fn, jobs)

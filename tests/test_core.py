@@ -218,3 +218,22 @@ def test_non_text_and_foreign_actions_are_notation_errors() -> None:
     assert state.to_json() == before
     with pytest.raises(UnknownGameError, match="unknown game 'None'"):
         get_game(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 123456789, 2**63 + 5, 2**64 - 1])
+def test_batched_shuffle_and_draws_are_exactly_one_draw_at_a_time(seed: int) -> None:
+    # every game's deals depend on it: same order and same generator state after
+    from courtcards.core.rng import Rng
+
+    for size in (0, 1, 2, 3, 13, 52, 98, 196, 700, 1500):  # 1500: more draws than one batch
+        a, b = list(range(size)), list(range(size))
+        r1, r2 = Rng(seed), Rng(seed)
+        r1.shuffle_slow(a)
+        r2.shuffle(b)
+        assert a == b and r1.state == r2.state
+    r1, r2 = Rng(seed), Rng(seed)
+    draws = r2.draws(2)
+    bounds = [1, 2, 3, 52, 2**40, 2**64 - 1] * 60
+    assert [draws.below(n) for n in bounds] == [r1.below(n) for n in bounds]
+    draws.close()
+    assert r1.state == r2.state

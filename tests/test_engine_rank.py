@@ -15,10 +15,9 @@ import pytest
 from test_rank_rules import G, hand, legal, pos
 
 from courtcards.core.errors import ActionIdError, NotYourTurnError, ViewError
-from courtcards.core.rng import Rng
 from courtcards.games.rank import actions as A
 from courtcards.games.rank import ids, observation
-from courtcards.games.rank.state import RankState, _shuffle
+from courtcards.games.rank.state import RankState
 
 
 def log(finish: list[int]) -> list[dict[str, Any]]:
@@ -177,15 +176,6 @@ def test_equal_actions_are_the_same_object() -> None:
     assert pickle.loads(pickle.dumps(act)) is act and copy_module.deepcopy(act) is act
     assert act == A.parse_action("U 7 8 8") and act != A.parse_action("8 8 U")
     assert {act: 1}[A.parse_action("8 8 7 U")] == 1
-
-
-def test_inlined_shuffle_draws_like_rng_shuffle() -> None:
-    for seed, size in itertools.product((0, 1, 2**63 + 5, 123456789), (0, 2, 98, 196, 900)):
-        a, b = Rng(seed), Rng(seed)
-        deck_a, deck_b = list(range(size)), list(range(size))
-        a.shuffle(deck_a)
-        _shuffle(b, deck_b)  # 900 cards need more than one batch of draws
-        assert deck_a == deck_b and a.state == b.state
 
 
 # -- copy ------------------------------------------------------------------------------------------------

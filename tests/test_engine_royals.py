@@ -11,8 +11,6 @@ import pytest
 
 from courtcards.core.errors import ActionIdError, NotYourTurnError, ViewError
 from courtcards.core.game import get_game
-from courtcards.core.rng import Rng
-from courtcards.games.royals import fastrng
 from courtcards.games.royals.cards import DECK, TEXT, parse_card
 from courtcards.games.royals.state import RoyalsState
 
@@ -408,18 +406,3 @@ def test_returns_at_the_end() -> None:
     assert attack_position().returns() == [0.0] * 4
 
 
-# -- speed helpers keep the games the same ------------------------------------------------------
-@pytest.mark.parametrize("seed", [0, 1, 7, 2**63, 2**64 - 1])
-def test_fast_shuffle_is_exactly_rng_shuffle(seed: int) -> None:
-    for size in (0, 1, 2, 3, 13, 52, 700, 1500):  # 1500: more draws than one batch
-        a, b = list(range(size)), list(range(size))
-        r1, r2 = Rng(seed), Rng(seed)
-        r1.shuffle(a)
-        fastrng.shuffle(r2, b)
-        assert a == b and r1.state == r2.state
-    r1, r2 = Rng(seed), Rng(seed)
-    draws = fastrng.Draws(r2, 2)
-    assert [draws.below(n) for n in [1, 2, 3, 52, 2**40, 2**64 - 1] * 60] == [
-        r1.below(n) for n in [1, 2, 3, 52, 2**40, 2**64 - 1] * 60]
-    draws.close()
-    assert r1.state == r2.state

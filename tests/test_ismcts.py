@@ -19,16 +19,22 @@ GAMES = {"rank": 4, "kqp": 4, "royale": 2, "royals": 3}
 
 
 def _midgame(name: str, seed: int = 3, steps: int = 12) -> State:
+    """A position a few random actions in where the seat to move has a real choice."""
     game = get_game(name)
-    state = game.new_game(GAMES[name], seed=seed)
-    rng = Rng(seed)
-    for _ in range(steps):
-        seat = state.to_move()[0]
-        legal = state.legal_actions(seat)
-        if len(legal) > 1 and _ > 6:
-            break
-        state.apply(seat, legal[rng.below(len(legal))])
-    return state
+    for attempt in range(50):
+        state = game.new_game(GAMES[name], seed=seed + attempt)
+        rng = Rng(seed + attempt)
+        for step in range(steps):
+            if state.is_over():
+                break
+            seat = state.to_move()[0]
+            legal = state.legal_actions(seat)
+            if len(legal) > 1 and step > steps // 2:
+                return state
+            state.apply(seat, legal[rng.below(len(legal))])
+        if not state.is_over() and len(state.legal_actions(state.to_move()[0])) > 1:
+            return state
+    raise AssertionError(f"no {name} position with a choice found")
 
 
 def test_spec_forms() -> None:

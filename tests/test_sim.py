@@ -94,3 +94,54 @@ def test_simulate_command_prints_a_table() -> None:
     bad = runner.invoke(app, ["simulate", "rank", "--bots", "greedy,nope,random,random", "--games", "2"])
     assert bad.exit_code == 2
     assert "valid bots" in bad.output
+
+
+PLAYER_COUNTS = [("rank", 3), ("rank", 5), ("rank", 8), ("rank", 12), ("kqp", 4), ("kqp", 9), ("royals", 3),
+                 ("royals", 6)]
+QUICK_OPTIONS = {"rank": ["--option", "tokens_to_win=1"], "kqp": ["--option", "rounds=1"], "royals": []}
+
+
+@pytest.mark.parametrize(("game", "players"), PLAYER_COUNTS)
+def test_simulate_command_plays_any_table_size(game: str, players: int) -> None:
+    app = typer.Typer()
+
+    @app.command()
+    def noop() -> None:
+        """Nothing."""
+
+    register(app)
+    result = CliRunner().invoke(app, ["simulate", game, "--players", str(players), "--bots", "greedy", "--games", "2",
+                                      "--workers", "1", *QUICK_OPTIONS[game]], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert f"{players} players, 2 games" in result.output
+    assert f"--players {players} --bots {','.join(['greedy'] * players)}" in result.output
+
+
+def test_simulate_infers_the_table_size_from_the_bots() -> None:
+    result = simulate("rank", ["greedy", "random", "random", "random", "random"], 2, options={"tokens_to_win": 1})
+    assert result.num_players == 5 and result.stats["random"].seats == 8
+
+
+class _Recorder:
+    def __init__(self, needs_view: bool | None) -> None:
+        if needs_view is not None:
+            self.needs_view = needs_view
+        self.views: list[dict[str, Any]] = []
+
+    def choose(self, view: dict[str, Any], legal: Any) -> Any:
+        self.views.append(view)
+        return legal[0]
+
+
+def test_bots_that_need_no_view_get_none() -> None:
+    from courtcards.bots.base import RandomBot, bot_move
+    from courtcards.core.game import get_game
+
+    state = get_game("rank").new_game(4, seed=1)
+    seat = state.to_move()[0]
+    blind, old, sighted = _Recorder(False), _Recorder(None), _Recorder(True)
+    for bot in (blind, old, sighted):
+        bot_move(bot, state, seat)
+    assert blind.views == [{}]
+    assert old.views == sighted.views == [state.view(seat)]  # bots without the attribute still see the view
+    assert RandomBot.needs_view is False

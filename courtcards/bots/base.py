@@ -15,6 +15,9 @@ from courtcards.core.state import Action, State
 
 
 class Bot(Protocol):
+    """A bot may set ``needs_view = False`` to get an empty view (it then costs
+    nothing to build); bots without the attribute get the seat's view."""
+
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action: ...
 
 
@@ -64,12 +67,15 @@ def check_bot(game: str, kind: str) -> None:
 
 
 def bot_move(bot: Bot, state: State, seat: int) -> Action:
-    """Ask ``bot`` for ``seat``'s move, giving it only the seat's view."""
-    return bot.choose(state.view(seat), state.legal_actions(seat))
+    """Ask ``bot`` for ``seat``'s move, giving it only the seat's view (none if it needs none)."""
+    view = state.view(seat) if getattr(bot, "needs_view", True) else {}
+    return bot.choose(view, state.legal_actions(seat))
 
 
 class RandomBot:
     """Uniform over the legal actions, from its own seeded generator."""
+
+    needs_view = False
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed)

@@ -1,220 +1,151 @@
-"""``courtcards analyze royale``: a balance report for Rank Royale's discard table.
+"""``courtcards analyze GAME``: a balance report from bot-versus-bot games, for every game.
 
-Plays bot-versus-bot games (seats swapped every other game) and reports the
-win rate of each tier chosen, how often each tier wins a round, how games end,
-their length in rounds and, with ``--plot``, a PNG histogram of that length.
-The PNG is written by a small pure-Python writer (zlib + struct): no plotting
-dependency for one bar chart.
+The games are played as in ``simulate`` (seats rotated, seeded) and read back
+from their records and spectator views by :mod:`courtcards.analysis`. See
+docs/analysis.md for every figure and how it is computed.
 """
 
 from __future__ import annotations
 
-import struct
-import zlib
-from dataclasses import dataclass, field
+import os
+import shlex
+import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
 
-from courtcards.bots.base import bot_kinds, bot_move, make_bot
+from courtcards.analysis.plots import (
+    check_writable,
+    html_report,
+    length_histogram,
+    sweep_lines,
+    write_atomic,
+    write_html,
+)
+from courtcards.analysis.report import LENGTH, Report, single_table, summarize, sweep_table, title, to_csv, to_json
+from courtcards.analysis.runner import LOCAL, build_specs, init_ray, run_facts
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import get_game
+from courtcards.core.options import parse_option_pairs
 
-TIERS = ("low", "middle", "high")
-
-
-@dataclass
-class RoyaleReport:
-    discards: str
-    bots: tuple[str, str]
-    games: int = 0
-    seat_wins: list[int] = field(default_factory=lambda: [0, 0])
-    kind_wins: dict[str, int] = field(default_factory=dict)
-    draws: int = 0
-    lengths: list[int] = field(default_factory=list)
-    played: list[int] = field(default_factory=lambda: [0, 0, 0])  # cards played per tier
-    round_wins: list[int] = field(default_factory=lambda: [0, 0, 0])  # rounds won by a card of the tier
-    tier_wins: list[int] = field(default_factory=lambda: [0, 0, 0])  # ... of which on tier
-    ties: list[int] = field(default_factory=lambda: [0, 0, 0])
-    finishers: list[int] = field(default_factory=lambda: [0, 0, 0])  # games ended by a tier win of this tier
-
-    def add(self, log: list[dict[str, Any]], winner: int | None, kinds: tuple[str, str]) -> None:
-        self.games += 1
-        self.lengths.append(len(log))
-        if winner is None:
-            self.draws += 1
-        else:
-            self.seat_wins[winner] += 1
-            self.kind_wins[kinds[winner]] = self.kind_wins.get(kinds[winner], 0) + 1
-        for entry in log:
-            tiers = [TIERS.index(t) for t in entry["tiers"]]
-            for t in tiers:
-                self.played[t] += 1
-            if entry["outcome"] == "tie":
-                self.ties[tiers[0]] += 2
-                continue
-            t = tiers[entry["winner"]]
-            self.round_wins[t] += 1
-            if entry["outcome"] == "tier":
-                self.tier_wins[t] += 1
-                if entry.get("lost"):
-                    self.finishers[t] += 1
-
-    @property
-    def mean_length(self) -> float:
-        return sum(self.lengths) / len(self.lengths) if self.lengths else 0.0
-
-    def percentile(self, q: float) -> int:
-        s = sorted(self.lengths)
-        return s[min(len(s) - 1, int(q * len(s)))] if s else 0
-
-
-def run_royale(discards: str, games: int, bots: tuple[str, str], seed: int = 0,
-               max_rounds: int | None = 1000, progress: Any = None) -> RoyaleReport:
-    """Play ``games`` games; game ``i`` seats the bots swapped when ``i`` is odd."""
-    game = get_game("royale")
-    options: dict[str, Any] = {"discards": discards, "max_rounds": max_rounds}
-    game.resolve_options(2, options)
-    for kind in bots:
-        if kind not in bot_kinds("royale"):
-            raise CourtcardsError(f"unknown bot {kind!r}; valid bots: {', '.join(bot_kinds('royale'))}")
-    report = RoyaleReport(discards=str(game.resolve_options(2, options)["discards"]), bots=bots)
-    for i in range(games):
-        kinds = bots if i % 2 == 0 else (bots[1], bots[0])
-        state = game.new_game(2, options, seed=seed * 1_000_003 + i)
-        players = [make_bot("royale", k, seed=(seed * 1_000_003 + i) * 2 + s) for s, k in enumerate(kinds)]
-        while not state.is_over():
-            for s in state.to_move():
-                state.apply(s, bot_move(players[s], state, s))
-        res = state.result()
-        report.add(state.view(None)["log"], None if res is None else res.winner, kinds)
-        if progress is not None:
-            progress(1)
-    return report
-
-
-def _pct(a: int, b: int) -> str:
-    return f"{100 * a / b:.1f}%" if b else "-"
-
-
-def render_report(console: Console, r: RoyaleReport) -> None:
-    console.print(f"[bold]Rank Royale[/], discards {r.discards} (low,middle,high), bots {r.bots[0]} v {r.bots[1]}, "
-                  f"{r.games} games, seats swapped every other game")
-    t = Table(title="By tier chosen (each card played)")
-    for col in ("tier", "played", "round won", "of which on tier", "tied", "round lost", "games ended"):
-        t.add_column(col, justify="right")
-    total_played = sum(r.played)
-    for i, name in enumerate(TIERS):
-        lost = r.played[i] - r.round_wins[i] - r.ties[i]
-        t.add_row(name, _pct(r.played[i], total_played), _pct(r.round_wins[i], r.played[i]),
-                  _pct(r.tier_wins[i], r.played[i]), _pct(r.ties[i], r.played[i]), _pct(lost, r.played[i]),
-                  _pct(r.finishers[i], r.games))
-    console.print(t)
-    decisive = sum(r.round_wins)
-    console.print("Rounds won, share by tier: " + ", ".join(
-        f"{name} {_pct(r.round_wins[i], decisive)}" for i, name in enumerate(TIERS)))
-    console.print(f"Game length in rounds: mean {r.mean_length:.2f}, median {r.percentile(0.5)}, "
-                  f"90th percentile {r.percentile(0.9)}, max {max(r.lengths, default=0)}")
-    console.print(f"Seat 0 won {_pct(r.seat_wins[0], r.games)}, seat 1 {_pct(r.seat_wins[1], r.games)}, "
-                  f"draws (round limit) {_pct(r.draws, r.games)}")
-    if r.bots[0] != r.bots[1]:
-        console.print(", ".join(f"{k} won {_pct(r.kind_wins.get(k, 0), r.games)}" for k in r.bots))
-
-
-# -- a tiny PNG histogram -------------------------------------------------------------
-_DIGITS = ["111101101101111", "010110010010111", "111001111100111", "111001111001111", "101101111001001",
-           "111100111001111", "111100111101111", "111001001001001", "111101111101111", "111101111001111"]
-
-
-def histogram_png(path: Path, lengths: list[int], width: int = 640, height: int = 360) -> None:
-    """Bars of game counts by length in rounds, x ticks every 5 rounds (labelled every 10)."""
-    if not lengths:
-        raise CourtcardsError("no games to plot")
-    top = max(lengths)
-    counts = [0] * (top + 1)
-    for n in lengths:
-        counts[n] += 1
-    img = [[(255, 255, 255)] * width for _ in range(height)]
-    left, bottom, right, upper = 40, height - 30, width - 10, 10
-    bar = max(1, (right - left) // (top + 1))
-    peak = max(counts)
-
-    def put(x: int, y: int, c: tuple[int, int, int]) -> None:
-        if 0 <= x < width and 0 <= y < height:
-            img[y][x] = c
-
-    def text(x: int, y: int, s: str) -> None:
-        for k, ch in enumerate(s):
-            glyph = _DIGITS[int(ch)]
-            for i, bit in enumerate(glyph):
-                if bit == "1":
-                    for dx in range(2):
-                        for dy in range(2):
-                            put(x + k * 8 + (i % 3) * 2 + dx, y + (i // 3) * 2 + dy, (0, 0, 0))
-
-    for n, c in enumerate(counts):
-        h = round((bottom - upper) * c / peak)
-        for x in range(left + n * bar, left + (n + 1) * bar - (1 if bar > 2 else 0)):
-            for y in range(bottom - h, bottom):
-                put(x, y, (70, 110, 190))
-    for x in range(left, right):
-        put(x, bottom, (0, 0, 0))
-    for y in range(upper, bottom):
-        put(left - 1, y, (0, 0, 0))
-    for n in range(0, top + 1, 5):
-        x = left + n * bar + bar // 2
-        for y in range(bottom, bottom + (6 if n % 10 == 0 else 3)):
-            put(x, y, (0, 0, 0))
-        if n % 10 == 0:
-            text(x - 4 * len(str(n)), bottom + 9, str(n))
-    text(4, upper, str(peak))
-    raw = b"".join(b"\x00" + bytes(v for px in row for v in px) for row in img)
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
-    png += chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
-    path.write_bytes(png)
-
-
-# -- the command ------------------------------------------------------------------------
-analyze_app = typer.Typer(help="Balance reports for a game's variants.", no_args_is_help=True)
+DEFAULT_BOTS = {"royale": "mixed"}  # the equilibrium bot: the old Royale report's default
+MAX_GAMES = 200_000
 
 
 def register(app: typer.Typer) -> None:
-    app.add_typer(analyze_app, name="analyze")
+    app.command("analyze")(analyze_command)
+    if len(sys.argv) > 1 and sys.argv[1] == "analyze":
+        sys.argv[1:] = bare_ray(sys.argv[1:])
 
 
-@analyze_app.command("royale")
-def analyze_royale(
-    discards: Annotated[str, typer.Option("--discards", "-d", help="Discard table low,middle,high (RR-2).")] = "4,3,2",
-    games: Annotated[int, typer.Option("--games", "-g", min=1, help="Number of games.")] = 20000,
-    bots: Annotated[str, typer.Option("--bots", "-b", help="Two bot kinds, comma-separated.")] = "mixed,mixed",
+def bare_ray(args: list[str]) -> list[str]:
+    """``--ray`` with no address means a local Ray runtime (Typer options cannot have an optional value)."""
+    out: list[str] = []
+    for i, arg in enumerate(args):
+        out.append(arg)
+        if arg == "--ray" and (i + 1 == len(args) or args[i + 1].startswith("-")):
+            out.append(LOCAL)
+    return out
+
+
+def analyze_command(
+    game: Annotated[str, typer.Argument(help="Game to analyse: rank, kqp, royale or royals.")],
+    players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")] = None,
+    bots: Annotated[str | None, typer.Option("--bots", "-b", help="Bot kind per seat, comma-separated (or one). "
+                                             "Default greedy (mixed for royale).")] = None,
+    games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games per combination.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run.")] = 0,
-    plot: Annotated[Path | None, typer.Option("--plot", help="Write a PNG histogram of game lengths here.")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option name=value.")] = None,
+    preset: Annotated[str | None, typer.Option("--preset", help="Named option preset.")] = None,
+    discards: Annotated[str | None, typer.Option("--discards", "-d",
+                                                 help="Rank Royale: same as --option discards=...")] = None,
+    sweep: Annotated[list[str] | None, typer.Option("--sweep", help="NAME=V1,V2,... (repeatable; players too): "
+                                                    "every combination is analysed.")] = None,
+    workers: Annotated[int | None, typer.Option("--workers", "-w", min=1,
+                                                help="Worker processes (default: every core; same results).")] = None,
+    ray: Annotated[str | None, typer.Option("--ray", help="Run on Ray: bare --ray (or 'local') starts a local "
+                                            "runtime, --ray ADDRESS joins a cluster. Same results.")] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write every figure as JSON here (- for stdout).")
+                        ] = None,
+    csv_out: Annotated[Path | None, typer.Option("--csv", help="Write every figure as CSV here (- for stdout).")
+                       ] = None,
+    html_dir: Annotated[Path | None, typer.Option("--html", help="Write a report with plots to this folder.")] = None,
+    plot: Annotated[Path | None, typer.Option("--plot", help="Write a PNG of game lengths here (a sweep: across "
+                                              "the combinations).")] = None,
+    max_games: Annotated[int, typer.Option("--max-games", min=1, help="Refuse to play more games than this in "
+                                           "all without --yes.")] = MAX_GAMES,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Run even above --max-games.")] = False,
 ) -> None:
-    """Rank Royale balance report: win rate by tier chosen, tier wins, game length."""
-    console = Console()
-    kinds = [k.strip() for k in bots.split(",") if k.strip()]
-    if len(kinds) == 1:
-        kinds *= 2
+    """Balance report: win shares by seat and role, game length, drama, special cards; with 95% CIs."""
+    console = Console(stderr=str(json_out) == "-" or str(csv_out) == "-")
     try:
-        if len(kinds) != 2:
-            raise CourtcardsError(f"--bots needs two bot kinds like mixed,greedy, not {bots!r}")
+        name = get_game(game).name
+        options: dict[str, str] = parse_option_pairs(option or [])
+        if discards is not None:
+            options["discards"] = discards
+        kinds = [k for k in (bots or DEFAULT_BOTS.get(name, "greedy")).split(",") if k.strip()]
+        specs = build_specs(name, kinds, players, options, preset, sweep or [])
+        total = games * len(specs)
+        if total > max_games and not yes:
+            raise CourtcardsError(f"this would play {total:,} games ({len(specs)} combinations x {games:,}), more "
+                                  f"than --max-games {max_games:,}; add --yes to run it")
+        for path in (json_out, csv_out, plot):
+            if path is not None and str(path) != "-":
+                check_writable(path)
+        if html_dir is not None:
+            check_writable(html_dir, folder=True)
+        if html_dir is not None or plot is not None:
+            from courtcards.analysis.plots import _pyplot
+
+            _pyplot()  # matplotlib present?
+        if ray is not None:
+            init_ray(ray, workers)
+        reports: list[Report] = []
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       TimeRemainingColumn(), console=console, transient=True) as bar:
-            task = bar.add_task(f"royale {discards}", total=games)
-            report = run_royale(discards, games, (kinds[0], kinds[1]), seed=seed,
-                                progress=lambda k: bar.advance(task, k))
-        render_report(console, report)
-        if plot is not None:
-            histogram_png(plot, report.lengths)
-            console.print(f"Game-length histogram written to {plot}")
+            task = bar.add_task(f"{name} x{total}", total=total)
+            for spec in specs:
+                facts = run_facts(spec, games, seed, workers=workers or os.cpu_count() or 1, ray=ray,
+                                  progress=lambda k: bar.advance(task, k))
+                reports.append(summarize(spec, seed, facts))
+        console.print(single_table(reports[0]) if len(reports) == 1 else sweep_table(reports))
+        command = "courtcards analyze " + shlex.join(sys.argv[2:] if sys.argv[1:2] == ["analyze"] else [name])
+        _write(console, reports, json_out, csv_out, html_dir, plot, command)
     except CourtcardsError as exc:
-        console.print(f"[red]error:[/] {exc}")
+        console.print(f"[red]error:[/] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from None
+    finally:
+        module = sys.modules.get("ray") if ray is not None else None
+        if module is not None and module.is_initialized():
+            module.shutdown()
+
+
+def _write(console: Console, reports: list[Report], json_out: Path | None, csv_out: Path | None,
+           html_dir: Path | None, plot: Path | None, command: str) -> None:
+    """Everything is made first, then written (each file by a rename): a failure writes nothing."""
+    files: list[tuple[Path, str | bytes]] = []
+    for path, text in ((json_out, to_json), (csv_out, to_csv)):
+        if path is not None:
+            files.append((path, text(reports)))
+    if plot is not None:
+        if len(reports) == 1:
+            r = reports[0]
+            measure = next(iter(r.lengths))
+            png = length_histogram(r.lengths[measure], measure, f"Game length in {measure}\n{title(r)}")
+        else:
+            png = sweep_lines(reports, LENGTH)
+        files.append((plot, png))
+    page = html_report(reports, command) if html_dir is not None else None
+    for path, data in files:
+        if str(path) == "-":
+            sys.stdout.write(f"{data!s}\n")
+        else:
+            write_atomic(path, data)
+            console.print(f"written: {path}")
+    if html_dir is not None and page is not None:
+        write_html(html_dir, page, reports)
+        console.print(f"report written: {html_dir / 'index.html'}")

@@ -248,7 +248,7 @@ def setup_session(
     input_fn: InputFn | None = None,
 ) -> PlaySession:
     """Check the command line and deal the game (raises UsageError or CourtcardsError)."""
-    game: Game = get_game(game_name)
+    game: Game[Any] = get_game(game_name)
     n = game.default_players if players is None else players
     opts = parse_option_pairs(list(options))
     if not isinstance(n, int) or not game.min_players <= n <= game.max_players:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -27,7 +29,9 @@ def simulate_command(
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run.")] = 0,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option name=value.")] = None,
     preset: Annotated[str | None, typer.Option("--preset", help="Named option preset.")] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", min=1, help="Worker processes (same results).")] = 1,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", min=1, help="Worker processes (default: every core; same results).")
+    ] = None,
 ) -> None:
     """Play bots against each other; seats rotate from game to game."""
     console = Console()
@@ -51,14 +55,15 @@ def simulate_command(
                 seat_kinds,
                 games,
                 seed=seed,
+                num_players=len(seat_kinds),
                 options=options,
                 preset=preset,
-                workers=workers,
+                workers=workers or os.cpu_count() or 1,
                 progress=lambda k: bar.advance(task, k),
             )
         elapsed = time.perf_counter() - start
     except CourtcardsError as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
         raise typer.Exit(2) from None
     console.print(results_table(result))
     console.print(f"{result.games} games, {result.total_actions} actions, {result.draws} draws, {elapsed:.1f}s")

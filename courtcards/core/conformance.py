@@ -355,14 +355,14 @@ def check_illegal_unchanged(state: State, rng: Rng) -> None:
 
 
 def random_playout(
-    game: Game,
+    game: Game[Any],
     num_players: int,
     options: Mapping[str, OptionValue] | None = None,
     seed: int = 0,
     max_actions: int = 200_000,
 ) -> State:
     """Play uniformly random legal actions to the end; raise if it does not end."""
-    state = game.new_game(num_players, options, seed)
+    state: State = game.new_game(num_players, options, seed)
     rng = Rng(seed ^ 0x5EED)
     for _ in range(max_actions):
         if state.is_over():
@@ -374,7 +374,7 @@ def random_playout(
 
 
 def check_playout(
-    game: Game,
+    game: Game[Any],
     num_players: int,
     options: Mapping[str, OptionValue] | None = None,
     seed: int = 0,
@@ -385,7 +385,7 @@ def check_playout(
 ) -> State:
     """One random game with every check; heavy checks every ``every`` /
     ``view_every`` / ``world_every`` actions (1 = at every step)."""
-    state = game.new_game(num_players, options, seed)
+    state: State = game.new_game(num_players, options, seed)
     again = game.new_game(num_players, options, seed)
     if state.to_json() != again.to_json():
         raise _fail(state, "the same seed deals differently")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -18,6 +18,10 @@ from courtcards.core.state import STATE_FORMAT
 if TYPE_CHECKING:
     from courtcards.core.ids import ActionCodec
     from courtcards.core.state import Action, State
+    from courtcards.games.kqp.game import KqpGame
+    from courtcards.games.rank.game import RankGame
+    from courtcards.games.royale.game import RoyaleGame
+    from courtcards.games.royals.game import RoyalsGame
 
 SeedLike = int | random.Random | Rng
 
@@ -34,7 +38,10 @@ def as_rng(rng: SeedLike) -> Rng:
     raise TypeError(f"rng must be an integer seed, a random.Random or an Rng, not {type(rng).__name__}")
 
 
-class Game(ABC):
+S = TypeVar("S", bound="State")
+
+
+class Game(ABC, Generic[S]):
     """What a game is, apart from any one play of it (OpenSpiel's "game").
 
     Subclasses set the class attributes and implement the four abstract
@@ -63,7 +70,7 @@ class Game(ABC):
         self.check_options(num_players, values)
         return values
 
-    def check_options(self, num_players: int, values: Mapping[str, OptionValue]) -> None:  # noqa: B027
+    def check_options(self, num_players: int, values: Mapping[str, OptionValue]) -> None:
         """Reject combinations of options that do not fit together (override)."""
 
     def new_game(
@@ -72,7 +79,7 @@ class Game(ABC):
         options: Mapping[str, Any] | None = None,
         seed: int = 0,
         preset: str | None = None,
-    ) -> State:
+    ) -> S:
         """A new game, dealt with the given seed."""
         n = self.default_players if num_players is None else num_players
         return self._new_state(n, self.resolve_options(n, options, preset), seed)
@@ -148,7 +155,7 @@ class Game(ABC):
     def _observation_string(self, view: Mapping[str, Any], prefix: tuple[int, ...]) -> str:
         raise NotImplementedError(f"{self.title} has no observation string yet")
 
-    def sample_world(self, view: Mapping[str, Any], rng: SeedLike, *, seat: int | None = None) -> State:
+    def sample_world(self, view: Mapping[str, Any], rng: SeedLike, *, seat: int | None = None) -> S:
         """A complete state consistent with everything one seat knows (its view), the
         hidden cards dealt uniformly over the deals that fit, pending secret choices
         of other seats resampled too. The world's own generator is fresh, seeded
@@ -156,13 +163,13 @@ class Game(ABC):
         view = self.check_view(view, seat)
         return self._sample_world(view, as_rng(rng))
 
-    def _sample_world(self, view: Mapping[str, Any], rng: Rng) -> State:
+    def _sample_world(self, view: Mapping[str, Any], rng: Rng) -> S:
         raise NotImplementedError(f"{self.title} has no world sampling yet")
 
     @abstractmethod
-    def _new_state(self, num_players: int, options: dict[str, OptionValue], seed: int) -> State: ...
+    def _new_state(self, num_players: int, options: dict[str, OptionValue], seed: int) -> S: ...
 
-    def state_from_json(self, data: Mapping[str, Any], *, strict: bool = True) -> State:
+    def state_from_json(self, data: Mapping[str, Any], *, strict: bool = True) -> S:
         """A state from :meth:`State.to_json`, or from an explicit position in
         the same format with fields left out (see the game's docs). ``strict``
         off relaxes a game's per-player consistency checks (for resampled worlds)."""
@@ -234,10 +241,10 @@ class Game(ABC):
     @abstractmethod
     def _load_state(
         self, num_players: int, options: dict[str, OptionValue], seed: int, data: Mapping[str, Any], strict: bool
-    ) -> State:
+    ) -> S:
         """A state of this game filled from the game's own fields of ``data``."""
 
-    def _check_pending(self, state: State, seat: int, action: Action, strict: bool) -> None:  # noqa: B027
+    def _check_pending(self, state: State, seat: int, action: Action, strict: bool) -> None:
         """Raise PositionError if a stored secret choice cannot be ``seat``'s."""
 
     @abstractmethod
@@ -249,15 +256,31 @@ class Game(ABC):
         """Read a list of cards from their notation."""
 
 
-_REGISTRY: dict[str, Game] = {}
+_REGISTRY: dict[str, Game[Any]] = {}
+
+G = TypeVar("G", bound="Game[Any]")
 
 
-def register(game: Game) -> Game:
+def register(game: G) -> G:
     _REGISTRY[game.name] = game
     return game
 
 
-def get_game(name: str) -> Game:
+@overload
+def get_game(name: Literal["rank"]) -> RankGame: ...
+@overload
+def get_game(name: Literal["kqp"]) -> KqpGame: ...
+@overload
+def get_game(name: Literal["royale"]) -> RoyaleGame: ...
+@overload
+def get_game(name: Literal["royals"]) -> RoyalsGame: ...
+@overload
+def get_game(name: str) -> Game[Any]: ...
+
+
+def get_game(name: str) -> Game[Any]:
+    """The registered game of that name; each built-in name is typed as its own
+    game class, so ``get_game("rank").new_game()`` is a ``RankState``."""
     _load_builtin_games()
     if not isinstance(name, str):
         raise UnknownGameError(repr(name), _REGISTRY)

@@ -48,9 +48,9 @@ class GameRecord:
         from courtcards.core.game import get_game
 
         game = get_game(self.game)
-        if self.start is not None:
-            return game.state_from_json(self.start)
-        return game.new_game(self.num_players, self.options, self.seed)
+        state: State = (game.state_from_json(self.start) if self.start is not None
+                        else game.new_game(self.num_players, self.options, self.seed))
+        return state
 
     def states(self) -> list[State]:
         """The state before the first action and after each one."""

@@ -67,7 +67,7 @@ class Result:
 class State(ABC):
     """One play of a game, mutable; copy it with :meth:`copy`."""
 
-    game: Game
+    game: Game[Any]
     num_players: int
     options: dict[str, OptionValue]
     seed: int
@@ -77,7 +77,7 @@ class State(ABC):
     rng: Rng
     #: each seat's partial choice in the id layer (see :mod:`courtcards.core.ids`)
     id_prefixes: dict[int, tuple[int, ...]]
-    _legal_cache: tuple[int, int, list[Action], dict[Action, Action]] | None
+    _legal_cache: tuple[int, int, list[Action], dict[Action, Action] | None] | None
     _move_cache: tuple[int, tuple[int, ...], tuple[int, ...]] | None
     _ids_cache: tuple[int, int, tuple[int, ...], dict[int, Action | None]] | None
     _infolog: list[list[str]] | None
@@ -88,7 +88,7 @@ class State(ABC):
         {"game", "start", "_legal_cache", "_move_cache", "_ids_cache"}
     )
 
-    def _init_base(self, game: Game, num_players: int, options: dict[str, OptionValue], seed: int) -> None:
+    def _init_base(self, game: Game[Any], num_players: int, options: dict[str, OptionValue], seed: int) -> None:
         self.game = game
         self.num_players = num_players
         self.options = options
@@ -154,7 +154,8 @@ class State(ABC):
                 data["hands"][int(name[5:])] = list(cards)
             else:
                 data[name] = list(cards)
-        return self.game.state_from_json(data, strict=False)
+        state: State = self.game.state_from_json(data, strict=False)
+        return state
 
     def invariants(self) -> list[str]:
         """Game-specific consistency problems (tokens adding up, ...); empty if none."""
@@ -187,15 +188,26 @@ class State(ABC):
         """Legal actions for ``seat`` (empty if it has no decision now)."""
         if seat not in self._movers()[1]:
             return []
-        return list(self._legal_for(seat)[0])
+        return list(self._legal_list(seat))
 
-    def _legal_for(self, seat: int) -> tuple[list[Action], dict[Action, Action]]:
+    def _legal_list(self, seat: int) -> list[Action]:
+        """The legal actions of a seat that decides now, cached per version."""
         cache = self._legal_cache
         if cache is not None and cache[0] == self.version and cache[1] == seat:
-            return cache[2], cache[3]
+            return cache[2]
         legal = self._legal(seat)
-        index = {a: a for a in legal}
-        self._legal_cache = (self.version, seat, legal, index)
+        self._legal_cache = (self.version, seat, legal, None)
+        return legal
+
+    def _legal_for(self, seat: int) -> tuple[list[Action], dict[Action, Action]]:
+        """The legal list and an index by action (built only when an action must be looked up)."""
+        legal = self._legal_list(seat)
+        cache = self._legal_cache
+        assert cache is not None
+        index = cache[3]
+        if index is None:
+            index = {a: a for a in legal}
+            self._legal_cache = (cache[0], seat, legal, index)
         return legal, index
 
     def parse_action(self, action: Action | str) -> Action:
@@ -249,7 +261,10 @@ class State(ABC):
         cache = self._legal_cache
         act: Action | None = None
         if cache is not None and cache[0] == self.version and cache[1] == seat and not isinstance(action, str):
-            act = cache[3].get(action)
+            for listed in cache[2]:
+                if listed is action:
+                    act = listed
+                    break
         if act is None:
             act = self.verify(seat, action)
         actors = self._movers()[0]
@@ -308,7 +323,7 @@ class State(ABC):
         encode = self.action_codec().encode
         depth = len(prefix)
         steps: dict[int, Action | None] = {}
-        for action in self._legal_for(seat)[0]:
+        for action in self._legal_list(seat):
             ids = encode(action)
             if depth and ids[:depth] != prefix:
                 continue

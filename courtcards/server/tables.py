@@ -127,7 +127,7 @@ class Client:
 @dataclass
 class Table:
     id: str
-    game: Game
+    game: Game[Any]
     state: State
     seats: list[Seat]
     settings: Settings

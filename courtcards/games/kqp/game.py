@@ -42,7 +42,7 @@ KQP_OPTIONS = OptionSet(
 )
 
 
-class KqpGame(Game):
+class KqpGame(Game[KqpState]):
     name = "kqp"
     title = "King Queens & Paupers"
     min_players = 4

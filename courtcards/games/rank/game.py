@@ -48,7 +48,7 @@ RANK_OPTIONS = OptionSet(
 )
 
 
-class RankGame(Game):
+class RankGame(Game[RankState]):
     name = "rank"
     title = "Rank"
     min_players = 3

@@ -7,8 +7,6 @@ from itertools import combinations_with_replacement, compress, pairwise
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from courtcards.core.errors import PositionError
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
@@ -53,49 +51,7 @@ _NONE, _UP, _DOWN = 0, 1, 2
 # _LEFT[n][seat]: the seats to the left of seat, in order, ending with seat itself (RK-3)
 _LEFT = {n: tuple(tuple((s + i) % n for i in range(1, n + 1)) for s in range(n)) for n in range(1, 13)}
 _DECKS = {d: tuple(c for c in range(NCODES) for _ in range(DECK_COUNTS[c] * d)) for d in (1, 2)}
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
-_SHIFTS = [64 - n.bit_length() for n in range(1025)]  # below(n) keeps the top bits of a draw
 
-
-def _draws(state: int, count: int) -> list[int]:
-    """The next ``count`` outputs of a SplitMix64 generator (Rng.next64) in state
-    ``state``, computed at once: the k-th step's state is ``state + k * golden``."""
-    z = np.uint64(state) + np.arange(1, count + 1, dtype=np.uint64) * np.uint64(_GOLDEN)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    out: list[int] = (z ^ (z >> np.uint64(31))).tolist()
-    return out
-
-
-def _shuffle(rng: Rng, items: list[int]) -> None:
-    """``rng.shuffle(items)``: the same draws, the same result and the same final
-    generator state, with the draws computed in one batch
-    (tests/test_engine_rank.py checks it against Rng.shuffle)."""
-    if len(items) >= len(_SHIFTS):
-        rng.shuffle(items)
-        return
-    state = rng.state
-    original = items[:]
-    size = 2 * len(items) + 16  # enough but for a run of rejections: then again with more
-    while True:
-        draws = _draws(state, size)
-        used = 0
-        try:
-            for n in range(len(items), 1, -1):
-                shift = _SHIFTS[n]
-                j = draws[used] >> shift
-                used += 1
-                while j >= n:
-                    j = draws[used] >> shift
-                    used += 1
-                items[n - 1], items[j] = items[j], items[n - 1]
-        except IndexError:
-            items[:] = original
-            size *= 4
-            continue
-        break
-    rng.state = (state + used * _GOLDEN) & _MASK
 
 Record = Mapping[str, Any]
 
@@ -170,9 +126,6 @@ _LONE_UP = A.make("play", (UP,))
 _LONE_DOWN = A.make("play", (DOWN,))
 
 
-# the core's index of the cached legal actions, not built yet (see _legal_for)
-_NO_INDEX: Mapping[Action, Action] = MappingProxyType({})
-
 
 class RankState(State):
     """A game of Rank. Seats are 0..n-1; play goes to the left, seat i to i+1 (RK-3)."""
@@ -224,7 +177,7 @@ class RankState(State):
         """Shuffle every card and deal 15 each, one at a time from the dealer's left (RK-12)."""
         n = self.num_players
         deck = list(_DECKS[self.decks])
-        _shuffle(self.rng, deck)
+        self.rng.shuffle(deck)
         self.hands = [[0] * NCODES for _ in range(n)]
         pos = n * HAND_SIZE
         for i in range(n):  # the i-th seat from the dealer's left gets deck[i], deck[i + n], ...
@@ -319,21 +272,9 @@ class RankState(State):
             if cache is not None and cache[0] == self.version and cache[1] == seat:
                 return cache[2][:]
             legal = self._legal(seat)
-            self._legal_cache = (self.version, seat, legal, _NO_INDEX)  # type: ignore[assignment]
+            self._legal_cache = (self.version, seat, legal, None)
             return legal[:]
         return super().legal_actions(seat)
-
-    def _legal_for(self, seat: int) -> tuple[list[Action], dict[Action, Action]]:
-        cache = self._legal_cache
-        if cache is not None and cache[0] == self.version and cache[1] == seat:
-            if cache[3] is not _NO_INDEX:
-                return cache[2], cache[3]
-            legal = cache[2]
-        else:
-            legal = self._legal(seat)
-        index = {a: a for a in legal}
-        self._legal_cache = (self.version, seat, legal, index)
-        return legal, index
 
     def apply(self, seat: int, action: Action | str) -> None:
         """The core's apply; an action that legal_actions just returned in the play

@@ -145,7 +145,7 @@ def _sample(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState:
         "last_round": view["last_round"],
         "winner": (view["result"] or {}).get("winner"),
     }
-    world: RankState = game.state_from_json(data, strict=False)  # type: ignore[assignment]
+    world = game.state_from_json(data, strict=False)
     world.rng = world_rng
     pending = view["pending"]
     for s in pending["committed"]:

@@ -11,28 +11,34 @@ from __future__ import annotations
 from courtcards.core.errors import NotationError
 from courtcards.games.royale.cards import TEXT, parse_card, parse_card_list
 
+PLAY, DISCARD = 0, 1  # the kind byte
 
-class RoyaleAction:
-    """``kind`` is ``play`` (one card) or ``discard`` (cards in code order)."""
 
-    __slots__ = ("_hash", "cards", "kind", "text")
+class RoyaleAction(bytes):
+    """An action: its kind byte (0 play, 1 discard) then its card codes (a discard's
+    in code order). Bytes, so it is immutable and hashed (once) and compared in C
+    (a discard decision lists many); equal actions have equal texts. Not a tuple,
+    so it never passes for the (code, message) pairs the server returns."""
 
-    kind: str
-    cards: tuple[int, ...]
-    text: str
+    __slots__ = ()
 
-    def __init__(self, kind: str, cards: tuple[int, ...]) -> None:
-        self.kind = kind
-        self.cards = cards
-        words = [TEXT[c] for c in cards]
-        self.text = " ".join(words) if kind == "play" else " ".join(["discard", *words])
-        self._hash = hash(self.text)
+    @property
+    def kind(self) -> str:
+        return "play" if self[0] == PLAY else "discard"
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, RoyaleAction) and other.text == self.text
+    @property
+    def cards(self) -> tuple[int, ...]:
+        return tuple(self[1:])
 
-    def __hash__(self) -> int:
-        return self._hash
+    @property
+    def card(self) -> int:
+        return self[1]
+
+    @property
+    def text(self) -> str:
+        if self[0] == PLAY:
+            return TEXT[self[1]]
+        return " ".join(["discard", *(TEXT[c] for c in self[1:])])
 
     def __str__(self) -> str:
         return self.text
@@ -40,17 +46,16 @@ class RoyaleAction:
     def __repr__(self) -> str:
         return f"RoyaleAction({self.text!r})"
 
-    @property
-    def card(self) -> int:
-        return self.cards[0]
+
+PLAYS = tuple(RoyaleAction((PLAY, c)) for c in range(52))
 
 
 def play(card: int) -> RoyaleAction:
-    return RoyaleAction("play", (card,))
+    return PLAYS[card]
 
 
 def discard(cards: list[int] | tuple[int, ...]) -> RoyaleAction:
-    return RoyaleAction("discard", tuple(sorted(cards)))
+    return RoyaleAction((DISCARD, *sorted(cards)))
 
 
 def parse_action(text: str) -> RoyaleAction:

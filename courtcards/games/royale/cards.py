@@ -19,6 +19,7 @@ TIER_NAMES = ("low", "middle", "high")
 BEATS = {LOW: HIGH, MIDDLE: LOW, HIGH: MIDDLE}
 
 TEXT: tuple[str, ...] = tuple(card_name(c // 4 + 1, c % 4) for c in DECK)
+CODE: dict[str, int] = {t: c for c, t in enumerate(TEXT)}  # canonical text to code
 
 
 def rank(code: int) -> int:

@@ -6,13 +6,20 @@ from collections.abc import Mapping
 from itertools import product
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from courtcards.core.errors import OptionError, PositionError
 from courtcards.core.game import Game
 from courtcards.core.options import Option, OptionSet, OptionValue
+from courtcards.core.rng import Rng
 from courtcards.core.state import Action, State
+from courtcards.games.royale import observation
 from courtcards.games.royale.actions import RoyaleAction, parse_action
 from courtcards.games.royale.cards import TEXT, parse_card_list
+from courtcards.games.royale.ids import RoyaleCodec
 from courtcards.games.royale.state import RoyaleState
+from courtcards.games.royale.worlds import sample_world
 
 MAX_DISCARD = 6
 TABLES = tuple(f"{a},{b},{c}" for a, b, c in product(range(1, MAX_DISCARD + 1), repeat=3))
@@ -56,7 +63,7 @@ ROYALE_OPTIONS = OptionSet(
 )
 
 
-class RoyaleGame(Game):
+class RoyaleGame(Game[RoyaleState]):
     name = "royale"
     title = "Rank Royale"
     min_players = 2
@@ -72,6 +79,21 @@ class RoyaleGame(Game):
             (2, {"discards": "1,1,1", "max_rounds": 40}),
             (2, {"max_rounds": 3}),
         ]
+
+    def _action_codec(self, num_players: int, options: dict[str, OptionValue]) -> RoyaleCodec:
+        return RoyaleCodec()
+
+    def _observation_shape(self, num_players: int, options: dict[str, OptionValue]) -> tuple[int, ...]:
+        return observation.shape()
+
+    def _observation_tensor(self, view: Mapping[str, Any], prefix: tuple[int, ...]) -> npt.NDArray[np.float32]:
+        return observation.tensor(view, prefix)
+
+    def _observation_string(self, view: Mapping[str, Any], prefix: tuple[int, ...]) -> str:
+        return observation.string(view, prefix)
+
+    def _sample_world(self, view: Mapping[str, Any], rng: Rng) -> RoyaleState:
+        return sample_world(self, view, rng)
 
     def _new_state(self, num_players: int, options: dict[str, OptionValue], seed: int) -> RoyaleState:
         state = RoyaleState(self, options, seed)

@@ -32,7 +32,7 @@ ROYALS_OPTIONS = OptionSet(
 )
 
 
-class RoyalsGame(Game):
+class RoyalsGame(Game[RoyalsState]):
     name = "royals"
     title = "Royals"
     min_players = 3

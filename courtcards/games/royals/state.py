@@ -39,7 +39,6 @@ from courtcards.games.royals.cards import (
     suit,
     texts,
 )
-from courtcards.games.royals.fastrng import shuffle
 
 if TYPE_CHECKING:
     from courtcards.core.options import OptionValue
@@ -206,7 +205,7 @@ class RoyalsState(State):
         n = self.num_players
         for s in range(n):
             deck = list(DECK)
-            shuffle(self.rng, deck)
+            self.rng.shuffle(deck)
             self.decks[s] = deck
             self._draw_up(s)
         self.first_player = self._choose_first()
@@ -239,7 +238,7 @@ class RoyalsState(State):
                 self.new_decks[seat] = tuple(sorted(pile))
                 deck.extend(pile)
                 pile.clear()
-                shuffle(self.rng, deck)
+                self.rng.shuffle(deck)
                 self._note(f"seat {seat} shuffles its discard pile into a new deck ({len(deck)} cards)")
             take = min(self.hand_limit - len(hand), len(deck))
             hand += deck[-take:]  # from the top (the end)
@@ -764,7 +763,7 @@ class RoyalsState(State):
             if decks is not None and discards is not None and rest:
                 raise PositionError(f"seat {s}'s cards do not add up to its deck: missing {' '.join(texts(rest))}")
             if decks is None:
-                shuffle(self.rng, rest)
+                self.rng.shuffle(rest)
                 self.decks[s] = rest
                 self.discards[s] = discards[s] if discards else []
             else:

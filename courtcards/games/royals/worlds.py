@@ -25,7 +25,6 @@ from courtcards.core.errors import CourtcardsError, ViewError
 from courtcards.core.rng import Rng
 from courtcards.games.royals import actions as A
 from courtcards.games.royals.cards import DECK, TEXT, is_face, is_number, suit
-from courtcards.games.royals.fastrng import Draws, shuffle
 from courtcards.games.royals.state import ATTACK, COMMIT, OVER, PHASES, Fight, RoyalsState
 
 if TYPE_CHECKING:
@@ -63,7 +62,7 @@ def _draw(pool: list[int], k: int, rng: Rng) -> list[int]:
     size = len(pool)
     if k > size:
         raise _Bad(f"{k} deck cards to place but only {size} may be there")
-    draws = Draws(rng, k + k // 2 + 8)
+    draws = rng.draws(k + k // 2 + 8)
     below = draws.below
     for i in range(k):
         j = i + below(size - i)
@@ -144,14 +143,14 @@ def _own_deck(t: int, hidden: list[int], hand: list[int], shown: list[int], new_
     if new_deck is not None:
         if not set(rest) <= set(new_deck):
             raise _Bad(f"seat {t}'s deck holds cards that were not in its reshuffled pile")
-        shuffle(rng, rest)
+        rng.shuffle(rest)
         return rest
     bottom = shown[: min(len(shown), size)]
     if not set(bottom) <= set(rest):
         raise _Bad(f"seat {t}'s opening cards are not at the bottom of its deck")
     fixed = set(bottom)
     others = [c for c in rest if c not in fixed]
-    shuffle(rng, others)
+    rng.shuffle(others)
     return bottom + others
 
 

@@ -1,0 +1,215 @@
+"""Plots (matplotlib, the ``[analysis]`` extra) and the self-contained HTML report.
+
+Files are written to a temporary name in the target folder and renamed into
+place, so an interrupted run never leaves a half-written file under the real name.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import os
+import shutil
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from courtcards.analysis.report import LENGTH, Figure, Report, figure_keys, title, to_csv, to_json
+from courtcards.core.errors import CourtcardsError
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+    except ImportError:
+        raise CourtcardsError("plots need matplotlib: pip install 'courtcards[analysis]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def check_writable(path: Path, folder: bool = False) -> None:
+    """Fail now, before any game is played, if ``path`` (a file, or a folder to create) cannot be written."""
+    parent = path.parent if not folder or not path.exists() else path
+    what = "folder" if folder else "file"
+    if folder and path.exists() and not path.is_dir():
+        raise CourtcardsError(f"cannot write the report folder {path}: it is a file")
+    if not folder and path.is_dir():
+        raise CourtcardsError(f"cannot write the file {path}: it is a folder")
+    if not parent.is_dir():
+        raise CourtcardsError(f"cannot write the {what} {path}: folder {parent} does not exist")
+    try:
+        with tempfile.NamedTemporaryFile(dir=parent, prefix=".courtcards-check-"):
+            pass
+    except OSError as exc:
+        raise CourtcardsError(f"cannot write the {what} {path}: {exc.strerror or exc}") from None
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_atomic(path: Path, data: bytes | str) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
+    raw = data.encode() if isinstance(data, str) else data
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(raw)
+            os.chmod(tmp, 0o666 & ~_umask())  # as an ordinary new file, not mkstemp's 0600
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise CourtcardsError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _png(fig: Any) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
+    _pyplot().close(fig)
+    return buf.getvalue()
+
+
+def length_histogram(values: Sequence[int], name: str, heading: str) -> bytes:
+    """A histogram of one game-length measure, as PNG bytes."""
+    if not values:
+        raise CourtcardsError("no games to plot")
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    lo, hi = min(values), max(values)
+    bins = range(lo, hi + 2) if hi - lo <= 60 else 60
+    ax.hist(values, bins=bins, color="#4670be", edgecolor="white", linewidth=0.4)
+    ax.set_title(heading)
+    ax.set_xlabel(f"{name} per game")
+    ax.set_ylabel("games")
+    ax.yaxis.get_major_locator().set_params(integer=True)
+    return _png(fig)
+
+
+def _errors(figs: Sequence[Figure]) -> list[list[float]]:
+    # max(0, ...): a Wilson bound at 0 or 1 may sit a rounding error inside the value
+    return [[max(0.0, f.value - (f.low if f.low is not None else f.value)) for f in figs],
+            [max(0.0, (f.high if f.high is not None else f.value) - f.value) for f in figs]]
+
+
+def _scale(figs: Sequence[Figure]) -> float:
+    return 100.0 if figs and figs[0].kind == "rate" else 1.0
+
+
+def section_bars(report: Report, section: str, kind: str) -> bytes:
+    """Horizontal bars of one section's figures of one kind with their 95% intervals (and the even share)."""
+    figs = [f for f in report.figures if f.section == section and f.kind == kind]
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 0.45 * len(figs) + 1.4))
+    k = _scale(figs)
+    ys = range(len(figs))
+    ax.barh(ys, [k * f.value for f in figs], xerr=[[k * e for e in row] for row in _errors(figs)],
+            color="#4670be", ecolor="black", capsize=3)
+    ax.set_yticks(list(ys), [f.name for f in figs])
+    ax.invert_yaxis()
+    fair = {f.fair for f in figs if f.fair is not None}
+    if len(fair) == 1:
+        ax.axvline(k * fair.pop(), color="#c0392b", linestyle="--", label="even share")
+        ax.legend(loc="lower right")
+    ax.set_title(f"{section} (95% CI)\n{title(report)}", fontsize=9)
+    ax.set_xlabel("percent" if k == 100 else "value")
+    return _png(fig)
+
+
+def sweep_lines(reports: Sequence[Report], section: str) -> bytes:
+    """One section's figures across the combinations of a sweep, with 95% intervals."""
+    keys = [key for key in figure_keys(reports) if key[0] == section]
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7.5, 4))
+    labels = [", ".join(f"{k}={v}" for k, v in r.spec.sweep.items()) for r in reports]
+    xs = list(range(len(reports)))
+    kind = "rate"
+    for key in keys:
+        figs = [next((f for f in r.figures if f.key == key), None) for r in reports]
+        points = [(x, f) for x, f in zip(xs, figs, strict=True) if f is not None and f.kind != "quantile"]
+        if not points:
+            continue
+        kind = points[0][1].kind
+        k = 100.0 if kind == "rate" else 1.0
+        errs = _errors([f for _, f in points])
+        ax.errorbar([x for x, _ in points], [k * f.value for _, f in points],
+                    yerr=[[k * e for e in row] for row in errs], marker="o", capsize=3, label=key[1])
+    ax.set_xticks(xs, labels, rotation=20 if len(xs) > 4 else 0, ha="right" if len(xs) > 4 else "center")
+    ax.set_title(f"{section} across the sweep (95% CI)", fontsize=10)
+    ax.set_xlabel(", ".join(reports[0].spec.sweep))
+    ax.set_ylabel("percent" if kind == "rate" else "value")
+    ax.legend(fontsize=7, loc="best")
+    return _png(fig)
+
+
+def _img(png: bytes, alt: str) -> str:
+    return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{base64.b64encode(png).decode()}">'
+
+
+def _table(reports: Sequence[Report]) -> str:
+    heads = "".join(f"<th>{html.escape(', '.join(f'{k}={v}' for k, v in r.spec.sweep.items()) or 'value')}</th>"
+                    for r in reports)
+    rows = []
+    for key in figure_keys(reports):
+        cells = []
+        for r in reports:
+            f = next((f for f in r.figures if f.key == key), None)
+            cells.append("<td></td>" if f is None else f"<td>{html.escape(f.text())}</td>")
+        rows.append(f"<tr><td>{html.escape(key[0])}</td><td>{html.escape(key[1])}</td>{''.join(cells)}</tr>")
+    return f"<table><tr><th>section</th><th>figure</th>{heads}</tr>{''.join(rows)}</table>"
+
+
+def html_report(reports: Sequence[Report], command: str) -> str:
+    """The report page, its plots embedded (one file, no other requests)."""
+    first = reports[0]
+    sections = [s for s in dict.fromkeys(k[0] for k in figure_keys(reports)) if s != LENGTH]
+    plots = []
+    if len(reports) == 1:
+        for name, values in first.lengths.items():
+            plots.append(_img(length_histogram(values, name, f"Game length in {name}\n{title(first)}"),
+                              f"{name} histogram"))
+        for s in sections:
+            kinds = dict.fromkeys(f.kind for f in first.figures if f.section == s and f.kind != "quantile")
+            plots += [_img(section_bars(first, s, kind), f"{s} ({kind}s)") for kind in kinds]
+    else:
+        plots += [_img(sweep_lines(reports, s), s) for s in [LENGTH, *sections]]
+    style = ("body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse;font-size:90%}"
+             "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}img{display:block;margin:1em 0;"
+             "max-width:100%}")
+    opts = ", ".join(f"{k}={v}" for k, v in first.options.items())
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title(first))}</title>"
+            f"<style>{style}</style></head><body><h1>courtcards analysis: {html.escape(first.spec.game)}</h1>"
+            f"<p>{html.escape(title(first))}<br>options: {html.escape(opts)}</p>"
+            f"<p>command: <code>{html.escape(command)}</code></p>"
+            "<p>Values with 95% confidence intervals: Wilson for rates, Student's t for means. "
+            "report.json and figures.csv in this folder hold every figure.</p>"
+            f"{_table(reports)}<h2>Plots</h2>{''.join(plots)}</body></html>")
+
+
+def write_html(folder: Path, page: str, reports: Sequence[Report]) -> None:
+    """index.html (``page``), report.json and figures.csv into ``folder``, all written before any is moved in."""
+    check_writable(folder, folder=True)
+    parent = folder.parent if not folder.exists() else folder
+    tmp = Path(tempfile.mkdtemp(dir=parent, prefix=".courtcards-report-"))
+    try:
+        (tmp / "report.json").write_text(to_json(reports))
+        (tmp / "figures.csv").write_text(to_csv(reports))
+        (tmp / "index.html").write_text(page)
+        tmp.chmod(0o777 & ~_umask())
+        if not folder.exists():
+            tmp.rename(folder)
+            return
+        for name in ("report.json", "figures.csv", "index.html"):  # the page last: it names the others
+            os.replace(tmp / name, folder / name)
+    except OSError as exc:
+        raise CourtcardsError(f"cannot write the report folder {folder}: {exc.strerror or exc}") from None
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

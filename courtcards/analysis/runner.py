@@ -1,0 +1,166 @@
+"""Running the games of an analysis: option grids, seeded batches, local processes or Ray.
+
+Game ``i`` of a run is :func:`courtcards.sim.play_game` number ``i`` (seats
+rotated, seeds derived from the run's seed and ``i``), so the facts of a run
+depend only on its arguments: not on the batch size, the number of workers, or
+whether Ray ran them. Every combination of a sweep uses the same seed, so the
+combinations are compared on the same deals where the options allow it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import socket
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from courtcards.analysis.observe import GameFacts, observe
+from courtcards.core.errors import CourtcardsError, OptionError
+from courtcards.core.game import get_game
+from courtcards.sim import check_bots, play_game, run_chunks
+
+PLAYERS = "players"  # a sweep over the table size uses this pseudo-option
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One configuration to analyse: the game, the bot kind per seat, the options as given."""
+
+    game: str
+    bots: tuple[str, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+    preset: str | None = None
+    sweep: dict[str, str] = field(default_factory=dict)  # the swept values of this combination, as given
+
+    @property
+    def num_players(self) -> int:
+        return len(self.bots)
+
+    def resolved_options(self) -> dict[str, Any]:
+        return dict(get_game(self.game).resolve_options(self.num_players, self.options, self.preset))
+
+
+def parse_sweep(text: str) -> tuple[str, list[str]]:
+    """``"tokens_to_win=3,5,7"`` to ``("tokens_to_win", ["3", "5", "7"])``; ``;`` also separates values."""
+    if "=" not in text:
+        raise OptionError(f"sweep {text!r} must be written NAME=V1,V2,...")
+    name, values = text.split("=", 1)
+    sep = ";" if ";" in values else ","
+    vals = [v.strip() for v in values.split(sep) if v.strip()]
+    if not name.strip() or not vals:
+        raise OptionError(f"sweep {text!r} must be written NAME=V1,V2,... with at least one value")
+    return name.strip().replace("-", "_"), vals
+
+
+def build_specs(game: str, bots: Sequence[str], num_players: int | None, options: Mapping[str, Any],
+                preset: str | None, sweeps: Sequence[str]) -> list[RunSpec]:
+    """Every combination of the sweeps, each checked (unknown names or values raise OptionError)."""
+    g = get_game(game)
+    grid: list[tuple[str, list[str]]] = []
+    for text in sweeps:
+        name, values = parse_sweep(text)
+        if any(name == n for n, _ in grid):
+            raise OptionError(f"option {name!r} is swept twice")
+        if name != PLAYERS:
+            g.options.get(name)  # an unknown name lists the valid ones
+        grid.append((name, values))
+    specs = []
+    for combo in itertools.product(*(values for _, values in grid)):
+        chosen = dict(zip((n for n, _ in grid), combo, strict=True))
+        n = num_players
+        if PLAYERS in chosen:
+            try:
+                n = int(chosen[PLAYERS])
+            except ValueError:
+                raise OptionError(f"players must be a whole number, not {chosen[PLAYERS]!r}") from None
+        name, kinds = check_bots(g.name, bots, n)
+        opts = dict(options)
+        opts.update({k: v for k, v in chosen.items() if k != PLAYERS})
+        spec = RunSpec(name, kinds, opts, preset, chosen)
+        spec.resolved_options()  # fail before any game is played
+        specs.append(spec)
+    return specs
+
+
+# -- batches -------------------------------------------------------------------------------------
+_Batch = tuple[str, tuple[str, ...], int, int, int, dict[str, Any], str | None]
+
+
+def analyze_batch(batch: _Batch) -> list[GameFacts]:
+    """Play games ``start..stop`` of a run and observe each (runs in a worker process or Ray task)."""
+    game, bots, start, stop, seed, options, preset = batch
+    out = []
+    for i in range(start, stop):
+        state, kinds = play_game(game, bots, i, seed, options or None, preset)
+        out.append(observe(state.record(), kinds))
+    return out
+
+
+def batches(spec: RunSpec, games: int, seed: int, size: int) -> list[_Batch]:
+    return [(spec.game, spec.bots, start, min(start + size, games), seed, dict(spec.options), spec.preset)
+            for start in range(0, games, size)]
+
+
+def run_facts(spec: RunSpec, games: int, seed: int, workers: int | None = None, ray: str | None = None,
+              batch_size: int = 20, progress: Callable[[int], None] | None = None) -> list[GameFacts]:
+    """The facts of ``games`` games of ``spec``, in game order, the same whoever plays them."""
+    jobs = batches(spec, games, seed, batch_size)
+    runner = run_on_ray(jobs, ray) if ray is not None else run_chunks(
+        analyze_batch, jobs, workers or os.cpu_count() or 1)
+    out: list[GameFacts] = []
+    for facts in runner:
+        out.extend(facts)
+        if progress is not None:
+            progress(len(facts))
+    return out
+
+
+# -- Ray -------------------------------------------------------------------------------------------
+LOCAL = "local"
+
+
+def _check_reachable(address: str) -> None:
+    """A quick TCP probe of ``host:port`` so a wrong address fails in seconds, not Ray's minute of retries."""
+    target = address.removeprefix("ray://")
+    if address in ("auto", LOCAL) or ":" not in target:
+        return
+    host, _, port = target.rpartition(":")
+    try:
+        with socket.create_connection((host, int(port)), timeout=3):
+            pass
+    except (OSError, ValueError) as exc:
+        raise CourtcardsError(f"cannot reach the Ray cluster at {address!r}: {exc}") from None
+
+
+def init_ray(address: str, num_cpus: int | None = None) -> Any:
+    """Start a local Ray runtime (``local``) or connect to the cluster at ``address``; returns the module."""
+    _check_reachable(address)
+    if address == LOCAL:
+        # read when Ray is imported: a one-machine runtime whose servers listen on loopback only
+        os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+    try:
+        import ray
+    except ImportError:
+        raise CourtcardsError("--ray needs Ray: pip install 'courtcards[scale]'") from None
+    if ray.is_initialized():
+        return ray
+    try:
+        if address == LOCAL:
+            ray.init(address="local", num_cpus=num_cpus or os.cpu_count() or 1, include_dashboard=False,
+                     log_to_driver=False, configure_logging=False)
+        else:
+            ray.init(address=address, log_to_driver=False, configure_logging=False)
+    except Exception as exc:  # Ray raises many kinds (ConnectionError, RuntimeError, ValueError, ...)
+        raise CourtcardsError(f"cannot start or reach Ray at {address!r}: {str(exc).splitlines()[0]}") from None
+    return ray
+
+
+def run_on_ray(jobs: Sequence[_Batch], address: str) -> Iterator[list[GameFacts]]:
+    """Each batch as a Ray task; results come back in batch order."""
+    ray = init_ray(address)
+    task = ray.remote(analyze_batch)
+    refs = [task.remote(job) for job in jobs]
+    for ref in refs:
+        yield ray.get(ref)
