@@ -71,7 +71,7 @@ def situation(view: Mapping[str, Any]) -> str:
     return _plain(lambda console: renderer.view(console, dict(view)))
 
 
-def notation(game: Game) -> str:
+def notation(game: Game[Any]) -> str:
     """The game's notation help without the terminal's commands."""
     text = Text.from_markup(get_renderer(game.name).help).plain
     return "\n".join(line for line in text.splitlines() if not line.strip().startswith("Commands:"))
@@ -82,7 +82,7 @@ _NOT_RULES = ("Bots", "Balance report", "Explicit positions", "Positions", "View
               "The examples, checked", "Decisions the engine made", "Hidden information", "Tournament")
 
 
-def full_rules(game: Game) -> str:
+def full_rules(game: Game[Any]) -> str:
     """The game's rules page (docs/rules, shipped with the package) without code blocks and
     without the sections about bots, positions and checks."""
     from importlib.resources import files
@@ -135,7 +135,7 @@ def _clean(text: str) -> str:
     return text.strip().strip("`*_\"'").strip().rstrip(".!").strip().strip("`*_\"'").strip()
 
 
-def read_reply(game: Game, reply: str, legal: Sequence[str]) -> str:
+def read_reply(game: Game[Any], reply: str, legal: Sequence[str]) -> str:
     """The move a reply means, canonical when it is one of ``legal``.
 
     An explicit ``MOVE: ...`` line (the last one) decides; otherwise the whole reply or its last

@@ -45,7 +45,7 @@ class CourtcardsEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):
 
     metadata = {"render_modes": RENDER_MODES}  # noqa: RUF012
 
-    def __init__(self, game: str | Game, num_players: int | None = None, options: Mapping[str, Any] | None = None,
+    def __init__(self, game: str | Game[Any], num_players: int | None = None, options: Mapping[str, Any] | None = None,
                  seat: int = 0, opponents: str | Sequence[str] = ("greedy",), preset: str | None = None,
                  illegal_action: str = "raise", render_mode: str | None = None) -> None:
         self.table = Table(game, num_players, options, preset)

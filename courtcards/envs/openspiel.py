@@ -54,7 +54,7 @@ def short_name(game: str) -> str:
     return f"courtcards_{game}"
 
 
-def _parameter_spec(game: Game) -> dict[str, Any]:
+def _parameter_spec(game: Game[Any]) -> dict[str, Any]:
     spec: dict[str, Any] = {"players": -1, "deals": DEFAULT_DEALS}
     for opt in game.options.options:
         if opt.kind == "bool":
@@ -66,7 +66,7 @@ def _parameter_spec(game: Game) -> dict[str, Any]:
     return spec
 
 
-def _engine_options(game: Game, params: Mapping[str, Any]) -> dict[str, OptionValue]:
+def _engine_options(game: Game[Any], params: Mapping[str, Any]) -> dict[str, OptionValue]:
     """The options given in ``params`` (those left at their sentinel are the game's defaults)."""
     given: dict[str, OptionValue] = {}
     for opt in game.options.options:
@@ -84,7 +84,7 @@ def _engine_options(game: Game, params: Mapping[str, Any]) -> dict[str, OptionVa
     return given
 
 
-def _game_type(game: Game) -> pyspiel.GameType:
+def _game_type(game: Game[Any]) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=short_name(game.name),
         long_name=f"courtcards {game.title}",

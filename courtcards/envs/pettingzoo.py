@@ -40,7 +40,7 @@ class _Base:
 
     metadata: dict[str, Any]
 
-    def _setup(self, game: str | Game, num_players: int | None, options: Mapping[str, Any] | None,
+    def _setup(self, game: str | Game[Any], num_players: int | None, options: Mapping[str, Any] | None,
                render_mode: str | None, preset: str | None) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}")
@@ -85,7 +85,7 @@ class _Base:
 class CourtcardsAEC(_Base, AECEnv):  # type: ignore[misc]
     """One agent acts per step (see the module's doc)."""
 
-    def __init__(self, game: str | Game, num_players: int | None = None, options: Mapping[str, Any] | None = None,
+    def __init__(self, game: str | Game[Any], num_players: int | None = None, options: Mapping[str, Any] | None = None,
                  render_mode: str | None = None, preset: str | None = None) -> None:
         super().__init__()
         self._setup(game, num_players, options, render_mode, preset)
@@ -133,7 +133,7 @@ class CourtcardsAEC(_Base, AECEnv):  # type: ignore[misc]
 class CourtcardsParallel(_Base, ParallelEnv):  # type: ignore[misc]
     """Every deciding agent gives one id per step (see the module's doc)."""
 
-    def __init__(self, game: str | Game, num_players: int | None = None, options: Mapping[str, Any] | None = None,
+    def __init__(self, game: str | Game[Any], num_players: int | None = None, options: Mapping[str, Any] | None = None,
                  render_mode: str | None = None, preset: str | None = None) -> None:
         self._setup(game, num_players, options, render_mode, preset)
         self.agents: list[str] = []
@@ -182,13 +182,13 @@ class CourtcardsParallel(_Base, ParallelEnv):  # type: ignore[misc]
         return obs, rew, term, trunc, infos
 
 
-def env(game: str | Game, num_players: int | None = None, options: Mapping[str, Any] | None = None,
+def env(game: str | Game[Any], num_players: int | None = None, options: Mapping[str, Any] | None = None,
         render_mode: str | None = None, preset: str | None = None) -> CourtcardsAEC:
     """The AEC environment of a game (one agent per seat, ``player_0`` ...)."""
     return CourtcardsAEC(game, num_players, options, render_mode, preset)
 
 
-def parallel_env(game: str | Game, num_players: int | None = None, options: Mapping[str, Any] | None = None,
+def parallel_env(game: str | Game[Any], num_players: int | None = None, options: Mapping[str, Any] | None = None,
                  render_mode: str | None = None, preset: str | None = None) -> CourtcardsParallel:
     """The Parallel environment of a game (every deciding seat acts at each step)."""
     return CourtcardsParallel(game, num_players, options, render_mode, preset)
