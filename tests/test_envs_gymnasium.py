@@ -8,7 +8,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
-from envs_configs import CONFIGS, config_id
+from envs_configs import CONFIGS, config_id, needs_engine
 from gymnasium.utils.env_checker import check_env
 
 import courtcards.envs.gymnasium as ccgym
@@ -19,6 +19,7 @@ from courtcards.envs.table import EnvError
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_check_env_passes(config: tuple[str, int, dict[str, Any]]) -> None:
     game, n, options = config
+    needs_engine(game)
     env = gym.make(ccgym.ENV_IDS[game], num_players=n, options=options, opponents="random", illegal_action="lose")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # unbounded Box, as the tensors' ranges are per game
@@ -42,6 +43,7 @@ def play(env: Any, seed: int) -> tuple[float, int]:
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_masked_random_play_ends_with_the_seats_return(config: tuple[str, int, dict[str, Any]]) -> None:
     game, n, options = config
+    needs_engine(game)
     env = gym.make(ccgym.ENV_IDS[game], num_players=n, options=options, seat=n - 1, opponents=("greedy",))
     reward, steps = play(env, seed=1)
     state = env.unwrapped.table.state

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from envs_configs import CONFIGS, config_id
+from envs_configs import CONFIGS, config_id, needs_engine
 
 pyspiel = pytest.importorskip("pyspiel", reason="open_spiel does not install here")
 from open_spiel.python.algorithms import evaluate_bots  # noqa: E402
@@ -29,8 +29,6 @@ def test_load_game_by_name_with_parameters() -> None:
     assert game.num_players() == 4
     assert game.num_distinct_actions() == get_game("rank").num_distinct_actions(4)
     assert game.observation_tensor_shape() == list(get_game("rank").observation_shape(4))
-    kqp = pyspiel.load_game("courtcards_kqp(players=5,target=0,rounds=2)")  # 0: none
-    assert kqp.num_players() == 5
     royale = pyspiel.load_game("courtcards_royale(discards=3/3/3)")
     assert royale.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
     assert pyspiel.load_game("courtcards_royals").get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
@@ -40,8 +38,15 @@ def test_load_game_by_name_with_parameters() -> None:
         pyspiel.load_game("courtcards_rank(players=2)")
 
 
+def test_integer_options_take_0_for_none() -> None:
+    needs_engine("kqp")
+    kqp = pyspiel.load_game("courtcards_kqp(players=5,target=0,rounds=2)")
+    assert kqp.num_players() == 5 and kqp.options["target"] is None and kqp.options["rounds"] == 2
+
+
 @pytest.mark.parametrize("config", CONFIGS[::2], ids=config_id)
 def test_openspiel_random_sim_test_with_serialization(config: tuple[str, int, dict[str, Any]]) -> None:
+    needs_engine(config[0])
     game = pyspiel.load_game(game_string(*config))
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 

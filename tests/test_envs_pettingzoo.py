@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from envs_configs import CONFIGS, config_id
+from envs_configs import CONFIGS, config_id, needs_engine
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
 from courtcards.core.errors import ActionIdError, OptionError, UnknownGameError
@@ -20,6 +20,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_pettingzoo_api_and_seed_tests(config: tuple[str, int, dict[str, Any]]) -> None:
     game, n, options = config
+    needs_engine(game)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         api_test(env(game, num_players=n, options=options), num_cycles=300)
@@ -66,6 +67,7 @@ def play_aec(e: Any, seed: int) -> dict[str, float]:
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_a_whole_game_pays_the_returns_at_the_end(config: tuple[str, int, dict[str, Any]]) -> None:
     game, n, options = config
+    needs_engine(game)
     e = env(game, num_players=n, options=options)
     totals = play_aec(e, seed=3)
     state = e.table.state
