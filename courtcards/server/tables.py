@@ -34,11 +34,21 @@ from courtcards.core.errors import (
 from courtcards.core.game import Game, get_game
 from courtcards.core.record import GameRecord
 from courtcards.core.state import Action, State
-from courtcards.server.db import Store, StoredTable, actions_t, seats_t, tables_t
+from courtcards.server.db import (
+    Store,
+    StoredTable,
+    actions_t,
+    list_tables,
+    recent_tables,
+    seats_t,
+    snapshots_t,
+    tables_t,
+)
 
 log = logging.getLogger("courtcards.server")
 
 ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
+ID_SET = set(ID_ALPHABET)
 SEED_LIMIT = 2**63
 
 
@@ -98,18 +108,78 @@ class Settings:
                 "move_time_limit": self.move_time_limit}
 
 
-class Client:
-    """One WebSocket: a seat (or None for a spectator) and an outgoing queue."""
+def table_info(tid: str, private: bool, game: Game, players: int, options: dict[str, Any], status: str,
+               created: float, seats: list[Seat], version: int, to_move: list[int], settings: Settings,
+               result: dict[str, Any] | None) -> dict[str, Any]:
+    return {
+        "id": tid,
+        "private": private,
+        "game": game.name,
+        "title": game.title,
+        "players": players,
+        "options": dict(options),
+        "status": status,
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(created)),
+        "seats": [s.info() for s in seats],
+        "version": version,
+        "to_move": to_move,
+        "settings": settings.to_json(),
+        "result": result,
+    }
 
-    def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]]) -> None:
+
+def _seats(rows: list[dict[str, Any]]) -> list[Seat]:
+    return [Seat(seat=r["seat"], type=r["kind"], bot=r["bot"], name=r["name"], token_hash=r["token_hash"])
+            for r in rows]
+
+
+def _settings(data: dict[str, Any]) -> Settings:
+    return Settings(bot_delay=float(data["bot_delay"]), absent_timeout=float(data["absent_timeout"]),
+                    move_time_limit=data.get("move_time_limit"))
+
+
+def stored_info(st: StoredTable) -> dict[str, Any]:
+    """The TableInfo of a table that is not in memory (nobody connected; to_move left empty)."""
+    return table_info(st.id, st.private, get_game(st.game), st.players, st.options, st.status, st.created,
+                      _seats(st.seats), st.version, [], _settings(st.settings), st.result)
+
+
+class Client:
+    """One WebSocket: a seat (or None for a spectator) and a bounded outgoing queue.
+
+    A client that falls ``max_queue`` messages behind, or whose socket takes longer than
+    ``send_timeout`` to take one message, is dropped: ``reason`` says why, and ``on_drop``
+    closes its socket (it may reconnect and gets the current state).
+    """
+
+    def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]], max_queue: int = 256,
+                 send_timeout: float = 30.0, on_drop: Callable[[str], None] | None = None) -> None:
         self.seat = seat
         self._send = send
+        self.max_queue = max_queue
+        self.send_timeout = send_timeout
+        self.on_drop = on_drop
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
+        self.reason: str | None = None
 
     def push(self, text: str) -> None:
-        if not self.closed:
-            self.queue.put_nowait(text)
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.max_queue:
+            self.drop(f"too slow: more than {self.max_queue} messages waiting to be sent")
+            return
+        self.queue.put_nowait(text)
+
+    def drop(self, reason: str) -> None:
+        if self.closed:
+            return
+        self.reason = reason
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.close()
+        if self.on_drop is not None:
+            self.on_drop(reason)
 
     async def pump(self) -> None:
         """Send queued messages in order until closed."""
@@ -117,7 +187,11 @@ class Client:
             text = await self.queue.get()
             if text is None:
                 return
-            await self._send(text)
+            try:
+                await asyncio.wait_for(self._send(text), self.send_timeout)
+            except TimeoutError:
+                self.drop(f"too slow: a message took more than {self.send_timeout:g} s to send")
+                return
 
     def close(self) -> None:
         self.closed = True
@@ -133,13 +207,15 @@ class Table:
     settings: Settings
     created: float
     store: Store
+    private: bool = False
+    snapshot_every: int = 100
+    last_seen: float = field(default_factory=time.time)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     conns: set[Client] = field(default_factory=set)
     decision_start: dict[int, float] = field(default_factory=dict)
     bots: dict[int, Bot] = field(default_factory=dict)
     driver: asyncio.Task[None] | None = None
-    _states_cache: list[State] | None = None
 
     # -- description ----------------------------------------------------------------
     @property
@@ -158,20 +234,9 @@ class Table:
         return None if res is None else res.to_json()
 
     def info(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "game": self.game.name,
-            "title": self.game.title,
-            "players": self.state.num_players,
-            "options": dict(self.state.options),
-            "status": self.status,
-            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.created)),
-            "seats": [s.info() for s in self.seats],
-            "version": self.state.version,
-            "to_move": self.to_move(),
-            "settings": self.settings.to_json(),
-            "result": self.result(),
-        }
+        return table_info(self.id, self.private, self.game, self.state.num_players, self.state.options, self.status,
+                          self.created, self.seats, self.state.version, self.to_move(), self.settings,
+                          self.result())
 
     def deadline(self, seat: int) -> float | None:
         limit = self.settings.move_time_limit
@@ -226,11 +291,6 @@ class Table:
         rec.meta = {"table": self.id, "players": [s.name or (f"{s.bot} bot" if s.bot else f"seat {s.seat}")
                                                   for s in self.seats]}
         return rec
-
-    def states(self) -> list[State]:
-        if self._states_cache is None:
-            self._states_cache = self.state.record().states()
-        return self._states_cache
 
     # -- decisions, bots, stand-ins -----------------------------------------------
     def track_decisions(self, acted: int | None = None) -> None:
@@ -328,9 +388,11 @@ class Table:
         """Log the (verified) action durably, then apply it and tell everyone. Lock held."""
         idx = self.state.version
         tid = self.id
+        now = time.time()
 
         def write(conn: Connection) -> None:
-            conn.execute(actions_t.insert().values(table_id=tid, idx=idx, seat=seat, text=text, at=time.time()))
+            conn.execute(actions_t.insert().values(table_id=tid, idx=idx, seat=seat, text=text, at=now))
+            conn.execute(sa.update(tables_t).where(tables_t.c.id == tid).values(version=idx + 1, updated=now))
 
         await self.store.write(write)
         self.state.apply(seat, text)
@@ -341,9 +403,23 @@ class Table:
             log.info("table %s: game over after %d actions", self.id, self.state.version)
 
             def finish(conn: Connection) -> None:
-                conn.execute(sa.update(tables_t).where(tables_t.c.id == tid).values(finished=True, result=result))
+                conn.execute(sa.update(tables_t).where(tables_t.c.id == tid)
+                             .values(finished=True, status="finished", result=result))
 
             await self.store.write(finish)
+            self.snapshot()
+        elif self.snapshot_every and self.state.version % self.snapshot_every == 0:
+            self.snapshot()
+
+    def snapshot(self) -> None:
+        """Store the whole state, so loading the table replays only the actions after it."""
+        tid, version, data = self.id, self.state.version, self.state.to_json()
+
+        def write(conn: Connection) -> None:
+            conn.execute(snapshots_t.delete().where(snapshots_t.c.table_id == tid))
+            conn.execute(snapshots_t.insert().values(table_id=tid, version=version, state=data))
+
+        self.store.write(write).add_done_callback(_log_failure(f"table {tid}: snapshot at {version}"))
 
     async def act(self, seat: int, text: str, version: int) -> tuple[str, str] | None:
         """A seat's action; None if accepted, else (code, message). Never changes anything when refused."""
@@ -381,6 +457,7 @@ class Table:
     # -- connections ---------------------------------------------------------------
     def attach(self, conn: Client) -> None:
         self.conns.add(conn)
+        self.last_seen = time.time()
         if conn.seat is not None:
             seat = self.seats[conn.seat]
             seat.connections += 1
@@ -394,6 +471,7 @@ class Table:
         if conn not in self.conns:
             return
         self.conns.discard(conn)
+        self.last_seen = time.time()
         if conn.seat is not None:
             seat = self.seats[conn.seat]
             seat.connections -= 1
@@ -402,53 +480,149 @@ class Table:
                 self.broadcast()
 
 
-def _new_id(taken: set[str] | dict[str, Any]) -> str:
-    while True:
-        tid = "".join(secrets.choice(ID_ALPHABET) for _ in range(6))
-        if tid not in taken:
-            return tid
+def _log_failure(what: str) -> Callable[[asyncio.Future[Any]], None]:
+    def done(fut: asyncio.Future[Any]) -> None:
+        if not fut.cancelled() and fut.exception() is not None:
+            log.error("%s not stored: %s", what, type(fut.exception()).__name__)
+    return done
+
+
+def _new_id(length: int) -> str:
+    # 6 characters for listed tables; 16 (80 bits) for private ones, whose link is their key.
+    return "".join(secrets.choice(ID_ALPHABET) for _ in range(length))
+
+
+@dataclass
+class LobbyConfig:
+    """How long tables stay in memory, and how often their state is snapshotted."""
+
+    snapshot_every: int = 100  # actions between snapshots (0: never)
+    idle_expiry: float = 600.0  # an unfinished table nobody is connected to is unloaded after this long
+    finished_expiry: float = 60.0  # the same for finished tables
+    resume_recent: float = 3600.0  # at start, unfinished tables active this recently are loaded (bots resume)
+    resume_limit: int = 1000
 
 
 class Lobby:
-    """Every table of the server, and the store behind them."""
+    """The tables in memory, loaded from the store when needed and unloaded when left alone."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, config: LobbyConfig | None = None) -> None:
         self.store = store
+        self.config = config or LobbyConfig()
         self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
-    def load(self) -> None:
-        for st in self.store.load():
-            try:
-                table = self._restore(st)
-            except CourtcardsError as exc:
-                log.error("table %s cannot be restored: %s", st.id, exc)
-                continue
-            self.tables[table.id] = table
-        log.info("loaded %d tables", len(self.tables))
+    async def start(self) -> None:
+        since = time.time() - self.config.resume_recent
+        ids = await asyncio.to_thread(recent_tables, self.store.engine, since, self.config.resume_limit)
+        for tid in ids:
+            with contextlib.suppress(ApiError):
+                await self.find(tid)
+        log.info("resumed %d tables", len(self.tables))
+        self._sweeper = asyncio.create_task(self._sweep_loop(), name="table-sweeper")
+
+    async def find(self, table_id: str) -> Table | None:
+        """The table, loaded from the store if it is not in memory; None if there is none."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if not 0 < len(table_id) <= 16 or not set(table_id) <= ID_SET:
+            return None
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        fut: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = fut
+        try:
+            stored = await asyncio.to_thread(self.store.load, table_id)
+            table = None if stored is None else self._restore(stored)
+        except Exception as exc:
+            log.error("table %s cannot be loaded: %s", table_id, exc)
+            err = ApiError(503, "table_unavailable", f"table {table_id!r} cannot be loaded now; try again")
+            fut.set_exception(err)
+            fut.exception()  # retrieved: waiters get it too
+            raise err from None
+        finally:
+            del self._loading[table_id]
+        if table is not None:
+            self.tables[table_id] = table
+            table.start_driver()
+        fut.set_result(table)
+        return table
+
+    async def get(self, table_id: str) -> Table:
+        table = await self.find(table_id)
+        if table is None:
+            raise ApiError(404, "table_not_found", f"there is no table {table_id!r}")
+        return table
 
     def _restore(self, st: StoredTable) -> Table:
         game = get_game(st.game)
-        record = GameRecord(game=st.game, num_players=st.players, options=st.options, seed=st.seed,
-                            actions=st.actions)
-        state = record.replay()
-        seats = [Seat(seat=r["seat"], type=r["kind"], bot=r["bot"], name=r["name"], token_hash=r["token_hash"])
-                 for r in st.seats]
+        if st.snapshot is not None:
+            state = game.state_from_json(st.snapshot)
+        else:
+            state = game.new_game(st.players, st.options, st.seed)
+        for i, (seat, text) in enumerate(st.actions):
+            try:
+                state.apply(seat, text)
+            except CourtcardsError as exc:
+                raise CourtcardsError(f"action {state.version} ({i} after the snapshot) does not replay: "
+                                      f"{type(exc).__name__}") from None
+        seats = _seats(st.seats)
         now = time.time()
         for s in seats:
             s.gone_since = now
-        s_ = st.settings
-        settings = Settings(bot_delay=float(s_["bot_delay"]), absent_timeout=float(s_["absent_timeout"]),
-                            move_time_limit=s_.get("move_time_limit"))
+        settings = _settings(st.settings)
         table = Table(id=st.id, game=game, state=state, seats=seats, settings=settings, created=st.created,
-                      store=self.store)
+                      store=self.store, private=st.private, snapshot_every=self.config.snapshot_every)
         table.track_decisions()
         return table
 
-    def start(self) -> None:
-        for table in self.tables.values():
-            table.start_driver()
+    async def listing(self, status: str | None, game: str | None, limit: int,
+                      offset: int) -> tuple[list[dict[str, Any]], int]:
+        """One page of the listed tables, newest first (live info for those in memory), and the total."""
+        rows, total = await asyncio.to_thread(list_tables, self.store.engine, status, game, limit, offset)
+        out = []
+        for st in rows:
+            table = self.tables.get(st.id)
+            out.append(table.info() if table is not None else stored_info(st))
+        return out, total
+
+    async def _sweep_loop(self) -> None:
+        period = min(10.0, max(0.05, min(self.config.idle_expiry, self.config.finished_expiry) / 4))
+        while True:
+            await asyncio.sleep(period)
+            await self.sweep(time.time())
+
+    async def sweep(self, now: float) -> list[str]:
+        """Unload the tables nobody has been connected to for their expiry time; their ids."""
+        gone = []
+        for table in list(self.tables.values()):
+            if table.conns:
+                continue
+            limit = self.config.finished_expiry if table.state.is_over() else self.config.idle_expiry
+            if now - table.last_seen >= limit:
+                await self.unload(table)
+                gone.append(table.id)
+        if gone:
+            log.info("unloaded %d idle tables", len(gone))
+        return gone
+
+    async def unload(self, table: Table) -> None:
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        task = table.driver
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(BaseException):
+                await self._sweeper
         tasks = [t.driver for t in self.tables.values() if t.driver is not None]
         for task in tasks:
             task.cancel()
@@ -459,14 +633,10 @@ class Lobby:
             for conn in list(table.conns):
                 conn.close()
 
-    def get(self, table_id: str) -> Table:
-        table = self.tables.get(table_id)
-        if table is None:
-            raise ApiError(404, "table_not_found", f"there is no table {table_id!r}")
-        return table
-
     async def create(self, game_name: str, players: int | None, options: dict[str, Any], preset: str | None,
-                     seats: list[dict[str, Any]] | None, seed: int | None, settings: Settings) -> Table:
+                     seats: list[dict[str, Any]] | None, seed: int | None, settings: Settings,
+                     private: bool | None = None) -> Table:
+        """A new table; ``private`` (default: when a seat is human) keeps it off the list, joined by link."""
         try:
             game = get_game(game_name)
             n = game.default_players if players is None else players
@@ -498,14 +668,21 @@ class Lobby:
             state = game.new_game(n, values, seed)
         except CourtcardsError as exc:
             raise ApiError(422, "bad_request", str(exc)) from None
-        tid = _new_id(self.tables)
+        if private is None:
+            private = any(s.type == "human" for s in seat_list)
         now = time.time()
         for s in seat_list:
             s.gone_since = now
+        status = "open" if any(s.type == "human" for s in seat_list) else "playing"
+        for _ in range(5):
+            tid = _new_id(16 if private else 6)
+            if tid not in self.tables and tid not in self._loading:
+                break
         table = Table(id=tid, game=game, state=state, seats=seat_list, settings=settings, created=now,
-                      store=self.store)
+                      store=self.store, private=private, snapshot_every=self.config.snapshot_every)
         row = {"id": tid, "game": game.name, "players": n, "options": dict(state.options), "seed": seed,
-               "settings": settings.to_json(), "created": now, "finished": False, "result": None}
+               "settings": settings.to_json(), "created": now, "finished": False, "result": None,
+               "status": status, "private": private, "version": 0, "updated": now}
         seat_rows = [{"table_id": tid, "seat": s.seat, "kind": s.type, "bot": s.bot, "name": s.name,
                       "token_hash": None} for s in seat_list]
 
@@ -516,6 +693,9 @@ class Lobby:
         self.tables[tid] = table  # reserve the id; nobody can act before the commit (table is new)
         try:
             await self.store.write(write)
+        except sa.exc.IntegrityError:
+            del self.tables[tid]
+            raise ApiError(503, "try_again", "the new table's id was taken; try again") from None
         except Exception:
             del self.tables[tid]
             raise
@@ -525,7 +705,7 @@ class Lobby:
         return table
 
     async def join(self, table_id: str, seat_no: int | None, name: str | None) -> tuple[int, str, Table]:
-        table = self.get(table_id)
+        table = await self.get(table_id)
         async with table.lock:
             if seat_no is None:
                 free = [s for s in table.seats if s.type == "human" and not s.taken]
@@ -545,10 +725,14 @@ class Lobby:
             digest = hash_token(token)
             seat_name = (name or "").strip()[:64] or None
             tid, sno = table.id, seat.seat
+            full = all(s.taken for s in table.seats if s.seat != sno)
 
             def write(conn: Connection) -> None:
                 conn.execute(sa.update(seats_t).where(seats_t.c.table_id == tid, seats_t.c.seat == sno)
                              .values(token_hash=digest, name=seat_name))
+                if full:
+                    conn.execute(sa.update(tables_t).where(tables_t.c.id == tid)
+                                 .values(status="playing", updated=time.time()))
 
             await self.store.write(write)
             seat.token_hash = digest
