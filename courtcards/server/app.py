@@ -137,6 +137,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
                   description="Tables of royal card games, played over WebSockets. See docs/server.md.")
     app.state.lobby = lobby
     app.state.config = cfg
+    app.state.replays = replays
     app.add_middleware(Guard, max_body=cfg.max_body)
 
     @app.exception_handler(ApiError)
