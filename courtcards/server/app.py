@@ -14,7 +14,7 @@ from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from courtcards.bots.base import bot_kinds
@@ -35,6 +35,8 @@ OptionValue = Annotated[str, StringConstraints(max_length=64)] | bool | int | fl
 
 
 class SeatSpec(BaseModel):
+    model_config = ConfigDict(strict=True)  # "3" is not 3
+
     type: Literal["human", "bot"]
     bot: str | None = Field(None, max_length=32,
                             description="Bot kind for a bot seat (see GET /api/games); default random.")
@@ -42,6 +44,8 @@ class SeatSpec(BaseModel):
 
 
 class CreateTable(BaseModel):
+    model_config = ConfigDict(strict=True)  # "3" is not 3
+
     game: str = Field(description="Game name, e.g. rank.", max_length=32)
     players: int | None = Field(None, ge=1, le=64, description="Number of players (default: the game's default).")
     options: dict[Annotated[str, StringConstraints(max_length=64)], OptionValue] = Field(
@@ -59,6 +63,8 @@ class CreateTable(BaseModel):
 
 
 class JoinTable(BaseModel):
+    model_config = ConfigDict(strict=True)  # "3" is not 3
+
     seat: int | None = Field(None, description="Seat to take (default: the first free human seat).")
     name: Name | None = None
 

@@ -17,6 +17,7 @@ from courtcards.server.tables import ApiError, LobbyConfig
 PAGE_CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
             "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 PAGE_PREFIXES = ("/static/", "/table/", "/join/", "/replay/")
+HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
 
 
 @dataclass
@@ -131,8 +132,7 @@ class Guard:
 
         async def with_headers(msg: Message) -> None:
             if msg["type"] == "http.response.start":
-                extra = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
-                         (b"x-frame-options", b"DENY")]
+                extra = list(HEADERS)
                 if page:
                     extra.append((b"content-security-policy", PAGE_CSP.encode()))
                 msg = {**msg, "headers": [*msg.get("headers", []), *extra]}
@@ -146,5 +146,5 @@ async def _too_large(send: Send, limit: int) -> None:
                                  "message": f"request bodies are at most {limit} bytes"}}).encode()
     await send({"type": "http.response.start", "status": 413,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            (b"connection", b"close")]})
+                            (b"connection", b"close"), *HEADERS]})
     await send({"type": "http.response.body", "body": body})

@@ -396,6 +396,7 @@ class Table:
 
         await self.store.write(write)
         self.state.apply(seat, text)
+        log.debug("table %s: seat %d acted, version %d", tid, seat, idx + 1)  # never the text: it may be secret
         self.track_decisions(acted=seat)
         self.broadcast()
         if self.state.is_over():
