@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import queue
+import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -75,6 +76,17 @@ snapshots_t = sa.Table(
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("state", sa.JSON, nullable=False),
 )
+
+
+leases_t = sa.Table(  # several processes: the one holding a table's lease plays its bots
+    "cc_leases",
+    metadata,
+    sa.Column("table_id", sa.String(16), primary_key=True),
+    sa.Column("owner", sa.String(32), nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+)
+
+NOTIFY_CHANNEL = "cc_tables"
 
 
 def database_url(url: str | None, path: str | Path | None) -> str:
@@ -210,6 +222,8 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
+        self.shared = self.engine.dialect.name == "postgresql"  # other processes may use it too
+        self.node = secrets.token_hex(8)
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self.commits = 0
@@ -221,6 +235,18 @@ class Store:
 
     def load(self, tid: str) -> StoredTable | None:
         return load_table(self.engine, tid)
+
+    def notify(self, conn: Connection, tid: str) -> None:
+        """Tell the other processes (at commit) that table ``tid`` changed."""
+        if self.shared:
+            conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, f"{self.node} {tid}")))
+
+    def changes(self, tid: str, start: int) -> tuple[list[tuple[int, str]], list[dict[str, Any]]]:
+        """The actions from index ``start`` on, and the seats, of one table."""
+        with self.engine.connect() as conn:
+            seats = [dict(r) for r in conn.execute(
+                sa.select(seats_t).where(seats_t.c.table_id == tid).order_by(seats_t.c.seat)).mappings()]
+            return read_actions(conn, tid, start), seats
 
     def close(self) -> None:
         if self._thread is not None:

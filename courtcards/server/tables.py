@@ -18,7 +18,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -38,6 +38,7 @@ from courtcards.server.db import (
     Store,
     StoredTable,
     actions_t,
+    leases_t,
     list_tables,
     recent_tables,
     seats_t,
@@ -45,11 +46,18 @@ from courtcards.server.db import (
     tables_t,
 )
 
+if TYPE_CHECKING:
+    from courtcards.server.cluster import Cluster
+
 log = logging.getLogger("courtcards.server")
 
 ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 ID_SET = set(ID_ALPHABET)
 SEED_LIMIT = 2**63
+
+
+class Conflict(Exception):
+    """Another process stored an action at this index first (the table has caught up since)."""
 
 
 class ApiError(Exception):
@@ -208,6 +216,7 @@ class Table:
     created: float
     store: Store
     private: bool = False
+    owned: bool = True  # this process plays the table's bots (with several processes: it holds the lease)
     snapshot_every: int = 100
     last_seen: float = field(default_factory=time.time)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -363,6 +372,8 @@ class Table:
                                 continue
                             action = bot_move(self.bot_for(s), self.state, s)
                             await self.commit(s, action.text)
+                    except Conflict:
+                        pass  # another process moved first; caught up
                     except Exception as exc:  # the database failed: try again shortly
                         log.error("table %s: bot move not committed: %r", self.id, exc)
                         await asyncio.sleep(1.0)
@@ -374,7 +385,7 @@ class Table:
                 await asyncio.wait_for(self.changed.wait(), timeout)
 
     def start_driver(self) -> None:
-        if self.driver is None and not self.state.is_over():
+        if self.driver is None and self.owned and not self.state.is_over():
             self.driver = asyncio.create_task(self.drive(), name=f"table-{self.id}")
             self.driver.add_done_callback(self._driver_done)
 
@@ -393,8 +404,13 @@ class Table:
         def write(conn: Connection) -> None:
             conn.execute(actions_t.insert().values(table_id=tid, idx=idx, seat=seat, text=text, at=now))
             conn.execute(sa.update(tables_t).where(tables_t.c.id == tid).values(version=idx + 1, updated=now))
+            self.store.notify(conn, tid)
 
-        await self.store.write(write)
+        try:
+            await self.store.write(write)
+        except sa.exc.IntegrityError:
+            await self.catch_up()
+            raise Conflict() from None
         self.state.apply(seat, text)
         log.debug("table %s: seat %d acted, version %d", tid, seat, idx + 1)  # never the text: it may be secret
         self.track_decisions(acted=seat)
@@ -406,11 +422,28 @@ class Table:
             def finish(conn: Connection) -> None:
                 conn.execute(sa.update(tables_t).where(tables_t.c.id == tid)
                              .values(finished=True, status="finished", result=result))
+                conn.execute(leases_t.delete().where(leases_t.c.table_id == tid))
 
             await self.store.write(finish)
             self.snapshot()
         elif self.snapshot_every and self.state.version % self.snapshot_every == 0:
             self.snapshot()
+
+    async def catch_up(self) -> bool:
+        """Apply what other processes stored (actions, joined seats). Lock held. Whether anything changed."""
+        actions, rows = await asyncio.to_thread(self.store.changes, self.id, self.state.version)
+        changed = False
+        for by, text in actions:
+            self.state.apply(by, text)
+            changed = True
+        for row, place in zip(rows, self.seats, strict=False):
+            if row["token_hash"] != place.token_hash or row["name"] != place.name:
+                place.token_hash, place.name, place.gone_since = row["token_hash"], row["name"], time.time()
+                changed = True
+        if changed:
+            self.track_decisions()
+            self.broadcast()
+        return changed
 
     def snapshot(self) -> None:
         """Store the whole state, so loading the table replays only the actions after it."""
@@ -432,7 +465,11 @@ class Table:
             checked = self.check(seat, text)
             if isinstance(checked, tuple):
                 return checked[0], checked[1]
-            await self.commit(seat, checked.text)
+            try:
+                await self.commit(seat, checked.text)
+            except Conflict:
+                return "stale_version", f"another action came first (now version {self.state.version}); " \
+                                        "act on the latest state"
             return None
 
     def check(self, seat: int, text: str) -> Action | tuple[str, str, str]:
@@ -502,6 +539,7 @@ class LobbyConfig:
     finished_expiry: float = 60.0  # the same for finished tables
     resume_recent: float = 3600.0  # at start, unfinished tables active this recently are loaded (bots resume)
     resume_limit: int = 1000
+    lease_ttl: float = 5.0  # several processes on PostgreSQL: a dead process's tables move on after this long
 
 
 class Lobby:
@@ -513,8 +551,15 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self.cluster: Cluster | None = None
+        if store.shared:
+            from courtcards.server.cluster import Cluster
+
+            self.cluster = Cluster(store, self, self.config.lease_ttl)
 
     async def start(self) -> None:
+        if self.cluster is not None:
+            self.cluster.start()
         since = time.time() - self.config.resume_recent
         ids = await asyncio.to_thread(recent_tables, self.store.engine, since, self.config.resume_limit)
         for tid in ids:
@@ -548,6 +593,9 @@ class Lobby:
             del self._loading[table_id]
         if table is not None:
             self.tables[table_id] = table
+            if self.cluster is not None:
+                table.owned = False
+                await self.cluster.own(table)
             table.start_driver()
         fut.set_result(table)
         return table
@@ -618,8 +666,12 @@ class Lobby:
             task.cancel()
             with contextlib.suppress(BaseException):
                 await task
+        if self.cluster is not None:
+            await self.cluster.release(table)
 
     async def stop(self) -> None:
+        if self.cluster is not None:
+            await self.cluster.stop()
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(BaseException):
@@ -701,6 +753,9 @@ class Lobby:
             del self.tables[tid]
             raise
         table.track_decisions()
+        if self.cluster is not None:
+            table.owned = False
+            await self.cluster.own(table)
         table.start_driver()
         log.info("table %s created: %s, %d players", tid, game.name, n)
         return table
@@ -728,14 +783,19 @@ class Lobby:
             tid, sno = table.id, seat.seat
             full = all(s.taken for s in table.seats if s.seat != sno)
 
-            def write(conn: Connection) -> None:
-                conn.execute(sa.update(seats_t).where(seats_t.c.table_id == tid, seats_t.c.seat == sno)
-                             .values(token_hash=digest, name=seat_name))
-                if full:
+            def write(conn: Connection) -> int:
+                done = conn.execute(sa.update(seats_t).where(seats_t.c.table_id == tid, seats_t.c.seat == sno,
+                                                             seats_t.c.token_hash.is_(None))
+                                    .values(token_hash=digest, name=seat_name)).rowcount
+                if done and full:
                     conn.execute(sa.update(tables_t).where(tables_t.c.id == tid)
                                  .values(status="playing", updated=time.time()))
+                self.store.notify(conn, tid)
+                return int(done)
 
-            await self.store.write(write)
+            if not await self.store.write(write):  # another process gave it away first
+                await table.catch_up()
+                raise ApiError(409, "seat_taken", f"seat {sno} is already taken")
             seat.token_hash = digest
             seat.name = seat_name
             seat.gone_since = time.time()

@@ -1,4 +1,4 @@
-"""Table status, privacy, version and last activity for listing and expiry; state snapshots.
+"""Table status, privacy, version and last activity for listing and expiry; state snapshots; leases.
 
 Revision ID: 0002
 Revises: 0001
@@ -34,9 +34,16 @@ def upgrade() -> None:
         sa.Column("version", sa.Integer, nullable=False),
         sa.Column("state", sa.JSON, nullable=False),
     )
+    op.create_table(
+        "cc_leases",
+        sa.Column("table_id", sa.String(16), primary_key=True),
+        sa.Column("owner", sa.String(32), nullable=False),
+        sa.Column("expires", sa.Float, nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("cc_leases")
     op.drop_table("cc_snapshots")
     op.drop_index("ix_cc_tables_updated", "cc_tables")
     op.drop_index("ix_cc_tables_listing", "cc_tables")
