@@ -2,39 +2,16 @@
 
 from __future__ import annotations
 
-import logging
+import os
 import re
 import socket
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-TOKEN_RE = re.compile(r"(token=)[^&\s\"']+")
-# Other libraries' debug logs show message contents (WebSocket frames, SQL): only warnings from SQL
-# and alembic, nothing below INFO from anyone else, so no action text (a secret choice) is ever logged.
-FLOORS = (("sqlalchemy", logging.WARNING), ("alembic", logging.WARNING), ("courtcards", logging.DEBUG))
-
-
-class LogFloor(logging.Filter):
-    """On the log handlers: drop the records below each library's floor (INFO for those not listed)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        for prefix, floor in FLOORS:
-            if record.name == prefix or record.name.startswith(prefix + "."):
-                return record.levelno >= floor
-        return record.levelno >= logging.INFO
-
-
-class RedactTokens(logging.Filter):
-    """Keep seat tokens (in WebSocket URLs) out of the logs."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        msg = record.getMessage()
-        if "token=" in msg:
-            record.msg = TOKEN_RE.sub(r"\1***", msg)
-            record.args = ()
-        return True
+if TYPE_CHECKING:
+    from courtcards.server.guards import ServerConfig
 
 
 def register(app: typer.Typer) -> None:
@@ -142,6 +119,12 @@ def serve(
     snapshot_every: Annotated[
         int, typer.Option("--snapshot-every", help="Actions between state snapshots (a restart replays fewer).")
     ] = 100,
+    workers: Annotated[
+        int, typer.Option("--workers", help="Server processes (PostgreSQL only); a dead one's tables move on.")
+    ] = 1,
+    lease_ttl: Annotated[
+        float, typer.Option("--lease-ttl", help="Seconds before the tables of a process that stopped move on.")
+    ] = 5.0,
 ) -> None:
     """Run the game server: tables, seats, WebSocket play, bots, a durable action log."""
     from courtcards.server.db import database_url as make_url
@@ -160,6 +143,13 @@ def serve(
                          ("--snapshot-every", snapshot_every)):
         if number < 0:
             raise fail(f"{name} must be 0 or more, not {number}")
+    if not 1 <= workers <= 64:
+        raise fail(f"--workers must be 1..64, not {workers}")
+    if workers > 1 and not url.startswith("postgresql"):
+        raise fail("--workers above 1 needs PostgreSQL (--database-url postgresql://...): "
+                   "SQLite serves one process")
+    if lease_ttl < 0.5:
+        raise fail(f"--lease-ttl must be at least 0.5 seconds, not {lease_ttl}")
     try:
         rates = {n: check_rate(v) for n, v in (("create", rate_create), ("join", rate_join), ("connect", rate_connect))}
         check_port(host, port)
@@ -169,25 +159,27 @@ def serve(
     config = ServerConfig(
         max_body=max_body, max_message=max_message, max_queue=max_queue, rate_create=rates["create"],
         rate_join=rates["join"], rate_connect=rates["connect"], allowed_origins=tuple(allow_origin or ()),
-        lobby=LobbyConfig(snapshot_every=snapshot_every, idle_expiry=idle_expiry, finished_expiry=finished_expiry),
+        lobby=LobbyConfig(snapshot_every=snapshot_every, idle_expiry=idle_expiry, finished_expiry=finished_expiry,
+                          lease_ttl=lease_ttl),
     )
-    run(url, shown, host, port, level, access_log, ws_deflate, ws_impl, config)
+    run(url, shown, host, port, level, access_log, ws_deflate, ws_impl, config, workers)
 
 
 def run(url: str, shown: str, host: str, port: int, level: str, access_log: bool, ws_deflate: bool, ws_impl: str,
-        config: object) -> None:
+        config: ServerConfig, workers: int) -> None:
     import uvicorn
 
-    from courtcards.server import create_app
-    from courtcards.server.guards import ServerConfig
+    from courtcards.server.app import CONFIG_ENV, create_app, dump_config
+    from courtcards.server.logs import setup_logging
 
-    assert isinstance(config, ServerConfig)
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(LogFloor())
-    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
-        logging.getLogger(name).addFilter(RedactTokens())
-    typer.echo(f"courtcards server on http://{host}:{port}/ (database {shown})")
-    uvicorn.run(create_app(url, config=config), host=host, port=port, log_level=level.lower(),
-                access_log=access_log, ws_ping_interval=20, ws_ping_timeout=20, ws_per_message_deflate=ws_deflate,
-                ws=ws_impl, ws_max_size=config.max_message, log_config=None)
+    setup_logging(level)
+    typer.echo(f"courtcards server on http://{host}:{port}/ (database {shown}"
+               + (f", {workers} processes)" if workers > 1 else ")"))
+    options = {"host": host, "port": port, "log_level": level.lower(), "access_log": access_log,
+               "ws_ping_interval": 20, "ws_ping_timeout": 20, "ws_per_message_deflate": ws_deflate, "ws": ws_impl,
+               "ws_max_size": config.max_message, "log_config": None}
+    if workers > 1:  # each worker process builds its app from the environment
+        os.environ[CONFIG_ENV] = dump_config(url, config, level)
+        uvicorn.run("courtcards.server.app:app_from_env", factory=True, workers=workers, **options)  # type: ignore[arg-type]
+    else:
+        uvicorn.run(create_app(url, config=config), **options)  # type: ignore[arg-type]

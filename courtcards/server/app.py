@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -23,11 +25,12 @@ from courtcards.core.game import game_names, get_game
 from courtcards.server.db import Store
 from courtcards.server.guards import Guard, RateLimits, ServerConfig, origin_allowed, parse_message
 from courtcards.server.replay import Replays
-from courtcards.server.tables import ApiError, Client, Lobby, Settings, Table, dumps
+from courtcards.server.tables import ApiError, Client, Lobby, LobbyConfig, Settings, Table, dumps
 
 log = logging.getLogger("courtcards.server")
 
 STATIC_DIR = Path(__file__).parent / "static"
+CONFIG_ENV = "COURTCARDS_SERVER"
 
 
 Name = Annotated[str, StringConstraints(max_length=64)]
@@ -393,3 +396,19 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         return _page("replay.html", static)
 
     return app
+
+
+def dump_config(url: str, config: ServerConfig, log_level: str) -> str:
+    return json.dumps({"url": url, "log_level": log_level, "config": dataclasses.asdict(config)})
+
+
+def app_from_env() -> FastAPI:
+    """The app of one worker process of ``courtcards serve --workers N`` (settings in $COURTCARDS_SERVER)."""
+    from courtcards.server.logs import setup_logging
+
+    data = json.loads(os.environ[CONFIG_ENV])
+    setup_logging(data["log_level"])
+    cfg = dict(data["config"])
+    cfg["lobby"] = LobbyConfig(**cfg["lobby"])
+    cfg["allowed_origins"] = tuple(cfg["allowed_origins"])
+    return create_app(data["url"], config=ServerConfig(**cfg))

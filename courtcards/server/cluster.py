@@ -44,6 +44,7 @@ class Cluster:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._pending: set[str] = set()
+        self._owning: set[str] = set()
         self._tasks: set[asyncio.Future[None]] = set()
 
     # -- leases -------------------------------------------------------------------
@@ -76,12 +77,16 @@ class Cluster:
 
     async def own(self, table: Table) -> None:
         """Take the table's lease if it is free (or expired); then play its bots here."""
-        if table.owned or table.state.is_over():
+        if table.owned or table.state.is_over() or table.id in self._owning:
             return
-        if not await asyncio.to_thread(self._acquire, table.id):
-            return
-        async with table.lock:
-            await table.catch_up()  # the previous owner's last moves
+        self._owning.add(table.id)
+        try:
+            if not await asyncio.to_thread(self._acquire, table.id):
+                return
+            async with table.lock:
+                await table.catch_up()  # the previous owner's last moves
+        finally:
+            self._owning.discard(table.id)
         table.owned = True
         table.start_driver()
         log.info("table %s: this process plays its bots now", table.id)
