@@ -280,3 +280,30 @@ def test_security_headers(client: TestClient) -> None:
     for r in (page, api):
         assert r.headers["x-content-type-options"] == "nosniff" and r.headers["x-frame-options"] == "DENY"
         assert r.headers["referrer-policy"] == "no-referrer"
+
+
+def test_upgrade_from_the_first_schema_keeps_tables(tmp_path: Path) -> None:
+    import sqlalchemy as sa
+    from alembic import command
+    from alembic.config import Config
+
+    from courtcards.server.db import make_engine, migrate
+
+    engine = make_engine(database_url(None, tmp_path / "old.sqlite"))
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(replay.__file__).parent / "migrations"))
+    settings = json.dumps({"bot_delay": 0, "absent_timeout": 60})
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+        for tid, finished, token in (("aaaaaa", False, None), ("bbbbbb", False, "h"), ("cccccc", True, "h")):
+            conn.execute(sa.text("INSERT INTO cc_tables VALUES (:id, 'rank', 3, '{}', 1, :s, 1.0, :f, NULL)"),
+                         {"id": tid, "s": settings, "f": finished})
+            for seat in range(3):
+                conn.execute(sa.text("INSERT INTO cc_seats VALUES (:id, :seat, 'human', NULL, NULL, :tok)"),
+                             {"id": tid, "seat": seat, "tok": token})
+        conn.execute(sa.text("INSERT INTO cc_actions VALUES ('bbbbbb', 0, 0, 'x', 1.0)"))
+    migrate(engine)
+    with engine.connect() as conn:
+        rows = list(conn.execute(sa.text("SELECT id, status, private, version FROM cc_tables ORDER BY id")))
+    assert rows == [("aaaaaa", "open", 0, 0), ("bbbbbb", "playing", 0, 1), ("cccccc", "finished", 0, 0)]

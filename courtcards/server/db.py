@@ -126,6 +126,8 @@ def migrate(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":  # processes starting together migrate one at a time
+            conn.execute(sa.select(sa.func.pg_advisory_xact_lock(0x636F7572)))
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 

@@ -15,11 +15,11 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("cc_tables") as batch:
-        batch.add_column(sa.Column("status", sa.String(16), nullable=False, server_default="open"))
-        batch.add_column(sa.Column("private", sa.Boolean, nullable=False, server_default=sa.false()))
-        batch.add_column(sa.Column("version", sa.Integer, nullable=False, server_default="0"))
-        batch.add_column(sa.Column("updated", sa.Float, nullable=False, server_default="0"))
+    # ADD COLUMN (not a batch copy): SQLite would refuse to drop the referenced table.
+    op.add_column("cc_tables", sa.Column("status", sa.String(16), nullable=False, server_default="open"))
+    op.add_column("cc_tables", sa.Column("private", sa.Boolean, nullable=False, server_default=sa.false()))
+    op.add_column("cc_tables", sa.Column("version", sa.Integer, nullable=False, server_default="0"))
+    op.add_column("cc_tables", sa.Column("updated", sa.Float, nullable=False, server_default="0"))
     # Tables from before: status from their seats, version from the log.
     op.execute("UPDATE cc_tables SET status = CASE WHEN finished THEN 'finished' WHEN EXISTS (SELECT 1 FROM "
                "cc_seats s WHERE s.table_id = cc_tables.id AND s.kind = 'human' AND s.token_hash IS NULL) "
