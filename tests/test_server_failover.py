@@ -89,7 +89,8 @@ class Player(threading.Thread):
 
 def new_table(base: str, seed: int, bot_delay: float = 0.1, humans: int = 1) -> str:
     seats = [{"type": "human"}] * humans + [{"type": "bot", "bot": "greedy"}] * (3 - humans)
-    body = {"game": "rank", "players": 3, "preset": "quick", "seed": seed, "bot_delay": bot_delay, "seats": seats}
+    body = {"game": "rank", "players": 3, "preset": "quick", "seed": seed, "bot_delay": bot_delay, "seats": seats,
+            "absent_timeout": 2}
     return str(http(base + "/api/tables", "POST", body)["table"]["id"])
 
 
@@ -112,6 +113,10 @@ def test_kill_9_of_one_process_moves_its_tables_to_the_other(postgres_url: str, 
         time.sleep(2.5)
         for t in tables:
             assert len(t["log"]) > 3, "play did not start"
+        # A plays the bots of a table whose human is connected to B: it knows the human is there.
+        across = tables[2]
+        assert http(base_a + f"/api/tables/{across['id']}")["table"]["seats"][0]["connected"] is True
+        assert not any(m["seats"][0]["stand_in"] for _, m in across["log"])
         a.send_signal(signal.SIGKILL)
         a.wait(10)
         killed = time.time()

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.engine import Connection
 
 from courtcards.server.db import NOTIFY_CHANNEL, Store, leases_t, tables_t
 
@@ -101,6 +102,11 @@ class Cluster:
         while True:
             try:
                 held, orphans = await asyncio.to_thread(self._renew)
+                # Connections here, said again so they do not expire elsewhere; and forget the silent.
+                self._say([f"{t.id}:{s.seat}:{s.connections}" for t in self.lobby.tables.values()
+                           for s in t.seats if s.connections > 0])
+                for table in list(self.lobby.tables.values()):
+                    table.forget_remote(time.time() - self.ttl)
                 for table in list(self.lobby.tables.values()):
                     if table.owned and table.id not in held and not table.state.is_over():
                         table.owned = False  # lost it (this process stalled): stop playing its bots
@@ -131,12 +137,38 @@ class Cluster:
                     loop.call_soon_threadsafe(self._catch_up_all)  # anything missed while not listening
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.5):
-                            node, _, tid = note.payload.partition(" ")
-                            if node != self.node:
-                                loop.call_soon_threadsafe(self._changed, tid)
+                            kind, node, *rest = note.payload.split(" ")
+                            if node == self.node:
+                                continue
+                            if kind == "C":
+                                loop.call_soon_threadsafe(self._changed, rest[0])
+                            elif kind == "P":
+                                loop.call_soon_threadsafe(self._heard, node, rest)
             except Exception as exc:
                 log.error("listening for other processes failed: %s; again in 1 s", type(exc).__name__)
                 self._stop.wait(1.0)
+
+    def _heard(self, node: str, items: list[str]) -> None:
+        now = time.time()
+        for item in items:
+            tid, seat, count = item.split(":")
+            table = self.lobby.tables.get(tid)
+            if table is not None:
+                table.heard(node, int(seat), int(count), now)
+
+    def announce(self, tid: str, seat: int, count: int) -> None:
+        """Tell the other processes this one has ``count`` connections to a seat."""
+        self._say([f"{tid}:{seat}:{count}"])
+
+    def _say(self, items: list[str]) -> None:
+        for i in range(0, len(items), 200):  # NOTIFY payloads stay under 8000 bytes
+            payload = " ".join(["P", self.node, *items[i:i + 200]])
+
+            def write(conn: Connection, payload: str = payload) -> None:
+                conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, payload)))
+
+            fut = self.store.write(write)
+            fut.add_done_callback(lambda f: f.cancelled() or f.exception())
 
     def _catch_up_all(self) -> None:
         for tid in list(self.lobby.tables):

@@ -241,7 +241,7 @@ class Store:
     def notify(self, conn: Connection, tid: str) -> None:
         """Tell the other processes (at commit) that table ``tid`` changed."""
         if self.shared:
-            conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, f"{self.node} {tid}")))
+            conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, f"C {self.node} {tid}")))
 
     def changes(self, tid: str, start: int) -> tuple[list[tuple[int, str]], list[dict[str, Any]]]:
         """The actions from index ``start`` on, and the seats, of one table."""

@@ -88,6 +88,11 @@ class Seat:
     connections: int = 0
     gone_since: float = 0.0
     stand_in: bool = False
+    remote: dict[str, float] = field(default_factory=dict)  # other processes with a connection: when they said so
+
+    @property
+    def present(self) -> bool:
+        return self.connections > 0 or bool(self.remote)
 
     @property
     def taken(self) -> bool:
@@ -100,7 +105,7 @@ class Seat:
             "bot": self.bot,
             "name": self.name,
             "taken": self.taken,
-            "connected": self.type == "bot" or self.connections > 0,
+            "connected": self.type == "bot" or self.present,
             "stand_in": self.stand_in,
         }
 
@@ -217,6 +222,7 @@ class Table:
     store: Store
     private: bool = False
     owned: bool = True  # this process plays the table's bots (with several processes: it holds the lease)
+    announce: Callable[[str, int, int], None] | None = None  # tells other processes a seat's connections here
     snapshot_every: int = 100
     last_seen: float = field(default_factory=time.time)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -339,7 +345,7 @@ class Table:
         if self.status != "playing":
             return False, None
         for seat in self.seats:
-            if seat.type != "human" or seat.connections > 0 or seat.stand_in:
+            if seat.type != "human" or seat.present or seat.stand_in:
                 continue
             due = seat.gone_since + self.settings.absent_timeout
             if now >= due:
@@ -499,6 +505,8 @@ class Table:
         if conn.seat is not None:
             seat = self.seats[conn.seat]
             seat.connections += 1
+            if seat.connections == 1 and self.announce is not None:
+                self.announce(self.id, seat.seat, 1)
             if seat.connections == 1 or seat.stand_in:
                 seat.stand_in = False
                 self.broadcast()
@@ -515,7 +523,36 @@ class Table:
             seat.connections -= 1
             if seat.connections == 0:
                 seat.gone_since = time.time()
+                if self.announce is not None:
+                    self.announce(self.id, seat.seat, 0)
                 self.broadcast()
+
+    def heard(self, node: str, seat_no: int, count: int, now: float) -> None:
+        """Another process says how many connections it has to a seat."""
+        if not 0 <= seat_no < len(self.seats):
+            return
+        seat = self.seats[seat_no]
+        before = (seat.present, seat.stand_in)
+        if count > 0:
+            seat.remote[node] = now
+            seat.stand_in = False
+        elif seat.remote.pop(node, None) is not None and not seat.present:
+            seat.gone_since = now
+        if (seat.present, seat.stand_in) != before:
+            self.broadcast()
+
+    def forget_remote(self, older_than: float) -> None:
+        """Drop what other processes said before ``older_than`` (they stopped saying it: gone or dead)."""
+        changed = False
+        for seat in self.seats:
+            stale = {n: t for n, t in seat.remote.items() if t < older_than}
+            for node in stale:
+                del seat.remote[node]
+            if stale and not seat.present:
+                seat.gone_since = max(stale.values())
+                changed = True
+        if changed:
+            self.broadcast()
 
 
 def _log_failure(what: str) -> Callable[[asyncio.Future[Any]], None]:
@@ -595,6 +632,7 @@ class Lobby:
             self.tables[table_id] = table
             if self.cluster is not None:
                 table.owned = False
+                table.announce = self.cluster.announce
                 await self.cluster.own(table)
             table.start_driver()
         fut.set_result(table)
@@ -755,6 +793,7 @@ class Lobby:
         table.track_decisions()
         if self.cluster is not None:
             table.owned = False
+            table.announce = self.cluster.announce
             await self.cluster.own(table)
         table.start_driver()
         log.info("table %s created: %s, %d players", tid, game.name, n)
