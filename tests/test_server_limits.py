@@ -9,9 +9,10 @@ import random
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from fastapi.testclient import TestClient
@@ -22,6 +23,8 @@ from courtcards.core.record import GameRecord
 from courtcards.server import create_app, database_url, replay
 from courtcards.server.guards import ServerConfig
 from courtcards.server.tables import Client, Lobby, LobbyConfig
+
+T = TypeVar("T")
 
 
 def app_client(db_path: Path, **config: Any) -> TestClient:
@@ -225,6 +228,12 @@ def test_replay_is_built_off_the_event_loop_with_bounded_memory(client: TestClie
 
 
 # -- slow connections -----------------------------------------------------------------------------
+def run_async(coro: Coroutine[Any, Any, T]) -> T:
+    """asyncio.run in a thread of its own (other tests may leave a loop running in this one)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 def test_a_connection_that_falls_behind_is_dropped_with_a_reason() -> None:
     async def scenario() -> tuple[Client, list[str]]:
         stuck = asyncio.Event()
@@ -241,7 +250,7 @@ def test_a_connection_that_falls_behind_is_dropped_with_a_reason() -> None:
         pump.cancel()
         return client, reasons
 
-    client, reasons = asyncio.run(scenario())
+    client, reasons = run_async(scenario())
     assert client.closed and reasons == ["too slow: more than 8 messages waiting to be sent"]
     assert client.queue.qsize() <= 1  # the backlog is freed
 
@@ -255,7 +264,7 @@ def test_a_connection_that_falls_behind_is_dropped_with_a_reason() -> None:
         await client.pump()
         return reasons
 
-    assert asyncio.run(timeout()) == ["too slow: a message took more than 0.05 s to send"]
+    assert run_async(timeout()) == ["too slow: a message took more than 0.05 s to send"]
 
 
 # -- Origin, headers ----------------------------------------------------------------------------------
