@@ -254,17 +254,23 @@ def test_a_connection_that_falls_behind_is_dropped_with_a_reason() -> None:
     assert client.closed and reasons == ["too slow: more than 8 messages waiting to be sent"]
     assert client.queue.qsize() <= 1  # the backlog is freed
 
-    async def timeout() -> list[str]:
+    async def stuck() -> list[str]:
         async def send(_text: str) -> None:
             await asyncio.sleep(10)
 
         reasons: list[str] = []
-        client = Client(0, send, max_queue=8, send_timeout=0.05, on_drop=reasons.append)
+        client = Client(0, send, max_queue=8, send_timeout=5, on_drop=reasons.append)
+        pump = asyncio.create_task(client.pump())
         client.push("x")
-        await client.pump()
+        await asyncio.sleep(0.01)
+        now = asyncio.get_running_loop().time()
+        client.check_stuck(now + 4)  # not yet
+        assert reasons == []
+        client.check_stuck(now + 6)
+        pump.cancel()
         return reasons
 
-    assert run_async(timeout()) == ["too slow: a message took more than 0.05 s to send"]
+    assert run_async(stuck()) == ["too slow: a message took more than 5 s to send"]
 
 
 # -- Origin, headers ----------------------------------------------------------------------------------

@@ -283,9 +283,12 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
                 return
 
         dropped: list[str] = []
+        pump: asyncio.Task[None] | None = None
 
         def on_drop(reason: str) -> None:
             dropped.append(reason)
+            if pump is not None:
+                pump.cancel()  # it may be stuck sending
 
         client = Client(seat, websocket.send_text, max_queue=cfg.max_queue, send_timeout=cfg.send_timeout,
                         on_drop=on_drop)

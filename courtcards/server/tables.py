@@ -175,6 +175,7 @@ class Client:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.reason: str | None = None
+        self.sending_since: float | None = None
 
     def push(self, text: str) -> None:
         if self.closed:
@@ -196,15 +197,20 @@ class Client:
 
     async def pump(self) -> None:
         """Send queued messages in order until closed."""
+        loop = asyncio.get_running_loop()
         while True:
             text = await self.queue.get()
             if text is None:
                 return
-            try:
-                await asyncio.wait_for(self._send(text), self.send_timeout)
-            except TimeoutError:
-                self.drop(f"too slow: a message took more than {self.send_timeout:g} s to send")
-                return
+            self.sending_since = loop.time()
+            await self._send(text)
+            self.sending_since = None
+
+    def check_stuck(self, now: float) -> None:
+        """Drop the client if one message has been on its way for longer than ``send_timeout`` (loop time)."""
+        since = self.sending_since
+        if since is not None and now - since > self.send_timeout:
+            self.drop(f"too slow: a message took more than {self.send_timeout:g} s to send")
 
     def close(self) -> None:
         self.closed = True
@@ -409,7 +415,6 @@ class Table:
 
         def write(conn: Connection) -> None:
             conn.execute(actions_t.insert().values(table_id=tid, idx=idx, seat=seat, text=text, at=now))
-            conn.execute(sa.update(tables_t).where(tables_t.c.id == tid).values(version=idx + 1, updated=now))
             self.store.notify(conn, tid)
 
         try:
@@ -427,7 +432,7 @@ class Table:
 
             def finish(conn: Connection) -> None:
                 conn.execute(sa.update(tables_t).where(tables_t.c.id == tid)
-                             .values(finished=True, status="finished", result=result))
+                             .values(finished=True, status="finished", result=result, version=idx + 1, updated=now))
                 conn.execute(leases_t.delete().where(leases_t.c.table_id == tid))
 
             await self.store.write(finish)
@@ -452,12 +457,14 @@ class Table:
         return changed
 
     def snapshot(self) -> None:
-        """Store the whole state, so loading the table replays only the actions after it."""
-        tid, version, data = self.id, self.state.version, self.state.to_json()
+        """Store the whole state, so loading the table replays only the actions after it; and the
+        table's version and time of activity (for the list and for resuming at start)."""
+        tid, version, data, now = self.id, self.state.version, self.state.to_json(), time.time()
 
         def write(conn: Connection) -> None:
             conn.execute(snapshots_t.delete().where(snapshots_t.c.table_id == tid))
             conn.execute(snapshots_t.insert().values(table_id=tid, version=version, state=data))
+            conn.execute(sa.update(tables_t).where(tables_t.c.id == tid).values(version=version, updated=now))
 
         self.store.write(write).add_done_callback(_log_failure(f"table {tid}: snapshot at {version}"))
 
@@ -677,9 +684,14 @@ class Lobby:
         return out, total
 
     async def _sweep_loop(self) -> None:
-        period = min(10.0, max(0.05, min(self.config.idle_expiry, self.config.finished_expiry) / 4))
+        period = min(1.0, max(0.05, min(self.config.idle_expiry, self.config.finished_expiry) / 4))
+        loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(period)
+            now = loop.time()
+            for table in list(self.tables.values()):
+                for conn in list(table.conns):
+                    conn.check_stuck(now)
             await self.sweep(time.time())
 
     async def sweep(self, now: float) -> list[str]:
@@ -704,6 +716,14 @@ class Lobby:
             task.cancel()
             with contextlib.suppress(BaseException):
                 await task
+        tid, version = table.id, table.state.version
+
+        def write(conn: Connection) -> None:  # the list shows the version of tables not in memory
+            conn.execute(sa.update(tables_t).where(tables_t.c.id == tid, tables_t.c.version < version)
+                         .values(version=version))
+
+        with contextlib.suppress(Exception):
+            await self.store.write(write)
         if self.cluster is not None:
             await self.cluster.release(table)
 
