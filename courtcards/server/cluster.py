@@ -60,17 +60,22 @@ class Cluster:
         with self.store.engine.begin() as conn:
             return conn.execute(stmt).scalar() == self.node
 
-    def _renew(self) -> tuple[set[str], list[str]]:
-        """Renew this process's leases; (those it holds, unfinished tables whose lease has expired)."""
+    def _renew(self, waiting: list[str]) -> tuple[set[str], list[str]]:
+        """Renew this process's leases; (those it holds, tables whose lease is free: unfinished tables with an
+        expired lease, and those of ``waiting`` (loaded here, not held) without one)."""
         now = time.time()
         with self.store.engine.begin() as conn:
             held = {r[0] for r in conn.execute(
                 sa.update(leases_t).where(leases_t.c.owner == self.node).values(expires=now + self.ttl)
                 .returning(leases_t.c.table_id))}
-            orphans = [r[0] for r in conn.execute(
+            free = [r[0] for r in conn.execute(
                 sa.select(leases_t.c.table_id).join(tables_t, tables_t.c.id == leases_t.c.table_id)
                 .where(leases_t.c.expires < now, tables_t.c.finished.is_(False)).limit(100))]
-        return held, orphans
+            if waiting:
+                leased = {r[0] for r in conn.execute(
+                    sa.select(leases_t.c.table_id).where(leases_t.c.table_id.in_(waiting)))}
+                free += [tid for tid in waiting if tid not in leased]
+        return held, free
 
     def _release(self, tids: list[str]) -> None:
         with self.store.engine.begin() as conn:
@@ -101,7 +106,8 @@ class Cluster:
     async def _lease_loop(self) -> None:
         while True:
             try:
-                held, orphans = await asyncio.to_thread(self._renew)
+                waiting = [t.id for t in self.lobby.tables.values() if not t.owned and not t.state.is_over()]
+                held, free = await asyncio.to_thread(self._renew, waiting)
                 # Connections here, said again so they do not expire elsewhere; and forget the silent.
                 self._say([f"{t.id}:{s.seat}:{s.connections}" for t in self.lobby.tables.values()
                            for s in t.seats if s.connections > 0])
@@ -113,9 +119,7 @@ class Cluster:
                         if table.driver is not None:
                             table.driver.cancel()
                         log.warning("table %s: lease lost", table.id)
-                    elif not table.owned:
-                        await self.own(table)
-                for tid in orphans:
+                for tid in free:
                     orphan = await self.lobby.find(tid)
                     if orphan is not None:
                         await self.own(orphan)
