@@ -147,6 +147,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     app.state.lobby = lobby
     app.state.config = cfg
     app.state.replays = replays
+    app.state.rates = rates  # routers may count requests too: app.state.rates.check("create", address)
     app.add_middleware(Guard, max_body=cfg.max_body)
 
     @app.exception_handler(ApiError)
