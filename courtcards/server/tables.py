@@ -121,7 +121,7 @@ class Settings:
                 "move_time_limit": self.move_time_limit}
 
 
-def table_info(tid: str, private: bool, game: Game, players: int, options: dict[str, Any], status: str,
+def table_info(tid: str, private: bool, game: Game[Any], players: int, options: dict[str, Any], status: str,
                created: float, seats: list[Seat], version: int, to_move: list[int], settings: Settings,
                result: dict[str, Any] | None) -> dict[str, Any]:
     return {
