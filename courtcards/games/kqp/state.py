@@ -10,7 +10,7 @@ to best, the Queen, the King, then Pauper-2 again.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import combinations_with_replacement
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from courtcards.core.errors import PositionError
@@ -47,6 +47,17 @@ _SETS: list[list[A.KqpAction]] = [[A.make("play", (v,) * a) for a in range(11)] 
 _Q1 = A.make("play", (QUEEN,))
 _QQ = A.make("play", (QUEEN, QUEEN))
 _K1 = A.make("play", (KING,))
+
+Record = Mapping[str, Any]
+
+
+def _record(entry: Mapping[str, Any]) -> Record:
+    """A read-only log entry, lists stored as tuples, that copies of a state share."""
+    return MappingProxyType({k: tuple(v) if isinstance(v, list) else v for k, v in entry.items()})
+
+
+def _json_record(entry: Record) -> JSON:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in entry.items()}
 
 
 def tax_cards(hand: list[int], k: int) -> list[int]:
@@ -97,8 +108,9 @@ class KqpState(State):
         self.finished: list[int] = []
         self.totals = [0] * n
         self.round = 1
-        self.rounds_log: list[JSON] = []
-        self.taxes: list[JSON] = []
+        self.rounds_log: list[Record] = []  # read-only entries, see _record
+        self.taxes: list[Record] = []
+        self.played: list[list[int]] = [[0] * NCODES for _ in range(n)]  # each seat's plays this round, public
         self.owed: dict[int, int] = {}
         self.winner: int | None = None
 
@@ -127,6 +139,7 @@ class KqpState(State):
             hands[positions[i % n]][c] += 1
         self.hands = hands
         self.sizes = [sum(h) for h in hands]
+        self.played = [[0] * NCODES for _ in range(n)]
         self.discard = [0] * NCODES
         self.pile, self.top, self.pile_value, self.pile_count, self.owner = [], (), 0, 0, -1
         self.plays, self.first_value, self.consecutive, self.passes, self.pile_log = 0, 0, False, [], []
@@ -155,7 +168,7 @@ class KqpState(State):
             self.hands[taker][c] += 1
         self.sizes[giver] -= len(cards)
         self.sizes[taker] += len(cards)
-        self.taxes.append({"from": giver, "to": taker, "cards": [TEXT[c] for c in cards], "why": why})
+        self.taxes.append(_record({"from": giver, "to": taker, "cards": [TEXT[c] for c in cards], "why": why}))
 
     def _begin_play(self) -> None:
         self.phase = PLAY
@@ -192,13 +205,28 @@ class KqpState(State):
         return self.positions[-1] if seat == self.positions[0] else self.positions[-2]
 
     def _gives(self, seat: int) -> list[A.KqpAction]:
+        """Every give-back, lowest cards first (KQ-4: never Queens or the King);
+        the work is proportional to the number of give-backs, whatever is owed."""
         h = self.hands[seat]
         held = [v for v in PLAIN if h[v]]
-        k = min(self.owed.get(seat, 0), sum(h[v] for v in held))  # KQ-4: never Queens or the King
+        k = min(self.owed.get(seat, 0), sum(h[v] for v in held))
         out: list[A.KqpAction] = []
-        for combo in combinations_with_replacement(held, k):
-            if all(combo.count(c) <= h[c] for c in set(combo)):
-                out.append(A.make("give", combo))
+        left = [0] * (len(held) + 1)  # cards held from index i on
+        for i in range(len(held) - 1, -1, -1):
+            left[i] = left[i + 1] + h[held[i]]
+
+        def extend(i: int, chosen: tuple[int, ...], need: int) -> None:
+            if need == 0:
+                out.append(A.make("give", chosen))
+                return
+            for j in range(i, len(held)):
+                if left[j] < need:
+                    return
+                v = held[j]
+                for c in range(min(h[v], need), max(1, need - left[j + 1]) - 1, -1):  # lowest-first order
+                    extend(j + 1, chosen + (v,) * c, need - c)
+
+        extend(0, (), k)
         return out
 
     def _legal_plays(self, seat: int) -> list[A.KqpAction]:
@@ -255,8 +283,10 @@ class KqpState(State):
     # -- play ------------------------------------------------------------------------------
     def _play(self, seat: int, act: A.KqpAction) -> None:
         h = self.hands[seat]
+        p = self.played[seat]
         for c in act.cards:
             h[c] -= 1
+            p[c] += 1
         self.pile.extend(act.cards)
         self.sizes[seat] -= act.count
         value = act.value
@@ -309,7 +339,8 @@ class KqpState(State):
         for place, s in enumerate(finish):
             points[s] = place + 1
             self.totals[s] += place + 1
-        self.rounds_log.append({"round": self.round, "finish": finish, "points": points, "totals": list(self.totals)})
+        self.rounds_log.append(_record(
+            {"round": self.round, "finish": finish, "points": points, "totals": list(self.totals)}))
         self.finished = finish
         target = self.options["target"]
         rounds = self.options["rounds"]
@@ -355,6 +386,7 @@ class KqpState(State):
                 "passed": self.phase == PLAY and s in self.passes,
                 "out": out_place.get(s),
                 "total": self.totals[s],
+                "played": texts(self.played[s]),
             }
             for s in range(n)
         ]
@@ -394,7 +426,7 @@ class KqpState(State):
             "owed": {str(k): val for k, val in sorted(self.owed.items())},
             "finished": list(self.finished) if not over else [],
             "pending": self.pending_view(seat),
-            "rounds_log": [dict(r) for r in self.rounds_log],
+            "rounds_log": [_json_record(r) for r in self.rounds_log],
             "result": None if res is None else res.to_json(),
         }
         if seat is not None:
@@ -425,6 +457,24 @@ class KqpState(State):
         assert isinstance(action, A.KqpAction)
         return _explain(self, seat, action)
 
+    # -- copy --------------------------------------------------------------------------------
+    def _copy_into(self, new: State) -> None:
+        d = new.__dict__
+        d["hands"] = [h[:] for h in self.hands]
+        d["played"] = [p[:] for p in self.played]
+        d["sizes"] = self.sizes[:]
+        d["positions"] = self.positions[:]
+        d["nxt"] = self.nxt[:]
+        d["pile"] = self.pile[:]
+        d["discard"] = self.discard[:]
+        d["passes"] = self.passes[:]
+        d["pile_log"] = self.pile_log[:]  # tuples of (seat, text)
+        d["finished"] = self.finished[:]
+        d["totals"] = self.totals[:]
+        d["rounds_log"] = self.rounds_log[:]  # read-only entries
+        d["taxes"] = self.taxes[:]
+        d["owed"] = self.owed.copy()
+
     # -- JSON --------------------------------------------------------------------------------
     def _to_json(self) -> JSON:
         return {
@@ -446,8 +496,9 @@ class KqpState(State):
             "turn": self.turn,
             "finished": list(self.finished),
             "totals": list(self.totals),
-            "rounds_log": [dict(r) for r in self.rounds_log],
-            "taxes": [dict(e) for e in self.taxes],
+            "rounds_log": [_json_record(r) for r in self.rounds_log],
+            "taxes": [_json_record(e) for e in self.taxes],
+            "played": [texts(p) for p in self.played],
             "owed": {str(k): v for k, v in sorted(self.owed.items())},
             "winner": self.winner,
         }
@@ -459,7 +510,9 @@ class KqpState(State):
         n = self.num_players
 
         def card_list(key: str) -> list[int]:
-            raw = data.get(key, [])
+            return card_list_of(key, data.get(key, []))
+
+        def card_list_of(key: str, raw: Any) -> list[int]:
             if not isinstance(raw, list):
                 raise PositionError(f"{key!r} must be a list of cards, not {raw!r}")
             try:
@@ -472,6 +525,11 @@ class KqpState(State):
             if not isinstance(raw, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in raw):
                 raise PositionError(f"{key!r} must be a list of integers, not {raw!r}")
             return list(raw)
+
+        def records(key: str, entry: Any) -> Mapping[str, Any]:
+            if not isinstance(entry, Mapping):
+                raise PositionError(f"{key!r} must list JSON objects, not {entry!r}")
+            return entry
 
         def seat(value: Any, key: str) -> int:
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
@@ -522,13 +580,26 @@ class KqpState(State):
         if len(self.totals) != n:
             raise PositionError(f"'totals' must list {n} totals")
         self.round = int(data.get("round", len(data.get("rounds_log", [])) + 1))
-        self.rounds_log = [dict(r) for r in data.get("rounds_log", [])]
-        self.taxes = [dict(e) for e in data.get("taxes", [])]
+        self.rounds_log = [_record(records("rounds_log", r)) for r in data.get("rounds_log", [])]
+        self.taxes = [_record(records("taxes", e)) for e in data.get("taxes", [])]
+        played = data.get("played")
+        if played is None:
+            self.played = [[0] * NCODES for _ in range(n)]
+        else:
+            if not isinstance(played, list) or len(played) != n:
+                raise PositionError(f"'played' must list {n} lists of cards (each seat's plays this round)")
+            self.played = [counts_of(card_list_of(f"played {i}", p)) for i, p in enumerate(played)]
         self.owed = {seat(int(k), "owed"): int(v) for k, v in dict(data.get("owed", {})).items()}
         if self.phase == TAX and not self.owed:
             raise PositionError("a tax phase needs 'owed': the King's and Queen's give-backs, e.g. {\"0\": 2}")
         if any(s not in (positions[0], positions[1]) for s in self.owed):
             raise PositionError("only the King and the Queen give cards back (KQ-4)")
+        for s, k in self.owed.items():
+            most = 2 if s == positions[0] else 1
+            if not 1 <= k <= most:
+                role = "King" if s == positions[0] else "Queen"
+                limit = "1 or 2 cards" if most == 2 else "1 card"
+                raise PositionError(f"'owed': the {role} (seat {s}) gives back {limit}, not {k} (KQ-4)")
         winner = data.get("winner")
         self.winner = None if winner is None else seat(winner, "winner")
         if "rng" in data:
