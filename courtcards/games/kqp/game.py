@@ -11,6 +11,7 @@ from courtcards.core.options import Option, OptionSet, OptionValue
 from courtcards.core.state import Action, State
 from courtcards.games.kqp.actions import KqpAction, parse_action
 from courtcards.games.kqp.cards import TEXT, parse_card_list
+from courtcards.games.kqp.ids import KqpCodec
 from courtcards.games.kqp.state import KqpState
 
 
@@ -77,6 +78,10 @@ class KqpGame(Game):
         assert isinstance(state, KqpState)
         if seat not in state.owed:
             raise PositionError(f"seat {seat} has no give-back to commit")
+
+    # -- the computation interface (docs/engine/kqp.md) ---------------------------------------
+    def _action_codec(self, num_players: int, options: dict[str, OptionValue]) -> KqpCodec:
+        return KqpCodec(num_players)
 
     def parse_action(self, text: str) -> KqpAction:
         return parse_action(text)
