@@ -8,11 +8,13 @@ from typing import Any
 from courtcards.core.errors import OptionError, PositionError
 from courtcards.core.game import Game
 from courtcards.core.options import Option, OptionSet, OptionValue
+from courtcards.core.rng import Rng
 from courtcards.core.state import Action, State
 from courtcards.games.kqp.actions import KqpAction, parse_action
 from courtcards.games.kqp.cards import TEXT, parse_card_list
 from courtcards.games.kqp.ids import KqpCodec
 from courtcards.games.kqp.state import KqpState
+from courtcards.games.kqp.worlds import sample_world
 
 
 def default_target(num_players: int) -> int:
@@ -82,6 +84,9 @@ class KqpGame(Game):
     # -- the computation interface (docs/engine/kqp.md) ---------------------------------------
     def _action_codec(self, num_players: int, options: dict[str, OptionValue]) -> KqpCodec:
         return KqpCodec(num_players)
+
+    def _sample_world(self, view: Mapping[str, Any], rng: Rng) -> KqpState:
+        return sample_world(self, view, rng)
 
     def parse_action(self, text: str) -> KqpAction:
         return parse_action(text)
