@@ -29,7 +29,7 @@ def pos(**fields: Any) -> KqpState:
 
 
 def codec_of(state: KqpState) -> KqpCodec:
-    codec = codec_of(state)
+    codec = state.action_codec()
     assert isinstance(codec, KqpCodec)
     return codec
 
