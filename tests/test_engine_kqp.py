@@ -374,3 +374,74 @@ def test_bad_views_are_refused() -> None:
         KQP.sample_world(broken, 1)
     with pytest.raises(TypeError, match="rng must be"):
         KQP.sample_world(view, "seed")  # type: ignore[arg-type]
+
+
+# -- observations -----------------------------------------------------------------------------------
+def block(state: KqpState, name: str, seat: int) -> np.ndarray:
+    from courtcards.games.kqp.observation import _layout
+
+    start, size = _layout(state.num_players)[name]
+    return state.observation_tensor(seat)[start : start + size]
+
+
+def test_observation_shape_and_blocks() -> None:
+    state = after_taxes(PLAYED, HANDS)
+    assert KQP.observation_shape(4) == (176 + 4 * 30,)
+    assert KQP.observation_shape(9, {"rounds": 2, "target": None}) == (176 + 9 * 30,)
+    tensor = state.observation_tensor(3)
+    assert tensor.dtype == np.float32 and tensor.shape == KQP.observation_shape(4)
+    hand3 = block(state, "hand", 3)  # S 9 5, as fractions of the 8 copies at 4 players
+    assert hand3[5 - 3] == hand3[9 - 3] == hand3[15 - 3] == np.float32(1 / 8) and hand3.sum() == np.float32(3 / 8)
+    assert block(state, "paid", 3)[[9 - 3, 10 - 3]].tolist() == [1 / 8, 1 / 8]
+    assert block(state, "got_back", 3)[[3 - 3, 15 - 3]].tolist() == [1 / 8, 1 / 8]
+    assert not block(state, "paid", 1).any() and block(state, "taxed", 1)[16 - 3] == np.float32(1 / 8)
+    seats = block(state, "seats", 3).reshape(4, 29)
+    # seat 3 first, then clockwise (Pauper-2 leads, then Pauper-1 = seat 2, ...); roles one-hot first
+    assert seats[0, 4] == 1 and seats[1, 3] == 1 and seats[3, 0] == 1
+    assert seats[3, 5 + 8 + 9 - 3] == np.float32(1 / 8)  # the King has played a 9 this round
+
+
+def test_observations_depend_on_the_view_only() -> None:
+    a = after_taxes(PLAYED, HANDS)
+    b = after_taxes(PLAYED, [["7", "8"], ["12", "G"], ["9", "Q"], ["S", "4", "5"]])  # Pauper-1 and -2 swap 4 and 9
+    for seat in (0, 1):
+        assert dump(a.view(seat)) == dump(b.view(seat))
+        assert np.array_equal(a.observation_tensor(seat), b.observation_tensor(seat))
+        assert a.observation_string(seat) == b.observation_string(seat)
+        assert KQP.observation_string(a.view(seat)) == a.observation_string(seat)
+    assert not np.array_equal(a.observation_tensor(2), b.observation_tensor(2))
+    assert a.observation_string(3) != b.observation_string(3)
+
+
+def test_the_partial_give_back_is_observed() -> None:
+    state = tax_position()
+    before = state.observation_tensor(0)
+    text = state.observation_string(0)
+    state.apply_id(0, codec_of(state).give_id(10))
+    assert block(state, "choosing", 0)[10 - 3] == np.float32(1 / 8) and block(state, "choosing", 0).sum() == 1 / 8
+    assert not np.array_equal(state.observation_tensor(0), before)
+    assert state.observation_string(0) == text + "\nchoosing a give-back: 10 so far"
+    assert np.array_equal(state.observation_tensor(1), KQP.observation_tensor(state.view(1)))  # others see nothing
+    state.apply_id(0, codec_of(state).give_id(15))
+    assert block(state, "mine", 0).sum() == np.float32(2 / 8) and "committed: give 10 S" in state.observation_string(0)
+    assert block(state, "seats", 1).reshape(4, 29)[1, 5 + 6] == 1  # the Queen sees the King (next after her) commit
+
+
+def test_observation_of_a_malformed_view_is_refused() -> None:
+    with pytest.raises(ViewError, match="spectator"):
+        KQP.observation_tensor(after_taxes(PLAYED, HANDS).view(None))
+    with pytest.raises(ViewError, match="num_players"):
+        KQP.observation_string({"game": "kqp", "num_players": 12, "seat": 0})
+
+
+# -- returns -----------------------------------------------------------------------------------------
+def test_returns_reward_the_lowest_total() -> None:
+    # KQ-9: lowest total wins; the winner gets +1, every other seat -1/3, only at the end
+    state = pos(hands=[[], ["9"], [], ["5", "7"]], positions=[0, 1, 2, 3], finished=[2, 0], turn=3,
+                totals=[9, 2, 6, 3], round=2, options={"rounds": 2, "target": None},
+                rounds_log=[{"round": 1, "finish": [1, 3, 2, 0], "points": [4, 1, 3, 2], "totals": [4, 1, 3, 2]}])
+    state.apply(3, "5")
+    assert state.returns() == [0.0] * 4 and state.rewards() == [0.0] * 4
+    state.apply(1, "9")  # finish 2 0 1 3: totals 11 5 9 7
+    assert state.is_over() and state.result() is not None and state.result().winner == 1  # type: ignore[union-attr]
+    assert state.returns() == [-1 / 3, 1.0, -1 / 3, -1 / 3] == state.rewards()
