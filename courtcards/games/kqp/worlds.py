@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from courtcards.core.errors import CourtcardsError, ViewError
 from courtcards.core.rng import Rng
-from courtcards.games.kqp.cards import NCODES, PLAIN, TEXT, counts_of, deck_counts, parse_card
-from courtcards.games.kqp.state import OVER, PLAY, TAX, KqpState, _record, tax_cards
+from courtcards.games.kqp.cards import NCODES, PLAIN, TEXT, counts_of, deck_counts, parse_card, shuffle
+from courtcards.games.kqp.state import OVER, PLAY, TAX, KqpState, _record, hand_levels, tax_cards
 
 if TYPE_CHECKING:
     from courtcards.games.kqp.game import KqpGame
@@ -89,6 +89,7 @@ def _sample(game: KqpGame, view: Mapping[str, Any], rng: Rng) -> KqpState:
     hands[me] = own
     state.hands = [hands[s] for s in range(n)]
     state.sizes = sizes
+    state.levels = [hand_levels(h) for h in state.hands]
     state.played = played
     _fill_taxes(taxes, state.hands, played)
     state.taxes = [_record(e) for e in taxes]
@@ -190,7 +191,7 @@ def _deal(pool: list[int], sizes: list[int], seats: list[int], boxes: dict[int, 
                 left[v] -= hand[v]
         else:
             rest = [c for c in range(NCODES) for _ in range(left[c])]
-            rng.shuffle(rest)
+            shuffle(rng, rest)
             at = 0
             for seat in seats:
                 if seat not in hands:
