@@ -88,14 +88,16 @@ def shuffle(rng: Rng, items: list[int]) -> None:
     final generator state), with the generator's outputs computed in bulk."""
     state = rng.state
     m = len(items)
+    shifts = _SHIFTS if m < len(_SHIFTS) else [64 - n.bit_length() for n in range(m + 1)]
     draws: list[int] = []
-    at = 0
+    at = end = 0
     for i in range(m - 1, 0, -1):
         n = i + 1
-        shift = _SHIFTS[n] if n < 4096 else 64 - n.bit_length()
+        shift = shifts[n]
         while True:
-            if at == len(draws):
+            if at == end:
                 draws += _draws(state, at, i + i // 2 + 8)  # enough for the usual rejections
+                end = len(draws)
             j = draws[at] >> shift
             at += 1
             if j < n:

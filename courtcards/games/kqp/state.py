@@ -424,12 +424,17 @@ class KqpState(State):
         self.owner = seat
         self.passes = []
         self.pile_log.append((seat, act.text))
-        if self.sizes[seat] == 0:
+        sizes = self.sizes
+        if sizes[seat] == 0:
             self.finished.append(seat)
             if len(self.finished) == self.num_players - 1:
                 self._end_round()
                 return
-        self.turn = self._next_holder(seat)
+        nxt = self.nxt
+        s = nxt[seat]
+        while not sizes[s]:
+            s = nxt[s]
+        self.turn = s
 
     def _pass(self, seat: int) -> None:
         self.passes.append(seat)
