@@ -29,7 +29,6 @@ from courtcards.games.kqp.cards import (
     counts_of,
     deck_counts,
     parse_card,
-    shuffle,
     texts,
 )
 
@@ -196,14 +195,14 @@ class KqpState(State):
     def _start(self) -> None:
         """The first round's positions are random (KQ-2)."""
         positions = list(range(self.num_players))
-        shuffle(self.rng, positions)
+        self.rng.shuffle(positions)
         self._begin_round(positions)
 
     def _begin_round(self, positions: list[int]) -> None:
         n = self.num_players
         self._set_positions(positions)
         deck = list(_DECKS[n])
-        shuffle(self.rng, deck)
+        self.rng.shuffle(deck)
         hands = [[0] * NCODES for _ in range(n)]
         for i, seat in enumerate(positions):  # one at a time, counter-clockwise from the King (KQ-3)
             h = hands[seat]
@@ -316,7 +315,7 @@ class KqpState(State):
 
     def _legal_for(self, seat: int) -> tuple[list[Action], dict[Action, Action]]:
         cache = self._legal_cache
-        if cache is not None and cache[0] == self.version and cache[1] == seat:
+        if cache is not None and cache[0] == self.version and cache[1] == seat and cache[3] is not None:
             return cache[2], cache[3]
         legal: Any = self._legal_plays(seat) if self.phase == PLAY else _Legal(self._legal(seat))
         self._legal_cache = (self.version, seat, legal, legal)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from courtcards.core.errors import CourtcardsError, ViewError
 from courtcards.core.rng import Rng
-from courtcards.games.kqp.cards import NCODES, PLAIN, TEXT, counts_of, deck_counts, parse_card, shuffle
+from courtcards.games.kqp.cards import NCODES, PLAIN, TEXT, counts_of, deck_counts, parse_card
 from courtcards.games.kqp.state import OVER, PLAY, TAX, KqpState, _record, hand_levels, tax_cards
 
 if TYPE_CHECKING:
@@ -191,7 +191,7 @@ def _deal(pool: list[int], sizes: list[int], seats: list[int], boxes: dict[int, 
                 left[v] -= hand[v]
         else:
             rest = [c for c in range(NCODES) for _ in range(left[c])]
-            shuffle(rng, rest)
+            rng.shuffle(rest)
             at = 0
             for seat in seats:
                 if seat not in hands:
