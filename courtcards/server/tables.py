@@ -92,10 +92,11 @@ class Settings:
     bot_delay: float = 0.6
     absent_timeout: float = 60.0
     move_time_limit: float | None = None
+    hints: bool | None = None  # the Hint button; None: on when a bot has a seat
 
     def to_json(self) -> dict[str, Any]:
         return {"bot_delay": self.bot_delay, "absent_timeout": self.absent_timeout,
-                "move_time_limit": self.move_time_limit}
+                "move_time_limit": self.move_time_limit, "hints": self.hints}
 
 
 class Client:
@@ -438,7 +439,8 @@ class Lobby:
             s.gone_since = now
         s_ = st.settings
         settings = Settings(bot_delay=float(s_["bot_delay"]), absent_timeout=float(s_["absent_timeout"]),
-                            move_time_limit=s_.get("move_time_limit"))
+                            move_time_limit=s_.get("move_time_limit"),
+                            hints=s_.get("hints", any(r["kind"] == "bot" for r in st.seats)))
         table = Table(id=st.id, game=game, state=state, seats=seats, settings=settings, created=st.created,
                       store=self.store)
         table.track_decisions()
@@ -490,6 +492,8 @@ class Lobby:
                 seat_list.append(Seat(seat=i, type="bot", bot=bot, name=spec.get("name")))
             else:
                 raise ApiError(422, "bad_request", f"seat {i}: type must be human or bot, not {kind!r}")
+        if settings.hints is None:
+            settings.hints = any(s.type == "bot" for s in seat_list)
         if seed is None:
             seed = secrets.randbelow(SEED_LIMIT)
         elif not -SEED_LIMIT <= seed < SEED_LIMIT:
