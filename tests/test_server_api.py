@@ -102,9 +102,9 @@ def test_create_table_refusals_name_the_valid_values(client: TestClient) -> None
 
 
 def test_tables_open_then_playing_and_join_refusals(client: TestClient, db_path: Path) -> None:
-    t = create(client, seats=[{"type": "human"}, {"type": "bot", "bot": "greedy"}, {"type": "human"}])
+    t = create(client, seats=[{"type": "human"}, {"type": "bot", "bot": "greedy"}, {"type": "human"}], private=False)
     tid = t["id"]
-    assert t["status"] == "open" and t["to_move"] == [] and t["version"] == 0
+    assert t["status"] == "open" and t["to_move"] == [] and t["version"] == 0 and len(tid) == 6
     assert [s["taken"] for s in t["seats"]] == [False, True, False]
     assert t["settings"] == {"bot_delay": 0, "absent_timeout": 60, "move_time_limit": None}
     assert [x["id"] for x in client.get("/api/tables?status=open").json()["tables"]] == [tid]
@@ -323,7 +323,7 @@ def test_simultaneous_commitments_stay_secret(client: TestClient, caplog: pytest
 
 
 def test_finished_game_record_and_replay(client: TestClient) -> None:
-    t = create(client, "royale", 2, seats=[{"type": "human"}, {"type": "bot", "bot": "greedy"}])
+    t = create(client, "royale", 2, seats=[{"type": "human"}, {"type": "bot", "bot": "greedy"}], private=False)
     tid = t["id"]
     token = join(client, tid, 0)
     rng = random.Random(3)

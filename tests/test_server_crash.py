@@ -61,6 +61,7 @@ def test_kill_9_loses_no_accepted_action(tmp_path: Path) -> None:
         table = http(url + "/api/tables", "POST", {
             "game": "rank", "players": 3, "preset": "quick", "seed": 11, "bot_delay": 0,
             "seats": [{"type": "human"}, {"type": "bot", "bot": "random"}, {"type": "bot", "bot": "greedy"}],
+            "private": False,
         })["table"]
         tid = table["id"]
         token = http(url + f"/api/tables/{tid}/join", "POST", {"name": "crash"})["token"]
@@ -117,8 +118,8 @@ def test_kill_9_loses_no_accepted_action(tmp_path: Path) -> None:
         assert f"{len(record['actions'])} actions" in out.stdout
         # The example script creates a table with bots and plays it to the end.
         assert client_example.main(["--server", url, "--game", "royals", "--bots", "random", "--quiet"]) == 0
-        finished = http(url + "/api/tables?status=finished")["tables"]
-        assert {t["game"] for t in finished} == {"rank", "royals"}
+        finished = http(url + "/api/tables?status=finished")["tables"]  # the example's table is private
+        assert [(t["id"], t["game"]) for t in finished] == [(tid, "rank")]
     finally:
         proc.send_signal(signal.SIGTERM)
         try:

@@ -2,36 +2,82 @@
 
 from __future__ import annotations
 
-import logging
+import os
 import re
+import socket
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-TOKEN_RE = re.compile(r"(token=)[^&\s\"']+")
-
-
-class RedactTokens(logging.Filter):
-    """Keep seat tokens (in WebSocket URLs) out of the logs."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        msg = record.getMessage()
-        if "token=" in msg:
-            record.msg = TOKEN_RE.sub(r"\1***", msg)
-            record.args = ()
-        return True
+if TYPE_CHECKING:
+    from courtcards.server.guards import ServerConfig
 
 
 def register(app: typer.Typer) -> None:
     app.command("serve")(serve)
 
 
+class ServeError(Exception):
+    """A reason the server cannot start, said in one line."""
+
+
+def fail(message: str) -> typer.Exit:
+    typer.echo(f"Error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def check_port(host: str, port: int) -> None:
+    if not 0 <= port <= 65535:
+        raise ServeError(f"--port must be 0..65535, not {port}")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as exc:
+        raise ServeError(f"--host {host!r} is not an address of this machine: {exc.strerror or exc}") from None
+    family, kind, proto, _, addr = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(addr)
+        except OSError as exc:
+            raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def check_database(url: str, shown: str) -> None:
+    """Reach the database once (and create a SQLite file's folder never): one-line errors."""
+    import sqlalchemy as sa
+
+    from courtcards.server.db import make_engine
+
+    if url.startswith("sqlite:///"):
+        folder = Path(url[len("sqlite:///"):]).parent
+        if not folder.is_dir():
+            raise ServeError(f"the folder {folder} for the SQLite database does not exist; create it or "
+                             "choose another --database")
+    try:
+        engine = make_engine(url)
+    except ModuleNotFoundError as exc:
+        if url.startswith("postgresql"):
+            raise ServeError("PostgreSQL needs the psycopg driver: pip install 'courtcards[postgres]' "
+                             "(or pip install 'psycopg[binary]')") from None
+        raise ServeError(f"the database driver for {shown} is not installed ({exc.name})") from None
+    except sa.exc.ArgumentError as exc:
+        raise ServeError(f"--database-url {shown} is not a database URL: {exc}") from None
+    try:
+        with engine.connect():
+            pass
+    except sa.exc.SQLAlchemyError as exc:
+        cause = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        raise ServeError(f"cannot open the database {shown}: {cause[0] if cause else type(exc).__name__}") from None
+    finally:
+        engine.dispose()
+
+
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8000,
     database: Annotated[
-        Path, typer.Option("--database", help="SQLite file (created if missing).")
+        Path, typer.Option("--database", help="SQLite file (created if missing; its folder must exist).")
     ] = Path("courtcards.sqlite"),
     database_url: Annotated[
         str | None,
@@ -45,19 +91,95 @@ def serve(
     ws_impl: Annotated[
         str, typer.Option("--ws", help="uvicorn WebSocket implementation: auto, websockets, websockets-sansio.")
     ] = "auto",
+    max_body: Annotated[int, typer.Option("--max-body", help="Largest HTTP request body, in bytes.")] = 64 * 1024,
+    max_message: Annotated[
+        int, typer.Option("--max-message", help="Largest WebSocket message, in bytes.")
+    ] = 16 * 1024,
+    max_queue: Annotated[
+        int, typer.Option("--max-queue", help="Messages a slow connection may fall behind before it is dropped.")
+    ] = 256,
+    rate_create: Annotated[
+        str, typer.Option("--rate-create", help="New tables per client address, e.g. 30/minute; none: no limit.")
+    ] = "30/minute",
+    rate_join: Annotated[str, typer.Option("--rate-join", help="Seat joins per client address.")] = "60/minute",
+    rate_connect: Annotated[
+        str, typer.Option("--rate-connect", help="WebSocket connections per client address.")
+    ] = "120/minute",
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option("--allow-origin", help="Another site whose pages may connect (scheme://host[:port]); repeat."),
+    ] = None,
+    idle_expiry: Annotated[
+        float, typer.Option("--idle-expiry", help="Seconds an unfinished table nobody is connected to stays in "
+                                                  "memory (then its bots pause until someone connects).")
+    ] = 600.0,
+    finished_expiry: Annotated[
+        float, typer.Option("--finished-expiry", help="Seconds a finished table stays in memory.")
+    ] = 60.0,
+    snapshot_every: Annotated[
+        int, typer.Option("--snapshot-every", help="Actions between state snapshots (a restart replays fewer).")
+    ] = 100,
+    workers: Annotated[
+        int, typer.Option("--workers", help="Server processes (PostgreSQL only); a dead one's tables move on.")
+    ] = 1,
+    lease_ttl: Annotated[
+        float, typer.Option("--lease-ttl", help="Seconds before the tables of a process that stopped move on.")
+    ] = 5.0,
 ) -> None:
     """Run the game server: tables, seats, WebSocket play, bots, a durable action log."""
-    import uvicorn
-
-    from courtcards.server import create_app
     from courtcards.server.db import database_url as make_url
+    from courtcards.server.guards import ServerConfig, check_rate
+    from courtcards.server.tables import LobbyConfig
 
     url = make_url(database_url, database)
-    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("alembic").setLevel(logging.WARNING)
-    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
-        logging.getLogger(name).addFilter(RedactTokens())
     shown = url if database_url is None else re.sub(r"//[^@/]*@", "//***@", url)
-    typer.echo(f"courtcards server on http://{host}:{port}/ (database {shown})")
-    uvicorn.run(create_app(url), host=host, port=port, log_level=log_level.lower(), access_log=access_log,
-                ws_ping_interval=20, ws_ping_timeout=20, ws_per_message_deflate=ws_deflate, ws=ws_impl)
+    level = log_level.upper()
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        raise fail(f"--log-level must be debug, info, warning or error, not {log_level!r}")
+    for name, value in (("--max-body", max_body), ("--max-message", max_message), ("--max-queue", max_queue)):
+        if value < 1:
+            raise fail(f"{name} must be at least 1, not {value}")
+    for name, number in (("--idle-expiry", idle_expiry), ("--finished-expiry", finished_expiry),
+                         ("--snapshot-every", snapshot_every)):
+        if number < 0:
+            raise fail(f"{name} must be 0 or more, not {number}")
+    if not 1 <= workers <= 64:
+        raise fail(f"--workers must be 1..64, not {workers}")
+    if workers > 1 and not url.startswith("postgresql"):
+        raise fail("--workers above 1 needs PostgreSQL (--database-url postgresql://...): "
+                   "SQLite serves one process")
+    if lease_ttl < 0.5:
+        raise fail(f"--lease-ttl must be at least 0.5 seconds, not {lease_ttl}")
+    try:
+        rates = {n: check_rate(v) for n, v in (("create", rate_create), ("join", rate_join), ("connect", rate_connect))}
+        check_port(host, port)
+        check_database(url, shown)
+    except (ServeError, ValueError) as exc:
+        raise fail(str(exc)) from None
+    config = ServerConfig(
+        max_body=max_body, max_message=max_message, max_queue=max_queue, rate_create=rates["create"],
+        rate_join=rates["join"], rate_connect=rates["connect"], allowed_origins=tuple(allow_origin or ()),
+        lobby=LobbyConfig(snapshot_every=snapshot_every, idle_expiry=idle_expiry, finished_expiry=finished_expiry,
+                          lease_ttl=lease_ttl),
+    )
+    run(url, shown, host, port, level, access_log, ws_deflate, ws_impl, config, workers)
+
+
+def run(url: str, shown: str, host: str, port: int, level: str, access_log: bool, ws_deflate: bool, ws_impl: str,
+        config: ServerConfig, workers: int) -> None:
+    import uvicorn
+
+    from courtcards.server.app import CONFIG_ENV, create_app, dump_config
+    from courtcards.server.logs import setup_logging
+
+    setup_logging(level)
+    typer.echo(f"courtcards server on http://{host}:{port}/ (database {shown}"
+               + (f", {workers} processes)" if workers > 1 else ")"))
+    options = {"host": host, "port": port, "log_level": level.lower(), "access_log": access_log,
+               "ws_ping_interval": 20, "ws_ping_timeout": 20, "ws_per_message_deflate": ws_deflate, "ws": ws_impl,
+               "ws_max_size": config.max_message, "log_config": None}
+    if workers > 1:  # each worker process builds its app from the environment
+        os.environ[CONFIG_ENV] = dump_config(url, config, level)
+        uvicorn.run("courtcards.server.app:app_from_env", factory=True, workers=workers, **options)  # type: ignore[arg-type]
+    else:
+        uvicorn.run(create_app(url, config=config), **options)  # type: ignore[arg-type]

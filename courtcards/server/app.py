@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from courtcards.bots.base import bot_kinds
@@ -22,26 +24,40 @@ from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import game_names, get_game
 from courtcards.server import hints, pages
 from courtcards.server.db import Store
-from courtcards.server.tables import ApiError, Client, Lobby, Settings, Table, dumps
+from courtcards.server.guards import Guard, RateLimits, ServerConfig, origin_allowed, parse_message
+from courtcards.server.replay import Replays
+from courtcards.server.tables import ApiError, Client, Lobby, LobbyConfig, Settings, Table, dumps
 
 log = logging.getLogger("courtcards.server")
 
 STATIC_DIR = Path(__file__).parent / "static"
-MARK_KEYS = (("hand_number", "Hand"), ("round", "Round"), ("turn_number", "Turn"))
+CONFIG_ENV = "COURTCARDS_SERVER"
+
+
+Name = Annotated[str, StringConstraints(max_length=64)]
+OptionValue = Annotated[str, StringConstraints(max_length=64)] | bool | int | float | None
 
 
 class SeatSpec(BaseModel):
+    model_config = ConfigDict(strict=True)  # "3" is not 3
+
     type: Literal["human", "bot"]
-    bot: str | None = Field(None, description="Bot kind for a bot seat (see GET /api/games); default random.")
-    name: str | None = None
+    bot: str | None = Field(None, max_length=32,
+                            description="Bot kind for a bot seat (see GET /api/games); default random.")
+    name: Name | None = None
 
 
 class CreateTable(BaseModel):
-    game: str = Field(description="Game name, e.g. rank.")
-    players: int | None = Field(None, description="Number of players (default: the game's default).")
-    options: dict[str, Any] = Field(default_factory=dict)
-    preset: str | None = None
-    seats: list[SeatSpec] | None = Field(None, description="One per player (default: every seat human).")
+    model_config = ConfigDict(strict=True)  # "3" is not 3
+
+    game: str = Field(description="Game name, e.g. rank.", max_length=32)
+    players: int | None = Field(None, ge=1, le=64, description="Number of players (default: the game's default).")
+    options: dict[Annotated[str, StringConstraints(max_length=64)], OptionValue] = Field(
+        default_factory=dict, max_length=64)
+    preset: str | None = Field(None, max_length=64)
+    seats: list[SeatSpec] | None = Field(None, max_length=64,
+                                         description="One per player (default: every seat human).")
+    private: bool | None = Field(None, description="Unlisted, joined by link only (default: when a seat is human).")
     seed: int | None = Field(None, description="Deal seed (default: random).")
     bot_delay: float = Field(0.6, ge=0, le=30, description="Seconds a server-played seat waits before moving.")
     absent_timeout: float = Field(60, ge=0, le=86400,
@@ -52,8 +68,10 @@ class CreateTable(BaseModel):
 
 
 class JoinTable(BaseModel):
+    model_config = ConfigDict(strict=True)  # "3" is not 3
+
     seat: int | None = Field(None, description="Seat to take (default: the first free human seat).")
-    name: str | None = Field(None, max_length=64)
+    name: Name | None = None
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -98,37 +116,28 @@ def _game_info(name: str) -> dict[str, Any]:
     }
 
 
-def _marks(table: Table) -> list[dict[str, Any]]:
-    views = [s.view(None) for s in table.states()]
-    key = next((k for k in MARK_KEYS if k[0] in views[0]), None)
-    if key is None:
-        return []
-    marks = []
-    prev: Any = object()
-    for step, view in enumerate(views):
-        value = view.get(key[0])
-        if value != prev and value is not None:
-            marks.append({"label": f"{key[1]} {value}", "step": step})
-        prev = value
-    return marks
-
-
 def _finished(table: Table) -> None:
     if not table.state.is_over():
         raise ApiError(403, "game_not_over", "the record is public once the game is over")
 
 
-def create_app(database_url: str, static_dir: Path | None = None) -> FastAPI:
+def _address(conn: Request | WebSocket) -> str:
+    return conn.client.host if conn.client is not None else "unknown"
+
+
+def create_app(database_url: str, static_dir: Path | None = None, config: ServerConfig | None = None) -> FastAPI:
     """The server for one database (a SQLAlchemy URL); migrations run at startup."""
     static = static_dir or STATIC_DIR
+    cfg = config or ServerConfig()
     store = Store(database_url)
-    lobby = Lobby(store)
+    lobby = Lobby(store, cfg.lobby)
+    rates = RateLimits(cfg)
+    replays = Replays()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(store.start)
-        await asyncio.to_thread(lobby.load)
-        lobby.start()
+        await lobby.start()
         try:
             yield
         finally:
@@ -138,6 +147,10 @@ def create_app(database_url: str, static_dir: Path | None = None) -> FastAPI:
     app = FastAPI(title="courtcards server", version="1", lifespan=lifespan,
                   description="Tables of royal card games, played over WebSockets. See docs/server.md.")
     app.state.lobby = lobby
+    app.state.config = cfg
+    app.state.replays = replays
+    app.state.rates = rates  # routers may count requests too: app.state.rates.check("create", address)
+    app.add_middleware(Guard, max_body=cfg.max_body)
 
     @app.exception_handler(ApiError)
     async def _api_error(_req: Request, exc: ApiError) -> JSONResponse:
@@ -153,7 +166,7 @@ def create_app(database_url: str, static_dir: Path | None = None) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_req: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = "not_found" if exc.status_code == 404 else "bad_request"
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "bad_request")
         return _error(exc.status_code, code, str(exc.detail))
 
     # -- games ------------------------------------------------------------------------
@@ -163,41 +176,49 @@ def create_app(database_url: str, static_dir: Path | None = None) -> FastAPI:
         return {"games": [_game_info(n) for n in game_names()]}
 
     @app.get("/api/games/{name}/defaults", tags=["games"])
-    async def game_defaults(name: str, players: int | None = None, preset: str | None = None) -> dict[str, Any]:
+    async def game_defaults(name: str, players: int | None = Query(None, ge=0, le=1000),
+                            preset: str | None = Query(None, max_length=64)) -> dict[str, Any]:
         """The option values a table of this size (and preset) gets."""
         try:
             g = get_game(name)
-            return {"options": g.resolve_options(players or g.default_players, None, preset)}
+            return {"options": g.resolve_options(g.default_players if players is None else players, None, preset)}
         except CourtcardsError as exc:
             raise ApiError(422 if name in game_names() else 404, "bad_request", str(exc)) from None
 
     # -- tables -----------------------------------------------------------------------
     @app.post("/api/tables", status_code=201, tags=["tables"])
-    async def create_table(body: CreateTable) -> dict[str, Any]:
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """Create a table; join its human seats with POST /api/tables/{id}/join."""
+        rates.check("create", _address(request))
         settings = Settings(bot_delay=body.bot_delay, absent_timeout=body.absent_timeout,
                             move_time_limit=body.move_time_limit, hints=body.hints)
         seats = None if body.seats is None else [s.model_dump() for s in body.seats]
-        table = await lobby.create(body.game, body.players, body.options, body.preset, seats, body.seed, settings)
+        table = await lobby.create(body.game, body.players, dict(body.options), body.preset, seats, body.seed, settings,
+                                   body.private)
         return {"table": table.info()}
 
     @app.get("/api/tables", tags=["tables"])
     async def list_tables(
         status: Literal["open", "playing", "finished", "all"] = Query("all"),
+        game: str | None = Query(None, max_length=32, description="Only this game's tables."),
+        limit: int = Query(50, ge=1, le=200, description="Tables per page."),
+        offset: int = Query(0, ge=0, le=1_000_000, description="Tables to skip."),
     ) -> dict[str, Any]:
-        """Tables, newest first."""
-        tables = sorted(lobby.tables.values(), key=lambda t: t.created, reverse=True)
-        return {"tables": [t.info() for t in tables if status == "all" or t.status == status]}
+        """Listed tables (private ones never are), newest first, one page at a time."""
+        tables, total = await lobby.listing(None if status == "all" else status, game, limit, offset)
+        more = offset + len(tables) < total
+        return {"tables": tables, "total": total, "offset": offset, "next": offset + len(tables) if more else None}
 
     @app.get("/api/tables/{table_id}", tags=["tables"])
     async def get_table(table_id: str) -> dict[str, Any]:
         """A table and its spectator view."""
-        table = lobby.get(table_id)
+        table = await lobby.get(table_id)
         return {"table": table.info(), "view": table.state.view(None)}
 
     @app.post("/api/tables/{table_id}/join", tags=["tables"])
-    async def join_table(table_id: str, body: JoinTable | None = None) -> dict[str, Any]:
+    async def join_table(table_id: str, request: Request, body: JoinTable | None = None) -> dict[str, Any]:
         """Take a free human seat; the token is shown once and acts for that seat."""
+        rates.check("join", _address(request))
         body = body or JoinTable(seat=None, name=None)
         seat, token, table = await lobby.join(table_id, body.seat, body.name)
         return {"seat": seat, "token": token, "table": table.info()}
@@ -205,7 +226,7 @@ def create_app(database_url: str, static_dir: Path | None = None) -> FastAPI:
     @app.get("/api/tables/{table_id}/record", tags=["records"])
     async def get_record(table_id: str) -> JSONResponse:
         """The game record (courtcards/record JSON), once the game is over."""
-        table = lobby.get(table_id)
+        table = await lobby.get(table_id)
         _finished(table)
         return JSONResponse(table.record().to_json(),
                             headers={"Content-Disposition": f'attachment; filename="courtcards-{table_id}.json"'})
@@ -213,72 +234,108 @@ def create_app(database_url: str, static_dir: Path | None = None) -> FastAPI:
     @app.get("/api/tables/{table_id}/replay", tags=["records"])
     async def get_replay(table_id: str) -> dict[str, Any]:
         """The actions and result of a finished game, with marks at each hand (round, turn)."""
-        table = lobby.get(table_id)
+        table = await lobby.get(table_id)
         _finished(table)
+        replay = await replays.get(table.id, table.state)
         return {
             "game": table.game.name,
             "players": table.state.num_players,
-            "actions": [[s, t] for s, t in table.state.history],
+            "actions": [[s, t] for s, t in replay.actions],
             "result": table.result(),
-            "marks": _marks(table),
+            "marks": replay.marks,
         }
 
     @app.get("/api/tables/{table_id}/replay/{step}", tags=["records"])
     async def get_replay_step(table_id: str, step: int) -> dict[str, Any]:
         """The board after ``step`` actions (0: the start), with every card's place."""
-        table = lobby.get(table_id)
+        table = await lobby.get(table_id)
         _finished(table)
-        states = table.states()
-        if not 0 <= step < len(states):
-            raise ApiError(404, "bad_request", f"step must be 0..{len(states) - 1}, not {step}")
-        st = states[step]
+        steps = table.state.version
+        if not 0 <= step <= steps:
+            raise ApiError(404, "bad_request", f"step must be 0..{steps}, not {step}")
+        st = await replays.state_at(table.id, table.state, step)
         action = None if step == 0 else list(table.state.history[step - 1])
-        return {"step": step, "steps": len(states) - 1, "action": action, "view": st.view(None),
-                "places": st.card_places()}
+        return {"step": step, "steps": steps, "action": action, "view": st.view(None), "places": st.card_places()}
 
     # -- play ---------------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")
     async def play(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
         await websocket.accept()
-        table = lobby.tables.get(table_id)
+
+        async def refuse(code: str, message: str, close: int, version: int | None = None) -> None:
+            await websocket.send_text(dumps({"type": "error", "code": code, "message": message, "version": version}))
+            await websocket.close(close, reason=code)
+
+        if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), cfg.allowed_origins):
+            await refuse("bad_origin", "connections from pages of other sites are refused", 4403)
+            return
+        try:
+            rates.check("connect", _address(websocket))
+            table = await lobby.find(table_id)
+        except ApiError as exc:
+            await refuse(exc.code, exc.message, 4429 if exc.status == 429 else 4503)
+            return
         if table is None:
-            await websocket.send_text(dumps({"type": "error", "code": "table_not_found",
-                                             "message": f"there is no table {table_id!r}", "version": None}))
-            await websocket.close(4404)
+            await refuse("table_not_found", f"there is no table {table_id[:32]!r}", 4404)
             return
         seat = None
         if token is not None:
-            seat = table.seat_for_token(token)
+            seat = table.seat_for_token(token[:128])
             if seat is None:
-                await websocket.send_text(table.error("bad_token", "this token does not belong to a seat here"))
-                await websocket.close(4401)
+                await refuse("bad_token", "this token does not belong to a seat here", 4401, table.state.version)
                 return
-        client = Client(seat, websocket.send_text)
+
+        dropped: list[str] = []
+        pump: asyncio.Task[None] | None = None
+
+        def on_drop(reason: str) -> None:
+            dropped.append(reason)
+            if pump is not None:
+                pump.cancel()  # it may be stuck sending
+
+        client = Client(seat, websocket.send_text, max_queue=cfg.max_queue, send_timeout=cfg.send_timeout,
+                        on_drop=on_drop)
         pump = asyncio.create_task(client.pump())
+        receiver = asyncio.create_task(_receive(websocket, table, client))
         table.attach(client)
+        try:
+            await asyncio.wait([pump, receiver], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            table.detach(client)
+            client.close()
+            if dropped:  # too slow: say why, if the socket still takes it
+                log.info("table %s: a connection was dropped: %s", table.id, dropped[0])
+                receiver.cancel()
+                with contextlib.suppress(BaseException):
+                    await asyncio.wait_for(websocket.close(4408, reason=dropped[0][:120]), 5.0)
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(pump, 1.0)
+            pump.cancel()
+            receiver.cancel()
+
+    async def _receive(websocket: WebSocket, table: Table, client: Client) -> None:
         try:
             while True:
                 msg = await websocket.receive()
                 if msg["type"] == "websocket.disconnect":
-                    break
+                    return
                 text = msg.get("text")
                 if text is None and msg.get("bytes") is not None:
                     text = msg["bytes"].decode("utf-8", "replace")
-                await _handle(table, client, text or "")
+                text = text or ""
+                if len(text) > cfg.max_message:
+                    client.push(table.error("bad_message", f"messages are at most {cfg.max_message} bytes"))
+                    continue
+                await _handle(table, client, text)
         except Exception as exc:  # the socket broke
-            log.debug("table %s: connection ended: %r", table_id, exc)
-        finally:
-            table.detach(client)
-            client.close()
-            with contextlib.suppress(BaseException):
-                await asyncio.wait_for(pump, 1.0)
-            pump.cancel()
+            log.debug("table %s: connection ended: %s", table.id, type(exc).__name__)
 
     async def _handle(table: Table, client: Client, text: str) -> None:
         try:
-            msg = json.loads(text)
-        except ValueError:
-            client.push(table.error("bad_message", "messages are JSON objects"))
+            msg = parse_message(text)
+        except ValueError as exc:
+            what = "nested too deeply" if "nested" in str(exc) else "not JSON"
+            client.push(table.error("bad_message", f"messages are JSON objects; this one is {what}"))
             return
         kind = msg.get("type") if isinstance(msg, dict) else None
         if kind == "ping":
@@ -286,8 +343,9 @@ def create_app(database_url: str, static_dir: Path | None = None) -> FastAPI:
             return
         if kind == "check":  # why a move would be refused, without making it
             text = msg.get("action")
-            if not isinstance(text, str):
-                client.push(table.error("bad_message", 'a check message needs "action" (text)'))
+            if not isinstance(text, str) or len(text) > cfg.max_action:
+                client.push(table.error("bad_message", f'a check message needs "action" (text of at most '
+                                                       f'{cfg.max_action} characters)'))
                 return
             if client.seat is None:
                 client.push(table.error("spectator", "spectators cannot act; join a seat to play"))
@@ -300,11 +358,14 @@ def create_app(database_url: str, static_dir: Path | None = None) -> FastAPI:
             }))
             return
         if kind != "action":
-            client.push(table.error("bad_message", f"unknown message type {kind!r}; expected action, check or ping"))
+            client.push(table.error("bad_message",
+                                    f"unknown message type {str(kind)[:32]!r}; expected action, check or ping"))
             return
         action, version = msg.get("action"), msg.get("version")
-        if not isinstance(action, str) or not isinstance(version, int) or isinstance(version, bool):
-            client.push(table.error("bad_message", 'an action message needs "action" (text) and "version" (int)'))
+        if not isinstance(action, str) or not isinstance(version, int) or isinstance(version, bool) \
+                or len(action) > cfg.max_action:
+            client.push(table.error("bad_message", f'an action message needs "action" (text of at most '
+                                                   f'{cfg.max_action} characters) and "version" (int)'))
             return
         if client.seat is None:
             client.push(table.error("spectator", "spectators cannot act; join a seat to play"))
@@ -313,8 +374,8 @@ def create_app(database_url: str, static_dir: Path | None = None) -> FastAPI:
         task = asyncio.ensure_future(table.act(client.seat, action, version))
         try:
             refused = await asyncio.shield(task)
-        except Exception as exc:
-            log.error("table %s: action not committed: %r", table.id, exc)
+        except Exception as exc:  # the type only: a database error's text could show the action
+            log.error("table %s: action not committed: %s", table.id, type(exc).__name__)
             client.push(table.error("server_error", "the action could not be stored; try again"))
             return
         if refused is not None:
@@ -343,3 +404,19 @@ def create_app(database_url: str, static_dir: Path | None = None) -> FastAPI:
     app.include_router(pages.router)
     app.include_router(hints.router)
     return app
+
+
+def dump_config(url: str, config: ServerConfig, log_level: str) -> str:
+    return json.dumps({"url": url, "log_level": log_level, "config": dataclasses.asdict(config)})
+
+
+def app_from_env() -> FastAPI:
+    """The app of one worker process of ``courtcards serve --workers N`` (settings in $COURTCARDS_SERVER)."""
+    from courtcards.server.logs import setup_logging
+
+    data = json.loads(os.environ[CONFIG_ENV])
+    setup_logging(data["log_level"])
+    cfg = dict(data["config"])
+    cfg["lobby"] = LobbyConfig(**cfg["lobby"])
+    cfg["allowed_origins"] = tuple(cfg["allowed_origins"])
+    return create_app(data["url"], config=ServerConfig(**cfg))

@@ -3,7 +3,8 @@
 The database is a write-ahead log for the in-memory game states. All writes go
 through one writer thread that commits whatever is queued in one transaction
 (group commit) and only then resolves the callers' futures, so an action is on
-disk before anyone is told of it. Reads happen once, at startup.
+disk before anyone is told of it. A table is read when it is first needed: its
+latest snapshot (the full state every few actions) and the actions after it.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import queue
+import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -39,6 +41,10 @@ tables_t = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("finished", sa.Boolean, nullable=False, default=False),
     sa.Column("result", sa.JSON, nullable=True),
+    sa.Column("status", sa.String(16), nullable=False, server_default="open"),
+    sa.Column("private", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("version", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("updated", sa.Float, nullable=False, server_default="0"),
 )
 
 seats_t = sa.Table(
@@ -63,6 +69,26 @@ actions_t = sa.Table(
 )
 
 
+snapshots_t = sa.Table(
+    "cc_snapshots",
+    metadata,
+    sa.Column("table_id", sa.String(16), sa.ForeignKey("cc_tables.id"), primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("state", sa.JSON, nullable=False),
+)
+
+
+leases_t = sa.Table(  # several processes: the one holding a table's lease plays its bots
+    "cc_leases",
+    metadata,
+    sa.Column("table_id", sa.String(16), primary_key=True),
+    sa.Column("owner", sa.String(32), nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+)
+
+NOTIFY_CHANNEL = "cc_tables"
+
+
 def database_url(url: str | None, path: str | Path | None) -> str:
     """The SQLAlchemy URL for ``--database-url`` or a SQLite file path."""
     if url:
@@ -75,7 +101,8 @@ def database_url(url: str | None, path: str | Path | None) -> str:
 
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
-        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                                  hide_parameters=True)
 
         @sa.event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -87,7 +114,8 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True)
+    # hide_parameters: SQL errors and debug logs must not show action texts (secret choices).
+    return sa.create_engine(url, pool_pre_ping=True, hide_parameters=True)
 
 
 def migrate(engine: Engine) -> None:
@@ -98,6 +126,8 @@ def migrate(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":  # processes starting together migrate one at a time
+            conn.execute(sa.select(sa.func.pg_advisory_xact_lock(0x636F7572)))
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 
@@ -112,31 +142,77 @@ class StoredTable:
     settings: dict[str, Any]
     created: float
     finished: bool
+    private: bool = False
+    updated: float = 0.0
+    status: str = "open"
+    version: int = 0
+    result: dict[str, Any] | None = None
     seats: list[dict[str, Any]] = field(default_factory=list)
-    actions: list[tuple[int, str]] = field(default_factory=list)
+    snapshot: dict[str, Any] | None = None
+    actions: list[tuple[int, str]] = field(default_factory=list)  # after the snapshot, if any
 
 
-def load_tables(engine: Engine) -> list[StoredTable]:
-    out: dict[str, StoredTable] = {}
+def _stored(r: Any) -> StoredTable:
+    return StoredTable(id=r["id"], game=r["game"], players=r["players"], options=dict(r["options"]),
+                       seed=int(r["seed"]), settings=dict(r["settings"]), created=r["created"],
+                       finished=bool(r["finished"]), private=bool(r["private"]), updated=float(r["updated"]),
+                       status=r["status"], version=int(r["version"]), result=r["result"])
+
+
+def read_actions(conn: Connection, tid: str, start: int) -> list[tuple[int, str]]:
+    q = (sa.select(actions_t.c.idx, actions_t.c.seat, actions_t.c.text)
+         .where(actions_t.c.table_id == tid, actions_t.c.idx >= start).order_by(actions_t.c.idx))
+    out: list[tuple[int, str]] = []
+    for idx, seat, text in conn.execute(q):
+        if idx != start + len(out):
+            raise RuntimeError(f"table {tid}: action log has a gap at index {start + len(out)}")
+        out.append((seat, text))
+    return out
+
+
+def load_table(engine: Engine, tid: str) -> StoredTable | None:
+    """One table: its row, seats, latest snapshot and the actions after it."""
     with engine.connect() as conn:
-        for r in conn.execute(sa.select(tables_t).order_by(tables_t.c.created)).mappings():
-            out[r["id"]] = StoredTable(
-                id=r["id"], game=r["game"], players=r["players"], options=dict(r["options"]), seed=int(r["seed"]),
-                settings=dict(r["settings"]), created=r["created"], finished=bool(r["finished"]),
-            )
-        for r in conn.execute(sa.select(seats_t).order_by(seats_t.c.table_id, seats_t.c.seat)).mappings():
-            if r["table_id"] in out:
-                out[r["table_id"]].seats.append(dict(r))
-        q = sa.select(actions_t.c.table_id, actions_t.c.idx, actions_t.c.seat, actions_t.c.text).order_by(
-            actions_t.c.table_id, actions_t.c.idx
-        )
-        for tid, idx, seat, text in conn.execute(q):
-            t = out.get(tid)
-            if t is not None:
-                if idx != len(t.actions):
-                    raise RuntimeError(f"table {tid}: action log has a gap at index {len(t.actions)}")
-                t.actions.append((seat, text))
-    return list(out.values())
+        row = conn.execute(sa.select(tables_t).where(tables_t.c.id == tid)).mappings().first()
+        if row is None:
+            return None
+        st = _stored(row)
+        st.seats = [dict(r) for r in conn.execute(
+            sa.select(seats_t).where(seats_t.c.table_id == tid).order_by(seats_t.c.seat)).mappings()]
+        snap = conn.execute(sa.select(snapshots_t.c.version, snapshots_t.c.state)
+                            .where(snapshots_t.c.table_id == tid)).first()
+        start = 0
+        if snap is not None:
+            start, st.snapshot = int(snap[0]), dict(snap[1])
+        st.actions = read_actions(conn, tid, start)
+    return st
+
+
+def recent_tables(engine: Engine, since: float, limit: int) -> list[str]:
+    """Unfinished tables with activity since ``since``, newest first (resumed at start)."""
+    q = (sa.select(tables_t.c.id).where(tables_t.c.finished.is_(False), tables_t.c.updated >= since)
+         .order_by(tables_t.c.updated.desc()).limit(limit))
+    with engine.connect() as conn:
+        return [r[0] for r in conn.execute(q)]
+
+
+def list_tables(engine: Engine, status: str | None, game: str | None, limit: int,
+                offset: int) -> tuple[list[StoredTable], int]:
+    """Listed (not private) tables, newest first: one page and the total count."""
+    cond: list[sa.ColumnElement[bool]] = [tables_t.c.private.is_(False)]
+    if status is not None:
+        cond.append(tables_t.c.status == status)
+    if game is not None:
+        cond.append(tables_t.c.game == game)
+    with engine.connect() as conn:
+        total = int(conn.execute(sa.select(sa.func.count()).select_from(tables_t).where(*cond)).scalar_one())
+        rows = conn.execute(sa.select(tables_t).where(*cond).order_by(tables_t.c.created.desc(), tables_t.c.id)
+                            .limit(limit).offset(offset)).mappings().all()
+        out = {r["id"]: _stored(r) for r in rows}
+        for r in conn.execute(sa.select(seats_t).where(seats_t.c.table_id.in_(list(out)))
+                              .order_by(seats_t.c.table_id, seats_t.c.seat)).mappings():
+            out[r["table_id"]].seats.append(dict(r))
+    return list(out.values()), total
 
 
 _Job = tuple[Callable[[Connection], Any], "asyncio.Future[Any]", asyncio.AbstractEventLoop]
@@ -148,6 +224,8 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
+        self.shared = self.engine.dialect.name == "postgresql"  # other processes may use it too
+        self.node = secrets.token_hex(8)
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self.commits = 0
@@ -157,8 +235,20 @@ class Store:
         self._thread = threading.Thread(target=self._writer, name="courtcards-db-writer", daemon=True)
         self._thread.start()
 
-    def load(self) -> list[StoredTable]:
-        return load_tables(self.engine)
+    def load(self, tid: str) -> StoredTable | None:
+        return load_table(self.engine, tid)
+
+    def notify(self, conn: Connection, tid: str) -> None:
+        """Tell the other processes (at commit) that table ``tid`` changed."""
+        if self.shared:
+            conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, f"C {self.node} {tid}")))
+
+    def changes(self, tid: str, start: int) -> tuple[list[tuple[int, str]], list[dict[str, Any]]]:
+        """The actions from index ``start`` on, and the seats, of one table."""
+        with self.engine.connect() as conn:
+            seats = [dict(r) for r in conn.execute(
+                sa.select(seats_t).where(seats_t.c.table_id == tid).order_by(seats_t.c.seat)).mappings()]
+            return read_actions(conn, tid, start), seats
 
     def close(self) -> None:
         if self._thread is not None:

@@ -40,7 +40,7 @@ def _slots(request: Request) -> asyncio.Semaphore:
 async def table_hint(table_id: str, body: HintRequest, request: Request) -> dict[str, Any]:
     """The search bot's suggestion for the token's seat, from that seat's view."""
     lobby: Lobby = request.app.state.lobby
-    table = lobby.get(table_id)
+    table = await lobby.get(table_id)
     seat = table.seat_for_token(body.token)
     if seat is None:
         raise ApiError(403, "bad_token", "this token does not belong to a seat at this table")

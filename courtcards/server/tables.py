@@ -18,7 +18,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -34,12 +34,30 @@ from courtcards.core.errors import (
 from courtcards.core.game import Game, get_game
 from courtcards.core.record import GameRecord
 from courtcards.core.state import Action, State
-from courtcards.server.db import Store, StoredTable, actions_t, seats_t, tables_t
+from courtcards.server.db import (
+    Store,
+    StoredTable,
+    actions_t,
+    leases_t,
+    list_tables,
+    recent_tables,
+    seats_t,
+    snapshots_t,
+    tables_t,
+)
+
+if TYPE_CHECKING:
+    from courtcards.server.cluster import Cluster
 
 log = logging.getLogger("courtcards.server")
 
 ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
+ID_SET = set(ID_ALPHABET)
 SEED_LIMIT = 2**63
+
+
+class Conflict(Exception):
+    """Another process stored an action at this index first (the table has caught up since)."""
 
 
 class ApiError(Exception):
@@ -70,6 +88,11 @@ class Seat:
     connections: int = 0
     gone_since: float = 0.0
     stand_in: bool = False
+    remote: dict[str, float] = field(default_factory=dict)  # other processes with a connection: when they said so
+
+    @property
+    def present(self) -> bool:
+        return self.connections > 0 or bool(self.remote)
 
     @property
     def taken(self) -> bool:
@@ -82,7 +105,7 @@ class Seat:
             "bot": self.bot,
             "name": self.name,
             "taken": self.taken,
-            "connected": self.type == "bot" or self.connections > 0,
+            "connected": self.type == "bot" or self.present,
             "stand_in": self.stand_in,
         }
 
@@ -99,26 +122,96 @@ class Settings:
                 "move_time_limit": self.move_time_limit, "hints": self.hints}
 
 
-class Client:
-    """One WebSocket: a seat (or None for a spectator) and an outgoing queue."""
+def table_info(tid: str, private: bool, game: Game[Any], players: int, options: dict[str, Any], status: str,
+               created: float, seats: list[Seat], version: int, to_move: list[int], settings: Settings,
+               result: dict[str, Any] | None) -> dict[str, Any]:
+    return {
+        "id": tid,
+        "private": private,
+        "game": game.name,
+        "title": game.title,
+        "players": players,
+        "options": dict(options),
+        "status": status,
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(created)),
+        "seats": [s.info() for s in seats],
+        "version": version,
+        "to_move": to_move,
+        "settings": settings.to_json(),
+        "result": result,
+    }
 
-    def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]]) -> None:
+
+def _seats(rows: list[dict[str, Any]]) -> list[Seat]:
+    return [Seat(seat=r["seat"], type=r["kind"], bot=r["bot"], name=r["name"], token_hash=r["token_hash"])
+            for r in rows]
+
+
+def _settings(data: dict[str, Any]) -> Settings:
+    return Settings(bot_delay=float(data["bot_delay"]), absent_timeout=float(data["absent_timeout"]),
+                    move_time_limit=data.get("move_time_limit"), hints=data.get("hints"))
+
+
+def stored_info(st: StoredTable) -> dict[str, Any]:
+    """The TableInfo of a table that is not in memory (nobody connected; to_move left empty)."""
+    return table_info(st.id, st.private, get_game(st.game), st.players, st.options, st.status, st.created,
+                      _seats(st.seats), st.version, [], _settings(st.settings), st.result)
+
+
+class Client:
+    """One WebSocket: a seat (or None for a spectator) and a bounded outgoing queue.
+
+    A client that falls ``max_queue`` messages behind, or whose socket takes longer than
+    ``send_timeout`` to take one message, is dropped: ``reason`` says why, and ``on_drop``
+    closes its socket (it may reconnect and gets the current state).
+    """
+
+    def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]], max_queue: int = 256,
+                 send_timeout: float = 30.0, on_drop: Callable[[str], None] | None = None) -> None:
         self.seat = seat
         self._send = send
+        self.max_queue = max_queue
+        self.send_timeout = send_timeout
+        self.on_drop = on_drop
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
+        self.reason: str | None = None
+        self.sending_since: float | None = None
 
     def push(self, text: str) -> None:
-        if not self.closed:
-            self.queue.put_nowait(text)
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.max_queue:
+            self.drop(f"too slow: more than {self.max_queue} messages waiting to be sent")
+            return
+        self.queue.put_nowait(text)
+
+    def drop(self, reason: str) -> None:
+        if self.closed:
+            return
+        self.reason = reason
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.close()
+        if self.on_drop is not None:
+            self.on_drop(reason)
 
     async def pump(self) -> None:
         """Send queued messages in order until closed."""
+        loop = asyncio.get_running_loop()
         while True:
             text = await self.queue.get()
             if text is None:
                 return
+            self.sending_since = loop.time()
             await self._send(text)
+            self.sending_since = None
+
+    def check_stuck(self, now: float) -> None:
+        """Drop the client if one message has been on its way for longer than ``send_timeout`` (loop time)."""
+        since = self.sending_since
+        if since is not None and now - since > self.send_timeout:
+            self.drop(f"too slow: a message took more than {self.send_timeout:g} s to send")
 
     def close(self) -> None:
         self.closed = True
@@ -134,13 +227,17 @@ class Table:
     settings: Settings
     created: float
     store: Store
+    private: bool = False
+    owned: bool = True  # this process plays the table's bots (with several processes: it holds the lease)
+    announce: Callable[[str, int, int], None] | None = None  # tells other processes a seat's connections here
+    snapshot_every: int = 100
+    last_seen: float = field(default_factory=time.time)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     conns: set[Client] = field(default_factory=set)
     decision_start: dict[int, float] = field(default_factory=dict)
     bots: dict[int, Bot] = field(default_factory=dict)
     driver: asyncio.Task[None] | None = None
-    _states_cache: list[State] | None = None
 
     # -- description ----------------------------------------------------------------
     @property
@@ -159,20 +256,9 @@ class Table:
         return None if res is None else res.to_json()
 
     def info(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "game": self.game.name,
-            "title": self.game.title,
-            "players": self.state.num_players,
-            "options": dict(self.state.options),
-            "status": self.status,
-            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.created)),
-            "seats": [s.info() for s in self.seats],
-            "version": self.state.version,
-            "to_move": self.to_move(),
-            "settings": self.settings.to_json(),
-            "result": self.result(),
-        }
+        return table_info(self.id, self.private, self.game, self.state.num_players, self.state.options, self.status,
+                          self.created, self.seats, self.state.version, self.to_move(), self.settings,
+                          self.result())
 
     def deadline(self, seat: int) -> float | None:
         limit = self.settings.move_time_limit
@@ -228,11 +314,6 @@ class Table:
                                                   for s in self.seats]}
         return rec
 
-    def states(self) -> list[State]:
-        if self._states_cache is None:
-            self._states_cache = self.state.record().states()
-        return self._states_cache
-
     # -- decisions, bots, stand-ins -----------------------------------------------
     def track_decisions(self, acted: int | None = None) -> None:
         now = time.time()
@@ -271,7 +352,7 @@ class Table:
         if self.status != "playing":
             return False, None
         for seat in self.seats:
-            if seat.type != "human" or seat.connections > 0 or seat.stand_in:
+            if seat.type != "human" or seat.present or seat.stand_in:
                 continue
             due = seat.gone_since + self.settings.absent_timeout
             if now >= due:
@@ -304,6 +385,8 @@ class Table:
                                 continue
                             action = bot_move(self.bot_for(s), self.state, s)
                             await self.commit(s, action.text)
+                    except Conflict:
+                        pass  # another process moved first; caught up
                     except Exception as exc:  # the database failed: try again shortly
                         log.error("table %s: bot move not committed: %r", self.id, exc)
                         await asyncio.sleep(1.0)
@@ -315,7 +398,7 @@ class Table:
                 await asyncio.wait_for(self.changed.wait(), timeout)
 
     def start_driver(self) -> None:
-        if self.driver is None and not self.state.is_over():
+        if self.driver is None and self.owned and not self.state.is_over():
             self.driver = asyncio.create_task(self.drive(), name=f"table-{self.id}")
             self.driver.add_done_callback(self._driver_done)
 
@@ -329,12 +412,19 @@ class Table:
         """Log the (verified) action durably, then apply it and tell everyone. Lock held."""
         idx = self.state.version
         tid = self.id
+        now = time.time()
 
         def write(conn: Connection) -> None:
-            conn.execute(actions_t.insert().values(table_id=tid, idx=idx, seat=seat, text=text, at=time.time()))
+            conn.execute(actions_t.insert().values(table_id=tid, idx=idx, seat=seat, text=text, at=now))
+            self.store.notify(conn, tid)
 
-        await self.store.write(write)
+        try:
+            await self.store.write(write)
+        except sa.exc.IntegrityError:
+            await self.catch_up()
+            raise Conflict() from None
         self.state.apply(seat, text)
+        log.debug("table %s: seat %d acted, version %d", tid, seat, idx + 1)  # never the text: it may be secret
         self.track_decisions(acted=seat)
         self.broadcast()
         if self.state.is_over():
@@ -342,9 +432,42 @@ class Table:
             log.info("table %s: game over after %d actions", self.id, self.state.version)
 
             def finish(conn: Connection) -> None:
-                conn.execute(sa.update(tables_t).where(tables_t.c.id == tid).values(finished=True, result=result))
+                conn.execute(sa.update(tables_t).where(tables_t.c.id == tid)
+                             .values(finished=True, status="finished", result=result, version=idx + 1, updated=now))
+                conn.execute(leases_t.delete().where(leases_t.c.table_id == tid))
 
             await self.store.write(finish)
+            self.snapshot()
+        elif self.snapshot_every and self.state.version % self.snapshot_every == 0:
+            self.snapshot()
+
+    async def catch_up(self) -> bool:
+        """Apply what other processes stored (actions, joined seats). Lock held. Whether anything changed."""
+        actions, rows = await asyncio.to_thread(self.store.changes, self.id, self.state.version)
+        changed = False
+        for by, text in actions:
+            self.state.apply(by, text)
+            changed = True
+        for row, place in zip(rows, self.seats, strict=False):
+            if row["token_hash"] != place.token_hash or row["name"] != place.name:
+                place.token_hash, place.name, place.gone_since = row["token_hash"], row["name"], time.time()
+                changed = True
+        if changed:
+            self.track_decisions()
+            self.broadcast()
+        return changed
+
+    def snapshot(self) -> None:
+        """Store the whole state, so loading the table replays only the actions after it; and the
+        table's version and time of activity (for the list and for resuming at start)."""
+        tid, version, data, now = self.id, self.state.version, self.state.to_json(), time.time()
+
+        def write(conn: Connection) -> None:
+            conn.execute(snapshots_t.delete().where(snapshots_t.c.table_id == tid))
+            conn.execute(snapshots_t.insert().values(table_id=tid, version=version, state=data))
+            conn.execute(sa.update(tables_t).where(tables_t.c.id == tid).values(version=version, updated=now))
+
+        self.store.write(write).add_done_callback(_log_failure(f"table {tid}: snapshot at {version}"))
 
     async def act(self, seat: int, text: str, version: int) -> tuple[str, str] | None:
         """A seat's action; None if accepted, else (code, message). Never changes anything when refused."""
@@ -356,7 +479,11 @@ class Table:
             checked = self.check(seat, text)
             if isinstance(checked, tuple):
                 return checked[0], checked[1]
-            await self.commit(seat, checked.text)
+            try:
+                await self.commit(seat, checked.text)
+            except Conflict:
+                return "stale_version", f"another action came first (now version {self.state.version}); " \
+                                        "act on the latest state"
             return None
 
     def check(self, seat: int, text: str) -> Action | tuple[str, str, str]:
@@ -382,9 +509,12 @@ class Table:
     # -- connections ---------------------------------------------------------------
     def attach(self, conn: Client) -> None:
         self.conns.add(conn)
+        self.last_seen = time.time()
         if conn.seat is not None:
             seat = self.seats[conn.seat]
             seat.connections += 1
+            if seat.connections == 1 and self.announce is not None:
+                self.announce(self.id, seat.seat, 1)
             if seat.connections == 1 or seat.stand_in:
                 seat.stand_in = False
                 self.broadcast()
@@ -395,62 +525,218 @@ class Table:
         if conn not in self.conns:
             return
         self.conns.discard(conn)
+        self.last_seen = time.time()
         if conn.seat is not None:
             seat = self.seats[conn.seat]
             seat.connections -= 1
             if seat.connections == 0:
                 seat.gone_since = time.time()
+                if self.announce is not None:
+                    self.announce(self.id, seat.seat, 0)
                 self.broadcast()
 
+    def heard(self, node: str, seat_no: int, count: int, now: float) -> None:
+        """Another process says how many connections it has to a seat."""
+        if not 0 <= seat_no < len(self.seats):
+            return
+        seat = self.seats[seat_no]
+        before = (seat.present, seat.stand_in)
+        if count > 0:
+            seat.remote[node] = now
+            seat.stand_in = False
+        elif seat.remote.pop(node, None) is not None and not seat.present:
+            seat.gone_since = now
+        if (seat.present, seat.stand_in) != before:
+            self.broadcast()
 
-def _new_id(taken: set[str] | dict[str, Any]) -> str:
-    while True:
-        tid = "".join(secrets.choice(ID_ALPHABET) for _ in range(6))
-        if tid not in taken:
-            return tid
+    def forget_remote(self, older_than: float) -> None:
+        """Drop what other processes said before ``older_than`` (they stopped saying it: gone or dead)."""
+        changed = False
+        for seat in self.seats:
+            stale = {n: t for n, t in seat.remote.items() if t < older_than}
+            for node in stale:
+                del seat.remote[node]
+            if stale and not seat.present:
+                seat.gone_since = max(stale.values())
+                changed = True
+        if changed:
+            self.broadcast()
+
+
+def _log_failure(what: str) -> Callable[[asyncio.Future[Any]], None]:
+    def done(fut: asyncio.Future[Any]) -> None:
+        if not fut.cancelled() and fut.exception() is not None:
+            log.error("%s not stored: %s", what, type(fut.exception()).__name__)
+    return done
+
+
+def _new_id(length: int) -> str:
+    # 6 characters for listed tables; 16 (80 bits) for private ones, whose link is their key.
+    return "".join(secrets.choice(ID_ALPHABET) for _ in range(length))
+
+
+@dataclass
+class LobbyConfig:
+    """How long tables stay in memory, and how often their state is snapshotted."""
+
+    snapshot_every: int = 100  # actions between snapshots (0: never)
+    idle_expiry: float = 600.0  # an unfinished table nobody is connected to is unloaded after this long
+    finished_expiry: float = 60.0  # the same for finished tables
+    resume_recent: float = 3600.0  # at start, unfinished tables active this recently are loaded (bots resume)
+    resume_limit: int = 1000
+    lease_ttl: float = 5.0  # several processes on PostgreSQL: a dead process's tables move on after this long
 
 
 class Lobby:
-    """Every table of the server, and the store behind them."""
+    """The tables in memory, loaded from the store when needed and unloaded when left alone."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, config: LobbyConfig | None = None) -> None:
         self.store = store
+        self.config = config or LobbyConfig()
         self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+        self.cluster: Cluster | None = None
+        if store.shared:
+            from courtcards.server.cluster import Cluster
 
-    def load(self) -> None:
-        for st in self.store.load():
-            try:
-                table = self._restore(st)
-            except CourtcardsError as exc:
-                log.error("table %s cannot be restored: %s", st.id, exc)
-                continue
-            self.tables[table.id] = table
-        log.info("loaded %d tables", len(self.tables))
+            self.cluster = Cluster(store, self, self.config.lease_ttl)
+
+    async def start(self) -> None:
+        if self.cluster is not None:
+            self.cluster.start()
+        since = time.time() - self.config.resume_recent
+        ids = await asyncio.to_thread(recent_tables, self.store.engine, since, self.config.resume_limit)
+        for tid in ids:
+            with contextlib.suppress(ApiError):
+                await self.find(tid)
+        log.info("resumed %d tables", len(self.tables))
+        self._sweeper = asyncio.create_task(self._sweep_loop(), name="table-sweeper")
+
+    async def find(self, table_id: str) -> Table | None:
+        """The table, loaded from the store if it is not in memory; None if there is none."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        if not 0 < len(table_id) <= 16 or not set(table_id) <= ID_SET:
+            return None
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        fut: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = fut
+        try:
+            stored = await asyncio.to_thread(self.store.load, table_id)
+            table = None if stored is None else self._restore(stored)
+        except Exception as exc:
+            log.error("table %s cannot be loaded: %s", table_id, exc)
+            err = ApiError(503, "table_unavailable", f"table {table_id!r} cannot be loaded now; try again")
+            fut.set_exception(err)
+            fut.exception()  # retrieved: waiters get it too
+            raise err from None
+        finally:
+            del self._loading[table_id]
+        if table is not None:
+            self.tables[table_id] = table
+            if self.cluster is not None:
+                table.owned = False
+                table.announce = self.cluster.announce
+                await self.cluster.own(table)
+            table.start_driver()
+        fut.set_result(table)
+        return table
+
+    async def get(self, table_id: str) -> Table:
+        table = await self.find(table_id)
+        if table is None:
+            raise ApiError(404, "table_not_found", f"there is no table {table_id!r}")
+        return table
 
     def _restore(self, st: StoredTable) -> Table:
         game = get_game(st.game)
-        record = GameRecord(game=st.game, num_players=st.players, options=st.options, seed=st.seed,
-                            actions=st.actions)
-        state = record.replay()
-        seats = [Seat(seat=r["seat"], type=r["kind"], bot=r["bot"], name=r["name"], token_hash=r["token_hash"])
-                 for r in st.seats]
+        if st.snapshot is not None:
+            state = game.state_from_json(st.snapshot)
+        else:
+            state = game.new_game(st.players, st.options, st.seed)
+        for i, (seat, text) in enumerate(st.actions):
+            try:
+                state.apply(seat, text)
+            except CourtcardsError as exc:
+                raise CourtcardsError(f"action {state.version} ({i} after the snapshot) does not replay: "
+                                      f"{type(exc).__name__}") from None
+        seats = _seats(st.seats)
         now = time.time()
         for s in seats:
             s.gone_since = now
-        s_ = st.settings
-        settings = Settings(bot_delay=float(s_["bot_delay"]), absent_timeout=float(s_["absent_timeout"]),
-                            move_time_limit=s_.get("move_time_limit"),
-                            hints=s_.get("hints", any(r["kind"] == "bot" for r in st.seats)))
+        settings = _settings(st.settings)
+        if settings.hints is None:  # stored before the setting existed
+            settings.hints = any(s.type == "bot" for s in seats)
         table = Table(id=st.id, game=game, state=state, seats=seats, settings=settings, created=st.created,
-                      store=self.store)
+                      store=self.store, private=st.private, snapshot_every=self.config.snapshot_every)
         table.track_decisions()
         return table
 
-    def start(self) -> None:
-        for table in self.tables.values():
-            table.start_driver()
+    async def listing(self, status: str | None, game: str | None, limit: int,
+                      offset: int) -> tuple[list[dict[str, Any]], int]:
+        """One page of the listed tables, newest first (live info for those in memory), and the total."""
+        rows, total = await asyncio.to_thread(list_tables, self.store.engine, status, game, limit, offset)
+        out = []
+        for st in rows:
+            table = self.tables.get(st.id)
+            out.append(table.info() if table is not None else stored_info(st))
+        return out, total
+
+    async def _sweep_loop(self) -> None:
+        period = min(1.0, max(0.05, min(self.config.idle_expiry, self.config.finished_expiry) / 4))
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(period)
+            now = loop.time()
+            for table in list(self.tables.values()):
+                for conn in list(table.conns):
+                    conn.check_stuck(now)
+            await self.sweep(time.time())
+
+    async def sweep(self, now: float) -> list[str]:
+        """Unload the tables nobody has been connected to for their expiry time; their ids."""
+        gone = []
+        for table in list(self.tables.values()):
+            if table.conns:
+                continue
+            limit = self.config.finished_expiry if table.state.is_over() else self.config.idle_expiry
+            if now - table.last_seen >= limit:
+                await self.unload(table)
+                gone.append(table.id)
+        if gone:
+            log.info("unloaded %d idle tables", len(gone))
+        return gone
+
+    async def unload(self, table: Table) -> None:
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        task = table.driver
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+        tid, version = table.id, table.state.version
+
+        def write(conn: Connection) -> None:  # the list shows the version of tables not in memory
+            conn.execute(sa.update(tables_t).where(tables_t.c.id == tid, tables_t.c.version < version)
+                         .values(version=version))
+
+        with contextlib.suppress(Exception):
+            await self.store.write(write)
+        if self.cluster is not None:
+            await self.cluster.release(table)
 
     async def stop(self) -> None:
+        if self.cluster is not None:
+            await self.cluster.stop()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(BaseException):
+                await self._sweeper
         tasks = [t.driver for t in self.tables.values() if t.driver is not None]
         for task in tasks:
             task.cancel()
@@ -461,14 +747,10 @@ class Lobby:
             for conn in list(table.conns):
                 conn.close()
 
-    def get(self, table_id: str) -> Table:
-        table = self.tables.get(table_id)
-        if table is None:
-            raise ApiError(404, "table_not_found", f"there is no table {table_id!r}")
-        return table
-
     async def create(self, game_name: str, players: int | None, options: dict[str, Any], preset: str | None,
-                     seats: list[dict[str, Any]] | None, seed: int | None, settings: Settings) -> Table:
+                     seats: list[dict[str, Any]] | None, seed: int | None, settings: Settings,
+                     private: bool | None = None) -> Table:
+        """A new table; ``private`` (default: when a seat is human) keeps it off the list, joined by link."""
         try:
             game = get_game(game_name)
             n = game.default_players if players is None else players
@@ -502,14 +784,21 @@ class Lobby:
             state = game.new_game(n, values, seed)
         except CourtcardsError as exc:
             raise ApiError(422, "bad_request", str(exc)) from None
-        tid = _new_id(self.tables)
+        if private is None:
+            private = any(s.type == "human" for s in seat_list)
         now = time.time()
         for s in seat_list:
             s.gone_since = now
+        status = "open" if any(s.type == "human" for s in seat_list) else "playing"
+        for _ in range(5):
+            tid = _new_id(16 if private else 6)
+            if tid not in self.tables and tid not in self._loading:
+                break
         table = Table(id=tid, game=game, state=state, seats=seat_list, settings=settings, created=now,
-                      store=self.store)
+                      store=self.store, private=private, snapshot_every=self.config.snapshot_every)
         row = {"id": tid, "game": game.name, "players": n, "options": dict(state.options), "seed": seed,
-               "settings": settings.to_json(), "created": now, "finished": False, "result": None}
+               "settings": settings.to_json(), "created": now, "finished": False, "result": None,
+               "status": status, "private": private, "version": 0, "updated": now}
         seat_rows = [{"table_id": tid, "seat": s.seat, "kind": s.type, "bot": s.bot, "name": s.name,
                       "token_hash": None} for s in seat_list]
 
@@ -520,16 +809,23 @@ class Lobby:
         self.tables[tid] = table  # reserve the id; nobody can act before the commit (table is new)
         try:
             await self.store.write(write)
+        except sa.exc.IntegrityError:
+            del self.tables[tid]
+            raise ApiError(503, "try_again", "the new table's id was taken; try again") from None
         except Exception:
             del self.tables[tid]
             raise
         table.track_decisions()
+        if self.cluster is not None:
+            table.owned = False
+            table.announce = self.cluster.announce
+            await self.cluster.own(table)
         table.start_driver()
         log.info("table %s created: %s, %d players", tid, game.name, n)
         return table
 
     async def join(self, table_id: str, seat_no: int | None, name: str | None) -> tuple[int, str, Table]:
-        table = self.get(table_id)
+        table = await self.get(table_id)
         async with table.lock:
             if seat_no is None:
                 free = [s for s in table.seats if s.type == "human" and not s.taken]
@@ -549,12 +845,21 @@ class Lobby:
             digest = hash_token(token)
             seat_name = (name or "").strip()[:64] or None
             tid, sno = table.id, seat.seat
+            full = all(s.taken for s in table.seats if s.seat != sno)
 
-            def write(conn: Connection) -> None:
-                conn.execute(sa.update(seats_t).where(seats_t.c.table_id == tid, seats_t.c.seat == sno)
-                             .values(token_hash=digest, name=seat_name))
+            def write(conn: Connection) -> int:
+                done = conn.execute(sa.update(seats_t).where(seats_t.c.table_id == tid, seats_t.c.seat == sno,
+                                                             seats_t.c.token_hash.is_(None))
+                                    .values(token_hash=digest, name=seat_name)).rowcount
+                if done and full:
+                    conn.execute(sa.update(tables_t).where(tables_t.c.id == tid)
+                                 .values(status="playing", updated=time.time()))
+                self.store.notify(conn, tid)
+                return int(done)
 
-            await self.store.write(write)
+            if not await self.store.write(write):  # another process gave it away first
+                await table.catch_up()
+                raise ApiError(409, "seat_taken", f"seat {sno} is already taken")
             seat.token_hash = digest
             seat.name = seat_name
             seat.gone_since = time.time()
