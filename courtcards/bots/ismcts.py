@@ -100,7 +100,7 @@ class ISMCTSBot:
         iterations: int = 200,
         seconds: float = 1.0,
         exploration: float = 0.7,
-        rollout: str = "random",
+        rollout: str = "greedy",
         prior: str | None = "greedy",
         widen: float = 0.5,
         cpu_clock: bool = False,
