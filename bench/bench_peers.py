@@ -20,7 +20,6 @@ import platform
 import statistics
 import subprocess
 import sys
-import time
 import venv
 from pathlib import Path
 
@@ -50,21 +49,10 @@ print(json.dumps({"actions": actions, "cpu": time.process_time() - start}))
 
 def rank_worker(games: int, seed: int) -> dict[str, float]:
     sys.path.insert(0, str(ROOT))
-    from courtcards.core.game import get_game
-    from courtcards.core.rng import Rng
+    sys.path.insert(0, str(ROOT / "bench"))
+    from bench_engine import playouts
 
-    game = get_game("rank")
-    pick = Rng(seed)
-    actions = 0
-    start = time.process_time()
-    for i in range(games):
-        state = game.new_game(4, {}, seed=seed + i)
-        while not state.is_over():
-            seat = state.to_move()[0]
-            legal = state.legal_actions(seat)
-            state.apply(seat, legal[pick.below(len(legal))])
-            actions += 1
-    return {"actions": actions, "cpu": time.process_time() - start}
+    return playouts("rank", 4, games, seed)
 
 
 def main() -> None:

@@ -26,15 +26,8 @@ from courtcards.core.game import get_game
 from courtcards.core.options import parse_option_pairs
 from courtcards.core.rng import Rng
 
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_engine import cpu_model
 
 
 def run(game: str, players: int, games: int, seed: int, options: dict[str, str]) -> tuple[int, int, float]:

@@ -306,7 +306,7 @@ def test_scoring_kth_out_scores_k_and_last_scores_n() -> None:
     state = end_position([1, 2, 3, 4], rounds=3, target=None)
     run(state, (3, "5"), (1, "9"))
     log = state.rounds_log[-1]
-    assert log["finish"] == [2, 0, 1, 3] and log["points"] == [2, 3, 1, 4]
+    assert list(log["finish"]) == [2, 0, 1, 3] and list(log["points"]) == [2, 3, 1, 4]
     assert state.totals == [3, 5, 4, 8] and state.round == 3 and not state.is_over()
     assert state.positions == [2, 0, 1, 3]  # KQ-2: King 2, Queen 0, Pauper-1 1, Pauper-2 3
 

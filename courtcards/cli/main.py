@@ -35,7 +35,7 @@ def games() -> None:
 
 # CLI modules, each with ``register(app)``; the optional ones may not exist yet.
 COMMAND_MODULES = ("play", "replay")
-OPTIONAL_COMMAND_MODULES = ("simulate", "analyze", "tournament", "ladder", "serve")
+OPTIONAL_COMMAND_MODULES = ("simulate", "analyze", "tournament", "ladder", "serve", "agent")
 
 
 def _needs_extra(name: str, fix: str) -> None:

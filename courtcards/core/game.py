@@ -92,12 +92,20 @@ class Game(ABC, Generic[S]):
     # -- the computation interface (ids, observations, worlds) -------------------------
     def action_codec(self, num_players: int, options: Mapping[str, Any] | None = None) -> ActionCodec:
         """The fixed numbering of actions for this table size and options (cached)."""
-        values = self.resolve_options(num_players, options)
-        key = (num_players, tuple(sorted(values.items())))
         cache: dict[Any, ActionCodec] = self.__dict__.setdefault("_codecs", {})
-        codec = cache.get(key)
+        try:
+            given = (num_players, tuple(sorted((options or {}).items())))
+            codec = cache.get(given)
+        except TypeError:  # unhashable or unorderable values: resolve_options says what is wrong
+            given, codec = None, None
         if codec is None:
-            codec = cache[key] = self._action_codec(num_players, values)
+            values = self.resolve_options(num_players, options)
+            key = (num_players, tuple(sorted(values.items())))
+            codec = cache.get(key)
+            if codec is None:
+                codec = cache[key] = self._action_codec(num_players, values)
+            if given is not None:
+                cache[given] = codec
         return codec
 
     def num_distinct_actions(self, num_players: int, options: Mapping[str, Any] | None = None) -> int:
@@ -132,10 +140,19 @@ class Game(ABC, Generic[S]):
             raise ViewError(f"this is seat {own}'s view, not seat {seat}'s")
         if not isinstance(view.get("options"), Mapping):
             raise ViewError(f"malformed {self.title} view: no options")
+        checked: set[Any] = self.__dict__.setdefault("_checked_options", set())
         try:
-            self.resolve_options(n, view["options"])
-        except OptionError as exc:
-            raise ViewError(f"malformed {self.title} view: {exc}") from None
+            key: Any = (n, tuple(sorted(view["options"].items())))
+            known = key in checked
+        except TypeError:
+            key, known = None, False
+        if not known:
+            try:
+                self.resolve_options(n, view["options"])
+            except OptionError as exc:
+                raise ViewError(f"malformed {self.title} view: {exc}") from None
+            if key is not None and len(checked) < 10_000:
+                checked.add(key)
         return view
 
     def observation_tensor(self, view: Mapping[str, Any], prefix: Sequence[int] = ()) -> npt.NDArray[np.float32]:

@@ -85,7 +85,7 @@ class State(ABC):
     #: attributes a copy may share with its original: immutable, or caches
     #: that are replaced and never mutated in place
     SHARED_ON_COPY: ClassVar[frozenset[str]] = frozenset(
-        {"game", "start", "_legal_cache", "_move_cache", "_ids_cache"}
+        {"game", "start", "_legal_cache", "_move_cache", "_ids_cache", "_codec"}
     )
 
     def _init_base(self, game: Game[Any], num_players: int, options: dict[str, OptionValue], seed: int) -> None:
@@ -288,7 +288,10 @@ class State(ABC):
     # -- action ids -------------------------------------------------------------------
     def action_codec(self) -> ActionCodec:
         """The numbering of this game configuration's actions."""
-        return self.game.action_codec(self.num_players, self.options)
+        codec: ActionCodec | None = self.__dict__.get("_codec")
+        if codec is None:
+            codec = self.__dict__["_codec"] = self.game.action_codec(self.num_players, self.options)
+        return codec
 
     def action_ids(self, action: Action | str) -> tuple[int, ...]:
         """The id sequence of an action (one id for most; a composite choice such as

@@ -16,7 +16,8 @@ def test_lobby_rank_three_bots_whole_game_with_reload(pages, screenshot):
     page.fill("#players", "4")
     page.dispatch_event("#players", "change")
     page.wait_for_selector("#opt-tokens_to_win")
-    assert page.input_value("#opt-tokens_to_win") == "5"  # the default is shown
+    # the default is shown (filled in once the defaults for 4 players have arrived)
+    page.wait_for_function("() => document.querySelector('#opt-tokens_to_win').value === '5'")
     page.fill("#opt-tokens_to_win", "1")
     for seat in (1, 2, 3):
         assert page.input_value(f"#seat-{seat}").startswith("bot:")

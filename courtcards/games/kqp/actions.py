@@ -17,9 +17,10 @@ from courtcards.games.kqp.cards import TEXT, parse_card_list
 
 class KqpAction:
     """An action. ``kind`` is ``play``, ``pass`` or ``give``; ``cards`` are
-    values, lowest first. Equal actions have equal text."""
+    values, lowest first. Actions are interned: one object per kind and cards,
+    so equal actions are the same object (and compare and hash by identity)."""
 
-    __slots__ = ("_hash", "cards", "count", "kind", "text", "value")
+    __slots__ = ("cards", "count", "kind", "text", "value")
 
     kind: str
     cards: tuple[int, ...]
@@ -27,24 +28,26 @@ class KqpAction:
     value: int  # a play of one value: that value; otherwise 0
     count: int
 
-    def __init__(self, kind: str, cards: tuple[int, ...] = ()) -> None:
-        self.kind = kind
-        self.cards = cards
-        self.count = len(cards)
-        if kind == "play":
-            self.text = " ".join(TEXT[c] for c in cards)
-        elif kind == "give":
-            self.text = " ".join(["give", *(TEXT[c] for c in cards)])
-        else:
-            self.text = kind
-        self.value = cards[0] if kind == "play" and cards and len(set(cards)) == 1 else 0
-        self._hash = hash(self.text)
+    def __new__(cls, kind: str, cards: tuple[int, ...] = ()) -> KqpAction:
+        cards = tuple(cards)
+        key = (kind, cards)
+        act = _CACHE.get(key)
+        if act is None:
+            act = _CACHE[key] = object.__new__(cls)
+            act.kind = kind
+            act.cards = cards
+            act.count = len(cards)
+            if kind == "play":
+                act.text = " ".join(TEXT[c] for c in cards)
+            elif kind == "give":
+                act.text = " ".join(["give", *(TEXT[c] for c in cards)])
+            else:
+                act.text = kind
+            act.value = cards[0] if kind == "play" and cards and len(set(cards)) == 1 else 0
+        return act
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, KqpAction) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return self._hash
+    def __reduce__(self) -> tuple[type[KqpAction], tuple[str, tuple[int, ...]]]:
+        return KqpAction, (self.kind, self.cards)  # unpickled and copied as the interned object
 
     def __str__(self) -> str:
         return self.text
@@ -58,11 +61,7 @@ _CACHE: dict[tuple[str, tuple[int, ...]], KqpAction] = {}
 
 def make(kind: str, cards: tuple[int, ...] = ()) -> KqpAction:
     """The (interned) action; ``cards`` must be sorted lowest first."""
-    key = (kind, cards)
-    act = _CACHE.get(key)
-    if act is None:
-        act = _CACHE[key] = KqpAction(kind, cards)
-    return act
+    return KqpAction(kind, cards)
 
 
 PASS = make("pass")

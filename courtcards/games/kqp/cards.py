@@ -7,7 +7,10 @@ is also the card's rank: 3 < ... < 14 < Silver < Gold < Queen < King.
 
 from __future__ import annotations
 
+import numpy as np
+
 from courtcards.core.errors import NotationError
+from courtcards.core.rng import Rng
 
 SILVER, GOLD, QUEEN, KING = 15, 16, 17, 18
 NCODES = 19
@@ -62,3 +65,42 @@ def expand(counts: list[int]) -> list[int]:
 
 def texts(counts: list[int]) -> list[str]:
     return [TEXT[c] for c in expand(counts)]
+
+
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _draws(state: int, start: int, count: int) -> list[int]:
+    """SplitMix64 outputs number start+1 .. start+count from ``state`` (uint64 arithmetic wraps)."""
+    z = np.uint64(state) + np.arange(start + 1, start + count + 1, dtype=np.uint64) * np.uint64(_GOLDEN)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return (z ^ (z >> np.uint64(31))).tolist()  # type: ignore[no-any-return]
+
+
+_SHIFTS = [64 - n.bit_length() for n in range(1 << 12)]
+
+
+def shuffle(rng: Rng, items: list[int]) -> None:
+    """Exactly ``rng.shuffle(items)`` (the same draws, the same order, the same
+    final generator state), with the generator's outputs computed in bulk."""
+    state = rng.state
+    m = len(items)
+    shifts = _SHIFTS if m < len(_SHIFTS) else [64 - n.bit_length() for n in range(m + 1)]
+    draws: list[int] = []
+    at = end = 0
+    for i in range(m - 1, 0, -1):
+        n = i + 1
+        shift = shifts[n]
+        while True:
+            if at == end:
+                draws += _draws(state, at, i + i // 2 + 8)  # enough for the usual rejections
+                end = len(draws)
+            j = draws[at] >> shift
+            at += 1
+            if j < n:
+                break
+        items[i], items[j] = items[j], items[i]
+    rng.state = (state + at * _GOLDEN) & _MASK

@@ -5,13 +5,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from courtcards.core.errors import OptionError, PositionError
 from courtcards.core.game import Game
 from courtcards.core.options import Option, OptionSet, OptionValue
+from courtcards.core.rng import Rng
 from courtcards.core.state import Action, State
 from courtcards.games.kqp.actions import KqpAction, parse_action
 from courtcards.games.kqp.cards import TEXT, parse_card_list
+from courtcards.games.kqp.ids import KqpCodec
+from courtcards.games.kqp.observation import observation_shape, observation_string, observation_tensor
 from courtcards.games.kqp.state import KqpState
+from courtcards.games.kqp.worlds import sample_world
 
 
 def default_target(num_players: int) -> int:
@@ -77,6 +84,27 @@ class KqpGame(Game[KqpState]):
         assert isinstance(state, KqpState)
         if seat not in state.owed:
             raise PositionError(f"seat {seat} has no give-back to commit")
+
+    # -- the computation interface (docs/engine/kqp.md) ---------------------------------------
+    def _action_codec(self, num_players: int, options: dict[str, OptionValue]) -> KqpCodec:
+        return KqpCodec(num_players)
+
+    def _observation_shape(self, num_players: int, options: dict[str, OptionValue]) -> tuple[int, ...]:
+        return observation_shape(num_players)
+
+    def _observation_tensor(self, view: Mapping[str, Any], prefix: tuple[int, ...]) -> npt.NDArray[np.float32]:
+        return observation_tensor(view, prefix, self._codec(view))
+
+    def _observation_string(self, view: Mapping[str, Any], prefix: tuple[int, ...]) -> str:
+        return observation_string(view, prefix, self._codec(view))
+
+    def _codec(self, view: Mapping[str, Any]) -> KqpCodec:
+        codec = self.action_codec(view["num_players"], view["options"])
+        assert isinstance(codec, KqpCodec)
+        return codec
+
+    def _sample_world(self, view: Mapping[str, Any], rng: Rng) -> KqpState:
+        return sample_world(self, view, rng)
 
     def parse_action(self, text: str) -> KqpAction:
         return parse_action(text)

@@ -10,13 +10,14 @@ to best, the Queen, the King, then Pauper-2 again.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import combinations_with_replacement
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from courtcards.core.errors import PositionError
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.kqp import actions as A
+from courtcards.games.kqp.actions import PASS
 from courtcards.games.kqp.cards import (
     GOLD,
     KING,
@@ -28,6 +29,7 @@ from courtcards.games.kqp.cards import (
     counts_of,
     deck_counts,
     parse_card,
+    shuffle,
     texts,
 )
 
@@ -41,12 +43,87 @@ OVER = "over"
 
 K_ROLE, Q_ROLE, COMMONER, P1_ROLE, P2_ROLE = "king", "queen", "commoner", "pauper-1", "pauper-2"
 
+class _Legal(list):  # type: ignore[type-arg]
+    """A legal list that is also the core's lookup of a listed action object:
+    by identity in the short list (actions are interned) instead of a hash
+    table built for every list."""
+
+    __slots__ = ()
+
+    def get(self, action: Any, default: Any = None) -> Any:
+        return action if action in self else default
+
+
 # Interned plays: _SETS[v][a] is ``a`` cards of value ``v``.
 _SETS: list[list[A.KqpAction]] = [[A.make("play", (v,) * a) for a in range(11)] if v in PLAIN else [] for v in
                                   range(NCODES)]
+# _FOLLOW[k][v]: (t, t x k) for every t above v up to Gold: the plain plays that may top k cards of v
+_FOLLOW: list[list[tuple[tuple[int, A.KqpAction], ...]]] = [
+    [tuple((t, _SETS[t][k]) for t in range(max(v + 1, 3), GOLD + 1)) if k else () for v in range(NCODES)]
+    for k in range(11)
+]
+_LEAD_ROWS = tuple((v, _SETS[v]) for v in PLAIN)
+
+# Each seat's hand is also kept as one integer of "levels" (see hand_levels): bit
+# k*19 + v is set when the hand holds at least k cards of value v. A following play
+# then looks its legal list up by the bits that matter instead of scanning values.
+LEVEL = 19
+_LEVELS = [[sum(1 << (k * LEVEL + v) for k in range(1, c + 1)) for c in range(11)] for v in range(NCODES)]
+_LEVELS[KING][1] = _LEVELS[KING][10]  # the King tops a set of any size: its bit is at every level
+_QBIT, _KBIT = 1 << QUEEN, 1 << KING
+
+
+def hand_levels(hand: list[int]) -> int:
+    m = 0
+    for v in range(3, NCODES):
+        if hand[v]:
+            m |= _LEVELS[v][hand[v]]
+    return m
+
+
+def _allowed(v: int, k: int, consecutive: bool) -> int:
+    """The values (bits) that may top k cards of v: plain ones above (only v+1 in
+    consecutive mode, KQ-7), Queens on a single or a double (KQ-5)."""
+    if v >= QUEEN:
+        return _KBIT if v == QUEEN else 0
+    plain = range(v + 1, v + 2) if consecutive else range(v + 1, GOLD + 1)
+    bits = sum(1 << t for t in plain if t <= GOLD)
+    return bits | (_QBIT if k <= 2 else 0) | _KBIT
+
+
+_ALLOW = [[[_allowed(v, k, c) if v >= 3 else 0 for v in range(NCODES)] for k in range(11)] for c in (False, True)]
+
+
+def _follow_list(k: int, key: int) -> _Legal:
+    """The legal plays on k cards when ``key`` holds the bits of the allowed values
+    held at least k times (Queens: a single needs one, a double both) and of the King."""
+    out = _Legal(_SETS[t][k] for t in range(3, GOLD + 1) if key >> t & 1)
+    if key & _QBIT:
+        out.append(_Q1 if k == 1 else _QQ)
+    if key & _KBIT:
+        out.append(_K1)
+    out.append(A.PASS)
+    return out
+
+
+_FOLLOWS: list[dict[int, _Legal]] = [{} for _ in range(11)]
+_DECKS = {n: tuple(c for c, k in enumerate(deck_counts(n)) for _ in range(k)) for n in range(4, 10)}
+_GIVE1 = {v: A.make("give", (v,)) for v in PLAIN}
+_GIVE2 = {v: {w: A.make("give", (v, w)) for w in PLAIN if w >= v} for v in PLAIN}
 _Q1 = A.make("play", (QUEEN,))
 _QQ = A.make("play", (QUEEN, QUEEN))
 _K1 = A.make("play", (KING,))
+
+Record = Mapping[str, Any]
+
+
+def _record(entry: Mapping[str, Any]) -> Record:
+    """A read-only log entry, lists stored as tuples, that copies of a state share."""
+    return MappingProxyType({k: tuple(v) if isinstance(v, list) else v for k, v in entry.items()})
+
+
+def _json_record(entry: Record) -> JSON:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in entry.items()}
 
 
 def tax_cards(hand: list[int], k: int) -> list[int]:
@@ -66,6 +143,9 @@ def roles_for(positions: list[int]) -> list[str]:
     return roles
 
 
+_SEAT = tuple((s,) for s in range(16))
+
+
 class KqpState(State):
     """A game of King Queens & Paupers."""
 
@@ -78,6 +158,7 @@ class KqpState(State):
         self.counts = deck_counts(n)
         self.hands: list[list[int]] = [[0] * NCODES for _ in range(n)]
         self.sizes = [0] * n
+        self.levels = [0] * n  # hand_levels of each hand
         self.positions: list[int] = list(range(n))
         self.nxt: list[int] = []
         self._set_positions(self.positions)
@@ -97,8 +178,9 @@ class KqpState(State):
         self.finished: list[int] = []
         self.totals = [0] * n
         self.round = 1
-        self.rounds_log: list[JSON] = []
-        self.taxes: list[JSON] = []
+        self.rounds_log: list[Record] = []  # read-only entries, see _record
+        self.taxes: list[Record] = []
+        self.played: list[list[int]] = [[0] * NCODES for _ in range(n)]  # each seat's plays this round, public
         self.owed: dict[int, int] = {}
         self.winner: int | None = None
 
@@ -114,19 +196,23 @@ class KqpState(State):
     def _start(self) -> None:
         """The first round's positions are random (KQ-2)."""
         positions = list(range(self.num_players))
-        self.rng.shuffle(positions)
+        shuffle(self.rng, positions)
         self._begin_round(positions)
 
     def _begin_round(self, positions: list[int]) -> None:
         n = self.num_players
         self._set_positions(positions)
-        deck = [c for c in range(NCODES) for _ in range(self.counts[c])]
-        self.rng.shuffle(deck)
+        deck = list(_DECKS[n])
+        shuffle(self.rng, deck)
         hands = [[0] * NCODES for _ in range(n)]
-        for i, c in enumerate(deck):  # one at a time, counter-clockwise from the King (KQ-3)
-            hands[positions[i % n]][c] += 1
+        for i, seat in enumerate(positions):  # one at a time, counter-clockwise from the King (KQ-3)
+            h = hands[seat]
+            for c in deck[i::n]:
+                h[c] += 1
         self.hands = hands
         self.sizes = [sum(h) for h in hands]
+        self.levels = [hand_levels(h) for h in hands]
+        self.played = [[0] * NCODES for _ in range(n)]
         self.discard = [0] * NCODES
         self.pile, self.top, self.pile_value, self.pile_count, self.owner = [], (), 0, 0, -1
         self.plays, self.first_value, self.consecutive, self.passes, self.pile_log = 0, 0, False, [], []
@@ -150,12 +236,17 @@ class KqpState(State):
             self._begin_play()
 
     def _move(self, giver: int, taker: int, cards: list[int], why: str) -> None:
+        gives, takes, levels = self.hands[giver], self.hands[taker], self.levels
         for c in cards:
-            self.hands[giver][c] -= 1
-            self.hands[taker][c] += 1
+            levels[giver] &= ~_LEVELS[c][gives[c]]
+            levels[taker] &= ~_LEVELS[c][takes[c]]
+            gives[c] -= 1
+            takes[c] += 1
+            levels[giver] |= _LEVELS[c][gives[c]]
+            levels[taker] |= _LEVELS[c][takes[c]]
         self.sizes[giver] -= len(cards)
         self.sizes[taker] += len(cards)
-        self.taxes.append({"from": giver, "to": taker, "cards": [TEXT[c] for c in cards], "why": why})
+        self.taxes.append(_record({"from": giver, "to": taker, "cards": [TEXT[c] for c in cards], "why": why}))
 
     def _begin_play(self) -> None:
         self.phase = PLAY
@@ -182,69 +273,127 @@ class KqpState(State):
 
     def _legal(self, seat: int) -> list[Action]:
         if self.phase == PLAY:
-            return self._legal_plays(seat)  # type: ignore[return-value]
+            return self._legal_plays(seat)
         if self.phase == TAX:
             return self._gives(seat)  # type: ignore[return-value]
         return []
+
+    # -- the protocol's hot path ----------------------------------------------------------
+    # Random playouts and search spend most of their time in to_move, legal_actions
+    # and apply. In the play phase one seat decides and nothing is pending, so these
+    # take a short cut past the core's general bookkeeping; anything else (another
+    # phase, text actions, id prefixes, observation logs) goes through the core.
+    def to_move(self) -> tuple[int, ...]:
+        if self.phase == PLAY:
+            return _SEAT[self.turn]
+        return super().to_move()
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if self.phase != PLAY:
+            return super().legal_actions(seat)
+        if seat != self.turn:
+            return []
+        k = self.pile_count  # following: the list for the bits that matter, if met before
+        legal: Any = (k and _FOLLOWS[k].get(self.levels[seat] >> k * LEVEL & _ALLOW[self.consecutive][k][
+            self.pile_value])) or self._legal_plays(seat)
+        self._legal_cache = (self.version, seat, legal, legal)
+        return list(legal)
+
+    def apply(self, seat: int, action: Action | str) -> None:
+        cache = self._legal_cache
+        if (cache is not None and cache[0] == self.version and cache[1] == seat and action in cache[2]
+                and self.phase == PLAY and not self.id_prefixes and self._infolog is None):
+            # an action object legal_actions has just listed: what State.apply does for one actor
+            # (the caches are keyed by version, and _pass and _play consult none of them)
+            self.history.append((seat, action.text))
+            self.version += 1
+            if action is PASS:
+                self._pass(seat)
+            else:
+                self._play(seat, action)  # type: ignore[arg-type]
+            return
+        super().apply(seat, action)
+
+    def _legal_for(self, seat: int) -> tuple[list[Action], dict[Action, Action]]:
+        cache = self._legal_cache
+        if cache is not None and cache[0] == self.version and cache[1] == seat:
+            return cache[2], cache[3]
+        legal: Any = self._legal_plays(seat) if self.phase == PLAY else _Legal(self._legal(seat))
+        self._legal_cache = (self.version, seat, legal, legal)
+        return legal, legal
 
     def give_back_to(self, seat: int) -> int:
         """Whom the King (Pauper-2) or Queen (Pauper-1) gives back to."""
         return self.positions[-1] if seat == self.positions[0] else self.positions[-2]
 
     def _gives(self, seat: int) -> list[A.KqpAction]:
+        """Every give-back, lowest cards first (KQ-4: never Queens or the King);
+        the work is proportional to the number of give-backs, whatever is owed."""
         h = self.hands[seat]
         held = [v for v in PLAIN if h[v]]
-        k = min(self.owed.get(seat, 0), sum(h[v] for v in held))  # KQ-4: never Queens or the King
-        out: list[A.KqpAction] = []
-        for combo in combinations_with_replacement(held, k):
-            if all(combo.count(c) <= h[c] for c in set(combo)):
-                out.append(A.make("give", combo))
+        k = min(self.owed.get(seat, 0), sum(h[v] for v in held))
+        if k == 1:
+            return [_GIVE1[v] for v in held]
+        if k == 2:
+            out = []
+            for i, v in enumerate(held):
+                row = _GIVE2[v]
+                if h[v] > 1:
+                    out.append(row[v])
+                out += [row[w] for w in held[i + 1 :]]
+            return out
+        out = []
+        left = [0] * (len(held) + 1)  # cards held from index i on
+        for i in range(len(held) - 1, -1, -1):
+            left[i] = left[i + 1] + h[held[i]]
+
+        def extend(i: int, chosen: tuple[int, ...], need: int) -> None:
+            if need == 0:
+                out.append(A.make("give", chosen))
+                return
+            for j in range(i, len(held)):
+                if left[j] < need:
+                    return
+                v = held[j]
+                for c in range(min(h[v], need), max(1, need - left[j + 1]) - 1, -1):  # lowest-first order
+                    extend(j + 1, chosen + (v,) * c, need - c)
+
+        extend(0, (), k)
         return out
 
-    def _legal_plays(self, seat: int) -> list[A.KqpAction]:
+    def _legal_plays(self, seat: int) -> _Legal:
         h = self.hands[seat]
         k = self.pile_count
-        out: list[A.KqpAction] = []
         if k == 0:  # leading: any number of cards of one value (KQ-5)
-            for v in PLAIN:
+            out = _Legal()
+            for v, row in _LEAD_ROWS:
                 c = h[v]
                 if c:
-                    row = _SETS[v]
-                    out.extend(row[1 : c + 1])
-            if h[QUEEN]:
+                    out += row[1 : c + 1]
+            q = h[QUEEN]
+            if q:
                 out.append(_Q1)
-                if h[QUEEN] > 1:
+                if q > 1:
                     out.append(_QQ)
             if h[KING]:
                 out.append(_K1)
             return out
-        v = self.pile_value
-        if v < QUEEN:
-            if self.consecutive:  # KQ-7: exactly one value up
-                t = v + 1
-                if t <= GOLD and h[t] >= k:
-                    out.append(_SETS[t][k])
-            else:
-                for t in range(v + 1, GOLD + 1):
-                    if h[t] >= k:
-                        out.append(_SETS[t][k])
-            if k == 1 and h[QUEEN]:
-                out.append(_Q1)
-            elif k == 2 and h[QUEEN] == 2:
-                out.append(_QQ)
-        if v < KING and h[KING]:
-            out.append(_K1)
-        out.append(A.PASS)
-        return out
+        key = self.levels[seat] >> k * LEVEL & _ALLOW[self.consecutive][k][self.pile_value]
+        lists = _FOLLOWS[k]
+        cached = lists.get(key)
+        if cached is None:
+            if len(lists) > 50_000:  # a bound on memory; play reaches far fewer
+                lists.clear()
+            cached = lists[key] = _follow_list(k, key)
+        return cached
 
     def _resolve(self, actions: dict[int, Action]) -> None:
         if self.phase == PLAY:
             ((seat, act),) = actions.items()
-            assert isinstance(act, A.KqpAction)
-            if act.kind == "pass":
+            if act is A.PASS:
                 self._pass(seat)
             else:
-                self._play(seat, act)
+                self._play(seat, act)  # type: ignore[arg-type]
             return
         for seat in sorted(actions):  # TAX: both give-backs are revealed together
             act = actions[seat]
@@ -255,8 +404,12 @@ class KqpState(State):
     # -- play ------------------------------------------------------------------------------
     def _play(self, seat: int, act: A.KqpAction) -> None:
         h = self.hands[seat]
-        for c in act.cards:
-            h[c] -= 1
+        p = self.played[seat]
+        c = act.cards[0]
+        had = h[c]
+        h[c] = left = had - act.count
+        p[c] += act.count
+        self.levels[seat] = self.levels[seat] & ~_LEVELS[c][had] | _LEVELS[c][left]
         self.pile.extend(act.cards)
         self.sizes[seat] -= act.count
         value = act.value
@@ -271,23 +424,33 @@ class KqpState(State):
         self.owner = seat
         self.passes = []
         self.pile_log.append((seat, act.text))
-        if self.sizes[seat] == 0:
+        sizes = self.sizes
+        if sizes[seat] == 0:
             self.finished.append(seat)
             if len(self.finished) == self.num_players - 1:
                 self._end_round()
                 return
-        self.turn = self._next_holder(seat)
+        nxt = self.nxt
+        s = nxt[seat]
+        while not sizes[s]:
+            s = nxt[s]
+        self.turn = s
 
     def _pass(self, seat: int) -> None:
         self.passes.append(seat)
         self.pile_log.append((seat, "pass"))
         owner = self.owner
         holders = self.num_players - len(self.finished)
-        if len(self.passes) >= holders - (1 if self.sizes[owner] else 0):
+        sizes = self.sizes
+        if len(self.passes) >= holders - (1 if sizes[owner] else 0):
             # KQ-6: the owner leads a new pile, or the next holder to the owner's left
-            self._new_pile(owner if self.sizes[owner] else self._next_holder(owner))
+            self._new_pile(owner if sizes[owner] else self._next_holder(owner))
         else:
-            self.turn = self._next_holder(seat)
+            nxt = self.nxt
+            s = nxt[seat]
+            while not sizes[s]:
+                s = nxt[s]
+            self.turn = s
 
     def _next_holder(self, seat: int) -> int:
         nxt, sizes = self.nxt, self.sizes
@@ -309,7 +472,8 @@ class KqpState(State):
         for place, s in enumerate(finish):
             points[s] = place + 1
             self.totals[s] += place + 1
-        self.rounds_log.append({"round": self.round, "finish": finish, "points": points, "totals": list(self.totals)})
+        self.rounds_log.append(_record(
+            {"round": self.round, "finish": finish, "points": points, "totals": list(self.totals)}))
         self.finished = finish
         target = self.options["target"]
         rounds = self.options["rounds"]
@@ -355,6 +519,7 @@ class KqpState(State):
                 "passed": self.phase == PLAY and s in self.passes,
                 "out": out_place.get(s),
                 "total": self.totals[s],
+                "played": texts(self.played[s]),
             }
             for s in range(n)
         ]
@@ -394,7 +559,7 @@ class KqpState(State):
             "owed": {str(k): val for k, val in sorted(self.owed.items())},
             "finished": list(self.finished) if not over else [],
             "pending": self.pending_view(seat),
-            "rounds_log": [dict(r) for r in self.rounds_log],
+            "rounds_log": [_json_record(r) for r in self.rounds_log],
             "result": None if res is None else res.to_json(),
         }
         if seat is not None:
@@ -406,6 +571,8 @@ class KqpState(State):
         expect = sum(range(1, self.num_players + 1)) * len(self.rounds_log)
         if sum(self.totals) != expect:
             problems.append(f"totals {self.totals} do not add up to {expect} after {len(self.rounds_log)} rounds")
+        if self.levels != [hand_levels(h) for h in self.hands] or self.sizes != [sum(h) for h in self.hands]:
+            problems.append("the hands' sizes or levels are out of step with the hands")
         return problems
 
     # -- cards by place (conformance) --------------------------------------------------------
@@ -424,6 +591,25 @@ class KqpState(State):
     def explain_illegal(self, seat: int, action: Action) -> str:
         assert isinstance(action, A.KqpAction)
         return _explain(self, seat, action)
+
+    # -- copy --------------------------------------------------------------------------------
+    def _copy_into(self, new: State) -> None:
+        d = new.__dict__
+        d["hands"] = [h[:] for h in self.hands]
+        d["played"] = [p[:] for p in self.played]
+        d["sizes"] = self.sizes[:]
+        d["levels"] = self.levels[:]
+        d["positions"] = self.positions[:]
+        d["nxt"] = self.nxt[:]
+        d["pile"] = self.pile[:]
+        d["discard"] = self.discard[:]
+        d["passes"] = self.passes[:]
+        d["pile_log"] = self.pile_log[:]  # tuples of (seat, text)
+        d["finished"] = self.finished[:]
+        d["totals"] = self.totals[:]
+        d["rounds_log"] = self.rounds_log[:]  # read-only entries
+        d["taxes"] = self.taxes[:]
+        d["owed"] = self.owed.copy()
 
     # -- JSON --------------------------------------------------------------------------------
     def _to_json(self) -> JSON:
@@ -446,8 +632,9 @@ class KqpState(State):
             "turn": self.turn,
             "finished": list(self.finished),
             "totals": list(self.totals),
-            "rounds_log": [dict(r) for r in self.rounds_log],
-            "taxes": [dict(e) for e in self.taxes],
+            "rounds_log": [_json_record(r) for r in self.rounds_log],
+            "taxes": [_json_record(e) for e in self.taxes],
+            "played": [texts(p) for p in self.played],
             "owed": {str(k): v for k, v in sorted(self.owed.items())},
             "winner": self.winner,
         }
@@ -459,7 +646,9 @@ class KqpState(State):
         n = self.num_players
 
         def card_list(key: str) -> list[int]:
-            raw = data.get(key, [])
+            return card_list_of(key, data.get(key, []))
+
+        def card_list_of(key: str, raw: Any) -> list[int]:
             if not isinstance(raw, list):
                 raise PositionError(f"{key!r} must be a list of cards, not {raw!r}")
             try:
@@ -472,6 +661,11 @@ class KqpState(State):
             if not isinstance(raw, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in raw):
                 raise PositionError(f"{key!r} must be a list of integers, not {raw!r}")
             return list(raw)
+
+        def records(key: str, entry: Any) -> Mapping[str, Any]:
+            if not isinstance(entry, Mapping):
+                raise PositionError(f"{key!r} must list JSON objects, not {entry!r}")
+            return entry
 
         def seat(value: Any, key: str) -> int:
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
@@ -490,6 +684,7 @@ class KqpState(State):
             except Exception as exc:
                 raise PositionError(f"hand {i}: {exc}") from None
         self.sizes = [sum(h) for h in self.hands]
+        self.levels = [hand_levels(h) for h in self.hands]
         positions = int_list("positions", list(range(n)))
         if sorted(positions) != list(range(n)):
             raise PositionError(f"'positions' must list every seat 0..{n - 1} once, King first, not {positions!r}")
@@ -522,13 +717,26 @@ class KqpState(State):
         if len(self.totals) != n:
             raise PositionError(f"'totals' must list {n} totals")
         self.round = int(data.get("round", len(data.get("rounds_log", [])) + 1))
-        self.rounds_log = [dict(r) for r in data.get("rounds_log", [])]
-        self.taxes = [dict(e) for e in data.get("taxes", [])]
+        self.rounds_log = [_record(records("rounds_log", r)) for r in data.get("rounds_log", [])]
+        self.taxes = [_record(records("taxes", e)) for e in data.get("taxes", [])]
+        played = data.get("played")
+        if played is None:
+            self.played = [[0] * NCODES for _ in range(n)]
+        else:
+            if not isinstance(played, list) or len(played) != n:
+                raise PositionError(f"'played' must list {n} lists of cards (each seat's plays this round)")
+            self.played = [counts_of(card_list_of(f"played {i}", p)) for i, p in enumerate(played)]
         self.owed = {seat(int(k), "owed"): int(v) for k, v in dict(data.get("owed", {})).items()}
         if self.phase == TAX and not self.owed:
             raise PositionError("a tax phase needs 'owed': the King's and Queen's give-backs, e.g. {\"0\": 2}")
         if any(s not in (positions[0], positions[1]) for s in self.owed):
             raise PositionError("only the King and the Queen give cards back (KQ-4)")
+        for s, k in self.owed.items():
+            most = 2 if s == positions[0] else 1
+            if not 1 <= k <= most:
+                role = "King" if s == positions[0] else "Queen"
+                limit = "1 or 2 cards" if most == 2 else "1 card"
+                raise PositionError(f"'owed': the {role} (seat {s}) gives back {limit}, not {k} (KQ-4)")
         winner = data.get("winner")
         self.winner = None if winner is None else seat(winner, "winner")
         if "rng" in data:

@@ -1,0 +1,110 @@
+"""Env steps per CPU second through the PettingZoo AEC API, in one run, rounds alternating:
+
+- Rank 4p through ``courtcards.envs.pettingzoo.env`` (the observation tensor and mask are built at
+  every step, as ``last()`` asks for them);
+- PettingZoo's own classic card env (``texas_holdem_v4``, limit hold'em on RLCard; ``--classic``);
+- OpenSpiel's C++ Dou Dizhu through Shimmy's ``OpenSpielCompatibilityV0``;
+- for reference, Rank 4p through the engine's id API alone (``legal_action_ids``/``apply_id``, no
+  observation).
+
+Every env runs the same loop: ``agent_iter()``, ``last()``, a uniformly random legal action from the
+mask (in the observation, or in ``info`` for Shimmy), ``step()``; only live agents' steps count.
+
+    pip install 'courtcards[rl]' shimmy open_spiel rlcard pygame
+    python bench/bench_envs.py --rounds 5 --steps 20000
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+
+def aec_steps(make: Callable[[], Any], steps: int, seed: int) -> tuple[int, float]:
+    env = make()
+    rng = np.random.default_rng(seed)
+    done = 0
+    episode = 0
+    start = time.process_time()
+    while done < steps:
+        env.reset(seed=seed + episode)
+        episode += 1
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            mask = obs["action_mask"] if isinstance(obs, dict) and "action_mask" in obs else info["action_mask"]
+            legal = np.flatnonzero(mask)
+            env.step(int(legal[rng.integers(len(legal))]))
+            done += 1
+    return done, time.process_time() - start
+
+
+def engine_steps(steps: int, seed: int) -> tuple[int, float]:
+    from courtcards import get_game
+
+    game = get_game("rank")
+    rng = np.random.default_rng(seed)
+    done = 0
+    episode = 0
+    start = time.process_time()
+    while done < steps:
+        state = game.new_game(4, {}, seed=seed + episode)
+        episode += 1
+        while not state.is_over():
+            seat = state.to_move()[0]
+            legal = state.legal_action_ids(seat)
+            state.apply_id(seat, legal[int(rng.integers(len(legal)))])
+            done += 1
+    return done, time.process_time() - start
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--steps", type=int, default=20_000, help="agent steps per env per round (whole episodes)")
+    ap.add_argument("--classic", default="texas_holdem_v4", help="PettingZoo classic env module name")
+    args = ap.parse_args()
+
+    import importlib
+
+    from shimmy import OpenSpielCompatibilityV0
+
+    from courtcards.envs.pettingzoo import env as cc_env
+
+    classic = importlib.import_module(f"pettingzoo.classic.{args.classic}")
+    envs: dict[str, Callable[[int], tuple[int, float]]] = {
+        "Rank 4p, courtcards PettingZoo AEC": lambda s: aec_steps(lambda: cc_env("rank", num_players=4), args.steps, s),
+        f"PettingZoo classic {args.classic}": lambda s: aec_steps(classic.env, args.steps, s),
+        "OpenSpiel dou_dizhu via Shimmy": lambda s: aec_steps(
+            lambda: OpenSpielCompatibilityV0(game_name="dou_dizhu"), args.steps, s),
+        "Rank 4p, engine ids only (no env)": lambda s: engine_steps(args.steps, s),
+    }
+    load = os.getloadavg()
+    print(f"machine: {platform.platform()}; {platform.processor() or platform.machine()}; "
+          f"Python {platform.python_version()}; load average at start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    rates: dict[str, list[float]] = {name: [] for name in envs}
+    for r in range(args.rounds):
+        for name, run in envs.items():
+            steps, cpu = run(1000 + r)
+            rates[name].append(steps / cpu)
+        print(f"  round {r + 1}: " + "; ".join(f"{n}: {v[-1]:,.0f}/s" for n, v in rates.items()))
+    base = statistics.median(rates["OpenSpiel dou_dizhu via Shimmy"])
+    print("median env steps per CPU second:")
+    for name, values in rates.items():
+        med = statistics.median(values)
+        print(f"  {name:40s} {med:>10,.0f}  ({med / base:.1f}x Dou Dizhu via Shimmy)")
+    load = os.getloadavg()
+    print(f"load average at end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,333 @@
+"""Every courtcards game as an OpenSpiel game (``pip install 'courtcards[openspiel]'``).
+
+    import pyspiel
+    from courtcards.envs import openspiel
+    openspiel.register()
+    game = pyspiel.load_game("courtcards_rank(players=4,tokens_to_win=1)")
+
+Games: ``courtcards_rank``, ``courtcards_kqp``, ``courtcards_royale``, ``courtcards_royals``.
+Parameters: ``players`` (-1: the game's default) and every game option under its own name: booleans
+as booleans; integers with -1 for the game's default for the table size and 0 for "none" where the
+option accepts none; other options as text ("default" for the default; Rank Royale's discards as
+``3/3/3``).
+
+Chance: one explicit chance node at the start, the deal, with ``deals`` (default 65536) equally
+likely outcomes; outcome ``k`` is the engine's game with seed ``k``. Every later draw and reshuffle
+comes from the engine's generator, which that seed determines, so there are no further chance
+nodes; no player observes the seed. ``resample_from_infostate`` deals the hidden cards again from
+the player's view (``game.sample_world``) with a fresh generator, so the future draws are resampled
+too. Such a world has no OpenSpiel history; its information state string for that player is the
+true one (perfect recall up to now), and for the other players it starts at the resampling.
+
+Dynamics: Rank Royale is SIMULTANEOUS (both seats choose a card at one node; its discards are
+ordinary one-player nodes). The other games are SEQUENTIAL: their secret simultaneous decisions
+(Rank and KQP give-backs, Royals commitments) are asked one seat after the other, and a commitment
+stays hidden from the others until all have committed, exactly as in the engine. A composite choice
+(several cards) is several actions of the same player, as in the engine's id layer.
+
+Observations: the observation tensor and string are the engine's, from the seat's view; the
+information state string is the engine's perfect-recall log; there is no information state tensor.
+Returns are the engine's (zero-sum, at the end).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+import pyspiel
+
+from courtcards.core.game import Game, get_game
+from courtcards.core.options import OptionValue
+from courtcards.core.state import State
+
+GAMES = ("rank", "kqp", "royale", "royals")
+SIMULTANEOUS = frozenset({"royale"})
+DEFAULT_DEALS = 1 << 16
+MAX_GAME_LENGTH = 1_000_000
+
+
+def short_name(game: str) -> str:
+    return f"courtcards_{game}"
+
+
+def _parameter_spec(game: Game[Any]) -> dict[str, Any]:
+    spec: dict[str, Any] = {"players": -1, "deals": DEFAULT_DEALS}
+    for opt in game.options.options:
+        if opt.kind == "bool":
+            spec[opt.name] = bool(opt.default_for(game.default_players))
+        elif opt.kind == "int":
+            spec[opt.name] = -1
+        else:
+            spec[opt.name] = "default"
+    return spec
+
+
+def _engine_options(game: Game[Any], params: Mapping[str, Any]) -> dict[str, OptionValue]:
+    """The options given in ``params`` (those left at their sentinel are the game's defaults)."""
+    given: dict[str, OptionValue] = {}
+    for opt in game.options.options:
+        value = params.get(opt.name)
+        if opt.kind == "bool":
+            if value != opt.default_for(game.default_players):
+                given[opt.name] = value
+        elif opt.kind == "int":
+            if value == 0 and opt.optional:
+                given[opt.name] = None
+            elif value != -1:
+                given[opt.name] = value
+        elif value != "default":
+            given[opt.name] = str(value).replace("/", ",")
+    return given
+
+
+def _game_type(game: Game[Any]) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=short_name(game.name),
+        long_name=f"courtcards {game.title}",
+        dynamics=(pyspiel.GameType.Dynamics.SIMULTANEOUS if game.name in SIMULTANEOUS
+                  else pyspiel.GameType.Dynamics.SEQUENTIAL),
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=game.max_players,
+        min_num_players=game.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_parameter_spec(game),
+    )
+
+
+class CourtcardsGame(pyspiel.Game):  # type: ignore[misc]
+    """An OpenSpiel game over one courtcards game configuration."""
+
+    game_name: ClassVar[str]
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        params = params or {}
+        engine = get_game(self.game_name)
+        players = int(params.get("players", -1))
+        n = engine.default_players if players == -1 else players
+        deals = int(params.get("deals", DEFAULT_DEALS))
+        if deals < 1:
+            raise ValueError(f"deals must be at least 1, not {deals}")
+        self.engine = engine
+        self.num_seats = n
+        self.options = engine.resolve_options(n, _engine_options(engine, params))
+        self.deals = deals
+        self.simultaneous = engine.name in SIMULTANEOUS
+        self.obs_shape = engine.observation_shape(n, self.options)
+        super().__init__(
+            _game_type(engine),
+            pyspiel.GameInfo(
+                num_distinct_actions=engine.num_distinct_actions(n, self.options),
+                max_chance_outcomes=deals,
+                num_players=n,
+                min_utility=-1.0,
+                max_utility=1.0,
+                utility_sum=0.0,
+                max_game_length=MAX_GAME_LENGTH,
+            ),
+            dict(params),
+        )
+
+    def new_initial_state(self) -> CourtcardsState:
+        return CourtcardsState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+        if params:
+            raise ValueError(f"observer parameters are not supported: {params}")
+        return _Observer(self, bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
+
+
+class _Engine:
+    """The engine state inside an OpenSpiel state: copied with ``State.copy``, pickled as JSON."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
+        return _Engine(self.state.copy())
+
+    def __getstate__(self) -> tuple[str, str]:
+        return self.state.game.name, json.dumps(self.state.to_json())
+
+    def __setstate__(self, data: tuple[str, str]) -> None:
+        self.state = get_game(data[0]).state_from_json(json.loads(data[1]))
+
+
+class CourtcardsState(pyspiel.State):  # type: ignore[misc]
+    """Before the deal a chance node; then the engine's state, in action ids."""
+
+    def __init__(self, game: CourtcardsGame) -> None:
+        super().__init__(game)
+        self._config = (game.engine.name, game.num_seats, game.options, game.deals, game.simultaneous)
+        self._engine: _Engine | None = None
+        self._info_base: dict[int, str] = {}
+
+    @property
+    def engine(self) -> State | None:
+        return None if self._engine is None else self._engine.state
+
+    def current_player(self) -> int:
+        state = self.engine
+        if state is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if state.is_over():
+            return int(pyspiel.PlayerId.TERMINAL)
+        movers = state.to_move()
+        if len(movers) > 1 and self._config[4]:
+            return int(pyspiel.PlayerId.SIMULTANEOUS)
+        return movers[0]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        state = self.engine
+        if state is None or state.is_over() or player not in state.to_move():
+            return []
+        return state.legal_action_ids(player)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        deals = self._config[3]
+        return [(k, 1.0 / deals) for k in range(deals)]
+
+    def _apply_action(self, action: int) -> None:
+        state = self.engine
+        if state is None:
+            name, n, options, deals, _ = self._config
+            if not 0 <= action < deals:
+                raise ValueError(f"deal {action} is not a chance outcome (0..{deals - 1})")
+            self._engine = _Engine(get_game(name).new_game(n, options, seed=int(action)))
+            return
+        state.apply_id(state.to_move()[0], int(action))
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        state = self.engine
+        assert state is not None
+        movers = state.to_move()
+        for seat in movers:  # all are checked before any is applied
+            state.action_from_id(seat, int(actions[seat]))
+        for seat in movers:
+            state.apply_id(seat, int(actions[seat]))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {action}"
+        name, n, options, _, _ = self._config
+        return get_game(name).action_codec(n, options).describe(int(action))
+
+    def is_terminal(self) -> bool:
+        state = self.engine
+        return state is not None and state.is_over()
+
+    def returns(self) -> list[float]:
+        state = self.engine
+        return [0.0] * self._config[1] if state is None else state.returns()
+
+    def rewards(self) -> list[float]:
+        state = self.engine
+        return [0.0] * self._config[1] if state is None else state.rewards()
+
+    def info_string(self, player: int) -> str:
+        state = self.engine
+        if state is None:
+            return ""
+        own = state.information_state_string(player)
+        base = self._info_base.get(player)
+        return own if base is None else f"{base}\n{own}" if base else own
+
+    def resample_from_infostate(self, player: int, sampler: Any = None) -> CourtcardsState:
+        """A state the player cannot tell from this one, hidden cards dealt again from its view."""
+        state = self.engine
+        if state is None:
+            return self.clone()  # type: ignore[no-any-return]
+        try:
+            draw = float(sampler()) if callable(sampler) else random.random()
+        except TypeError:
+            draw = random.random()
+        world = state.game.sample_world(state.view(player), int(draw * (1 << 53)), seat=player)
+        new: CourtcardsState = self.get_game().new_initial_state()
+        new._engine = _Engine(world)
+        lines = self.info_string(player).split("\n")
+        new._info_base = {player: "\n".join(lines[:-1])}
+        return new
+
+    def __str__(self) -> str:
+        state = self.engine
+        return "(before the deal)" if state is None else json.dumps(state.to_json(), sort_keys=True)
+
+
+class _Observer:
+    """OpenSpiel's Python observer: the engine's tensor and strings for one player."""
+
+    def __init__(self, game: CourtcardsGame, perfect_recall: bool) -> None:
+        self.perfect_recall = perfect_recall
+        self.tensor: np.ndarray[Any, np.dtype[np.float32]] | None = None
+        self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
+        if not perfect_recall:
+            self.tensor = np.zeros(int(np.prod(game.obs_shape)), np.float32)
+            self.dict = {"observation": self.tensor.reshape(game.obs_shape)}
+
+    def set_from(self, state: CourtcardsState, player: int) -> None:
+        if self.tensor is None:
+            return
+        engine = state.engine
+        if engine is None:
+            self.tensor.fill(0.0)
+        else:
+            self.tensor[:] = engine.observation_tensor(player).ravel()
+
+    def string_from(self, state: CourtcardsState, player: int) -> str:
+        if self.perfect_recall:
+            return state.info_string(player)
+        engine = state.engine
+        return "" if engine is None else engine.observation_string(player)
+
+
+# one class per game: OpenSpiel keeps the creator, and a class (unlike a closure) survives interpreter exit
+_CREATORS: dict[str, type[CourtcardsGame]] = {
+    name: type(f"Courtcards{name.title()}Game", (CourtcardsGame,), {"game_name": name}) for name in GAMES
+}
+
+
+def register() -> list[str]:
+    """Register every game with OpenSpiel (again is harmless); the short names."""
+    known = set(pyspiel.registered_names())
+    names = []
+    for name in GAMES:
+        game = get_game(name)
+        short = short_name(name)
+        if short not in known:
+            pyspiel.register_game(_game_type(game), _CREATORS[name])
+        names.append(short)
+    return names
+
+
+def ismcts_bot(game: pyspiel.Game, max_simulations: int = 100, seed: int = 0, uct_c: float = 2.0,
+               use_observation_string: bool = True, **kwargs: Any) -> pyspiel.Bot:
+    """OpenSpiel's Python ISMCTS bot (random rollouts) ready for ``evaluate_bots``.
+
+    OpenSpiel's C++ ISMCTS cannot resample a Python game's states, and its Python ISMCTS bot lacks
+    ``restart_at``, which ``evaluate_bots`` calls; each search starts afresh anyway, so here it only
+    resets. Nodes are keyed by observation strings by default: perfect-recall keys
+    (``use_observation_string=False``) work too, but then every step of every rollout also logs
+    each player's observation string, several times slower."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    class Bot(ismcts.ISMCTSBot):  # type: ignore[misc]
+        def restart_at(self, state: pyspiel.State) -> None:
+            self.reset()
+
+        def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
+            pass
+
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+    return Bot(game, evaluator, uct_c, max_simulations, random_state=np.random.RandomState(seed + 1),
+               use_observation_string=use_observation_string, **kwargs)

@@ -1,0 +1,91 @@
+"""Gymnasium single-seat envs: check_env on every game, registration, masks, bots, errors."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from envs_configs import CONFIGS, config_id, needs_engine
+from gymnasium.utils.env_checker import check_env
+
+import courtcards.envs.gymnasium as ccgym
+from courtcards.core.errors import ActionIdError, OptionError
+from courtcards.envs.table import EnvError
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_check_env_passes(config: tuple[str, int, dict[str, Any]]) -> None:
+    game, n, options = config
+    needs_engine(game)
+    env = gym.make(ccgym.ENV_IDS[game], num_players=n, options=options, opponents="random", illegal_action="lose")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # unbounded Box, as the tensors' ranges are per game
+        check_env(env.unwrapped, skip_render_check=False)
+
+
+def play(env: Any, seed: int) -> tuple[float, int]:
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    steps, reward, done = 0, 0.0, False
+    while not done:
+        mask = env.unwrapped.action_masks()
+        assert np.array_equal(mask, info["action_mask"]) and mask.dtype == np.bool_ and mask.any()
+        obs, reward, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        assert env.observation_space.contains(obs)
+        steps += 1
+        done = term or trunc
+    return float(reward), steps
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=config_id)
+def test_masked_random_play_ends_with_the_seats_return(config: tuple[str, int, dict[str, Any]]) -> None:
+    game, n, options = config
+    needs_engine(game)
+    env = gym.make(ccgym.ENV_IDS[game], num_players=n, options=options, seat=n - 1, opponents=("greedy",))
+    reward, steps = play(env, seed=1)
+    state = env.unwrapped.table.state
+    assert state.is_over() and steps > 0
+    assert reward == state.returns()[n - 1]
+    assert play(env, seed=1) == (reward, steps)  # seeded: the same game again
+    seats = {s for s, _ in state.history}
+    assert seats == set(range(n)) or game == "royals"  # the bots played their seats
+
+
+def test_illegal_ids_raise_by_default_or_lose_on_request() -> None:
+    env = ccgym.CourtcardsEnv("rank", num_players=3, options={"tokens_to_win": 1})
+    _, info = env.reset(seed=0)
+    bad = int(np.flatnonzero(~info["action_mask"])[0])
+    before = env.table.state.to_json()
+    with pytest.raises(ActionIdError, match="not legal now"):
+        env.step(bad)
+    assert env.table.state.to_json() == before
+    lose = ccgym.CourtcardsEnv("rank", num_players=3, options={"tokens_to_win": 1}, illegal_action="lose")
+    lose.reset(seed=0)
+    _, reward, term, _, info = lose.step(bad)
+    assert (reward, term) == (-1.0, True) and "not legal now" in info["illegal_action"]
+    assert not lose.action_masks().any()
+    with pytest.raises(EnvError, match="call reset"):
+        lose.step(0)
+
+
+def test_bad_configuration_is_refused() -> None:
+    with pytest.raises(OptionError, match="valid bots"):
+        ccgym.CourtcardsEnv("rank", opponents=("genius",))
+    with pytest.raises(OptionError, match="one per other seat"):
+        ccgym.CourtcardsEnv("rank", num_players=4, opponents=("greedy", "random"))
+    with pytest.raises(OptionError, match="seat must be"):
+        ccgym.CourtcardsEnv("royale", seat=2)
+    with pytest.raises(OptionError, match="illegal_action"):
+        ccgym.CourtcardsEnv("royale", illegal_action="ignore")
+    with pytest.raises(EnvError, match="call reset"):
+        ccgym.CourtcardsEnv("royale").step(0)
+
+
+def test_every_game_is_registered() -> None:
+    assert sorted(ccgym.ENV_IDS.values()) == sorted(k for k in gym.registry if k.startswith("courtcards/"))
+    env = gym.make("courtcards/Royale-v0", render_mode="ansi")
+    env.reset(seed=3)
+    assert "Rank Royale" in env.render()
