@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from courtcards.bots.base import bot_kinds, bot_move, make_bot
+from courtcards.bots.base import bot_move, check_bot, make_bot
 from courtcards.core.errors import OptionError
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
@@ -171,10 +171,8 @@ def check_bots(game: str, bots: Sequence[str], num_players: int | None = None) -
         kinds = kinds * n
     if len(kinds) != n:
         raise OptionError(f"{len(kinds)} bots given for {n} players; give one bot kind per seat (or just one)")
-    valid = bot_kinds(g.name)
     for k in kinds:
-        if k not in valid:
-            raise OptionError(f"unknown bot {k!r} for {g.name}; valid bots: {', '.join(valid)}")
+        check_bot(g.name, k)
     g.resolve_options(n)  # player count check
     return g.name, kinds
 

@@ -105,3 +105,20 @@ def test_time_budget_is_honoured_on_a_large_lead() -> None:
     bot_move(bot, state, seat)
     assert time.perf_counter() - start < 10.0  # generous: the point is that it stops
     assert 1 <= bot.last_iterations < 10**9
+
+
+def test_search_bot_is_named_wherever_bots_are() -> None:
+    from typer.testing import CliRunner
+
+    from courtcards.cli.main import app
+    from courtcards.sim import check_bots, simulate
+
+    assert check_bots("royale", ["ismcts:3", "mixed"]) == ("royale", ("ismcts:3", "mixed"))
+    with pytest.raises(OptionError, match="valid forms"):
+        check_bots("royale", ["ismcts:0", "mixed"])
+    result = simulate("royale", ["ismcts:2", "random"], 1, seed=1)
+    assert result.games == 1
+    res = CliRunner().invoke(app, ["simulate", "rank", "--bots", "ismcts:abc", "--games", "1"])
+    assert res.exit_code != 0 and "valid forms" in res.output
+    res = CliRunner().invoke(app, ["tournament", "kqp", "--bots", "ismcts:0,greedy"])
+    assert res.exit_code != 0 and "valid forms" in res.output

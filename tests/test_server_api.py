@@ -106,7 +106,8 @@ def test_tables_open_then_playing_and_join_refusals(client: TestClient, db_path:
     tid = t["id"]
     assert t["status"] == "open" and t["to_move"] == [] and t["version"] == 0 and len(tid) == 6
     assert [s["taken"] for s in t["seats"]] == [False, True, False]
-    assert t["settings"] == {"bot_delay": 0, "absent_timeout": 60, "move_time_limit": None}
+    assert t["settings"] == {"bot_delay": 0, "absent_timeout": 60, "move_time_limit": None,
+                             "hints": True}  # a bot has a seat
     assert [x["id"] for x in client.get("/api/tables?status=open").json()["tables"]] == [tid]
     err(client.get("/api/tables?status=closed"), 422, "bad_request")
     err(client.get("/api/tables/nope"), 404, "table_not_found")

@@ -100,11 +100,18 @@ class ISMCTSBot:
         iterations: int = 200,
         seconds: float = 1.0,
         exploration: float = 0.7,
-        rollout: str = "random",
+        rollout: str = "greedy",
+        prior: str | None = "greedy",
+        widen: float = 0.5,
+        cpu_clock: bool = False,
     ) -> None:
         if iterations < 1:
             raise ValueError("ISMCTS needs at least one iteration")
-        self.rollout = rollout
+        self.rollout = rollout  # "random" or a bot kind of the game that plays the playouts
+        self.prior = prior  # a bot kind whose move is tried first at the root and kept on ties
+        self.widen = widen  # root candidates: the prior's move plus 1 + widen * sqrt(iterations) others
+        # the seconds are wall-clock time, or this thread's CPU time (one core's worth on a busy machine)
+        self.clock = time.thread_time if cpu_clock else time.perf_counter
         self.rng = Rng(seed)
         self.iterations = iterations
         self.seconds = seconds
@@ -120,23 +127,36 @@ class ISMCTSBot:
         seat = int(view["seat"])
         horizon = HORIZONS.get(game.name)
         rng = Rng(self.rng.next64())
-        self._policy: Any = None
-        if self.rollout != "random":
-            from courtcards.bots.base import make_bot
-
-            self._policy = make_bot(game.name, self.rollout, rng.next64())
+        self._policy = _game_bot(game.name, self.rollout, rng.next64())
+        prior = _game_bot(game.name, self.prior, rng.next64())
+        order = list(legal)
+        for i in range(len(order) - 1, 0, -1):  # seeded shuffle: the order in which candidates enter
+            j = rng.below(i + 1)
+            order[i], order[j] = order[j], order[i]
+        first = prior.choose(view, legal) if prior is not None else None
+        if first is not None:
+            order.remove(first)
+            order.insert(0, first)
         root = _Node()
-        deadline = time.perf_counter() + self.seconds
+        deadline = self.clock() + self.seconds
         done = 0
-        for done in range(1, self.iterations + 1):  # noqa: B007
+        for done in range(1, self.iterations + 1):
+            width = 2 + int(self.widen * math.sqrt(done)) if first is not None else len(order)
+            self._root_moves = (seat, {a.text for a in order[:width]})
             world = game.sample_world(view, rng.next64())
             self._iterate(root, world, rng, horizon)
-            if time.perf_counter() > deadline:
+            if self.clock() > deadline:
                 break
         self.last_iterations = done
         stats = root.stats.get(seat, {})
         by_text = {a.text: a for a in legal}
         best = max(by_text, key=lambda t: (stats[t].visits if t in stats else -1, t))
+        if first is not None and first.text in stats and stats[first.text].visits:
+            # keep the prior's move unless the search found one clearly better
+            mine = stats[first.text]
+            top = stats[best]
+            if top.total / top.visits - mine.total / mine.visits < self.c / math.sqrt(mine.visits):
+                best = first.text
         edge = stats.get(best)
         self.last_value = edge.total / edge.visits if edge and edge.visits else None
         return by_text[best]
@@ -151,6 +171,9 @@ class ISMCTSBot:
             actions: list[tuple[int, Action]] = []
             for seat in movers:
                 legal = world.legal_actions(seat)
+                if node is root and seat == self._root_moves[0]:
+                    allowed = self._root_moves[1]
+                    legal = [a for a in legal if a.text in allowed] or legal
                 stats = node.stats.setdefault(seat, {})
                 action, new = self._select(stats, legal, rng)
                 expanded |= new
@@ -208,28 +231,62 @@ class ISMCTSBot:
         return world.returns()
 
 
+def win_chance(value: float, num_players: int) -> float:
+    """A move's mean value turned into an estimated chance of winning the game.
+
+    A finished game is worth +1 to the winner and -1/(n-1) to every other seat, so a
+    mean value v means a win chance p = ((n-1) v + 1) / n. Exact for playouts that
+    reach the end of the game; for playouts scored at a horizon (the end of a hand
+    or round) it is a rough estimate. Clipped to [0, 1].
+    """
+    n = max(2, num_players)
+    return max(0.0, min(1.0, ((n - 1) * value + 1) / n))
+
+
+@dataclass(frozen=True)
+class Hint:
+    action: Action
+    chance: float | None  # estimated win chance, None when the move was forced
+    iterations: int
+
+
+HINT_SECONDS = 1.0
+
+
+def hint(
+    view: dict[str, Any], legal: Sequence[Action], seed: int, seconds: float = HINT_SECONDS, iterations: int = 10**9
+) -> Hint:
+    """The search bot's move for the seat whose ``view`` this is, with its win chance."""
+    bot = ISMCTSBot(seed, iterations=iterations, seconds=seconds)
+    action = bot.choose(view, legal)
+    chance = None if bot.last_value is None else win_chance(bot.last_value, int(view["num_players"]))
+    return Hint(action, chance, bot.last_iterations)
+
+
+def _game_bot(game: str, kind: str | None, seed: int) -> Any:
+    """The game's bot of that kind, or None for "random", None or a kind the game lacks."""
+    from courtcards.bots.base import _BOTS, make_bot
+
+    if kind is None or kind == "random" or (game, kind) not in _BOTS:
+        return None
+    return make_bot(game, kind, seed)
+
+
 DEFAULT_ITERATIONS = 200
 FORMS = "ismcts (the default budget), ismcts:N (N iterations, N >= 1), ismcts:Xs (X seconds a decision, e.g. 0.5s)"
 
 
 def make_ismcts(seed: int, arg: str | None) -> ISMCTSBot:
-    import os
-
-    rollout = os.environ.get("COURTCARDS_ISMCTS_ROLLOUT", "random")
-    return _make_ismcts(seed, arg, rollout)
-
-
-def _make_ismcts(seed: int, arg: str | None, rollout: str) -> ISMCTSBot:
     """``ismcts``, ``ismcts:N`` (iterations) or ``ismcts:Xs`` (seconds, iterations unbounded)."""
     if arg is None:
-        return ISMCTSBot(seed, rollout=rollout)
+        return ISMCTSBot(seed)
     text = arg.strip().lower()
     try:
         if text.endswith("s"):
             seconds = float(text[:-1])
             if not 0 < seconds <= 600:
                 raise ValueError(f"the time budget must be more than 0 and at most 600 seconds, not {arg!r}")
-            return ISMCTSBot(seed, iterations=10**9, seconds=seconds, rollout=rollout)
+            return ISMCTSBot(seed, iterations=10**9, seconds=seconds)
         iterations = int(text)
     except ValueError as exc:
         if "budget" in str(exc):
@@ -237,7 +294,7 @@ def _make_ismcts(seed: int, arg: str | None, rollout: str) -> ISMCTSBot:
         raise ValueError(f"{arg!r} is not a number of iterations or of seconds") from None
     if iterations < 1:
         raise ValueError(f"the number of iterations must be at least 1, not {iterations}")
-    return ISMCTSBot(seed, iterations=iterations, rollout=rollout)
+    return ISMCTSBot(seed, iterations=iterations)
 
 
 register_bot_spec("ismcts", make_ismcts, FORMS)

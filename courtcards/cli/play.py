@@ -19,10 +19,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from courtcards.bots.base import Bot, bot_kinds, make_bot
+from courtcards.bots.base import Bot, bot_kinds, check_bot, make_bot
+from courtcards.bots.ismcts import HINT_SECONDS, hint
 from courtcards.cli.prompt import terminal_input
 from courtcards.cli.render import Renderer, get_renderer
-from courtcards.core.errors import CourtcardsError, IllegalActionError, NotationError, RecordError
+from courtcards.core.errors import CourtcardsError, IllegalActionError, NotationError, OptionError, RecordError
 from courtcards.core.game import Game, get_game
 from courtcards.core.options import parse_option_pairs
 from courtcards.core.record import GameRecord
@@ -31,7 +32,7 @@ from courtcards.core.state import Action, State
 InputFn = Callable[[str], str]
 
 QUIT_WORDS = ("quit", "exit", "q")
-COMMAND_WORDS = ("help", "moves", "board", "quit")
+COMMAND_WORDS = ("help", "moves", "board", "hint", "quit")
 PROMPT = "[bold]Your move>[/] "
 SEED_LIMIT = 2**63
 
@@ -57,11 +58,20 @@ def parse_bot_kinds(game: str, spec: str | None, num_players: int, human: int | 
         raise UsageError(
             f"--bots lists {len(kinds)} kinds; give one kind for all bots or one per bot seat ({len(bot_seats)})"
         )
-    valid = bot_kinds(game)
     for k in kinds:
-        if k not in valid:
-            raise UsageError(f"unknown bot {k!r} for {game}; valid bots: {', '.join(valid)}")
+        try:
+            check_bot(game, k)
+        except OptionError as exc:
+            raise UsageError(str(exc)) from None
     return dict(zip(bot_seats, kinds, strict=True))
+
+
+def _is_bot(game: str, kind: str) -> bool:
+    try:
+        check_bot(game, kind)
+    except OptionError:
+        return False
+    return True
 
 
 class UsageError(Exception):
@@ -98,6 +108,7 @@ class PlaySession:
         self.record_path = record_path
         self.meta = meta or {}
         self.resumed = resumed
+        self.hint_seconds = HINT_SECONDS
         self.renderer: Renderer = get_renderer(state.game.name)
         self._view = state.view(viewer)
         self.saved: Path | None = None
@@ -178,6 +189,9 @@ class PlaySession:
             if low in ("board", "b"):
                 self.renderer.view(self.console, view)
                 continue
+            if low == "hint":
+                self._hint(view)
+                continue
             try:
                 action = self.state.verify(self.human, line)
             except (NotationError, IllegalActionError) as exc:
@@ -186,6 +200,15 @@ class PlaySession:
                 continue
             self._apply(self.human, action)
             return True
+
+    def _hint(self, view: dict[str, Any]) -> None:
+        """The search bot's move from the human's view (never the state), with its win chance."""
+        assert self.human is not None
+        self.console.print("[dim]Thinking...[/]")
+        seed = bot_seed(self.state.seed ^ self.state.version, self.human)
+        advice = hint(view, self.state.legal_actions(self.human), seed, self.hint_seconds)
+        chance = "" if advice.chance is None else f" (estimated win chance {advice.chance:.0%})"
+        self.console.print(f"Hint: [bold]{escape(advice.action.text)}[/]{chance}")
 
     def _apply(self, seat: int, action: Action) -> None:
         before = self._view
@@ -288,9 +311,8 @@ def setup_session(
 def seats_from_meta(game: str, meta: dict[str, Any], n: int, seat: int | None) -> tuple[int | None, dict[int, str]]:
     """The human seat and each bot's kind, as ``play`` saved them; else ``seat`` (0) plays and bots fill the rest."""
     saved = meta.get("players")
-    valid = bot_kinds(game)
     if (isinstance(saved, list) and len(saved) == n
-            and all(p == "human" or (isinstance(p, str) and p.removeprefix("bot:") in valid) for p in saved)):
+            and all(p == "human" or (isinstance(p, str) and _is_bot(game, p.removeprefix("bot:"))) for p in saved)):
         humans = [s for s, p in enumerate(saved) if p == "human"]
         human = humans[0] if humans else None
         if seat is not None and seat != human:

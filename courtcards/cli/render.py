@@ -94,7 +94,7 @@ def render_hands(console: Console, views: Sequence[View]) -> None:
         console.print(f"Seat {v.get('seat')}: " + escape(json.dumps(private, default=str)))
 
 
-HELP = "Type an action in the game's notation. Commands: help, moves (all legal moves), quit (save and exit)."
+HELP = "Type an action in the game's notation. Commands: help, moves (all legal moves), hint, quit (save and exit)."
 
 class Renderer:
     """A game's renderer module with the generic functions filling its gaps."""

@@ -25,7 +25,7 @@ HELP = """[bold]King Queens & Paupers notation[/] (case does not matter)
   Words:  [bold]pass[/] (you may still play later on this pile) · [bold]give 3 4[/] (King's / Queen's give-back)
   Follow: the same number of cards, higher; a Queen tops any single, both Queens any pair, the King anything.
   Consecutive mode: if the 2nd play is one value up, every play must be exactly one value up.
-  Commands: [bold]help[/] · [bold]moves[/] (every legal move) · [bold]board[/] · [bold]quit[/] (save and exit)"""
+  Commands: [bold]help[/] · [bold]moves[/] (all legal) · [bold]board[/] · [bold]hint[/] · [bold]quit[/] (saves)"""
 
 
 def cards_markup(cards: Sequence[str]) -> str:

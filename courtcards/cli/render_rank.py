@@ -41,7 +41,7 @@ HELP = """[bold]Rank notation[/] (case does not matter)
   Words:  [bold]pass[/] · [bold]lead[/] / [bold]steal[/] (King's benefit) · \
 [bold]give 9[/] (cards given back) · [bold]swap[/] / [bold]keep[/] (King's Hand)
   Follow: the same count (number cards + Wilds) at a higher value.
-  Commands: [bold]help[/] · [bold]moves[/] (every legal move) · [bold]board[/] · [bold]quit[/] (save and exit)"""
+  Commands: [bold]help[/] · [bold]moves[/] (all legal) · [bold]board[/] · [bold]hint[/] · [bold]quit[/] (saves)"""
 
 # Number cards plain bold; each kind of special its own colour.
 _STYLE = {"W": "bold yellow", "U": "bold green", "D": "bold red", "C": "bold magenta", "C2": "bold magenta"}

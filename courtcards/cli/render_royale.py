@@ -27,7 +27,7 @@ HELP = """[bold]Rank Royale notation[/] (case does not matter)
   Play:   type one card, e.g. [bold]7H[/]: it stays secret until both players have chosen
   Lose on tier: discard that many cards of your choice, e.g. [bold]discard 3C 9S[/]
   Same tier: the higher rank draws a card; same rank: nothing happens
-  Commands: [bold]help[/] · [bold]moves[/] · [bold]board[/] · [bold]quit[/] (save and exit)"""
+  Commands: [bold]help[/] · [bold]moves[/] · [bold]board[/] · [bold]hint[/] · [bold]quit[/] (save and exit)"""
 
 
 def tier_of(card: str) -> str:

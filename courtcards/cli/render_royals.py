@@ -27,7 +27,7 @@ HELP = """[bold]Royals notation[/] (case does not matter)
   Hits:    [bold]hit QH[/] (one hit on your Royal QH) · [bold]discard QH[/] · [bold]replace QH 3H[/] \
 (a lower heart under QH)
   Win:     begin your turn with 20 - players points in play
-  Commands: [bold]help[/] · [bold]moves[/] · [bold]board[/] · [bold]quit[/] (save and exit)"""
+  Commands: [bold]help[/] · [bold]moves[/] · [bold]board[/] · [bold]hint[/] · [bold]quit[/] (save and exit)"""
 
 
 def card_markup(card: str) -> str:

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from courtcards.bots.base import bot_kinds, bot_move, make_bot
+from courtcards.bots.base import bot_move, check_bot, make_bot
 from courtcards.core.errors import CourtcardsError, OptionError
 from courtcards.core.rng import Rng
 from courtcards.core.state import State
@@ -72,10 +72,8 @@ def tournament_command(
             console.print(f"[green]{replay} replays: every table's record and advancement check out.[/]")
         else:
             kinds = [k.strip() for k in bots.split(",") if k.strip()]
-            valid = bot_kinds("kqp")
             for k in kinds:
-                if k not in valid:
-                    raise OptionError(f"unknown bot {k!r} for kqp; valid bots: {', '.join(valid)}")
+                check_bot("kqp", k)
             if advance not in ADVANCE:
                 raise OptionError(f"--advance must be one of {', '.join(ADVANCE)}, not {advance!r}")
             plan = TournamentPlan(tuple(player_names(players, kinds)), seed, rounds, advance)

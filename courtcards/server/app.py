@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from courtcards.bots.base import bot_kinds
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import game_names, get_game
-from courtcards.server import pages
+from courtcards.server import hints, pages
 from courtcards.server.db import Store
 from courtcards.server.guards import Guard, RateLimits, ServerConfig, origin_allowed, parse_message
 from courtcards.server.replay import Replays
@@ -64,6 +64,7 @@ class CreateTable(BaseModel):
                                   description="Seconds a human may be disconnected before a bot stands in.")
     move_time_limit: float | None = Field(None, gt=0, le=86400,
                                           description="Seconds per decision; then the seat's bot moves.")
+    hints: bool | None = Field(None, description="The Hint button (default: on when a bot has a seat).")
 
 
 class JoinTable(BaseModel):
@@ -190,7 +191,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         """Create a table; join its human seats with POST /api/tables/{id}/join."""
         rates.check("create", _address(request))
         settings = Settings(bot_delay=body.bot_delay, absent_timeout=body.absent_timeout,
-                            move_time_limit=body.move_time_limit)
+                            move_time_limit=body.move_time_limit, hints=body.hints)
         seats = None if body.seats is None else [s.model_dump() for s in body.seats]
         table = await lobby.create(body.game, body.players, dict(body.options), body.preset, seats, body.seed, settings,
                                    body.private)
@@ -401,6 +402,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         return _page("replay.html", static)
 
     app.include_router(pages.router)
+    app.include_router(hints.router)
     return app
 
 

@@ -115,10 +115,11 @@ class Settings:
     bot_delay: float = 0.6
     absent_timeout: float = 60.0
     move_time_limit: float | None = None
+    hints: bool | None = None  # the Hint button; None: on when a bot has a seat
 
     def to_json(self) -> dict[str, Any]:
         return {"bot_delay": self.bot_delay, "absent_timeout": self.absent_timeout,
-                "move_time_limit": self.move_time_limit}
+                "move_time_limit": self.move_time_limit, "hints": self.hints}
 
 
 def table_info(tid: str, private: bool, game: Game[Any], players: int, options: dict[str, Any], status: str,
@@ -148,7 +149,7 @@ def _seats(rows: list[dict[str, Any]]) -> list[Seat]:
 
 def _settings(data: dict[str, Any]) -> Settings:
     return Settings(bot_delay=float(data["bot_delay"]), absent_timeout=float(data["absent_timeout"]),
-                    move_time_limit=data.get("move_time_limit"))
+                    move_time_limit=data.get("move_time_limit"), hints=data.get("hints"))
 
 
 def stored_info(st: StoredTable) -> dict[str, Any]:
@@ -668,6 +669,8 @@ class Lobby:
         for s in seats:
             s.gone_since = now
         settings = _settings(st.settings)
+        if settings.hints is None:  # stored before the setting existed
+            settings.hints = any(s.type == "bot" for s in seats)
         table = Table(id=st.id, game=game, state=state, seats=seats, settings=settings, created=st.created,
                       store=self.store, private=st.private, snapshot_every=self.config.snapshot_every)
         table.track_decisions()
@@ -771,6 +774,8 @@ class Lobby:
                 seat_list.append(Seat(seat=i, type="bot", bot=bot, name=spec.get("name")))
             else:
                 raise ApiError(422, "bad_request", f"seat {i}: type must be human or bot, not {kind!r}")
+        if settings.hints is None:
+            settings.hints = any(s.type == "bot" for s in seat_list)
         if seed is None:
             seed = secrets.randbelow(SEED_LIMIT)
         elif not -SEED_LIMIT <= seed < SEED_LIMIT:

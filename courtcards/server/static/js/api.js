@@ -35,6 +35,7 @@ export const api = {
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   createTable: (body) => request("POST", "/api/tables", body),
   join: (id, body) => request("POST", `/api/tables/${encodeURIComponent(id)}/join`, body),
+  hint: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/hint`, { token }),
   rematch: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token }),
   replay: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/replay`),
   replayStep: (id, step) => request("GET", `/api/tables/${encodeURIComponent(id)}/replay/${step}`),

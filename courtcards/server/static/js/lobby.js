@@ -82,6 +82,12 @@ async function updateDefaults() {
   }
 }
 
+// The bots as levels: easy = random, medium = greedy, hard = the search bot (ismcts).
+const LEVELS = { random: "easy", greedy: "medium", ismcts: "hard" };
+function botLabel(kind) {
+  return LEVELS[kind] ? `Bot: ${LEVELS[kind]} (${kind})` : `Bot: ${kind}`;
+}
+
 function renderSeats() {
   const g = currentGame();
   const players = Math.max(g.min_players, Math.min(g.max_players, Number($("players").value) || g.default_players));
@@ -94,7 +100,7 @@ function renderSeats() {
   for (let s = rows.length; s < players; s += 1) {
     const select = el("select", { id: `seat-${s}`, "aria-label": `seat ${s}` },
       el("option", { value: "human" }, "Human"),
-      g.bots.map((b) => el("option", { value: `bot:${b}` }, `Bot: ${b}`)));
+      g.bots.map((b) => el("option", { value: `bot:${b}` }, botLabel(b))));
     select.value = s === 0 ? "human" : `bot:${bot}`;
     box.append(el("div", { class: "seat-row" }, el("label", { for: `seat-${s}` }, `Seat ${s}`), select));
   }

@@ -22,6 +22,8 @@ const st = {
   checking: null, // the selection last sent to the server for its reason
   socket: null,
   logCount: 0,
+  hint: null, // the last hint: { version, action, win_chance } or { version, error }
+  hinting: false,
 };
 
 function ctxFor(msg) {
@@ -185,6 +187,7 @@ function renderActions(R) {
     const label = R.actionLabel ? R.actionLabel(text, ctx) : text;
     box.appendChild(actionButton(text, label[0].toUpperCase() + label.slice(1), !selectable.length && buttons.length <= 2));
   }
+  if (st.info && st.info.settings && st.info.settings.hints) box.appendChild(hintEl());
   if (selectable.length) {
     const list = el("details", { class: "suggestions" }, el("summary", {}, `Legal plays (${selectable.length})`),
       el("div", { class: "chips" }, selectable.map((m) => el("button", {
@@ -193,6 +196,30 @@ function renderActions(R) {
       }, m.text))));
     box.appendChild(list);
   }
+}
+
+// The Hint button: the server's search bot suggests a move from this seat's view.
+function hintEl() {
+  const shown = st.hint && st.hint.version === st.view.version ? st.hint : null;
+  const text = !shown ? "" : shown.error ? shown.error
+    : `Hint: ${shown.action}` + (shown.win_chance === null ? "" : ` (estimated win chance ${Math.round(shown.win_chance * 100)}%)`);
+  return el("span", { class: "hint-box" },
+    el("button", { type: "button", id: "hint", onclick: askHint, disabled: st.hinting }, st.hinting ? "Thinking…" : "Hint"),
+    el("span", { id: "hint-text", class: "muted", role: "status" }, text));
+}
+
+async function askHint() {
+  const version = st.view.version;
+  st.hinting = true;
+  render();
+  try {
+    const res = await api.hint(tableId, st.token);
+    st.hint = { version: res.version, action: res.action, win_chance: res.win_chance };
+  } catch (err) {
+    st.hint = { version, error: err.message };
+  }
+  st.hinting = false;
+  render();
 }
 
 function clearSelection() {

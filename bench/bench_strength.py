@@ -1,0 +1,78 @@
+"""Strength of the search bot: one ISMCTS seat against greedy (or another bot), seat-rotated.
+
+    python bench/bench_strength.py rank 4 20 --opponent greedy --option tokens_to_win=1 \
+        --ismcts rollout=greedy --ismcts iterations=300
+
+Prints the games won with a 95% Wilson interval and the median and 99th percentile
+CPU time per decision of the search seat. ``--ismcts key=value`` sets a constructor
+argument of ISMCTSBot (numbers are parsed), so settings compare without code edits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from typing import Any
+
+from courtcards.analysis.stats import wilson
+from courtcards.bots.base import bot_move, make_bot
+from courtcards.bots.ismcts import ISMCTSBot
+from courtcards.core.game import get_game
+from courtcards.sim import derive_seed, seat_kinds
+
+
+def _value(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return None if text == "none" else text
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("game")
+    ap.add_argument("players", type=int)
+    ap.add_argument("games", type=int)
+    ap.add_argument("--opponent", default="greedy")
+    ap.add_argument("--option", action="append", default=[], help="game option key=value")
+    ap.add_argument("--ismcts", action="append", default=[], help="ISMCTSBot argument key=value")
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args()
+    options = {k: _value(v) for k, v in (o.split("=", 1) for o in args.option)}
+    kwargs = {k: _value(v) for k, v in (o.split("=", 1) for o in args.ismcts)}
+    game = get_game(args.game)
+    wins = 0
+    times: list[float] = []
+    for i in range(args.games):
+        kinds = seat_kinds(["ismcts", *[args.opponent] * (args.players - 1)], i)
+        state = game.new_game(args.players, options, seed=derive_seed(args.seed, i, 0))
+        bots = [
+            ISMCTSBot(derive_seed(args.seed, i, s + 1), **kwargs)
+            if k == "ismcts"
+            else make_bot(args.game, k, derive_seed(args.seed, i, s + 1))
+            for s, k in enumerate(kinds)
+        ]
+        while not state.is_over():
+            seat = state.to_move()[0]
+            start = time.process_time()
+            action = bot_move(bots[seat], state, seat)
+            if kinds[seat] == "ismcts":
+                times.append(time.process_time() - start)
+            state.apply(seat, action)
+        winner = state.result().winner
+        wins += winner is not None and kinds[winner] == "ismcts"
+        print(f"game {i}: search seat {kinds.index('ismcts')}, winner {winner}, wins {wins}", flush=True)
+    p, lo, hi = wilson(wins, args.games)
+    times.sort()
+    p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+    print(
+        f"{args.game} {args.players}p vs {args.opponent} {kwargs}: won {wins}/{args.games} = {p:.0%} "
+        f"[{lo:.0%}, {hi:.0%}]; {len(times)} decisions, median {statistics.median(times):.3f}s, p99 {p99:.3f}s"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""Hints: the search bot's move for a human seat, computed from that seat's view only.
+
+``POST /api/tables/{table_id}/hint`` with the seat's token answers the move the
+search bot (ISMCTS) would play and its estimated win chance. It works only at
+tables with the ``hints`` setting (on by default when a bot has a seat, off in
+games between people) and only for the seat to move. The search runs in a
+worker thread with a bounded budget, at most one at a time per server, so the
+event loop keeps serving the tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from courtcards.bots.ismcts import hint
+from courtcards.server.tables import ApiError, Lobby
+
+HINT_SECONDS = 1.0  # wall-clock cap of one hint's search
+
+router = APIRouter(tags=["tables"])
+
+
+class HintRequest(BaseModel):
+    token: str = Field(description="The seat's token from POST /api/tables/{id}/join.")
+
+
+def _slots(request: Request) -> asyncio.Semaphore:
+    state = request.app.state
+    if getattr(state, "hint_slots", None) is None:
+        state.hint_slots = asyncio.Semaphore(1)
+    slots: asyncio.Semaphore = state.hint_slots
+    return slots
+
+
+@router.post("/api/tables/{table_id}/hint")
+async def table_hint(table_id: str, body: HintRequest, request: Request) -> dict[str, Any]:
+    """The search bot's suggestion for the token's seat, from that seat's view."""
+    lobby: Lobby = request.app.state.lobby
+    table = await lobby.get(table_id)
+    seat = table.seat_for_token(body.token)
+    if seat is None:
+        raise ApiError(403, "bad_token", "this token does not belong to a seat at this table")
+    if not table.settings.hints:
+        raise ApiError(403, "hints_off", "hints are off at this table (games between people have none)")
+    slots = _slots(request)
+    if slots.locked():
+        raise ApiError(429, "busy", "the server is computing another hint; ask again in a second")
+    async with slots:
+        async with table.lock:
+            if seat not in table.to_move():
+                raise ApiError(409, "not_your_turn", f"seat {seat} has no decision to make now")
+            view = table.state.view(seat)
+            legal = table.state.legal_actions(seat)
+            version = table.state.version
+            seed = (table.state.seed * 1_000_003 + version * 31 + seat) % (1 << 63)
+        advice = await asyncio.to_thread(hint, view, legal, seed, HINT_SECONDS)
+    return {"seat": seat, "version": version, "action": advice.action.text, "win_chance": advice.chance,
+            "iterations": advice.iterations}
