@@ -94,6 +94,8 @@ HORIZONS: dict[str, Horizon] = {
 class ISMCTSBot:
     """ISMCTS over worlds sampled from the seat's view."""
 
+    slow = True  # servers run it off their event loop
+
     def __init__(
         self,
         seed: int = 0,

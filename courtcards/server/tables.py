@@ -383,7 +383,13 @@ class Table:
                         for s in self.auto_seats(time.time()):
                             if self.state.is_over() or s not in self.state.to_move():
                                 continue
-                            action = bot_move(self.bot_for(s), self.state, s)
+                            bot = self.bot_for(s)
+                            if getattr(bot, "slow", False):
+                                # a search bot thinks in a thread: other tables go on meanwhile
+                                view, legal = self.state.view(s), self.state.legal_actions(s)
+                                action = await asyncio.to_thread(bot.choose, view, legal)
+                            else:
+                                action = bot_move(bot, self.state, s)
                             await self.commit(s, action.text)
                     except Conflict:
                         pass  # another process moved first; caught up
