@@ -178,7 +178,13 @@ class Game(ABC, Generic[S]):
         of other seats resampled too. The world's own generator is fresh, seeded
         from ``rng``, so its future deals are not the true ones."""
         view = self.check_view(view, seat)
-        return self._sample_world(view, as_rng(rng))
+        generator = as_rng(rng)
+        try:
+            return self._sample_world(view, generator)
+        except ViewError:
+            raise
+        except (CourtcardsError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise ViewError(f"malformed {self.title} view: {type(exc).__name__}: {exc}") from None
 
     def _sample_world(self, view: Mapping[str, Any], rng: Rng) -> S:
         raise NotImplementedError(f"{self.title} has no world sampling yet")

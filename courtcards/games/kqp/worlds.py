@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from math import comb
 from typing import TYPE_CHECKING, Any
 
-from courtcards.core.errors import CourtcardsError, ViewError
+from courtcards.core.errors import ViewError
 from courtcards.core.rng import Rng
 from courtcards.games.kqp.cards import NCODES, PLAIN, TEXT, counts_of, deck_counts, parse_card
 from courtcards.games.kqp.state import OVER, PLAY, TAX, KqpState, _record, hand_levels, tax_cards
@@ -37,22 +37,13 @@ Box = tuple[list[int], list[int]]  # lowest and highest count per value
 _MAX_TRIES = 10_000
 
 
-def sample_world(game: KqpGame, view: Mapping[str, Any], rng: Rng) -> KqpState:
-    try:
-        return _sample(game, view, rng)
-    except ViewError:
-        raise
-    except (CourtcardsError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        raise ViewError(f"malformed King Queens & Paupers view: {type(exc).__name__}: {exc}") from None
-
-
 def _cards(items: Any) -> list[int]:
     if not isinstance(items, list):
         raise ViewError(f"malformed King Queens & Paupers view: {items!r} is not a list of cards")
     return [parse_card(str(t)) for t in items]
 
 
-def _sample(game: KqpGame, view: Mapping[str, Any], rng: Rng) -> KqpState:
+def sample_world(game: KqpGame, view: Mapping[str, Any], rng: Rng) -> KqpState:
     n: int = view["num_players"]
     me: int = view["seat"]
     state = KqpState(game, n, game.resolve_options(n, view["options"]), 0)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from courtcards.core.errors import CourtcardsError, ViewError
+from courtcards.core.errors import ViewError
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON
 from courtcards.games.rank.actions import parse_action
@@ -58,15 +58,6 @@ def _codes(texts: Any) -> list[int]:
 
 
 def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState:
-    try:
-        return _sample(game, view, rng)
-    except ViewError:
-        raise
-    except (CourtcardsError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        raise ViewError(f"malformed Rank view: {type(exc).__name__}: {exc}") from None
-
-
-def _sample(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState:
     n: int = view["num_players"]
     seat: int = view["seat"]
     players = view["players"]
