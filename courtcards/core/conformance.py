@@ -324,14 +324,7 @@ def check_illegal_unchanged(state: State, rng: Rng) -> None:
         probes += [(s, text) for s in idle[:1] for text in (real, "pass")]
         probes.append((seat, "no-such-action ???"))
     for seat, text in probes:
-        try:
-            state.apply(seat, text)
-        except CourtcardsError:
-            pass
-        else:
-            raise _fail(state, f"probe {text!r} by seat {seat} was accepted")
-        if json.dumps(state.to_json(), sort_keys=True) != before:
-            raise _fail(state, f"refused action {text!r} by seat {seat} changed the state")
+        _expect_refused(state, before, lambda s=seat, t=text: state.apply(s, t), f"probe {text!r} by seat {seat}")
     # the same through the id layer: out of range, masked out, from a seat with no decision
     id_probes: list[tuple[int, Any]] = []
     if movers:
@@ -344,14 +337,20 @@ def check_illegal_unchanged(state: State, rng: Rng) -> None:
             id_probes.append((seat, rng.choice(masked)))
         id_probes += [(s, legal_ids[0]) for s in idle[:1]]
     for seat, action_id in id_probes:
-        try:
-            state.apply_id(seat, action_id)
-        except CourtcardsError:
-            pass
-        else:
-            raise _fail(state, f"action id {action_id!r} by seat {seat} was accepted")
-        if json.dumps(state.to_json(), sort_keys=True) != before:
-            raise _fail(state, f"refused action id {action_id!r} by seat {seat} changed the state")
+        _expect_refused(state, before, lambda s=seat, i=action_id: state.apply_id(s, i),
+                        f"action id {action_id!r} by seat {seat}")
+
+
+def _expect_refused(state: State, before: str, attempt: Any, what: str) -> None:
+    """``attempt()`` must raise a CourtcardsError and leave the state as ``before`` (its JSON text)."""
+    try:
+        attempt()
+    except CourtcardsError:
+        pass
+    else:
+        raise _fail(state, f"{what} was accepted")
+    if json.dumps(state.to_json(), sort_keys=True) != before:
+        raise _fail(state, f"refused {what} changed the state")
 
 
 def random_playout(
