@@ -61,7 +61,22 @@ class GameOverError(IllegalActionError):
 
 
 class PositionError(CourtcardsError, ValueError):
-    """A serialized state or explicit position that is malformed or inconsistent."""
+    """A serialized state or explicit position that is malformed or inconsistent.
+
+    ``PositionError(field, reason)`` names the field (a path such as
+    ``players[2].tokens``) and the reason; ``PositionError(reason)`` is for a
+    fault of the position as a whole.
+    """
+
+    def __init__(self, field_or_reason: str, reason: str | None = None) -> None:
+        if reason is None:
+            self.field: str | None = None
+            self.reason = field_or_reason
+            super().__init__(field_or_reason)
+        else:
+            self.field = field_or_reason
+            self.reason = reason
+            super().__init__(f"position field {field_or_reason!r}: {reason}")
 
 
 class RecordError(CourtcardsError, ValueError):

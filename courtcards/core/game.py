@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from courtcards.core.errors import CourtcardsError, OptionError, PositionError, UnknownGameError, ViewError
 from courtcards.core.options import OptionSet, OptionValue
+from courtcards.core.positions import Fields, as_int, as_list, check_loaded, kind_of
 from courtcards.core.rng import Rng
 from courtcards.core.state import STATE_FORMAT
 
@@ -194,44 +195,82 @@ class Game(ABC, Generic[S]):
 
     def state_from_json(self, data: Mapping[str, Any], *, strict: bool = True) -> S:
         """A state from :meth:`State.to_json`, or from an explicit position in
-        the same format with fields left out (see the game's docs). ``strict``
-        off relaxes a game's per-player consistency checks (for resampled worlds)."""
-        if not isinstance(data, Mapping):
-            raise PositionError(f"a {self.title} state must be a JSON object")
-        if data.get("game", self.name) != self.name:
-            raise PositionError(f"not a {self.title} state: game is {data.get('game')!r}")
-        if "format" in data and data["format"] != STATE_FORMAT:
-            raise PositionError(f"unknown state format {data['format']!r}")
-        n = data.get("num_players")
+        the same format with fields left out (see docs/notation.md). ``strict``
+        off relaxes a game's per-player consistency checks (for resampled worlds).
+
+        Every field is checked: a malformed or inconsistent position raises
+        :class:`PositionError` naming the field and the reason; the cards must be
+        exactly the game's deck and the game's invariants must hold."""
+        f = Fields(data, "")
+        if f.text("game", default=self.name) != self.name:
+            raise PositionError("game", f"not a {self.title} position: game is {data.get('game')!r}")
+        if f.has("format") and f.text("format") != STATE_FORMAT:
+            raise PositionError("format", f"unknown state format {data['format']!r}")
+        n = f.opt_integer("num_players", self.min_players, self.max_players)
         if n is None:
             n = self._players_in_position(data)
-        if not isinstance(n, int) or isinstance(n, bool):
-            raise PositionError(f"a {self.title} position needs 'num_players' (or 'hands')")
+        if n is None:
+            raise PositionError("num_players", f"a {self.title} position needs 'num_players' (or 'hands')")
+        if not self.min_players <= n <= self.max_players:
+            raise PositionError("num_players", f"{self.title} is for {self.min_players} to {self.max_players} "
+                                               f"players, not {n}")
+        options = f.data.get("options") or {}
+        if not isinstance(options, Mapping):
+            raise PositionError("options", f"must be an object, not {kind_of(options)}")
         try:
-            options = self.resolve_options(n, data.get("options") or {})
+            resolved = self.resolve_options(n, options)
         except OptionError as exc:
-            raise PositionError(str(exc)) from None
-        seed = data.get("seed", 0)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise PositionError(f"'seed' must be an integer, not {seed!r}")
-        state = self._load_state(n, options, seed, data, strict)
+            raise PositionError("options", str(exc)) from None
+        seed = f.integer("seed", lo=None, hi=None, default=0)
         try:
-            state.history = [(int(s), str(t)) for s, t in data.get("history", [])]
-            state.version = int(data.get("version", len(state.history)))
-            pending = {int(s): str(t) for s, t in dict(data.get("pending") or {}).items()}
-        except (TypeError, ValueError) as exc:
-            raise PositionError(f"malformed history, version or pending: {exc}") from None
+            state = self._load_state(n, resolved, seed, data, strict)
+        except PositionError:
+            raise
+        except CourtcardsError as exc:
+            raise PositionError("position", str(exc)) from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as exc:
+            # the game's loader should have named the field; never let a raw error out
+            raise PositionError("position", f"malformed {self.title} position ({type(exc).__name__}: {exc})") from None
+        history = []
+        for i, entry in enumerate(f.array("history", default=[])):
+            pair = as_list(entry, f"history[{i}]", 2)
+            seat = as_int(pair[0], f"history[{i}][0]", 0, n - 1)
+            if not isinstance(pair[1], str):
+                raise PositionError(f"history[{i}][1]", f"must be an action's text, not {kind_of(pair[1])}")
+            history.append((seat, pair[1]))
+        state.history = history
+        state.version = f.integer("version", default=len(history))
+        pending = f.obj("pending", default={})
         # a full state carries where it started; a position is its own start
-        state.start = data.get("start") if "history" in data else {
-            k: v for k, v in data.items() if k not in ("history", "version", "pending", "start")
-        }
-        for seat, text in pending.items():
-            action = self.parse_action(text)
+        if "history" in data:
+            start = f.data.get("start")
+            if start is not None and not isinstance(start, Mapping):
+                raise PositionError("start", f"must be a position or null, not {kind_of(start)}")
+            state.start = None if start is None else dict(start)
+        else:
+            state.start = {k: v for k, v in data.items() if k not in ("history", "version", "pending", "start")}
+        for key in pending.data:
+            path = pending.at(key)
+            try:
+                seat = int(key)
+            except (TypeError, ValueError):
+                raise PositionError(path, "is not a seat number") from None
+            if not 0 <= seat < n:
+                raise PositionError(path, f"seat {seat} is not at this table")
+            text = pending.data[key]
+            if not isinstance(text, str):
+                raise PositionError(path, f"must be an action's text, not {kind_of(text)}")
+            try:
+                action = self.parse_action(text)
+            except CourtcardsError as exc:
+                raise PositionError(path, str(exc)) from None
             self._check_pending(state, seat, action, strict)
             state.pending[seat] = action
         prefixes = data.get("id_prefixes") or {}
         if prefixes:
             self._load_id_prefixes(state, prefixes)
+        if strict:
+            check_loaded(state)
         return state
 
     def _load_id_prefixes(self, state: State, prefixes: Any) -> None:

@@ -161,6 +161,12 @@ class State(ABC):
         """Game-specific consistency problems (tokens adding up, ...); empty if none."""
         return []
 
+    def position_errors(self) -> list[str]:
+        """What makes a freshly loaded position impossible for this game
+        (counts out of range, a pile that breaks the rules, ...); empty if none.
+        Unlike :meth:`invariants`, nothing here may depend on the history."""
+        return []
+
     def explain_illegal(self, seat: int, action: Action) -> str:
         """Why ``action`` is not legal for ``seat`` now (override for better reasons)."""
         return "not a legal action now"
