@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from courtcards.core.errors import CourtcardsError, RecordError
+from courtcards.core.errors import CourtcardsError, PositionError, RecordError
 
 if TYPE_CHECKING:
     from courtcards.core.state import JSON, State
@@ -47,9 +47,14 @@ class GameRecord:
     def initial_state(self) -> State:
         from courtcards.core.game import get_game
 
-        game = get_game(self.game)
-        state: State = (game.state_from_json(self.start) if self.start is not None
-                        else game.new_game(self.num_players, self.options, self.seed))
+        try:
+            game = get_game(self.game)
+            state: State = (game.state_from_json(self.start) if self.start is not None
+                            else game.new_game(self.num_players, self.options, self.seed))
+        except PositionError as exc:
+            raise RecordError(f"the record's start position is refused: {exc}") from None
+        except CourtcardsError as exc:
+            raise RecordError(f"the record's game, table size or options are refused: {exc}") from None
         return state
 
     def states(self) -> list[State]:
