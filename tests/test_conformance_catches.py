@@ -18,6 +18,7 @@ from courtcards.core.conformance import (
     check_observations,
     check_pending_hidden,
     check_returns,
+    check_view_types,
     check_views,
     check_worlds,
 )
@@ -320,3 +321,29 @@ def test_returns_that_are_not_zero_sum_are_caught(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(RankState, "rewards", lambda self: self.returns())
     with pytest.raises(ConformanceError, match="zero-sum"):
         check_returns(state)
+
+
+def test_a_view_outside_its_type_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typing_extensions import TypedDict
+
+    from courtcards.core.views import closed
+
+    @closed
+    class TooNarrow(TypedDict):  # the Rank view has many more fields than this
+        game: str
+        seat: int | None
+
+    state = _state()
+    monkeypatch.setattr(type(state.game), "view_type", TooNarrow)
+    monkeypatch.delattr(state.game, "_view_adapter", raising=False)
+    with pytest.raises(ConformanceError, match="does not fit TooNarrow"):
+        check_view_types(state)
+
+    @closed
+    class Loose(TypedDict, total=False):
+        game: int  # the wrong type
+
+    monkeypatch.setattr(type(state.game), "view_type", Loose)
+    monkeypatch.delattr(state.game, "_view_adapter", raising=False)
+    with pytest.raises(ConformanceError, match="does not fit Loose"):
+        check_view_types(state)

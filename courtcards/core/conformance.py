@@ -291,6 +291,20 @@ def check_views(state: State, rng: Rng, samples: int = 2) -> None:
                 raise _fail(state, f"view of seat {seat} changes when hidden cards are dealt differently")
 
 
+def check_view_types(state: State) -> None:
+    """Every seat's view and the spectator's fit the game's view type exactly
+    (courtcards.core.views): no missing field, no extra one, no wrong type."""
+    from courtcards.core.views import validate_view
+
+    if state.game.view_type is None:
+        return
+    for seat in [None, *range(state.num_players)]:
+        try:
+            validate_view(state.game, state.view(seat))
+        except ValueError as exc:  # pydantic's ValidationError
+            raise _fail(state, f"the view of seat {seat} does not fit {state.game.view_type.__name__}: {exc}") from None
+
+
 def check_pending_hidden(state: State, seat: int, chosen: Any, rng: Rng) -> None:
     """Before ``seat`` commits ``chosen`` in a simultaneous decision that others
     have not finished, committing any other legal choice must look the same to
@@ -401,6 +415,7 @@ def check_playout(
             check_returns(state)
         if step % view_every == 0:
             check_views(state, rng, samples=1)
+            check_view_types(state)
             check_illegal_unchanged(state, rng)
             check_copy(state, rng)
         if step % world_every == 0:
@@ -418,6 +433,7 @@ def check_playout(
     check_json(state)
     check_returns(state)
     check_copy(state, rng)
+    check_view_types(state)
     if state.to_move() or any(state.legal_actions(s) for s in range(num_players)):
         raise _fail(state, "a finished game still offers actions")
     result = state.result()

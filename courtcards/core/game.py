@@ -55,6 +55,7 @@ class Game(ABC, Generic[S]):
     max_players: ClassVar[int]
     default_players: ClassVar[int]
     options: ClassVar[OptionSet]
+    view_type: ClassVar[type | None] = None  # the game's view TypedDict (courtcards.core.views)
 
     def resolve_options(
         self,

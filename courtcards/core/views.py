@@ -1,0 +1,144 @@
+"""Typed views: one vocabulary for what every game shares.
+
+A seat's view is a JSON object. Each game describes its view once, as a
+``TypedDict`` (``games/<game>/views.py``) built from the shared parts below and
+set as ``Game.view_type``; the server's response models, the published JSON
+Schemas (``docs/schemas/views/<game>.json``) and the conformance suite's check
+(every view validates, with no field outside its schema) all come from it.
+
+The shared words, used by every game that has the thing (docs/notation.md):
+
+================  ==============================================================
+``game``          the game's name
+``seat``          whose view this is; null for a spectator
+``num_players``   the table size
+``options``       the resolved options
+``version``       how many actions have been applied
+``phase``         the current phase, from the game's own list
+``round``         the number of the current round (Rank's hand, KQP's round,
+                  Rank Royale's round, Royals' turn), from 1
+``to_move``       the seats with a decision now, ascending
+``turn``          the seat whose turn it is in a turn-based phase, else null
+``hand``          the viewer's own cards (empty for a spectator)
+``players``       one entry per seat, in seat order: ``seat``, ``hand_size``,
+                  and where the game has them ``deck_size``, ``discard``
+                  (a pile: top card first) and ``score``
+``discard``       a pile shared by the table, top card first
+``log``           the events of the game so far as the engine words them,
+                  oldest first: ``{"seat": n or null, "text": "..."}``
+``pending``       a simultaneous decision: who has committed (``committed``),
+                  and to its owner only its own choice (``mine``)
+``result``        null until the game ends, then how it ended
+================  ==============================================================
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NotRequired, TypeVar
+
+from typing_extensions import TypedDict  # pydantic needs this one on Python < 3.12
+
+from courtcards.core.options import OptionValue
+
+if TYPE_CHECKING:
+    from courtcards.core.game import Game
+
+T = TypeVar("T")
+
+
+def closed(cls: T) -> T:
+    """Mark a view TypedDict as closed: a field outside it is a schema error."""
+    setattr(cls, "__pydantic_config__", {"extra": "forbid"})  # noqa: B010  (pydantic reads it)
+    return cls
+
+
+@closed
+class Event(TypedDict):
+    seat: int | None
+    text: str
+
+
+@closed
+class PendingView(TypedDict):
+    committed: list[int]
+    mine: NotRequired[str]
+
+
+@closed
+class ResultView(TypedDict):
+    winner: int | None
+    ranking: list[int]
+    scores: list[int]
+    details: dict[str, Any]
+
+
+class PlayerBase(TypedDict):
+    seat: int
+    hand_size: int
+
+
+class ViewBase(TypedDict):
+    game: str
+    seat: int | None
+    num_players: int
+    options: dict[str, OptionValue]
+    version: int
+    phase: str
+    round: int
+    to_move: list[int]
+    hand: list[str]
+    log: list[Event]
+    pending: PendingView
+    result: ResultView | None
+
+
+def _adapter(game: Game[Any]) -> Any:
+    try:
+        from pydantic import TypeAdapter
+    except ImportError:  # pragma: no cover - pydantic comes with courtcards[server] and [dev]
+        raise RuntimeError("checking views against their schema needs pydantic: "
+                           "pip install 'courtcards[server]'") from None
+    cached = getattr(game, "_view_adapter", None)
+    if cached is None:
+        if game.view_type is None:
+            raise TypeError(f"{game.title} has no view_type")
+        cached = TypeAdapter(game.view_type)
+        game._view_adapter = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def validate_view(game: Game[Any], view: Any) -> None:
+    """Raise pydantic's ValidationError if ``view`` does not fit the game's view type."""
+    _adapter(game).validate_python(view, strict=True)
+
+
+def view_schema(game: Game[Any]) -> dict[str, Any]:
+    """The JSON Schema of the game's views."""
+    schema: dict[str, Any] = _adapter(game).json_schema()
+    schema["$id"] = f"courtcards/view/{game.name}"
+    schema["title"] = f"{game.title} view"
+    return schema
+
+
+def write_schemas(folder: Path) -> list[Path]:
+    """Write ``<game>.json`` for every game with a view type into ``folder``."""
+    from courtcards.core.game import game_names, get_game
+
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in game_names():
+        game = get_game(name)
+        if game.view_type is None:
+            continue
+        path = folder / f"{name}.json"
+        path.write_text(json.dumps(view_schema(game), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":  # python -m courtcards.core.views docs/schemas/views
+    for p in write_schemas(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/schemas/views")):
+        print(p)
