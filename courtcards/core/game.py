@@ -14,7 +14,7 @@ from courtcards.core.errors import CourtcardsError, OptionError, PositionError, 
 from courtcards.core.options import OptionSet, OptionValue
 from courtcards.core.positions import Fields, as_int, as_list, check_loaded, kind_of
 from courtcards.core.rng import Rng
-from courtcards.core.state import STATE_FORMAT
+from courtcards.core.state import STATE_FORMAT, STATE_FORMAT_VERSION
 
 if TYPE_CHECKING:
     from courtcards.core.ids import ActionCodec
@@ -207,6 +207,10 @@ class Game(ABC, Generic[S]):
             raise PositionError("game", f"not a {self.title} position: game is {data.get('game')!r}")
         if f.has("format") and f.text("format") != STATE_FORMAT:
             raise PositionError("format", f"unknown state format {data['format']!r}")
+        version = f.integer("format_version", 1, STATE_FORMAT_VERSION, default=STATE_FORMAT_VERSION)
+        if version < STATE_FORMAT_VERSION:
+            data = self._upgrade_position(dict(data), version)
+            f = Fields(data, "")
         n = f.opt_integer("num_players", self.min_players, self.max_players)
         if n is None:
             n = self._players_in_position(data)
@@ -295,6 +299,11 @@ class Game(ABC, Generic[S]):
                 raise PositionError(f"'id_prefixes' of seat {seat} does not fit the position: {exc}") from None
             if not fits:
                 raise PositionError(f"'id_prefixes' of seat {seat} starts no legal action")
+
+    def _upgrade_position(self, data: dict[str, Any], version: int) -> dict[str, Any]:
+        """A position saved in an older ``format_version``, rewritten in the
+        current one (renamed fields, piles turned top card first)."""
+        return data
 
     def _players_in_position(self, data: Mapping[str, Any]) -> int | None:
         """The table size of a position that does not give ``num_players``."""

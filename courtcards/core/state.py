@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 JSON = dict[str, Any]
 
 STATE_FORMAT = "courtcards/state"
-STATE_FORMAT_VERSION = 1
+STATE_FORMAT_VERSION = 2  # 2: one position format for every game (piles top card first, shared names)
 
 
 class Action(Protocol):
