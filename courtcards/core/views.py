@@ -24,8 +24,9 @@ The shared words, used by every game that has the thing (docs/notation.md):
                   and where the game has them ``deck_size``, ``discard``
                   (a pile: top card first) and ``score``
 ``discard``       a pile shared by the table, top card first
-``log``           the events of the game so far as the engine words them,
-                  oldest first: ``{"seat": n or null, "text": "..."}``
+``log``           the last events of the game as the engine words them, oldest
+                  first: ``{"n": number, "seat": seat or null, "text": "..."}``
+                  (courtcards.core.events)
 ``pending``       a simultaneous decision: who has committed (``committed``),
                   and to its owner only its own choice (``mine``)
 ``result``        null until the game ends, then how it ended
@@ -57,6 +58,7 @@ def closed(cls: T) -> T:
 
 @closed
 class Event(TypedDict):
+    n: int
     seat: int | None
     text: str
 
