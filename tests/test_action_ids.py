@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,9 +22,9 @@ FIXTURES = Path(__file__).parent / "fixtures" / "action_ids"
 def test_numbering_matches_fixture(name: str) -> None:
     path = FIXTURES / f"{name}.json"
     assert path.exists(), f"no fixture for {name}: python -m courtcards.core.ids {FIXTURES} {name}"
-    committed = json.loads(path.read_text())
+    committed: dict[str, Any] = json.loads(path.read_text())
     assert committed["version"] == ACTION_IDS_VERSION
-    now = fixture(name)
+    now: dict[str, Any] = fixture(name)
     for old, new in zip(committed["configs"], now["configs"], strict=True):
         assert old == new, f"{name}: the numbering of {old['players']} players {old['options']} changed"
     assert committed["tables"] == now["tables"]

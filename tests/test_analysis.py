@@ -135,7 +135,8 @@ def test_report_shares_add_up_and_runs_do_not_depend_on_workers() -> None:
     report = summarize(spec, 2, one)
     seats = [f for f in report.figures if f.section == SEATS]
     assert len(seats) == 3 and sum(f.value for f in seats) == pytest.approx(1.0)
-    assert all(f.low is not None and f.low <= f.value <= f.high for f in report.figures if f.kind != "quantile")
+    assert all(f.low is not None and f.high is not None and f.low <= f.value <= f.high
+               for f in report.figures if f.kind != "quantile")
     roles = {f.name: f for f in report.figures if f.section == ROLES}
     assert set(roles) == {"king", "queen", "beggar"} and all(f.n == 9 for f in roles.values())
     assert sum(f.value * f.n for f in roles.values()) == pytest.approx(9)  # one winner a game

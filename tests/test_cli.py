@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -34,11 +35,11 @@ def output(session: PlaySession) -> str:
     return file.getvalue()
 
 
-def human_session(tmp_path: Path, answer: Callable[[PlaySession], str], **kw: object) -> PlaySession:
+def human_session(tmp_path: Path, answer: Callable[[PlaySession], str], **kw: Any) -> PlaySession:
     holder: list[PlaySession] = []
     session = setup_session(
         "rank", seed=kw.pop("seed", 11), options=kw.pop("options", ["tokens_to_win=1"]), console=console(),
-        input_fn=lambda prompt: answer(holder[0]), record=tmp_path / "game.json", **kw,  # type: ignore[arg-type]
+        input_fn=lambda prompt: answer(holder[0]), record=tmp_path / "game.json", **kw,
     )
     holder.append(session)
     return session

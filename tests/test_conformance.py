@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from courtcards.core.conformance import check_playout, random_playout
 from courtcards.core.game import game_names, get_game
+from courtcards.core.options import OptionValue
 
 CONFIGS = [
     pytest.param(name, n, opts, id=f"{name}-{n}p-" + ("-".join(f"{k}={v}" for k, v in opts.items()) or "default"))
@@ -17,12 +18,12 @@ CONFIGS = [
 
 
 @pytest.mark.parametrize(("name", "players", "options"), CONFIGS)
-def test_full_checks_along_a_random_game(name: str, players: int, options: dict[str, object]) -> None:
+def test_full_checks_along_a_random_game(name: str, players: int, options: dict[str, OptionValue]) -> None:
     check_playout(get_game(name), players, options, seed=players * 7919 + len(options))
 
 
 @pytest.mark.parametrize(("name", "players", "options"), CONFIGS)
-def test_random_playouts_end(name: str, players: int, options: dict[str, object]) -> None:
+def test_random_playouts_end(name: str, players: int, options: dict[str, OptionValue]) -> None:
     game = get_game(name)
     for seed in range(3):
         state = random_playout(game, players, options, seed=1000 + seed)

@@ -217,7 +217,7 @@ def test_non_text_and_foreign_actions_are_notation_errors() -> None:
             state.apply(seat, bad)  # type: ignore[arg-type]
     assert state.to_json() == before
     with pytest.raises(UnknownGameError, match="unknown game 'None'"):
-        get_game(None)  # type: ignore[arg-type]
+        get_game(None)  # type: ignore[call-overload]
 
 
 @pytest.mark.parametrize("seed", [0, 1, 7, 123456789, 2**63 + 5, 2**64 - 1])

@@ -160,10 +160,10 @@ def test_stolen_and_given_cards_are_seen_by_king_and_beggar_only() -> None:
     # RK-12 / RK-16
     s = pos(["3 4", "5 6", "9 2", "7"], **BENEFIT)
     play(s, "steal", "give 4")
-    for seat in (0, 2):
+    for seat in (0, 2):  # the taker and the giver
         assert [(e["why"], e["cards"]) for e in s.view(seat)["exchanges"]] == [("steal", ["9"]), ("give", ["4"])]
-    for seat in (1, 3, None):
-        ex = s.view(seat)["exchanges"]
+    for other in (1, 3, None):
+        ex = s.view(other)["exchanges"]
         assert [(e["from"], e["to"], e["count"]) for e in ex] == [(2, 0, 1), (0, 2, 1)]
         assert all("cards" not in e for e in ex)
 

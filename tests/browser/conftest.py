@@ -32,7 +32,9 @@ SCREENSHOTS_ENV = os.environ.get("COURTCARDS_SCREENSHOTS")
 try:
     from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 except ImportError:  # pragma: no cover - depends on the environment
-    sync_playwright = None
+    sync_playwright = None  # type: ignore[assignment]
+
+Screenshot = Callable[["Page", str], Path]  # the screenshot fixture
 
 PLAYWRIGHT_MISSING = "browser tests need playwright: pip install -e '.[dev]'"
 CHROMIUM_MISSING = f"browser tests need Debian's chromium at {CHROMIUM} (run .ci/setup-chromium.sh as root)"

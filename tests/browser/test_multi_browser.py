@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from browser_ui import (
     finished,
     has_turn,
@@ -12,10 +14,14 @@ from browser_ui import (
     wait_turn_or_end,
 )
 
+if TYPE_CHECKING:
+    from conftest import Pages, Screenshot, Server
+    from playwright.sync_api import Page
+
 HUMAN = {"type": "human"}
 
 
-def test_two_people_at_one_rank_table(pages, server):
+def test_two_people_at_one_rank_table(pages: Pages, server: Server) -> None:
     table = server.create_table(game="rank", players=4, options={"tokens_to_win": 1}, seed=5,
                                 seats=[HUMAN, {"type": "bot", "bot": "greedy"}, HUMAN,
                                        {"type": "bot", "bot": "random"}])
@@ -37,7 +43,7 @@ def test_two_people_at_one_rank_table(pages, server):
     assert standings[0] == standings[1] and "Ann" in standings[0] and "Bob" in standings[0]
 
 
-def test_rank_royale_duel_between_two_contexts(pages, server, screenshot):
+def test_rank_royale_duel_between_two_contexts(pages: Pages, server: Server, screenshot: Screenshot) -> None:
     table = server.create_table(game="royale", players=2, seed=3, seats=[HUMAN, HUMAN])
     ann = pages.new(f"/join/{table['id']}/0")
     join(ann, "Ann")
@@ -65,7 +71,7 @@ def test_rank_royale_duel_between_two_contexts(pages, server, screenshot):
     assert "you win" in winner_page.inner_text("#summary h2")
 
 
-def test_replay_viewer(pages, server, screenshot):
+def test_replay_viewer(pages: Pages, server: Server, screenshot: Screenshot) -> None:
     table = server.create_table(game="rank", players=3, options={"tokens_to_win": 3}, seed=9,
                                 seats=[{"type": "bot", "bot": "greedy"}] * 3)
     tid = table["id"]
@@ -101,7 +107,7 @@ def test_replay_viewer(pages, server, screenshot):
     screenshot(page, "replay")
 
 
-def _one_human_table(pages, server, game, players, seed, moves, **body):
+def _one_human_table(pages: Pages, server: Server, game: str, players: int, seed: int, moves: int, **body: Any) -> Page:
     bots = [{"type": "bot", "bot": "greedy"}] * (players - 1)
     table = server.create_table(game=game, players=players, seed=seed, seats=[HUMAN, *bots], **body)
     page = pages.new(f"/join/{table['id']}/0")
@@ -115,7 +121,7 @@ def _one_human_table(pages, server, game, players, seed, moves, **body):
     return page
 
 
-def test_kqp_taxes_then_play(pages, server, screenshot):
+def test_kqp_taxes_then_play(pages: Pages, server: Server, screenshot: Screenshot) -> None:
     page = _one_human_table(pages, server, "kqp", 4, 1, 0)  # seed 1: seat 0 is the King
     assert "give 2 cards back" in page.inner_text("#headline")
     assert "Taxes, round 1" in page.inner_text("#center")
@@ -136,13 +142,13 @@ def test_kqp_taxes_then_play(pages, server, screenshot):
     screenshot(page, "kqp")
 
 
-def test_royals_table(pages, server, screenshot):
+def test_royals_table(pages: Pages, server: Server, screenshot: Screenshot) -> None:
     page = _one_human_table(pages, server, "royals", 4, 8, 4)
     assert has_turn(page)
     screenshot(page, "royals")
 
 
-def test_move_timer_and_stand_in_visible(pages, server):
+def test_move_timer_and_stand_in_visible(pages: Pages, server: Server) -> None:
     table = server.create_table(game="royale", players=2, seed=4, seats=[HUMAN, HUMAN], move_time_limit=30,
                                 absent_timeout=0.5)
     ann = pages.new(f"/join/{table['id']}/0")

@@ -4,13 +4,17 @@ messages in the page's own words, the rules pages, every Royal's two cards, and 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from browser_ui import finished, join, play_until_over, wait_state, wait_turn_or_end
+
+if TYPE_CHECKING:
+    from conftest import Pages, Screenshot, Server
 
 RULING_ID = re.compile(r"\b(RK|KQ|RR|RY)-\d")
 
 
-def test_lobby_keeps_typed_values_across_player_and_preset_changes(pages, server):
+def test_lobby_keeps_typed_values_across_player_and_preset_changes(pages: Pages, server: Server) -> None:
     page = pages.new("/")
     page.wait_for_function("() => document.body.dataset.ready === '1'")
     page.select_option("#game", "kqp")
@@ -43,7 +47,7 @@ def test_lobby_keeps_typed_values_across_player_and_preset_changes(pages, server
     assert info["seats"][5] == {**info["seats"][5], "type": "bot", "bot": "random"}
 
 
-def test_join_links_use_an_address_friends_can_open(pages, server):
+def test_join_links_use_an_address_friends_can_open(pages: Pages, server: Server) -> None:
     page = pages.new("/")
     page.wait_for_function("() => document.body.dataset.ready === '1'")
     page.click("#create")
@@ -62,7 +66,7 @@ def test_join_links_use_an_address_friends_can_open(pages, server):
     assert "192.168.1.50" in lan.inner_text("#created .link-note")
 
 
-def test_refusal_reasons_in_the_pages_words(pages, server):
+def test_refusal_reasons_in_the_pages_words(pages: Pages, server: Server) -> None:
     table = server.create_table(game="royale", seed=4, seats=[{"type": "human"}, {"type": "bot", "bot": "greedy"}])
     page = pages.new(f"/join/{table['id']}/0")
     join(page, "Dee")
@@ -89,7 +93,7 @@ def test_refusal_reasons_in_the_pages_words(pages, server):
     assert not RULING_ID.search(page.inner_text("body"))
 
 
-def test_rules_pages_linked_from_the_table(pages, server):
+def test_rules_pages_linked_from_the_table(pages: Pages, server: Server) -> None:
     table = server.create_table(game="royale", seed=1, seats=[{"type": "bot"}, {"type": "bot"}])
     page = pages.new(f"/table/{table['id']}")
     wait_state(page)
@@ -101,7 +105,7 @@ def test_rules_pages_linked_from_the_table(pages, server):
     assert rules.inner_text("h1") == "Rules of Royals"
 
 
-def test_every_royal_shows_its_face_and_its_number_card(pages, server, screenshot):
+def test_every_royal_shows_its_face_and_its_number_card(pages: Pages, server: Server, screenshot: Screenshot) -> None:
     table = server.create_table(game="royals", players=4, preset="short", seed=3, bot_delay=0.05,
                                 seats=[{"type": "bot", "bot": "greedy"}] * 4)
     page = pages.new(f"/table/{table['id']}")
@@ -121,7 +125,7 @@ def test_every_royal_shows_its_face_and_its_number_card(pages, server, screensho
     screenshot(page, "royals-royal")
 
 
-def test_rematch_seats_the_same_people_and_bots(pages, server):
+def test_rematch_seats_the_same_people_and_bots(pages: Pages, server: Server) -> None:
     table = server.create_table(game="royale", seed=9, seats=[{"type": "human"}, {"type": "bot", "bot": "mixed"}])
     page = pages.new(f"/join/{table['id']}/0")
     join(page, "Flo")

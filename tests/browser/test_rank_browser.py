@@ -4,11 +4,15 @@ in the middle, two people at one table, and the replay of the finished game."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from browser_ui import finished, join, play_first_legal, play_until_over, wait_state, wait_turn_or_end
 
+if TYPE_CHECKING:
+    from conftest import Pages, Screenshot, Server
 
-def test_lobby_rank_three_bots_whole_game_with_reload(pages, screenshot):
+
+def test_lobby_rank_three_bots_whole_game_with_reload(pages: Pages, screenshot: Screenshot) -> None:
     page = pages.new("/")
     page.wait_for_function("() => document.body.dataset.ready === '1'")
     assert page.locator("#game option").first.get_attribute("value") == "rank"  # Rank first
@@ -50,7 +54,7 @@ def test_lobby_rank_three_bots_whole_game_with_reload(pages, screenshot):
     assert info["status"] == "finished" and info["result"]["scores"][info["result"]["winner"]] >= 1
 
 
-def test_illegal_selection_explained_and_play_disabled(pages, server):
+def test_illegal_selection_explained_and_play_disabled(pages: Pages, server: Server) -> None:
     table = server.create_table(game="rank", players=3, options={"tokens_to_win": 1}, seed=11,
                                 seats=[{"type": "human"}, {"type": "bot", "bot": "random"},
                                        {"type": "bot", "bot": "random"}])
@@ -85,7 +89,7 @@ def test_illegal_selection_explained_and_play_disabled(pages, server):
     assert page.locator('#hand .card[aria-pressed="true"]').count() == 0
 
 
-def test_reconnects_by_itself_after_a_dropped_connection(pages, server):
+def test_reconnects_by_itself_after_a_dropped_connection(pages: Pages, server: Server) -> None:
     table = server.create_table(game="rank", players=3, options={"tokens_to_win": 1}, seed=12,
                                 seats=[{"type": "human"}, {"type": "bot", "bot": "greedy"},
                                        {"type": "bot", "bot": "greedy"}])
