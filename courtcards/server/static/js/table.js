@@ -22,6 +22,7 @@ const st = {
   checking: null, // the selection last sent to the server for its reason
   socket: null,
   logCount: 0,
+  logN: -1, // the number of the last engine event shown
   hint: null, // the last hint: { version, action, win_chance } or { version, error }
   hinting: false,
 };
@@ -29,6 +30,14 @@ const st = {
 function ctxFor(msg) {
   const me = msg.seat;
   return { me, seats: msg.seats, name: seatNamer(msg.seats, me), game: msg.view.game };
+}
+
+// "seat 2" in the engine's sentences becomes the seat's name on this page
+function withNames(text, ctx) {
+  return text.replace(/\b[Ss]eat (\d+)\b/g, (m, d, offset) => {
+    const seat = Number(d);
+    return ctx.name(seat, { cap: offset === 0, you: false }) + (seat === ctx.me ? " (you)" : "");
+  });
 }
 
 function addLog(lines) {
@@ -375,13 +384,20 @@ function onState(msg) {
   st.sending = false;
   const R = renderer(st.game);
   const ctx = ctxFor(msg);
-  if (first || !prev || prev.version > msg.view.version) {
-    clear($("log"));
+  const restart = first || !prev || prev.version > msg.view.version;
+  if (restart) clear($("log"));
+  const engineLog = Array.isArray(msg.view.log) && msg.view.log.every((e) => e && typeof e.n === "number");
+  if (engineLog) {
+    // the engine words every event (view.log); the page only puts in the seats' names
+    const after = restart ? -1 : st.logN;
+    addLog(msg.view.log.filter((e) => e.n > after).map((e) => withNames(e.text, ctx)));
+    st.logN = msg.view.log.length ? msg.view.log[msg.view.log.length - 1].n : after;
+  } else if (restart) {
     addLog(R.initialLog(msg.view, ctx));
   } else if (prev.version !== msg.view.version || prev.phase !== msg.view.phase) {
     addLog(R.events(prev, msg.view, ctx));
-    if (R.handEnded(prev, msg.view)) st.summary = R.handSummary(msg.view, ctx);
   }
+  if (!restart && R.handEnded && R.handEnded(prev, msg.view)) st.summary = R.handSummary(msg.view, ctx);
   render();
   if (!first) animate(prev, msg.view, R);
   updateTimer();
