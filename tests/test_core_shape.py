@@ -1,0 +1,136 @@
+"""The core pieces every game is built on (issue 11): position fields, the event
+log, the Action base class, the climbing games' actions, the 52-card numbering."""
+
+from __future__ import annotations
+
+import pickle
+from enum import StrEnum
+from typing import Any
+
+import pytest
+
+from courtcards.core import cards as cards52
+from courtcards.core.actions import Action
+from courtcards.core.climbing import ClimbingAction, counts_of, expand, transfers_view
+from courtcards.core.errors import NotationError, PositionError
+from courtcards.core.events import EMPTY, LOG_LIMIT, EventLog
+from courtcards.core.game import get_game
+from courtcards.core.positions import Fields, check_conservation
+
+
+def test_fields_name_the_field_and_the_reason() -> None:
+    f = Fields({"tokens": [0, -2], "turn": "1", "hands": [["7H", "ZZ"]]})
+    with pytest.raises(PositionError) as exc:
+        f.ints("tokens")
+    assert exc.value.field == "tokens[1]" and "at least 0" in exc.value.reason
+    with pytest.raises(PositionError) as exc:
+        f.seat("turn", 4)
+    assert exc.value.field == "turn" and "integer" in exc.value.reason
+    with pytest.raises(PositionError) as exc:
+        f.card_lists("hands", cards52.parse_card)
+    assert exc.value.field == "hands[0][1]"
+    with pytest.raises(PositionError, match="'round': is missing"):
+        f.integer("round")
+    assert f.integer("round", default=1) == 1
+    with pytest.raises(PositionError, match="must be a JSON object"):
+        Fields([1, 2], "players[0]")
+    with pytest.raises(PositionError, match="lists a seat twice"):
+        Fields({"order": [1, 1]}).seats("order", 3)
+    with pytest.raises(PositionError, match="true or false"):
+        Fields({"x": 1}).boolean("x")
+
+
+def test_conservation_names_extra_and_missing_cards() -> None:
+    check_conservation({"a": ["1", "2"], "b": ["2"]}, ["2", "1", "2"])
+    with pytest.raises(PositionError, match="extra 3; missing 2"):
+        check_conservation({"a": ["1", "3"], "b": ["2"]}, ["2", "1", "2"])
+
+
+def test_a_loaded_position_must_hold_exactly_the_deck() -> None:
+    state = get_game("rank").new_game(4, seed=3)
+    data = state.to_json()
+    data["hands"][0].append(data["hands"][1][0])  # one card in two hands
+    with pytest.raises(PositionError, match="deck"):
+        get_game("rank").state_from_json(data)
+
+
+def test_positions_name_bad_envelope_fields() -> None:
+    game = get_game("royals")
+    good = game.new_game(3, seed=1).to_json()
+    for key, value, field in [("num_players", 9, "num_players"), ("seed", "x", "seed"),
+                              ("history", [[0]], "history[0]"), ("pending", {"7": "done"}, "pending.7"),
+                              ("version", -1, "version"), ("format_version", 99, "format_version")]:
+        with pytest.raises(PositionError) as exc:
+            game.state_from_json({**good, key: value})
+        assert exc.value.field == field, (key, exc.value)
+
+
+def test_event_log_keeps_numbers_and_is_shared_safely() -> None:
+    log = EMPTY
+    for i in range(LOG_LIMIT + 5):
+        log = log.add(i % 3, f"seat {i % 3} does {i}")
+    branch = log.add(None, "the round ends")
+    assert len(log) == LOG_LIMIT + 5 and len(branch) == LOG_LIMIT + 6  # the old log is unchanged
+    last = log.last()
+    assert len(last) == LOG_LIMIT and last[0]["n"] == 6 and last[-1] == {"n": 45, "seat": 2, "text": "seat 2 does 44"}
+    again = EventLog.from_json(log.to_json())
+    assert again.to_json() == log.to_json() and len(again) == len(log)
+    with pytest.raises(PositionError, match="numbered one after another"):
+        EventLog.from_json([{"n": 1, "seat": 0, "text": "a"}, {"n": 3, "seat": 0, "text": "b"}])
+    with pytest.raises(PositionError, match=r"log\[0\].text"):
+        EventLog.from_json([{"n": 1, "seat": 0}])
+
+
+class Kind(StrEnum):
+    PLAY = "play"
+    PASS = "pass"
+    GIVE = "give"
+    LEAD = "lead"
+
+
+class Toy(ClimbingAction):
+    __slots__ = ()
+    Kind = Kind
+    TEXT = ("0", "1", "2", "3", "4", "5")
+    HINT = "cards 1-5, pass, lead or give CARDS"
+
+    @classmethod
+    def read_cards(cls, text: str) -> list[int]:
+        out = []
+        for t in text.replace(",", " ").split():
+            if t not in cls.TEXT[1:]:
+                raise NotationError(t, "not a toy card")
+            out.append(int(t))
+        return out
+
+    @classmethod
+    def canonical(cls, cards: Any) -> tuple[int, ...]:
+        return tuple(sorted(cards, reverse=True))
+
+
+def test_climbing_actions_are_interned_frozen_and_round_trip() -> None:
+    for text in ["3 5 3", "pass", "give 2 4", "LEAD"]:
+        a = Toy.parse(text)
+        assert a is Toy.parse(a.text) and eval(repr(a)) is a and pickle.loads(pickle.dumps(a)) is a
+        assert isinstance(a, Action) and isinstance(a.kind, Kind)
+    assert Toy.parse("3 5 3").text == "5 3 3" and Toy.parse("3 5 3").kind == "play"
+    assert repr(Toy.parse("give 4 2")) == "Toy.parse('give 4 2')"
+    with pytest.raises(AttributeError, match="immutable"):
+        Toy.parse("pass").cards = (1,)
+    for bad, why in [("lead 3", "takes no cards"), ("give", "needs the cards"), ("9", "cards 1-5"), ("", "empty")]:
+        with pytest.raises(NotationError, match=why):
+            Toy.parse(bad)
+
+
+def test_counts_and_transfers() -> None:
+    assert counts_of([3, 1, 3], 5) == [0, 1, 0, 2, 0] and expand([0, 1, 0, 2, 0]) == [1, 3, 3]
+    moves = [{"from": 2, "to": 0, "cards": ["9"], "why": "steal"}]
+    assert transfers_view(moves, 0) == [{"from": 2, "to": 0, "count": 1, "why": "steal", "cards": ["9"]}]
+    assert transfers_view(moves, 1) == [{"from": 2, "to": 0, "count": 1, "why": "steal"}]
+
+
+def test_one_numbering_of_the_52_cards() -> None:
+    assert [cards52.parse_card(t) for t in cards52.TEXT] == list(range(52))
+    assert cards52.TEXT[:5] == ("AC", "AD", "AH", "AS", "2C") and cards52.CODE["KS"] == 51
+    assert all(cards52.code(cards52.rank_of(c), cards52.suit_of(c)) == c for c in cards52.DECK52)
+    assert cards52.parse_card("10h") == cards52.parse_card("TH") == cards52.CODE["10H"]
