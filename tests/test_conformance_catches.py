@@ -17,6 +17,7 @@ from courtcards.core.conformance import (
     check_json,
     check_observations,
     check_pending_hidden,
+    check_refusals,
     check_returns,
     check_view_types,
     check_views,
@@ -347,3 +348,19 @@ def test_a_view_outside_its_type_is_caught(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.delattr(state.game, "_view_adapter", raising=False)
     with pytest.raises(ConformanceError, match="does not fit Loose"):
         check_view_types(state)
+
+
+def test_refusals_that_disagree_with_the_legal_list_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _state()
+    seat = state.to_move()[0]
+    legal = state.legal_actions(seat)
+    pool = set(legal) | {state.game.parse_action("pass")}  # a leader may not pass
+    check_refusals(state, Rng(2), pool)  # the real rules agree
+
+    monkeypatch.setattr(RankState, "refusal", lambda self, seat, action: None)
+    with pytest.raises(ConformanceError, match="gives no reason"):
+        check_refusals(state, Rng(2), pool)
+
+    monkeypatch.setattr(RankState, "refusal", lambda self, seat, action: "no")
+    with pytest.raises(ConformanceError, match="is refused"):
+        check_refusals(state, Rng(2), pool)

@@ -291,6 +291,24 @@ def check_views(state: State, rng: Rng, samples: int = 2) -> None:
                 raise _fail(state, f"view of seat {seat} changes when hidden cards are dealt differently")
 
 
+def check_refusals(state: State, rng: Rng, pool: set[Any], probes: int = 24) -> None:
+    """``state.refusal`` (the game's reasons) agrees with ``legal_actions``:
+    None for every legal action, a reason for every other action of the game
+    (``pool``: actions seen legal anywhere in this game, sampled)."""
+    for seat in state.to_move():
+        legal = state.legal_actions(seat)
+        for action in legal:
+            reason = state.refusal(seat, action)
+            if reason is not None:
+                raise _fail(state, f"legal action {action.text!r} of seat {seat} is refused: {reason}")
+        legal_set = set(legal)
+        others = [a for a in pool if a not in legal_set]
+        for action in _sample(sorted(others, key=lambda a: a.text), probes, rng):
+            reason = state.refusal(seat, action)
+            if not reason:
+                raise _fail(state, f"{action.text!r} is not legal for seat {seat} but refusal() gives no reason")
+
+
 def check_view_types(state: State) -> None:
     """Every seat's view and the spectator's fit the game's view type exactly
     (courtcards.core.views): no missing field, no extra one, no wrong type."""
@@ -404,6 +422,7 @@ def check_playout(
         raise _fail(state, "the same seed deals differently")
     rng = Rng(seed ^ 0xC0FFEE)
     step = 0
+    pool: set[Any] = set()
     while not state.is_over():
         if step >= max_actions:
             raise _fail(state, f"no end after {max_actions} actions")
@@ -424,6 +443,9 @@ def check_playout(
         movers = state.to_move()
         seat = movers[rng.below(len(movers))]
         legal = state.legal_actions(seat)
+        if step % view_every == 0:
+            pool.update(legal)
+            check_refusals(state, rng, pool)
         action = legal[rng.below(len(legal))]
         if step % every == 0:
             check_pending_hidden(state, seat, action, rng)

@@ -167,9 +167,18 @@ class State(ABC):
         Unlike :meth:`invariants`, nothing here may depend on the history."""
         return []
 
-    def explain_illegal(self, seat: int, action: Action) -> str:
-        """Why ``action`` is not legal for ``seat`` now (override for better reasons)."""
+    def refusal(self, seat: int, action: Action) -> str | None:
+        """Why ``action`` is not legal for ``seat`` (a seat with a decision now),
+        or None if it is legal. A game implements this as its one statement of
+        the rules for a given action; the conformance suite checks it agrees
+        with :meth:`legal_actions` (``check_refusals``)."""
+        if action in self._legal_for(seat)[1]:
+            return None
         return "not a legal action now"
+
+    def explain_illegal(self, seat: int, action: Action) -> str:
+        """Why ``action`` is not legal for ``seat`` now."""
+        return self.refusal(seat, action) or "not a legal action now"
 
     # -- the protocol --------------------------------------------------------------
     def _movers(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
