@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,7 @@ class Table:
         self.num_actions = self.game.num_distinct_actions(n, self.options)
         self.obs_shape = self.game.observation_shape(n, self.options)
         self._state: State | None = None
+        self._state_tensor = _state_tensor(self.game)
 
     @property
     def state(self) -> State:
@@ -45,14 +47,18 @@ class Table:
         return self._state
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
+        """``state.observation_tensor(seat)``, by the game's fast path when it has one."""
+        if self._state_tensor is not None:
+            return self._state_tensor(self.state, seat)
         return self.state.observation_tensor(seat)
 
     def mask(self, seat: int, deciding: bool) -> npt.NDArray[np.int8]:
         """The seat's legal ids as an int8 mask (all zero when it has no decision)."""
-        mask = np.zeros(self.num_actions, dtype=np.int8)
+        mask = bytearray(self.num_actions)
         if deciding:
-            mask[self.state.legal_action_ids(seat)] = 1
-        return mask
+            for i in self.state.legal_action_ids(seat):
+                mask[i] = 1
+        return np.frombuffer(mask, dtype=np.int8)
 
     def apply(self, seat: int, action: Any) -> None:
         """Apply one id for ``seat``: errors name the id and the reason, and change nothing."""
@@ -69,3 +75,16 @@ class Table:
         from courtcards.agents.text import situation
 
         return situation(self.state.view(seat))
+
+
+StateTensor = Callable[[State, int], npt.NDArray[np.float32]]
+
+
+def _state_tensor(game: Game[Any]) -> StateTensor | None:
+    """The game's ``observation.state_tensor(state, seat)``: the observation tensor read straight from
+    the state, equal to the view-based one (tests/test_envs_observation.py), for a built-in game only."""
+    package = f"courtcards.games.{game.name}"
+    if not type(game).__module__.startswith(package + "."):
+        return None
+    fast: StateTensor | None = getattr(importlib.import_module(package + ".observation"), "state_tensor", None)
+    return fast
