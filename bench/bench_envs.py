@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import random
 import statistics
 import time
 from collections.abc import Callable
@@ -29,7 +30,7 @@ import numpy as np
 
 def aec_steps(make: Callable[[], Any], steps: int, seed: int) -> tuple[int, float]:
     env = make()
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
     done = 0
     episode = 0
     start = time.process_time()
@@ -43,7 +44,7 @@ def aec_steps(make: Callable[[], Any], steps: int, seed: int) -> tuple[int, floa
                 continue
             mask = obs["action_mask"] if isinstance(obs, dict) and "action_mask" in obs else info["action_mask"]
             legal = np.flatnonzero(mask)
-            env.step(int(legal[rng.integers(len(legal))]))
+            env.step(int(legal[rng.randrange(len(legal))]))
             done += 1
     return done, time.process_time() - start
 
@@ -52,7 +53,7 @@ def engine_steps(steps: int, seed: int) -> tuple[int, float]:
     from courtcards import get_game
 
     game = get_game("rank")
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
     done = 0
     episode = 0
     start = time.process_time()
@@ -62,7 +63,7 @@ def engine_steps(steps: int, seed: int) -> tuple[int, float]:
         while not state.is_over():
             seat = state.to_move()[0]
             legal = state.legal_action_ids(seat)
-            state.apply_id(seat, legal[int(rng.integers(len(legal)))])
+            state.apply_id(seat, legal[rng.randrange(len(legal))])
             done += 1
     return done, time.process_time() - start
 

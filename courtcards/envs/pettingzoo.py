@@ -118,14 +118,12 @@ class CourtcardsAEC(_Base, AECEnv):  # type: ignore[misc]
         seat = self.agent_seat[agent]
         self.table.apply(seat, action)
         self._cumulative_rewards[agent] = 0.0
-        if state.is_over():
+        if state.is_over():  # the only step with rewards: every agent's step before was worth 0
             self.rewards = dict(zip(self.possible_agents, state.returns(), strict=True))
             self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
         else:
-            if any(self.rewards.values()):
-                self.rewards = dict.fromkeys(self.agents, 0.0)
             self.agent_selection = self.possible_agents[state.to_move()[0]]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

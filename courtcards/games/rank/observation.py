@@ -60,30 +60,33 @@ _NO_KINDS = (0,) * KINDS
 _VALUE = [_one_hot(14, v) for v in range(14)]
 _PHASE = {p: _one_hot(len(PHASES), i) for i, p in enumerate(PHASES)}
 _CHARACTER = {c: _one_hot(len(CHARACTERS), i) for i, c in enumerate(CHARACTERS)}
+_ORDER = {n: [tuple((s + i) % n for i in range(n)) for s in range(n)] for n in range(1, 13)}  # observer first
 
 
 @functools.lru_cache(maxsize=256)
-def _divisors(n: int, target: float, hand_number: int) -> npt.NDArray[np.float64]:
-    """What each raw entry is divided by (see ``_finish``)."""
+def _divisors(n: int, target: int, hand_number: int) -> npt.NDArray[np.float32]:
+    """What each raw entry is divided by (see ``_finish``): whole numbers, exact in float32."""
     decks = 2 if n >= 7 else 1
     deck = [DECK_COUNTS[c] * decks for c in range(1, NCODES)]
     two = [2] * KINDS
     fixed = [*deck, *deck, *[1] * 14, 11 * decks, 1, *deck, 98 * decks, *[1] * (len(PHASES) + 4),
              *two, *two, *two, *deck, 1, 1, 1]
     seat = [15, *[1] * 8, target, hand_number]
-    out = np.array(fixed + seat * n, dtype=np.float64)
+    out = np.array(fixed + seat * n, dtype=np.float32)
     out.flags.writeable = False
     return out
 
 
-def _finish(raw: list[int], n: int, target: float, hand_number: int) -> npt.NDArray[np.float32]:
-    """Raw counts and flags (non-negative integers), divided entry by entry, as float32: both
-    tensor paths end here. Bytes are the quick way into NumPy; a count over 255 takes the long one."""
+def _finish(raw: list[int], n: int, target: int, hand_number: int) -> npt.NDArray[np.float32]:
+    """Raw counts and flags (whole numbers from 0), each divided by its divisor in float32 (so
+    correctly rounded): both tensor paths end here. Bytes are the quick way into NumPy; a count
+    over 255 takes the long one."""
     try:
         counts: npt.NDArray[Any] = np.frombuffer(bytes(raw), dtype=np.uint8)
     except ValueError:
-        counts = np.array(raw, dtype=np.float64)
-    return (counts / _divisors(n, target, hand_number)).astype(np.float32)
+        counts = np.array(raw, dtype=np.float32)
+    out: npt.NDArray[np.float32] = counts / _divisors(n, target, hand_number)
+    return out
 
 
 def _count_texts(texts: Any) -> list[int]:
@@ -133,7 +136,7 @@ def tensor(view: Mapping[str, Any], prefix: tuple[int, ...]) -> npt.NDArray[np.f
         s = p["seat"]
         raw += [p["cards"], bool(p["passed"]), p["out"] is not None, s == owner, s in movers,
                 *_CHARACTER[p["character"]], p["tokens"], p["times_king"]]
-    return _finish(raw, n, float(options["tokens_to_win"] or 1), view["hand_number"])
+    return _finish(raw, n, options["tokens_to_win"] or 1, view["hand_number"])
 
 
 def state_tensor(state: RankState, seat: int) -> npt.NDArray[np.float32]:
@@ -171,10 +174,13 @@ def state_tensor(state: RankState, seat: int) -> npt.NDArray[np.float32]:
     owner = state.owner
     sizes, passed, characters, tokens, kings = state.sizes, state.passed, state.characters, state.tokens, state.kings
     finished = state.finished
-    for s in (*range(seat, n), *range(seat)):
-        raw += [sizes[s], passed[s] and playing, not over and sizes[s] == 0 and s in finished, s == owner,
-                s in movers, *_CHARACTER[characters[s]], tokens[s], kings[s]]
-    return _finish(raw, n, float(options["tokens_to_win"] or 1), state.hand_number)
+    add = raw.extend
+    for s in _ORDER[n][seat]:
+        size = sizes[s]
+        add((size, passed[s] and playing, not over and not size and s in finished, s == owner, s in movers))
+        add(_CHARACTER[characters[s]])
+        add((tokens[s], kings[s]))
+    return _finish(raw, n, options["tokens_to_win"] or 1, state.hand_number)
 
 
 def text(view: Mapping[str, Any], prefix: tuple[int, ...]) -> str:
