@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -85,8 +85,7 @@ def _finish(raw: list[int], n: int, target: int, hand_number: int) -> npt.NDArra
         counts: npt.NDArray[Any] = np.frombuffer(bytes(raw), dtype=np.uint8)
     except ValueError:
         counts = np.array(raw, dtype=np.float32)
-    out: npt.NDArray[np.float32] = counts / _divisors(n, target, hand_number)
-    return out
+    return cast("npt.NDArray[np.float32]", counts / _divisors(n, target, hand_number))
 
 
 def _count_texts(texts: Any) -> list[int]:
@@ -136,7 +135,7 @@ def tensor(view: Mapping[str, Any], prefix: tuple[int, ...]) -> npt.NDArray[np.f
         s = p["seat"]
         raw += [p["cards"], bool(p["passed"]), p["out"] is not None, s == owner, s in movers,
                 *_CHARACTER[p["character"]], p["tokens"], p["times_king"]]
-    return _finish(raw, n, options["tokens_to_win"] or 1, view["hand_number"])
+    return _finish(raw, n, int(options["tokens_to_win"] or 1), view["hand_number"])
 
 
 def state_tensor(state: RankState, seat: int) -> npt.NDArray[np.float32]:
@@ -180,7 +179,7 @@ def state_tensor(state: RankState, seat: int) -> npt.NDArray[np.float32]:
         add((size, passed[s] and playing, not over and not size and s in finished, s == owner, s in movers))
         add(_CHARACTER[characters[s]])
         add((tokens[s], kings[s]))
-    return _finish(raw, n, options["tokens_to_win"] or 1, state.hand_number)
+    return _finish(raw, n, int(options["tokens_to_win"] or 1), state.hand_number)
 
 
 def text(view: Mapping[str, Any], prefix: tuple[int, ...]) -> str:
