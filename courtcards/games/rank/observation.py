@@ -4,6 +4,10 @@
 Card counts are over the 17 card kinds in code order (1..12, W, U, D, C, C2),
 each divided by how many of that kind the deck holds. Seats are relative to the
 observer: slot 0 is the observer, slot 1 the seat to its left, and so on.
+
+``tensor(view, prefix)`` is the definition; ``state_tensor(state, seat)`` computes the same
+array straight from the state, reading only what that seat's view shows, for the environments
+(about four times faster: no JSON view, one bytes-to-NumPy conversion).
 """
 
 from __future__ import annotations
