@@ -11,7 +11,7 @@ import pytest
 from courtcards.core.conformance import resample_hidden
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
-from courtcards.envs.table import Table
+from courtcards.envs.table import Table, state_tensor
 
 FAST_GAMES = [g for g in ("rank", "kqp", "royale", "royals")
               if hasattr(importlib.import_module(f"courtcards.games.{g}.observation"), "state_tensor")]
@@ -62,7 +62,7 @@ def test_state_tensor_depends_on_the_view_only(game: str) -> None:
 
 def test_the_envs_use_the_fast_path_of_built_in_games_only() -> None:
     for game in FAST_GAMES:
-        assert Table(game)._state_tensor is not None
+        assert Table(game)._state_tensor is not None and state_tensor(get_game(game)) is not None
 
     class MyRank(type(get_game("rank"))):  # type: ignore[misc]
         """A subclass may change the state: it gets the view-based tensor."""

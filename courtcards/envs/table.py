@@ -34,7 +34,7 @@ class Table:
         self.num_actions = self.game.num_distinct_actions(n, self.options)
         self.obs_shape = self.game.observation_shape(n, self.options)
         self._state: State | None = None
-        self._state_tensor = _state_tensor(self.game)
+        self._state_tensor = state_tensor(self.game)
 
     @property
     def state(self) -> State:
@@ -80,9 +80,9 @@ class Table:
 StateTensor = Callable[[State, int], npt.NDArray[np.float32]]
 
 
-def _state_tensor(game: Game[Any]) -> StateTensor | None:
-    """The game's ``observation.state_tensor(state, seat)``: the observation tensor read straight from
-    the state, equal to the view-based one (tests/test_envs_observation.py), for a built-in game only."""
+def state_tensor(game: Game[Any]) -> StateTensor | None:
+    """The game's ``observation.state_tensor(state, seat)``: ``state.observation_tensor(seat)`` read
+    straight from the state, equal to it (tests/test_envs_observation.py), for a built-in game only."""
     package = f"courtcards.games.{game.name}"
     if not type(game).__module__.startswith(package + "."):
         return None
