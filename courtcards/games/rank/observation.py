@@ -86,7 +86,7 @@ def _finish(raw: list[int], n: int, target: int, hand_number: int) -> npt.NDArra
     correctly rounded): both tensor paths end here. Bytes are the quick way into NumPy; a count
     over 255 takes the long one."""
     try:
-        counts: npt.NDArray[Any] = np.frombuffer(bytes(raw), dtype=np.uint8)
+        counts: npt.NDArray[Any] = np.frombuffer(bytearray(raw), dtype=np.uint8)
     except ValueError:
         counts = np.array(raw, dtype=np.float32)
     return cast("npt.NDArray[np.float32]", counts / _divisors(n, target, hand_number))
