@@ -25,8 +25,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 
 def aec_steps(make: Callable[[], Any], steps: int, seed: int) -> tuple[int, float]:
     env = make()
@@ -43,8 +41,8 @@ def aec_steps(make: Callable[[], Any], steps: int, seed: int) -> tuple[int, floa
                 env.step(None)
                 continue
             mask = obs["action_mask"] if isinstance(obs, dict) and "action_mask" in obs else info["action_mask"]
-            legal = np.flatnonzero(mask)
-            env.step(int(legal[rng.randrange(len(legal))]))
+            legal = mask.nonzero()[0]
+            env.step(int(legal[int(rng.random() * len(legal))]))
             done += 1
     return done, time.process_time() - start
 
@@ -63,7 +61,7 @@ def engine_steps(steps: int, seed: int) -> tuple[int, float]:
         while not state.is_over():
             seat = state.to_move()[0]
             legal = state.legal_action_ids(seat)
-            state.apply_id(seat, legal[rng.randrange(len(legal))])
+            state.apply_id(seat, legal[int(rng.random() * len(legal))])
             done += 1
     return done, time.process_time() - start
 
