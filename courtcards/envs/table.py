@@ -35,6 +35,7 @@ class Table:
         self.obs_shape = self.game.observation_shape(n, self.options)
         self._state: State | None = None
         self._state_tensor = state_tensor(self.game)
+        self._tensor: StateTensor = self._state_tensor or _view_tensor
 
     @property
     def state(self) -> State:
@@ -48,15 +49,24 @@ class Table:
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
         """``state.observation_tensor(seat)``, by the game's fast path when it has one."""
-        if self._state_tensor is not None:
-            return self._state_tensor(self.state, seat)
-        return self.state.observation_tensor(seat)
+        return self._tensor(self.state, seat)
 
     def mask(self, seat: int, deciding: bool) -> npt.NDArray[np.int8]:
         """The seat's legal ids as an int8 mask (all zero when it has no decision)."""
+        return self._mask(self.state, seat, deciding)
+
+    def observe(self, seat: int, deciding: bool | None = None) -> dict[str, Any]:
+        """PettingZoo's classic observation: ``{"observation": tensor, "action_mask": mask}``
+        (``deciding``: whether ``seat`` decides now, found out if not given)."""
+        state = self.state
+        if deciding is None:
+            deciding = not state.is_over() and seat in state.to_move()
+        return {"observation": self._tensor(state, seat), "action_mask": self._mask(state, seat, deciding)}
+
+    def _mask(self, state: State, seat: int, deciding: bool) -> npt.NDArray[np.int8]:
         mask = bytearray(self.num_actions)
         if deciding:
-            for i in self.state.legal_action_ids(seat):
+            for i in state.legal_action_ids(seat):
                 mask[i] = 1
         return np.frombuffer(mask, dtype=np.int8)
 
@@ -78,6 +88,10 @@ class Table:
 
 
 StateTensor = Callable[[State, int], npt.NDArray[np.float32]]
+
+
+def _view_tensor(state: State, seat: int) -> npt.NDArray[np.float32]:
+    return state.observation_tensor(seat)
 
 
 def state_tensor(game: Game[Any]) -> StateTensor | None:
