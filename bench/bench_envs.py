@@ -18,7 +18,7 @@ Every env runs the same loop: ``agent_iter()``, ``last()``, a uniformly random l
 mask (in the observation, or in ``info`` for Shimmy) drawn with ``random.Random``, ``step()``; only
 live agents' steps count. PettingZoo's ``OrderEnforcingWrapper`` (which every PettingZoo classic env
 carries; ``texas_holdem_v4.env()`` has it with two more) wraps the courtcards env and Shimmy's alike
-("ordered"); the courtcards env is also measured bare, as ``env()`` returns it.
+("ordered"); both are also measured bare, as their constructors return them. Compare like with like.
 
     pip install 'courtcards[rl]' shimmy open_spiel rlcard pygame
     python bench/bench_envs.py --rounds 5 --steps 20000
@@ -101,6 +101,8 @@ def main() -> None:
         "OpenSpiel dou_dizhu via Shimmy, ordered": lambda s: aec_steps(
             ordered(lambda: OpenSpielCompatibilityV0(game_name="dou_dizhu")), args.steps, s),
         "Rank 4p, courtcards AEC, bare": lambda s: aec_steps(rank, args.steps, s),
+        "OpenSpiel dou_dizhu via Shimmy, bare": lambda s: aec_steps(
+            lambda: OpenSpielCompatibilityV0(game_name="dou_dizhu"), args.steps, s),
         "Rank 4p, engine ids only (no env)": lambda s: engine_steps(args.steps, s),
     }
     load = os.getloadavg()
