@@ -17,13 +17,23 @@ from courtcards.envs.table import EnvError
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
-def test_check_env_passes(config: tuple[str, int, dict[str, Any]]) -> None:
+def test_check_env_passes_with_the_default_options(config: tuple[str, int, dict[str, Any]]) -> None:
     game, n, options = config
     needs_engine(game)
-    env = gym.make(ccgym.ENV_IDS[game], num_players=n, options=options, opponents="random", illegal_action="lose")
+    env = gym.make(ccgym.ENV_IDS[game], num_players=n, options=options, opponents="random")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # unbounded Box, as the tensors' ranges are per game
         check_env(env.unwrapped, skip_render_check=False)
+
+
+@pytest.mark.parametrize("game", sorted(ccgym.ENV_IDS))
+def test_check_env_passes_on_the_env_as_registered(game: str) -> None:
+    needs_engine(game)
+    env = gym.make(ccgym.ENV_IDS[game])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env.unwrapped)
+    assert env.unwrapped.illegal_action == "lose"
 
 
 def play(env: Any, seed: int) -> tuple[float, int]:
@@ -54,21 +64,42 @@ def test_masked_random_play_ends_with_the_seats_return(config: tuple[str, int, d
     assert seats == set(range(n)) or game == "royals"  # the bots played their seats
 
 
-def test_illegal_ids_raise_by_default_or_lose_on_request() -> None:
+def test_an_illegal_id_loses_by_default_and_raises_on_request() -> None:
     env = ccgym.CourtcardsEnv("rank", num_players=3, options={"tokens_to_win": 1})
-    _, info = env.reset(seed=0)
+    obs, info = env.reset(seed=0)
     bad = int(np.flatnonzero(~info["action_mask"])[0])
     before = env.table.state.to_json()
-    with pytest.raises(ActionIdError, match="not legal now"):
-        env.step(bad)
-    assert env.table.state.to_json() == before
-    lose = ccgym.CourtcardsEnv("rank", num_players=3, options={"tokens_to_win": 1}, illegal_action="lose")
-    lose.reset(seed=0)
-    _, reward, term, _, info = lose.step(bad)
-    assert (reward, term) == (-1.0, True) and "not legal now" in info["illegal_action"]
-    assert not lose.action_masks().any()
+    after, reward, term, trunc, info = env.step(np.int64(bad))
+    assert (reward, term, trunc) == (-1.0, True, False)
+    assert info["illegal_action"]["id"] == bad and "not legal now" in info["illegal_action"]["reason"]
+    assert env.table.state.to_json() == before and np.array_equal(after, obs)  # nothing played for the agent
+    assert not env.action_masks().any()
     with pytest.raises(EnvError, match="call reset"):
-        lose.step(0)
+        env.step(0)
+    env.reset(seed=0)
+    _, reward, term, _, info = env.step(env.action_space.n)
+    assert (reward, term) == (-1.0, True) and "out of range" in info["illegal_action"]["reason"]
+
+    strict = ccgym.CourtcardsEnv("rank", num_players=3, options={"tokens_to_win": 1}, illegal_action="raise")
+    strict.reset(seed=0)
+    with pytest.raises(ActionIdError, match="not legal now"):
+        strict.step(bad)
+    assert strict.table.state.to_json() == before
+    legal = int(np.flatnonzero(strict.action_masks())[0])
+    assert strict.step(legal)[1:3] == (0.0, False)  # the refused step changed nothing
+
+
+@pytest.mark.parametrize("mode", ccgym.ILLEGAL_MODES)
+def test_a_non_integer_action_is_a_bug_and_raises_in_every_mode(mode: str) -> None:
+    env = ccgym.CourtcardsEnv("royale", illegal_action=mode)
+    env.reset(seed=1)
+    for action in ("7", 1.5, True):
+        with pytest.raises(ActionIdError, match="integer"):
+            env.step(action)
+    with pytest.raises(EnvError, match="must choose"):
+        env.step(None)
+    _, reward, _, _, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert reward == 0.0 and "illegal_action" not in info  # the refusals changed nothing
 
 
 def test_bad_configuration_is_refused() -> None:

@@ -13,10 +13,13 @@ all, or one per other seat in seat order), and each bot gets only its seat's vie
 the seat's observation tensor; ``action_masks()`` (and ``info["action_mask"]``) gives the legal ids,
 as sb3-contrib's MaskablePPO expects. The reward is 0 until the end, then ``state.returns()[seat]``.
 
-An illegal id raises ``ActionIdError`` (``illegal_action="raise"``, the default). With
-``illegal_action="lose"`` it instead ends the episode at once as a loss (reward -1, ``terminated``,
-``info["illegal_action"]`` says why): nothing is played in the agent's place. Gymnasium's
-``check_env`` steps unmasked random actions, so it runs on that mode.
+An illegal id (out of range or masked out) ends the episode at once as a loss: reward -1 (the lowest
+return of every game, below an ordinary loss at three seats or more), ``terminated``, and
+``info["illegal_action"]`` gives ``{"id": ..., "reason": ...}`` with the engine's reason. Nothing is
+played in the agent's place, and the state is left as it was. ``illegal_action="raise"`` raises
+``ActionIdError`` instead. An action that is not an integer id at all is a bug in the caller and
+raises in both modes. Gymnasium's ``check_env`` (which steps unmasked random actions) passes with the
+defaults.
 """
 
 from __future__ import annotations
@@ -36,18 +39,19 @@ from courtcards.envs.table import EnvError, Table
 
 ENV_IDS = {"rank": "courtcards/Rank-v0", "kqp": "courtcards/KQP-v0", "royale": "courtcards/Royale-v0",
            "royals": "courtcards/Royals-v0"}
-ILLEGAL_MODES = ("raise", "lose")
+ILLEGAL_MODES = ("lose", "raise")
+ILLEGAL_REWARD = -1.0
 RENDER_MODES = ["ansi", "human"]
 
 
 class CourtcardsEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):
     """One seat against bots (see the module's doc)."""
 
-    metadata = {"render_modes": RENDER_MODES}  # noqa: RUF012
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 4}  # noqa: RUF012
 
     def __init__(self, game: str | Game[Any], num_players: int | None = None, options: Mapping[str, Any] | None = None,
                  seat: int = 0, opponents: str | Sequence[str] = ("greedy",), preset: str | None = None,
-                 illegal_action: str = "raise", render_mode: str | None = None) -> None:
+                 illegal_action: str = "lose", render_mode: str | None = None) -> None:
         self.table = Table(game, num_players, options, preset)
         n = self.table.num_players
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
@@ -92,15 +96,17 @@ class CourtcardsEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):
     def step(self, action: Any) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         if self._done:
             raise EnvError("the episode is over: call reset()")
+        if isinstance(action, np.ndarray) and action.shape == ():
+            action = action.item()
         try:
             self.table.apply(self.seat, action)
         except ActionIdError as exc:
-            if self.illegal_action == "raise":
+            if self.illegal_action == "raise" or not isinstance(action, (int, np.integer)) or isinstance(action, bool):
                 raise
             self._done = True
             info = self._info()
-            info["illegal_action"] = str(exc)
-            return self._obs(), -1.0, True, False, info
+            info["illegal_action"] = {"id": int(action), "reason": exc.reason}
+            return self._obs(), ILLEGAL_REWARD, True, False, info
         self._advance()
         state = self.table.state
         self._done = state.is_over()
@@ -145,7 +151,7 @@ def register_envs() -> None:
     for game, env_id in ENV_IDS.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="courtcards.envs.gymnasium:CourtcardsEnv",
-                               kwargs={"game": game}, disable_env_checker=True)
+                               kwargs={"game": game})
 
 
 register_envs()

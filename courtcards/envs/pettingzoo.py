@@ -66,9 +66,6 @@ class _Base:
             self._np_random = np.random.default_rng(seed)
         self.table.reset(int(self._np_random.integers(2**63)))
 
-    def _observe(self, seat: int, deciding: bool) -> dict[str, Any]:
-        return {"observation": self.table.observation(seat), "action_mask": self.table.mask(seat, deciding)}
-
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
@@ -103,9 +100,7 @@ class CourtcardsAEC(_Base, AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[self.table.state.to_move()[0]]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self.agent_seat[agent]
-        state = self.table.state
-        return self._observe(seat, not state.is_over() and seat in state.to_move())
+        return self.table.observe(self.agent_seat[agent])
 
     def step(self, action: Any) -> None:
         if not self.agents:
@@ -118,14 +113,12 @@ class CourtcardsAEC(_Base, AECEnv):  # type: ignore[misc]
         seat = self.agent_seat[agent]
         self.table.apply(seat, action)
         self._cumulative_rewards[agent] = 0.0
-        if state.is_over():
+        if state.is_over():  # the only step with rewards: every agent's step before was worth 0
             self.rewards = dict(zip(self.possible_agents, state.returns(), strict=True))
             self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
         else:
-            if any(self.rewards.values()):
-                self.rewards = dict.fromkeys(self.agents, 0.0)
             self.agent_selection = self.possible_agents[state.to_move()[0]]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -141,7 +134,7 @@ class CourtcardsParallel(_Base, ParallelEnv):  # type: ignore[misc]
     def _all_obs(self) -> dict[str, dict[str, Any]]:
         state = self.table.state
         movers = () if state.is_over() else state.to_move()
-        return {a: self._observe(self.agent_seat[a], self.agent_seat[a] in movers) for a in self.agents}
+        return {a: self.table.observe(self.agent_seat[a], self.agent_seat[a] in movers) for a in self.agents}
 
     def reset(self, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:

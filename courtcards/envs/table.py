@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,8 @@ class Table:
         self.num_actions = self.game.num_distinct_actions(n, self.options)
         self.obs_shape = self.game.observation_shape(n, self.options)
         self._state: State | None = None
+        self._state_tensor = state_tensor(self.game)
+        self._tensor: StateTensor = self._state_tensor or _view_tensor
 
     @property
     def state(self) -> State:
@@ -45,14 +48,27 @@ class Table:
         return self._state
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
-        return self.state.observation_tensor(seat)
+        """``state.observation_tensor(seat)``, by the game's fast path when it has one."""
+        return self._tensor(self.state, seat)
 
     def mask(self, seat: int, deciding: bool) -> npt.NDArray[np.int8]:
         """The seat's legal ids as an int8 mask (all zero when it has no decision)."""
-        mask = np.zeros(self.num_actions, dtype=np.int8)
+        return self._mask(self.state, seat, deciding)
+
+    def observe(self, seat: int, deciding: bool | None = None) -> dict[str, Any]:
+        """PettingZoo's classic observation: ``{"observation": tensor, "action_mask": mask}``
+        (``deciding``: whether ``seat`` decides now, found out if not given)."""
+        state = self.state
+        if deciding is None:
+            deciding = not state.is_over() and seat in state.to_move()
+        return {"observation": self._tensor(state, seat), "action_mask": self._mask(state, seat, deciding)}
+
+    def _mask(self, state: State, seat: int, deciding: bool) -> npt.NDArray[np.int8]:
+        mask = bytearray(self.num_actions)
         if deciding:
-            mask[self.state.legal_action_ids(seat)] = 1
-        return mask
+            for i in state.legal_action_ids(seat):
+                mask[i] = 1
+        return np.frombuffer(mask, dtype=np.int8)
 
     def apply(self, seat: int, action: Any) -> None:
         """Apply one id for ``seat``: errors name the id and the reason, and change nothing."""
@@ -69,3 +85,20 @@ class Table:
         from courtcards.agents.text import situation
 
         return situation(self.state.view(seat))
+
+
+StateTensor = Callable[[State, int], npt.NDArray[np.float32]]
+
+
+def _view_tensor(state: State, seat: int) -> npt.NDArray[np.float32]:
+    return state.observation_tensor(seat)
+
+
+def state_tensor(game: Game[Any]) -> StateTensor | None:
+    """The game's ``observation.state_tensor(state, seat)``: ``state.observation_tensor(seat)`` read
+    straight from the state, equal to it (tests/test_envs_observation.py), for a built-in game only."""
+    package = f"courtcards.games.{game.name}"
+    if not type(game).__module__.startswith(package + "."):
+        return None
+    fast: StateTensor | None = getattr(importlib.import_module(package + ".observation"), "state_tensor", None)
+    return fast
