@@ -48,14 +48,22 @@ class Rng:
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """A uniform integer in ``[0, n)`` (rejection sampling, no bias)."""
+        """A uniform integer in ``[0, n)`` (rejection sampling, no bias).
+        :meth:`next64` is written out here: this is the hottest call of a playout."""
         if n <= 0:
             raise ValueError(f"below() needs a positive bound, got {n}")
-        bits = n.bit_length()
+        shift = _SHIFTS[n] if n < 1025 else 64 - n.bit_length()
+        z = self.state
         while True:
-            r = self.next64() >> (64 - bits)
+            z = (z + 0x9E3779B97F4A7C15) & _MASK
+            state = z
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            r = (z ^ (z >> 31)) >> shift
             if r < n:
+                self.state = state
                 return r
+            z = state
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates shuffle in place, with ``below(i + 1)`` for i from the top down.
