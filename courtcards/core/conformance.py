@@ -235,6 +235,9 @@ def check_observations(state: State, rng: Rng) -> None:
             raise _fail(state, f"observation of seat {seat} is {tensor.dtype} {tensor.shape}, declared {shape}")
         if not np.isfinite(tensor).all():
             raise _fail(state, f"observation of seat {seat} is not finite")
+        from_view = game.observation_tensor(state.view(seat), state.id_prefix(seat))
+        if not np.array_equal(from_view, tensor):
+            raise _fail(state, f"observation tensor of seat {seat} read from the state differs from its view's")
         text = state.observation_string(seat)
         other = resample_hidden(state, seat, rng)
         if not np.array_equal(other.observation_tensor(seat), tensor):

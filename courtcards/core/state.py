@@ -338,15 +338,19 @@ class State(ABC):
         cache = self._ids_cache
         if cache is not None and cache[0] == self.version and cache[1] == seat and cache[2] == prefix:
             return cache[3]
-        encode = self.action_codec().encode
+        codec = self.action_codec()
+        known, encode = codec._encoded.get, codec.encode
         depth = len(prefix)
         steps: dict[int, Action | None] = {}
-        for action in self._legal_list(seat):
-            ids = encode(action)
-            if depth and ids[:depth] != prefix:
-                continue
-            step = ids[depth]
-            steps[step] = action if len(ids) == depth + 1 else None
+        if not depth:
+            for action in self._legal_list(seat):
+                ids = known(action) or encode(action)
+                steps[ids[0]] = action if len(ids) == 1 else None
+        else:
+            for action in self._legal_list(seat):
+                ids = known(action) or encode(action)
+                if ids[:depth] == prefix:
+                    steps[ids[depth]] = action if len(ids) == depth + 1 else None
         self._ids_cache = (self.version, seat, prefix, dict(sorted(steps.items())))
         return self._ids_cache[3]
 
@@ -397,7 +401,7 @@ class State(ABC):
     def observation_tensor(self, seat: int) -> npt.NDArray[np.float32]:
         """The seat's view (and partial id choice) as a float32 array of
         ``game.observation_shape(num_players, options)``."""
-        return self.game.observation_tensor(self._observer(seat), self.id_prefix(seat))
+        return self.game.state_observation_tensor(self, seat)
 
     def observation_string(self, seat: int) -> str:
         """The seat's view (and partial id choice) in words (OpenSpiel's meaning)."""

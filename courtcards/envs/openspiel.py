@@ -43,7 +43,6 @@ import pyspiel
 from courtcards.core.game import Game, get_game
 from courtcards.core.options import OptionValue
 from courtcards.core.state import State
-from courtcards.envs.table import state_tensor
 
 GAMES = ("rank", "kqp", "royale", "royals")
 SIMULTANEOUS = frozenset({"royale"})
@@ -272,7 +271,6 @@ class _Observer:
         self.perfect_recall = perfect_recall
         self.tensor: np.ndarray[Any, np.dtype[np.float32]] | None = None
         self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
-        self._fast = state_tensor(game.engine)
         if not perfect_recall:
             self.tensor = np.zeros(int(np.prod(game.obs_shape)), np.float32)
             self.dict = {"observation": self.tensor.reshape(game.obs_shape)}
@@ -283,8 +281,6 @@ class _Observer:
         engine = state.engine
         if engine is None:
             self.tensor.fill(0.0)
-        elif self._fast is not None:
-            self.tensor[:] = self._fast(engine, player).ravel()
         else:
             self.tensor[:] = engine.observation_tensor(player).ravel()
 

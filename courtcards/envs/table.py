@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -34,8 +33,6 @@ class Table:
         self.num_actions = self.game.num_distinct_actions(n, self.options)
         self.obs_shape = self.game.observation_shape(n, self.options)
         self._state: State | None = None
-        self._state_tensor = state_tensor(self.game)
-        self._tensor: StateTensor = self._state_tensor or _view_tensor
 
     @property
     def state(self) -> State:
@@ -48,8 +45,8 @@ class Table:
         return self._state
 
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
-        """``state.observation_tensor(seat)``, by the game's fast path when it has one."""
-        return self._tensor(self.state, seat)
+        """``state.observation_tensor(seat)`` (by the game's fast path when it has one)."""
+        return self.state.observation_tensor(seat)
 
     def mask(self, seat: int, deciding: bool) -> npt.NDArray[np.int8]:
         """The seat's legal ids as an int8 mask (all zero when it has no decision)."""
@@ -61,7 +58,7 @@ class Table:
         state = self.state
         if deciding is None:
             deciding = not state.is_over() and seat in state.to_move()
-        return {"observation": self._tensor(state, seat), "action_mask": self._mask(state, seat, deciding)}
+        return {"observation": state.observation_tensor(seat), "action_mask": self._mask(state, seat, deciding)}
 
     def _mask(self, state: State, seat: int, deciding: bool) -> npt.NDArray[np.int8]:
         mask = bytearray(self.num_actions)
@@ -85,20 +82,3 @@ class Table:
         from courtcards.agents.text import situation
 
         return situation(self.state.view(seat))
-
-
-StateTensor = Callable[[State, int], npt.NDArray[np.float32]]
-
-
-def _view_tensor(state: State, seat: int) -> npt.NDArray[np.float32]:
-    return state.observation_tensor(seat)
-
-
-def state_tensor(game: Game[Any]) -> StateTensor | None:
-    """The game's ``observation.state_tensor(state, seat)``: ``state.observation_tensor(seat)`` read
-    straight from the state, equal to it (tests/test_envs_observation.py), for a built-in game only."""
-    package = f"courtcards.games.{game.name}"
-    if not type(game).__module__.startswith(package + "."):
-        return None
-    fast: StateTensor | None = getattr(importlib.import_module(package + ".observation"), "state_tensor", None)
-    return fast

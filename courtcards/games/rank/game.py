@@ -96,6 +96,9 @@ class RankGame(Game[RankState]):
     def _observation_tensor(self, view: Mapping[str, Any], prefix: tuple[int, ...]) -> npt.NDArray[np.float32]:
         return observation.tensor(view, prefix)
 
+    def state_observation_tensor(self, state: RankState, seat: int) -> npt.NDArray[np.float32]:
+        return observation.state_tensor(state, seat)  # equal to the view's tensor, read from the state
+
     def _observation_string(self, view: Mapping[str, Any], prefix: tuple[int, ...]) -> str:
         return observation.text(view, prefix)
 
