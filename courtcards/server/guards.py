@@ -6,7 +6,6 @@ import json
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any
 from urllib.parse import urlsplit
 
 from limits import RateLimitItem, parse, storage, strategies
@@ -73,14 +72,6 @@ def check_rate(spec: str) -> str:
     except ValueError:
         raise ValueError(f"{spec!r} is not a rate like 30/minute, 5/second or none") from None
     return spec
-
-
-def parse_message(text: str) -> Any:
-    """JSON, or ValueError (also for nesting too deep for the parser)."""
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise ValueError("nested too deeply") from None
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:

@@ -22,6 +22,7 @@ from markdown_it import MarkdownIt
 from pydantic import BaseModel, Field
 
 from courtcards.core.game import game_names, get_game
+from courtcards.server.schemas import Addresses, JoinResponse
 from courtcards.server.tables import ApiError, Lobby, Settings, Table
 
 # A link to docs/rules: the rules pages are the rules docs, one file per game, shipped with the package.
@@ -110,7 +111,7 @@ def _rematches(request: Request) -> tuple[dict[str, str], asyncio.Lock]:
     return state.rematches, state.rematch_lock
 
 
-@router.post("/api/tables/{table_id}/rematch", tags=["tables"])
+@router.post("/api/tables/{table_id}/rematch", tags=["tables"], response_model=JoinResponse)
 async def rematch(table_id: str, request: Request, body: RematchBody | None = None) -> dict[str, Any]:
     """A new game at a finished table: same game, options, settings and bots, a new deal. The first
     player to ask creates it; each player who asks gets their own seat in it (and its token)."""
@@ -158,7 +159,7 @@ def listening(ips: Iterable[str], port: int, timeout: float = 0.3) -> list[str]:
     return out
 
 
-@router.get("/api/addresses", tags=["tables"])
+@router.get("/api/addresses", tags=["tables"], response_model=Addresses)
 async def addresses(request: Request) -> dict[str, list[str]]:
     """Addresses of this server that other computers on the network can open (empty: it listens only on
     this computer; start it with ``--host 0.0.0.0``). The lobby builds join links from them."""
