@@ -145,7 +145,8 @@ class Cluster:
                             if node == self.node:
                                 continue
                             if kind == "C":
-                                loop.call_soon_threadsafe(self._changed, rest[0])
+                                for tid in rest:
+                                    loop.call_soon_threadsafe(self._changed, tid)
                             elif kind == "P":
                                 loop.call_soon_threadsafe(self._heard, node, rest)
             except Exception as exc:

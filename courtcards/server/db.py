@@ -229,6 +229,7 @@ class Store:
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self.commits = 0
+        self._changed: set[str] = set()  # tables changed in the writer's current transaction
 
     def start(self) -> None:
         migrate(self.engine)
@@ -239,9 +240,15 @@ class Store:
         return load_table(self.engine, tid)
 
     def notify(self, conn: Connection, tid: str) -> None:
-        """Tell the other processes (at commit) that table ``tid`` changed."""
+        """Tell the other processes (at commit) that table ``tid`` changed. Writer thread only: one
+        NOTIFY per transaction names every table it changed."""
         if self.shared:
-            conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, f"C {self.node} {tid}")))
+            self._changed.add(tid)
+
+    def _notify_changed(self, conn: Connection) -> None:
+        tids, self._changed = sorted(self._changed), set()
+        for i in range(0, len(tids), 400):  # NOTIFY payloads stay under 8000 bytes
+            conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, " ".join(["C", self.node, *tids[i:i + 400]]))))
 
     def changes(self, tid: str, start: int) -> tuple[list[tuple[int, str]], list[dict[str, Any]]]:
         """The actions from index ``start`` on, and the seats, of one table."""
@@ -285,9 +292,12 @@ class Store:
                 return
 
     def _run(self, batch: list[_Job]) -> None:
+        self._changed = set()
         try:
             with self.engine.begin() as conn:
                 results = [fn(conn) for fn, _, _ in batch]
+                if self._changed:
+                    self._notify_changed(conn)
             self.commits += 1
         except Exception as exc:
             if len(batch) == 1:
