@@ -324,7 +324,7 @@ def start_servers(args: argparse.Namespace, url: str | None, processes: int,
         procs.append(subprocess.Popen(
             [sys.executable, *prof, "serve", "--host", "127.0.0.1", "--port", str(port), *db, "--log-level", "warning",
              "--no-access-log", "--ws", args.ws, "--rate-create", "none", "--rate-join", "none",
-             "--rate-connect", "none", "--lease-ttl", str(args.lease_ttl)]))
+             "--rate-connect", "none", "--rate-rematch", "none", "--lease-ttl", str(args.lease_ttl)]))
         bases.append(f"http://127.0.0.1:{port}")
     for base in bases:
         for _ in range(300):

@@ -147,7 +147,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     cfg = config or ServerConfig()
     store = Store(database_url)
     lobby = Lobby(store, cfg.lobby)
-    rates = RateLimits(cfg)
+    rates = RateLimits(cfg, store.engine if store.shared else None)
     replays = Replays()
 
     @contextlib.asynccontextmanager
@@ -166,7 +166,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     app.state.lobby = lobby
     app.state.config = cfg
     app.state.replays = replays
-    app.state.rates = rates  # routers may count requests too: app.state.rates.check("create", address)
+    app.state.rates = rates  # routers may count requests too: await app.state.rates.check("create", address)
     app.add_middleware(Guard, max_body=cfg.max_body)
 
     @app.exception_handler(ApiError)
@@ -206,7 +206,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     @app.post("/api/tables", status_code=201, tags=["tables"], response_model=TableResponse)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """Create a table; join its human seats with POST /api/tables/{id}/join."""
-        rates.check("create", _address(request))
+        await rates.check("create", _address(request))
         settings = Settings(bot_delay=body.bot_delay, absent_timeout=body.absent_timeout,
                             move_time_limit=body.move_time_limit, hints=body.hints)
         seats = None if body.seats is None else [s.model_dump() for s in body.seats]
@@ -235,7 +235,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     @app.post("/api/tables/{table_id}/join", tags=["tables"], response_model=JoinResponse)
     async def join_table(table_id: str, request: Request, body: JoinTable | None = None) -> dict[str, Any]:
         """Take a free human seat; the token is shown once and acts for that seat."""
-        rates.check("join", _address(request))
+        await rates.check("join", _address(request))
         body = body or JoinTable(seat=None, name=None)
         seat, token, table = await lobby.join(table_id, body.seat, body.name)
         return {"seat": seat, "token": token, "table": table.info()}
@@ -287,7 +287,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
             await refuse("bad_origin", "connections from pages of other sites are refused", 4403)
             return
         try:
-            rates.check("connect", _address(websocket))
+            await rates.check("connect", _address(websocket))
             table = await lobby.find(table_id)
         except ApiError as exc:
             await refuse(exc.code, exc.message, 4429 if exc.status == 429 else 4503)

@@ -86,6 +86,21 @@ leases_t = sa.Table(  # several processes: the one holding a table's lease plays
     sa.Column("expires", sa.Float, nullable=False),
 )
 
+rate_hits_t = sa.Table(  # several processes: rate-limit hits (the limits library's moving window), shared
+    "cc_rate_hits",
+    metadata,
+    sa.Column("key", sa.String(255), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_cc_rate_hits_key_at", "key", "at"),
+)
+
+rematches_t = sa.Table(  # a finished table -> its rematch
+    "cc_rematches",
+    metadata,
+    sa.Column("table_id", sa.String(16), sa.ForeignKey("cc_tables.id"), primary_key=True),
+    sa.Column("rematch_id", sa.String(16), sa.ForeignKey("cc_tables.id"), nullable=False),
+)
+
 NOTIFY_CHANNEL = "cc_tables"
 
 

@@ -42,6 +42,7 @@ from courtcards.server.db import (
     leases_t,
     list_tables,
     recent_tables,
+    rematches_t,
     seats_t,
     snapshots_t,
     tables_t,
@@ -60,6 +61,10 @@ INSERT_ACTION = actions_t.insert()  # built once: its compiled form is cached
 
 class Conflict(Exception):
     """Another process stored an action at this index first (the table has caught up since)."""
+
+
+class RematchExists(Exception):
+    """The finished table has its rematch already (made by another process)."""
 
 
 class ApiError(Exception):
@@ -761,8 +766,9 @@ class Lobby:
 
     async def create(self, game_name: str, players: int | None, options: dict[str, Any], preset: str | None,
                      seats: list[dict[str, Any]] | None, seed: int | None, settings: Settings,
-                     private: bool | None = None) -> Table:
-        """A new table; ``private`` (default: when a seat is human) keeps it off the list, joined by link."""
+                     private: bool | None = None, rematch_of: str | None = None) -> Table:
+        """A new table; ``private`` (default: when a seat is human) keeps it off the list, joined by link.
+        ``rematch_of``: the finished table it is the rematch of (RematchExists if that one has one)."""
         try:
             game = get_game(game_name)
             n = game.default_players if players is None else players
@@ -814,19 +820,30 @@ class Lobby:
         seat_rows = [{"table_id": tid, "seat": s.seat, "kind": s.type, "bot": s.bot, "name": s.name,
                       "token_hash": None} for s in seat_list]
 
-        def write(conn: Connection) -> None:
+        def write(conn: Connection) -> bool:
+            if rematch_of is not None and conn.execute(sa.select(rematches_t.c.rematch_id)
+                                                       .where(rematches_t.c.table_id == rematch_of)).first():
+                return False
             conn.execute(tables_t.insert().values(**row))
             conn.execute(seats_t.insert(), seat_rows)
+            if rematch_of is not None:
+                conn.execute(rematches_t.insert().values(table_id=rematch_of, rematch_id=tid))
+            return True
 
         self.tables[tid] = table  # reserve the id; nobody can act before the commit (table is new)
         try:
-            await self.store.write(write)
+            made = await self.store.write(write)
         except sa.exc.IntegrityError:
             del self.tables[tid]
+            if rematch_of is not None and await self.rematch_of(rematch_of) is not None:
+                raise RematchExists() from None
             raise ApiError(503, "try_again", "the new table's id was taken; try again") from None
         except Exception:
             del self.tables[tid]
             raise
+        if not made:
+            del self.tables[tid]
+            raise RematchExists()
         table.track_decisions()
         if self.cluster is not None:
             table.owned = False
@@ -835,6 +852,15 @@ class Lobby:
         table.start_driver()
         log.info("table %s created: %s, %d players", tid, game.name, n)
         return table
+
+    async def rematch_of(self, table_id: str) -> str | None:
+        """The id of the rematch of a finished table, if one was made (by any process)."""
+        def read() -> str | None:
+            with self.store.engine.connect() as conn:
+                return conn.execute(sa.select(rematches_t.c.rematch_id)
+                                    .where(rematches_t.c.table_id == table_id)).scalar()
+
+        return await asyncio.to_thread(read)
 
     async def join(self, table_id: str, seat_no: int | None, name: str | None) -> tuple[int, str, Table]:
         table = await self.get(table_id)
