@@ -255,8 +255,9 @@ class Table:
     def status(self) -> str:
         if self.state.is_over():
             return "finished"
-        if any(not s.taken for s in self.seats):
-            return "open"
+        for s in self.seats:  # a loop, not any(): asked several times per action
+            if s.type == "human" and s.token_hash is None:
+                return "open"
         return "playing"
 
     def to_move(self) -> list[int]:
