@@ -286,7 +286,10 @@ def _why(exc: ValidationError, text: str, max_action: int) -> str:
         return f"messages are JSON objects; this one is {what}"
     loc = first["loc"]
     if kind in ("union_tag_invalid", "union_tag_not_found", "dict_type", "model_type") or not loc:
-        tag = json.loads(text).get("type") if kind != "dict_type" else None
+        try:
+            tag = json.loads(text).get("type") if kind != "dict_type" else None
+        except (ValueError, RecursionError, AttributeError):
+            tag = None
         return f"unknown message type {str(tag)[:32]!r}; expected action, check or ping"
     return _NEEDS[str(loc[0])].format(n=max_action)
 

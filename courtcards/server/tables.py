@@ -38,7 +38,6 @@ from courtcards.core.state import Action, State
 from courtcards.server.db import (
     Store,
     StoredTable,
-    actions_t,
     leases_t,
     list_tables,
     recent_tables,
@@ -56,7 +55,6 @@ log = logging.getLogger("courtcards.server")
 ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 ID_SET = set(ID_ALPHABET)
 SEED_LIMIT = 2**63
-INSERT_ACTION = actions_t.insert()  # built once: its compiled form is cached
 
 
 class Conflict(Exception):
@@ -432,12 +430,8 @@ class Table:
         tid = self.id
         now = time.time()
 
-        def write(conn: Connection) -> None:
-            conn.execute(INSERT_ACTION, {"table_id": tid, "idx": idx, "seat": seat, "text": text, "at": now})
-            self.store.notify(conn, tid)
-
         try:
-            await self.store.write(write)
+            await self.store.log_action(tid, idx, seat, text, now)
         except sa.exc.IntegrityError:
             await self.catch_up()
             raise Conflict() from None
