@@ -9,10 +9,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
-from starlette.websockets import WebSocketDisconnect
 from test_server_api import create, err, join, play_out
+from test_server_limits import connect_twice_then_refused
 from test_server_postgres import postgres_url  # noqa: F401  (the fixture)
 
 from courtcards.server import create_app, database_url
@@ -70,14 +69,7 @@ def test_limits_and_rematch_hold_across_processes(postgres_url: str) -> None:  #
             msg = err(c.post("/api/tables", json={"game": "rank"}), 429, "rate_limited")
             wait = int(re.search(r"try again in (\d+) s", msg).group(1))  # type: ignore[union-attr]
             assert 1 <= wait <= 60
-        for c in (a, b):
-            with c.websocket_connect(f"/ws/tables/{tid}") as ws:
-                assert ws.receive_json()["type"] == "state"
-        with b.websocket_connect(f"/ws/tables/{tid}") as ws:
-            assert ws.receive_json()["code"] == "rate_limited"
-            with pytest.raises(WebSocketDisconnect) as exc:
-                ws.receive_json()
-            assert exc.value.code == 4429
+        connect_twice_then_refused([a, b], tid)
     with app(url, rate_create="none", rate_connect="none") as a, app(url, rate_create="none",
                                                                      rate_connect="none") as b:
         tid, tokens = finished_table(a)
