@@ -92,3 +92,11 @@ def test_client_messages_parse_to_their_models() -> None:
     assert msg == ActionMessage(type="action", action="pass", version=4)
     with pytest.raises(ValueError, match="at most 10 characters"):
         parse_client_message(json.dumps({"type": "action", "action": "8" * 11, "version": 4}), max_action=10)
+
+
+def test_a_record_fits_its_published_model(client: TestClient) -> None:  # noqa: F811
+    t = create(client, "royale", 2)
+    tokens = [join(client, t["id"], s) for s in range(2)]
+    play_out(client, t["id"], tokens, random.Random(2), limit=5000)
+    record = client.get(f"/api/tables/{t['id']}/record").json()
+    assert schemas.GameRecordFile.model_validate(record).model_dump(mode="json") == record
