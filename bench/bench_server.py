@@ -113,7 +113,7 @@ def read_state(raw: str) -> tuple[int, list[str], bool]:
 
 
 async def play_seat(bases: list[str], home: int, table: str, token: str, rng: random.Random, stats: Stats,
-                    think: float, first: asyncio.Event) -> None:
+                    think: float, first: asyncio.Event) -> bool:
     at = home
     while True:
         url = bases[at].replace("http", "ws", 1) + f"/ws/tables/{table}?token={token}"
@@ -141,7 +141,7 @@ async def play_seat(bases: list[str], home: int, table: str, token: str, rng: ra
                             stats.latencies.append(time.perf_counter() - sent[1])
                         sent = None
                     if finished or time.time() > stats.stop:
-                        return
+                        return finished
                     if legal and sent is None:
                         if think > 0:
                             await asyncio.sleep(think_time(rng, think))
@@ -164,15 +164,21 @@ async def new_table(client: httpx.AsyncClient, base: str, body: dict[str, Any], 
                     gate: asyncio.Semaphore) -> tuple[str, list[str]]:
     """Create a table and join its seats (at most ``gate`` requests at once, over kept-alive connections)."""
     async with gate:
-        r = await client.post(base + "/api/tables", json=body)
-        r.raise_for_status()
-        tid = r.json()["table"]["id"]
-        tokens = []
-        for _ in range(players):
-            r = await client.post(base + f"/api/tables/{tid}/join", json={})
-            r.raise_for_status()
-            tokens.append(r.json()["token"])
+        tid = (await post(client, base + "/api/tables", body))["table"]["id"]
+        tokens = [(await post(client, base + f"/api/tables/{tid}/join", {}))["token"] for _ in range(players)]
     return tid, tokens
+
+
+async def post(client: httpx.AsyncClient, url: str, body: dict[str, Any]) -> Any:
+    for attempt in range(3):  # a kept-alive connection the server has just closed: again on a new one
+        try:
+            r = await client.post(url, json=body)
+            break
+        except httpx.TransportError:
+            if attempt == 2:
+                raise
+    r.raise_for_status()
+    return r.json()
 
 
 async def table_slot(bases: list[str], slot: int, args: argparse.Namespace, stats: Stats,
@@ -190,10 +196,10 @@ async def table_slot(bases: list[str], slot: int, args: argparse.Namespace, stat
         async with connected:  # connecting is bounded too
             await asyncio.wait([asyncio.create_task(f.wait()) for f in firsts] , timeout=60)
         try:
-            await asyncio.wait_for(asyncio.gather(*seats), max(1.0, stats.stop - time.time() + 30))
+            done = await asyncio.wait_for(asyncio.gather(*seats), max(1.0, stats.stop - time.time() + 30))
         except TimeoutError:
             return
-        stats.games += 1
+        stats.games += any(done)
 
 
 def _stat(pid: int) -> list[str]:

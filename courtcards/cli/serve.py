@@ -174,7 +174,7 @@ def run(url: str, shown: str, host: str, port: int, level: str, access_log: bool
         config: ServerConfig, workers: int) -> None:
     import uvicorn
 
-    from courtcards.server.app import CONFIG_ENV, create_app, dump_config
+    from courtcards.server.app import CONFIG_ENV, create_app, dump_config, frozen
     from courtcards.server.logs import setup_logging
 
     setup_logging(level)
@@ -187,4 +187,4 @@ def run(url: str, shown: str, host: str, port: int, level: str, access_log: bool
         os.environ[CONFIG_ENV] = dump_config(url, config, level)
         uvicorn.run("courtcards.server.app:app_from_env", factory=True, workers=workers, **options)  # type: ignore[arg-type]
     else:
-        uvicorn.run(create_app(url, config=config), **options)  # type: ignore[arg-type]
+        uvicorn.run(frozen(create_app(url, config=config)), **options)  # type: ignore[arg-type]

@@ -638,8 +638,7 @@ class Lobby:
         fut: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = fut
         try:
-            stored = await asyncio.to_thread(self.store.load, table_id)
-            table = None if stored is None else self._restore(stored)
+            table = await asyncio.to_thread(self._load, table_id)  # the replay too: off the event loop
         except Exception as exc:
             log.error("table %s cannot be loaded: %s", table_id, exc)
             err = ApiError(503, "table_unavailable", f"table {table_id!r} cannot be loaded now; try again")
@@ -663,6 +662,10 @@ class Lobby:
         if table is None:
             raise ApiError(404, "table_not_found", f"there is no table {table_id!r}")
         return table
+
+    def _load(self, table_id: str) -> Table | None:
+        stored = self.store.load(table_id)
+        return None if stored is None else self._restore(stored)
 
     def _restore(self, st: StoredTable) -> Table:
         game = get_game(st.game)
