@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import glob
 import json
 import os
@@ -36,9 +37,11 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -46,7 +49,8 @@ PROFILED = """
 import cProfile, sys
 from courtcards.cli.main import main
 sys.argv[0] = "courtcards"
-prof = cProfile.Profile()
+import time
+prof = cProfile.Profile(time.thread_time)  # CPU time of the event loop thread
 prof.enable()
 try:
     main()
@@ -56,6 +60,9 @@ finally:
     prof.disable()
     prof.dump_stats({out!r})
 """
+
+
+KILL_WAIT = 60  # seconds the bench waits for recovery after the kill
 
 
 def free_port() -> int:
@@ -81,104 +88,213 @@ class Stats:
         self.dead = ""  # its base URL
         self.on_dead: set[str] = set()  # tables whose sockets were on it
         self.recovered: dict[str, float] = {}  # table -> seconds from the kill to its next version
+        self.dropped: set[str] = set()  # seat tokens whose socket was on it
+        self.served: dict[str, float] = {}  # token -> seconds from the kill to its first state from another server
         self.stop = 0.0
+        self.ready = 0  # sockets that got their first state
+
+
+def think_time(rng: random.Random, think: float) -> float:
+    """The playing pace: uniform between half and one and a half times the mean."""
+    return rng.uniform(0.5 * think, 1.5 * think) if think > 0 else 0.0
+
+
+_decode = json.JSONDecoder().raw_decode
+
+
+def read_state(raw: str) -> tuple[int, list[str], bool]:
+    """Version, legal actions and whether finished, reading only what the client needs (the view is
+    skipped: a cheap client leaves the cores to the servers)."""
+    i = raw.index('"version":') + 10
+    version = int(raw[i:raw.index(",", i)])
+    j = raw.rindex('"legal":') + 8  # the top-level field comes after the view
+    legal = [] if raw.startswith("[]", j) else _decode(raw, j)[0]
+    return version, legal, '"status":"finished"' in raw
 
 
 async def play_seat(bases: list[str], home: int, table: str, token: str, rng: random.Random, stats: Stats,
-                    think: float) -> None:
+                    think: float, first: asyncio.Event) -> bool:
     at = home
     while True:
         url = bases[at].replace("http", "ws", 1) + f"/ws/tables/{table}?token={token}"
         try:
-            async with connect(url, max_size=None, ping_interval=None) as ws:
+            async with connect(url, max_size=None, ping_interval=None, compression=None) as ws:
                 sent: tuple[int, float] | None = None
                 async for raw in ws:
-                    msg = json.loads(raw)
-                    if msg["type"] == "error":
-                        stats.refused[msg["code"]] = stats.refused.get(msg["code"], 0) + 1
+                    assert isinstance(raw, str)
+                    if raw.startswith('{"type":"error"'):
+                        code = json.loads(raw)["code"]
+                        stats.refused[code] = stats.refused.get(code, 0) + 1
                         sent = None
                         continue
+                    version, legal, finished = read_state(raw)
+                    if token in stats.dropped and token not in stats.served:
+                        stats.served[token] = time.time() - (stats.killed or 0.0)
+                    if not first.is_set():
+                        first.set()
+                        stats.ready += 1
                     if stats.killed is not None and table in stats.on_dead and table not in stats.recovered \
-                            and bases[at] != stats.dead and sent is not None and msg["version"] > sent[0]:
+                            and bases[at] != stats.dead and sent is not None and version > sent[0]:
                         stats.recovered[table] = time.time() - stats.killed
-                    if sent is not None and msg["version"] > sent[0]:
+                    if sent is not None and version > sent[0]:
                         if stats.measuring:
                             stats.latencies.append(time.perf_counter() - sent[1])
                         sent = None
-                    if msg["status"] == "finished" or time.time() > stats.stop:
-                        return
-                    if msg["legal"] and sent is None:
+                    if finished or time.time() > stats.stop:
+                        return finished
+                    if legal and sent is None:
                         if think > 0:
-                            await asyncio.sleep(rng.expovariate(1 / think))
-                        action = rng.choice(msg["legal"])
-                        sent = (msg["version"], time.perf_counter())
-                        await ws.send(json.dumps({"type": "action", "action": action, "version": msg["version"]}))
+                            await asyncio.sleep(think_time(rng, think))
+                        action = rng.choice(legal)
+                        sent = (version, time.perf_counter())
+                        await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
         except (OSError, ConnectionClosed):
             if stats.killed is None or len(bases) == 1:
                 raise
             if bases[at] == stats.dead:
                 stats.on_dead.add(table)
+                stats.dropped.add(token)
             at = (at + 1) % len(bases)  # as a proxy would: another server
             if bases[at] == stats.dead:
                 at = (at + 1) % len(bases)
             await asyncio.sleep(0.05)
 
 
-async def table_slot(bases: list[str], slot: int, args: argparse.Namespace, stats: Stats) -> None:
+async def new_table(client: httpx.AsyncClient, base: str, body: dict[str, Any], players: int,
+                    gate: asyncio.Semaphore) -> tuple[str, list[str]]:
+    """Create a table and join its seats (at most ``gate`` requests at once, over kept-alive connections)."""
+    async with gate:
+        tid = (await post(client, base + "/api/tables", body))["table"]["id"]
+        tokens = [(await post(client, base + f"/api/tables/{tid}/join", {}))["token"] for _ in range(players)]
+    return tid, tokens
+
+
+async def post(client: httpx.AsyncClient, url: str, body: dict[str, Any]) -> Any:
+    for attempt in range(3):  # a kept-alive connection the server has just closed: again on a new one
+        try:
+            r = await client.post(url, json=body)
+            break
+        except httpx.TransportError:
+            if attempt == 2:
+                raise
+    r.raise_for_status()
+    return r.json()
+
+
+async def table_slot(bases: list[str], slot: int, args: argparse.Namespace, stats: Stats,
+                     client: httpx.AsyncClient, gate: asyncio.Semaphore, connected: asyncio.Semaphore) -> None:
     rng = random.Random(slot)
     home = slot % len(bases)
     body = {"game": args.game, "players": args.players, "preset": args.preset, "bot_delay": 0,
             "seed": rng.randrange(2**62), "seats": [{"type": "human"}] * args.players, "private": False}
     while time.time() < stats.stop and stats.killed is None:
-        base = bases[home]
-        table = (await asyncio.to_thread(http, base + "/api/tables", "POST", body))["table"]
-        tokens = []
-        for _ in range(args.players):
-            joined = await asyncio.to_thread(http, base + f"/api/tables/{table['id']}/join", "POST", {})
-            tokens.append(joined["token"])
-        seats = [play_seat(bases, home, table["id"], t, random.Random(rng.random()), stats, args.think)
-                 for t in tokens]
+        tid, tokens = await new_table(client, bases[home], body, args.players, gate)
+        body["seed"] = rng.randrange(2**62)
+        firsts = [asyncio.Event() for _ in tokens]
+        seats = [asyncio.create_task(play_seat(bases, home, tid, t, random.Random(rng.random()), stats, args.think,
+                                               f)) for t, f in zip(tokens, firsts, strict=True)]
+        async with connected:  # connecting is bounded too
+            await asyncio.wait([asyncio.create_task(f.wait()) for f in firsts] , timeout=60)
         try:
-            await asyncio.wait_for(asyncio.gather(*seats), max(1.0, stats.stop - time.time() + 30))
+            done = await asyncio.wait_for(asyncio.gather(*seats), max(1.0, stats.stop - time.time() + 30))
         except TimeoutError:
             return
-        stats.games += 1
+        stats.games += any(done)
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU time of processes (Linux /proc), children included."""
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds(pids: list[int], tree: bool = False) -> float:
+    """User + system CPU time of processes (Linux /proc), reaped children included; ``tree``: their
+    live descendants too (PostgreSQL's backends)."""
+    found = set(pids)
+    if tree:
+        parents = {}
+        for d in Path("/proc").iterdir():
+            if d.name.isdigit():
+                with contextlib.suppress(OSError, IndexError, ValueError):
+                    parents[int(d.name)] = int(_stat(int(d.name))[1])
+        grew = True
+        while grew:
+            more = {p for p, pp in parents.items() if pp in found} - found
+            grew = bool(more)
+            found |= more
     total = 0
-    for pid in pids:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        total += sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+    for pid in found:
+        with contextlib.suppress(OSError):
+            total += sum(int(x) for x in _stat(pid)[11:15])  # utime stime cutime cstime
     return total / os.sysconf("SC_CLK_TCK")
 
 
-async def run(bases: list[str], pids: list[int], args: argparse.Namespace,
-              procs: list[subprocess.Popen[bytes]]) -> tuple[Stats, float, float]:
+def machine_busy() -> float:
+    """CPU seconds all cores spent busy since boot (/proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+class Window:
+    """CPU of the servers, the database, this client and the whole machine over the measured time."""
+
+    def __init__(self, servers: list[int], db: int | None) -> None:
+        self.servers, self.db = servers, db
+        self.t0 = time.perf_counter()
+        self.start = self._now()
+
+    def _now(self) -> tuple[float, float, float, float]:
+        me = os.times()
+        db = cpu_seconds([self.db], tree=True) if self.db else 0.0
+        return cpu_seconds(self.servers), db, me.user + me.system, machine_busy()
+
+    def end(self) -> dict[str, float]:
+        now = self._now()
+        d = [b - a for a, b in zip(self.start, now, strict=True)]
+        elapsed = time.perf_counter() - self.t0
+        return {"elapsed": elapsed, "server": d[0], "db": d[1], "client": d[2], "machine": d[3],
+                "others": d[3] - d[0] - d[1] - d[2]}
+
+
+async def run(bases: list[str], pids: list[int], args: argparse.Namespace, procs: list[subprocess.Popen[bytes]],
+              db_pid: int | None) -> tuple[Stats, dict[str, float], float]:
     stats = Stats()
-    stats.stop = time.time() + args.warmup + args.duration + (15 if args.kill else 0)
-    tasks = [asyncio.create_task(table_slot(bases, i, args, stats)) for i in range(args.tables)]
-    await asyncio.sleep(args.warmup)
-    stats.measuring = True
-    cpu0, t0 = cpu_seconds(pids), time.perf_counter()
-    await asyncio.sleep(args.duration)
-    stats.measuring = False
-    elapsed = time.perf_counter() - t0
-    cpu = cpu_seconds(pids) - cpu0
-    if args.kill and len(bases) > 1:
-        stats.dead = bases[0]
-        stats.killed = time.time()
-        procs[0].send_signal(signal.SIGKILL)
-        end = time.time() + 15
-        while time.time() < end and (not stats.on_dead or len(stats.recovered) < len(stats.on_dead)):
-            await asyncio.sleep(0.1)
-        stats.stop = time.time()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    return stats, elapsed, cpu
+    stats.stop = time.time() + 3600
+    setup = time.perf_counter()
+    limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
+    async with httpx.AsyncClient(limits=limits, timeout=60) as client:
+        gate, connected = asyncio.Semaphore(16), asyncio.Semaphore(64)
+        tasks = [asyncio.create_task(table_slot(bases, i, args, stats, client, gate, connected))
+                 for i in range(args.tables)]
+        while stats.ready < args.tables * args.players and time.perf_counter() - setup < 600:
+            await asyncio.sleep(0.2)
+            if any(t.done() and t.exception() for t in tasks):
+                break
+        setup = time.perf_counter() - setup
+        stats.stop = time.time() + args.warmup + args.duration + (KILL_WAIT if args.kill else 0)
+        await asyncio.sleep(args.warmup)
+        stats.measuring = True
+        window = Window(pids, db_pid)
+        await asyncio.sleep(args.duration)
+        stats.measuring = False
+        cpu = window.end()
+        if args.kill and len(bases) > 1:
+            stats.dead = bases[0]
+            stats.killed = time.time()
+            procs[0].send_signal(signal.SIGKILL)
+            end = time.time() + KILL_WAIT
+            while time.time() < end and (not stats.on_dead or len(stats.recovered) < len(stats.on_dead)
+                                         or len(stats.served) < len(stats.dropped)):
+                await asyncio.sleep(0.1)
+            stats.stop = time.time()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+    failed = [r for r in results if isinstance(r, BaseException)]
+    if failed and stats.killed is None:
+        print(f"{len(failed)} table slots failed, e.g. {failed[0]!r}")
+    return stats, cpu, setup
 
 
-def start_postgres(tmp: Path) -> tuple[str, Callable[[], None]]:
+def start_postgres(tmp: Path) -> tuple[str, int, Callable[[], None]]:
     """A throwaway PostgreSQL on loopback (initdb + pg_ctl, as the tests do)."""
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     initdb = found[-1] if found else shutil.which("initdb")
@@ -200,7 +316,17 @@ def start_postgres(tmp: Path) -> tuple[str, Callable[[], None]]:
     def stop() -> None:
         subprocess.run([*prefix, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True, cwd=tmp)
 
-    return f"postgresql://postgres@127.0.0.1:{port}/postgres", stop
+    pid = int((data / "postmaster.pid").read_text().split()[0])
+    return f"postgresql://postgres@127.0.0.1:{port}/postgres", pid, stop
+
+
+def fresh_database(url: str, name: str) -> str:
+    """A new database on the bench's own PostgreSQL (each measurement starts empty: nothing to resume)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return url.rsplit("/", 1)[0] + "/" + name
 
 
 def start_servers(args: argparse.Namespace, url: str | None, processes: int,
@@ -213,7 +339,7 @@ def start_servers(args: argparse.Namespace, url: str | None, processes: int,
         procs.append(subprocess.Popen(
             [sys.executable, *prof, "serve", "--host", "127.0.0.1", "--port", str(port), *db, "--log-level", "warning",
              "--no-access-log", "--ws", args.ws, "--rate-create", "none", "--rate-join", "none",
-             "--rate-connect", "none", "--lease-ttl", str(args.lease_ttl)]))
+             "--rate-connect", "none", "--rate-rematch", "none", "--lease-ttl", str(args.lease_ttl)]))
         bases.append(f"http://127.0.0.1:{port}")
     for base in bases:
         for _ in range(300):
@@ -225,10 +351,26 @@ def start_servers(args: argparse.Namespace, url: str | None, processes: int,
     return procs, bases
 
 
-def measure(args: argparse.Namespace, url: str | None, processes: int, tmp: Path) -> int:
-    procs, bases = start_servers(args, url, processes, tmp)
+@dataclass
+class Case:
+    processes: int
+    tables: int
+    think: float
+    kill: bool = False
+
+    @property
+    def label(self) -> str:
+        pace = f"pace {self.think:g} s" if self.think else "closed loop"
+        return f"{self.tables} tables, {self.processes} process{'es' if self.processes > 1 else ''}, {pace}"
+
+
+def measure(args: argparse.Namespace, url: str | None, case: Case, tmp: Path, db_pid: int | None) -> dict[str, Any]:
+    args.think, args.tables, args.kill = case.think, case.tables, case.kill
+    procs, bases = start_servers(args, url, case.processes, tmp)
+    load = os.getloadavg()[0]
     try:
-        stats, elapsed, cpu = asyncio.run(run(bases, [p.pid for p in procs], args, procs))
+        with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+            stats, cpu, setup = runner.run(run(bases, [p.pid for p in procs], args, procs, db_pid))
     finally:
         for proc in procs:
             if proc.poll() is None:
@@ -241,26 +383,58 @@ def measure(args: argparse.Namespace, url: str | None, processes: int, tmp: Path
     lat = sorted(stats.latencies)
     n = len(lat)
     where = ("PostgreSQL (fsync off)" if args.postgres else "PostgreSQL") if url else "SQLite (WAL, synchronous=FULL)"
-    print(f"-- {processes} process{'es' if processes > 1 else ''}, {where}: {args.tables} tables of {args.game} "
-          f"({args.players} players, preset {args.preset}), think {args.think} s, {args.duration:.0f} s measured")
+    print(f"-- {case.label}, {where}: {args.game} ({args.players} players, preset {args.preset}), "
+          f"{args.duration:.0f} s measured after {setup:.1f} s of setup and {args.warmup:.0f} s of warm-up; "
+          f"load average before {load:.1f}")
+    out: dict[str, Any] = {"case": case, "n": n}
     if n == 0:
         print("no actions measured")
-        return 1
-    p99 = lat[min(n - 1, int(0.99 * n))]
-    print(f"actions: {n} in {elapsed:.1f} s = {n / elapsed:.0f} actions/s; games finished: {stats.games}")
-    print(f"latency send -> update: median {statistics.median(lat) * 1000:.1f} ms, "
-          f"p99 {p99 * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms")
-    print(f"server CPU: {cpu:.1f} s = {cpu / n * 1000:.2f} ms per action")
+        return out
+    p50, p99 = statistics.median(lat), lat[min(n - 1, int(0.99 * n))]
+    el = cpu["elapsed"]
+    out.update(rate=n / el, p50=p50, p99=p99, cpu=cpu["server"] / n, db=cpu["db"] / n, client=cpu["client"] / n,
+               others=cpu["others"] / el)
+    print(f"actions: {n} in {el:.1f} s = {n / el:.0f} actions/s; games finished: {stats.games}")
+    print(f"latency send -> update: median {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms")
+    print(f"CPU per action: servers {cpu['server'] / n * 1000:.2f} ms, database {cpu['db'] / n * 1000:.2f} ms, "
+          f"this client {cpu['client'] / n * 1000:.2f} ms; the machine's other processes used "
+          f"{cpu['others'] / el:.2f} of its {os.cpu_count()} cores meanwhile")
     if stats.killed is not None:
-        rec = sorted(stats.recovered.values())
+        rec, back = sorted(stats.recovered.values()), sorted(stats.served.values())
+        print(f"kill -9 of one process: {len(stats.on_dead)} tables had {len(stats.dropped)} sockets on it")
+        if back:
+            print(f"  sockets served again by another process: {len(back)}, median {statistics.median(back):.2f} s, "
+                  f"all by {back[-1]:.2f} s after the kill")
         if rec:
-            print(f"kill -9 of one process: {len(stats.on_dead)} tables had sockets on it; {len(rec)} moved on, "
+            out["recovery"] = (back[-1] if back else float("nan"), rec[-1])
+            print(f"  tables moved on (the next action acknowledged, think time included): {len(rec)}, "
                   f"median {statistics.median(rec):.2f} s, all by {rec[-1]:.2f} s after the kill")
-        else:
-            print(f"kill -9 of one process: {len(stats.on_dead)} tables had sockets on it; none moved on in 15 s")
+        if len(rec) < len(stats.on_dead) or len(back) < len(stats.dropped):
+            print(f"  not all within {KILL_WAIT} s")
     if stats.refused:
         print(f"refused: {stats.refused}")
-    return 0
+    return out
+
+
+def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
+def summary(results: list[dict[str, Any]]) -> None:
+    print("\n| tables | processes | pace | actions/s | p50 | p99 | server CPU/action | recovery after kill -9 |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in results:
+        c: Case = r["case"]
+        if not r["n"]:
+            print(f"| {c.tables} | {c.processes} | {c.think or 'closed loop'} | no actions | | | | |")
+            continue
+        rec = "served again by {:.1f} s, moved on by {:.1f} s".format(*r["recovery"]) if "recovery" in r else ""
+        print(f"| {c.tables} | {c.processes} | {f'{c.think:g} s' if c.think else 'closed loop'} | {r['rate']:.0f} | "
+              f"{r['p50'] * 1000:.0f} ms | {r['p99'] * 1000:.0f} ms | {r['cpu'] * 1000:.2f} ms | {rec} |")
 
 
 def main() -> int:
@@ -268,7 +442,9 @@ def main() -> int:
     p.add_argument("--tables", type=int, default=200, help="Tables played at once (default 200).")
     p.add_argument("--duration", type=float, default=20.0, help="Measured seconds (default 20).")
     p.add_argument("--warmup", type=float, default=5.0, help="Seconds before measuring (default 5).")
-    p.add_argument("--think", type=float, default=0.0, help="Mean think time per action, seconds (default 0).")
+    p.add_argument("--think", type=float, default=0.0,
+                   help="Playing pace: a seat acts this many seconds on average (uniform between half and 1.5 "
+                        "times) after the state giving it the turn arrives; 0: at once (closed loop).")
     p.add_argument("--game", default="rank")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--preset", default=None)
@@ -278,23 +454,39 @@ def main() -> int:
     p.add_argument("--postgres", action="store_true", help="Start a throwaway PostgreSQL (initdb) for the run.")
     p.add_argument("--processes", type=int, default=1, help="Server processes (more than 1: PostgreSQL).")
     p.add_argument("--compare", action="store_true", help="Measure 1 process, then 2, in one run.")
+    p.add_argument("--figures", action="store_true",
+                   help="The README's figures in one run (needs --postgres): 200 tables on 1 and 2 processes at "
+                        "the pace of --think and closed loop, then 1000 tables on 2 processes with --kill.")
     p.add_argument("--kill", action="store_true", help="With 2+ processes: kill -9 one and time the recovery.")
     p.add_argument("--lease-ttl", type=float, default=5.0, help="The servers' --lease-ttl (default 5).")
     args = p.parse_args()
     if not 1 <= args.tables <= 1000 or not 0 < args.duration <= 600 or not 1 <= args.processes <= 8:
         p.error("--tables must be 1..1000, --duration at most 600 s, --processes 1..8")
+    if args.figures and not args.postgres:
+        p.error("--figures needs --postgres (each measurement gets its own database)")
     tmp = Path(tempfile.mkdtemp(prefix="cc-bench-"))
     stop_pg: Callable[[], None] = lambda: None  # noqa: E731
-    url = args.database_url
+    url, db_pid = args.database_url, None
     if args.postgres:
-        url, stop_pg = start_postgres(tmp)
-    if (args.processes > 1 or args.compare) and not url:
+        url, db_pid, stop_pg = start_postgres(tmp)
+    if (args.processes > 1 or args.compare or args.figures) and not url:
         p.error("several processes need PostgreSQL: --postgres or --database-url")
     print(f"machine: {platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
           f"load average {os.getloadavg()[0]:.1f}")
+    if args.figures:
+        cases = [Case(1, 200, args.think), Case(2, 200, args.think), Case(1, 200, 0.0), Case(2, 200, 0.0),
+                 Case(2, 1000, args.think, kill=True)]
+    elif args.compare:
+        cases = [Case(1, args.tables, args.think), Case(2, args.tables, args.think, args.kill)]
+    else:
+        cases = [Case(args.processes, args.tables, args.think, args.kill)]
     try:
-        counts = [1, 2] if args.compare else [args.processes]
-        return max(measure(args, url, n, tmp) for n in counts)
+        results = []
+        for i, case in enumerate(cases):
+            where = fresh_database(url, f"bench{i}") if args.postgres and url else url
+            results.append(measure(args, where, case, tmp, db_pid))
+        summary(results)
+        return 0 if all(r["n"] for r in results) else 1
     finally:
         stop_pg()
         shutil.rmtree(tmp, ignore_errors=True)

@@ -104,6 +104,18 @@ def test_websocket_size_nesting_and_action_length(tmp_path: Path) -> None:
 
 
 # -- rate limits ------------------------------------------------------------------------------
+def connect_twice_then_refused(clients: list[TestClient], tid: str) -> None:
+    """Connections at 2/minute: one through each client is served, the next one (through the last) refused."""
+    for c in clients:
+        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
+            assert ws.receive_json()["type"] == "state"
+    with clients[-1].websocket_connect(f"/ws/tables/{tid}") as ws:
+        assert ws.receive_json()["code"] == "rate_limited"
+        with pytest.raises(WebSocketDisconnect) as exc:
+            ws.receive_json()
+        assert exc.value.code == 4429
+
+
 def test_rate_limits_per_address(tmp_path: Path) -> None:
     with app_client(tmp_path / "cc.sqlite", rate_create="2/minute", rate_join="2/minute",
                     rate_connect="2/minute") as c:
@@ -114,14 +126,7 @@ def test_rate_limits_per_address(tmp_path: Path) -> None:
         join(c, tid, 0)
         join(c, tid, 1)
         err(c.post(f"/api/tables/{tid}/join", json={"seat": 2}), 429, "rate_limited")
-        for _ in range(2):
-            with c.websocket_connect(f"/ws/tables/{tid}") as ws:
-                assert ws.receive_json()["type"] == "state"
-        with c.websocket_connect(f"/ws/tables/{tid}") as ws:
-            assert ws.receive_json()["code"] == "rate_limited"
-            with pytest.raises(WebSocketDisconnect) as exc:
-                ws.receive_json()
-            assert exc.value.code == 4429
+        connect_twice_then_refused([c, c], tid)
     with app_client(tmp_path / "cc.sqlite", rate_create="none") as c:
         for _ in range(40):
             create(c)

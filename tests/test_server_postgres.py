@@ -9,6 +9,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -85,3 +86,27 @@ def test_tables_persist_and_resume_on_postgres(postgres_url: str) -> None:
         play_out(c, tid, tokens, random.Random(2), limit=10_000)
         record = GameRecord.from_json(c.get(f"/api/tables/{tid}/record").json())
         assert record.actions[:12] == history and record.replay().is_over()
+
+
+def test_a_lease_taken_during_a_renewal_is_not_lost(postgres_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from courtcards.server.cluster import Cluster
+    from courtcards.server.guards import ServerConfig
+    from courtcards.server.tables import LobbyConfig
+
+    renew = Cluster._renew
+
+    def slow_renew(self: Cluster, waiting: list[str]) -> tuple[set[str], list[str]]:
+        held = renew(self, waiting)
+        time.sleep(0.4)  # a loaded machine: tables are created between the query and its result
+        return held
+
+    monkeypatch.setattr(Cluster, "_renew", slow_renew)
+    config = ServerConfig(rate_create="none", lobby=LobbyConfig(lease_ttl=0.6))
+    with TestClient(create_app(database_url(postgres_url, None), config=config)) as c:
+        bots = [{"type": "bot", "bot": "random"}] * 3
+        tids = [create(c, "rank", 3, seats=bots, preset="quick")["id"] for _ in range(6)]
+        time.sleep(1.5)
+        for tid in tids:
+            table = table_of(c, tid)
+            assert table.owned or table.state.is_over(), "this process holds the lease and must play the bots"
+            assert table.state.version > 0

@@ -105,6 +105,9 @@ def serve(
     rate_connect: Annotated[
         str, typer.Option("--rate-connect", help="WebSocket connections per client address.")
     ] = "120/minute",
+    rate_rematch: Annotated[
+        str, typer.Option("--rate-rematch", help="Rematches asked for per client address.")
+    ] = "30/minute",
     allow_origin: Annotated[
         list[str] | None,
         typer.Option("--allow-origin", help="Another site whose pages may connect (scheme://host[:port]); repeat."),
@@ -151,14 +154,16 @@ def serve(
     if lease_ttl < 0.5:
         raise fail(f"--lease-ttl must be at least 0.5 seconds, not {lease_ttl}")
     try:
-        rates = {n: check_rate(v) for n, v in (("create", rate_create), ("join", rate_join), ("connect", rate_connect))}
+        rates = {n: check_rate(v) for n, v in (("create", rate_create), ("join", rate_join), ("connect", rate_connect),
+                                                ("rematch", rate_rematch))}
         check_port(host, port)
         check_database(url, shown)
     except (ServeError, ValueError) as exc:
         raise fail(str(exc)) from None
     config = ServerConfig(
         max_body=max_body, max_message=max_message, max_queue=max_queue, rate_create=rates["create"],
-        rate_join=rates["join"], rate_connect=rates["connect"], allowed_origins=tuple(allow_origin or ()),
+        rate_join=rates["join"], rate_connect=rates["connect"], rate_rematch=rates["rematch"],
+        allowed_origins=tuple(allow_origin or ()),
         lobby=LobbyConfig(snapshot_every=snapshot_every, idle_expiry=idle_expiry, finished_expiry=finished_expiry,
                           lease_ttl=lease_ttl),
     )
@@ -169,7 +174,7 @@ def run(url: str, shown: str, host: str, port: int, level: str, access_log: bool
         config: ServerConfig, workers: int) -> None:
     import uvicorn
 
-    from courtcards.server.app import CONFIG_ENV, create_app, dump_config
+    from courtcards.server.app import CONFIG_ENV, create_app, dump_config, frozen
     from courtcards.server.logs import setup_logging
 
     setup_logging(level)
@@ -182,4 +187,4 @@ def run(url: str, shown: str, host: str, port: int, level: str, access_log: bool
         os.environ[CONFIG_ENV] = dump_config(url, config, level)
         uvicorn.run("courtcards.server.app:app_from_env", factory=True, workers=workers, **options)  # type: ignore[arg-type]
     else:
-        uvicorn.run(create_app(url, config=config), **options)  # type: ignore[arg-type]
+        uvicorn.run(frozen(create_app(url, config=config)), **options)  # type: ignore[arg-type]

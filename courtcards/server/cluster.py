@@ -74,7 +74,7 @@ class Cluster:
             if waiting:
                 leased = {r[0] for r in conn.execute(
                     sa.select(leases_t.c.table_id).where(leases_t.c.table_id.in_(waiting)))}
-                free += [tid for tid in waiting if tid not in leased]
+                free += [tid for tid in waiting if tid not in leased or tid in held]
         return held, free
 
     def _release(self, tids: list[str]) -> None:
@@ -107,6 +107,7 @@ class Cluster:
         while True:
             try:
                 waiting = [t.id for t in self.lobby.tables.values() if not t.owned and not t.state.is_over()]
+                owned = {t.id for t in self.lobby.tables.values() if t.owned}  # leases taken meanwhile are not lost
                 held, free = await asyncio.to_thread(self._renew, waiting)
                 # Connections here, said again so they do not expire elsewhere; and forget the silent.
                 self._say([f"{t.id}:{s.seat}:{s.connections}" for t in self.lobby.tables.values()
@@ -114,7 +115,7 @@ class Cluster:
                 for table in list(self.lobby.tables.values()):
                     table.forget_remote(time.time() - self.ttl)
                 for table in list(self.lobby.tables.values()):
-                    if table.owned and table.id not in held and not table.state.is_over():
+                    if table.owned and table.id in owned and table.id not in held and not table.state.is_over():
                         table.owned = False  # lost it (this process stalled): stop playing its bots
                         if table.driver is not None:
                             table.driver.cancel()
@@ -145,7 +146,8 @@ class Cluster:
                             if node == self.node:
                                 continue
                             if kind == "C":
-                                loop.call_soon_threadsafe(self._changed, rest[0])
+                                for tid in rest:
+                                    loop.call_soon_threadsafe(self._changed, tid)
                             elif kind == "P":
                                 loop.call_soon_threadsafe(self._heard, node, rest)
             except Exception as exc:

@@ -86,6 +86,21 @@ leases_t = sa.Table(  # several processes: the one holding a table's lease plays
     sa.Column("expires", sa.Float, nullable=False),
 )
 
+rate_hits_t = sa.Table(  # several processes: rate-limit hits (the limits library's moving window), shared
+    "cc_rate_hits",
+    metadata,
+    sa.Column("key", sa.String(255), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_cc_rate_hits_key_at", "key", "at"),
+)
+
+rematches_t = sa.Table(  # a finished table -> its rematch
+    "cc_rematches",
+    metadata,
+    sa.Column("table_id", sa.String(16), sa.ForeignKey("cc_tables.id"), primary_key=True),
+    sa.Column("rematch_id", sa.String(16), sa.ForeignKey("cc_tables.id"), nullable=False),
+)
+
 NOTIFY_CHANNEL = "cc_tables"
 
 
@@ -215,6 +230,23 @@ def list_tables(engine: Engine, status: str | None, game: str | None, limit: int
     return list(out.values()), total
 
 
+INSERT_ACTION = actions_t.insert()  # built once: its compiled form is cached
+
+
+class ActionRow:
+    """A write of one action: the writer inserts every one of a transaction in one executemany (one
+    round trip, where a loaded machine makes each round trip slow)."""
+
+    __slots__ = ("row", "store")
+
+    def __init__(self, store: Store, row: dict[str, Any]) -> None:
+        self.store, self.row = store, row
+
+    def __call__(self, conn: Connection) -> None:  # alone (after a batch failed)
+        conn.execute(INSERT_ACTION, self.row)
+        self.store.notify(conn, self.row["table_id"])
+
+
 _Job = tuple[Callable[[Connection], Any], "asyncio.Future[Any]", asyncio.AbstractEventLoop]
 
 
@@ -229,6 +261,7 @@ class Store:
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self.commits = 0
+        self._changed: set[str] = set()  # tables changed in the writer's current transaction
 
     def start(self) -> None:
         migrate(self.engine)
@@ -239,9 +272,15 @@ class Store:
         return load_table(self.engine, tid)
 
     def notify(self, conn: Connection, tid: str) -> None:
-        """Tell the other processes (at commit) that table ``tid`` changed."""
+        """Tell the other processes (at commit) that table ``tid`` changed. Writer thread only: one
+        NOTIFY per transaction names every table it changed."""
         if self.shared:
-            conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, f"C {self.node} {tid}")))
+            self._changed.add(tid)
+
+    def _notify_changed(self, conn: Connection) -> None:
+        tids, self._changed = sorted(self._changed), set()
+        for i in range(0, len(tids), 400):  # NOTIFY payloads stay under 8000 bytes
+            conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, " ".join(["C", self.node, *tids[i:i + 400]]))))
 
     def changes(self, tid: str, start: int) -> tuple[list[tuple[int, str]], list[dict[str, Any]]]:
         """The actions from index ``start`` on, and the seats, of one table."""
@@ -264,6 +303,11 @@ class Store:
         self._queue.put((fn, fut, loop))
         return fut
 
+    def log_action(self, tid: str, idx: int, seat: int, text: str, at: float) -> asyncio.Future[None]:
+        """Store action ``idx`` of table ``tid``; the future resolves after the commit (IntegrityError if
+        that index is taken: another process stored an action there first)."""
+        return self.write(ActionRow(self, {"table_id": tid, "idx": idx, "seat": seat, "text": text, "at": at}))
+
     def _writer(self) -> None:
         while True:
             job = self._queue.get()
@@ -285,32 +329,44 @@ class Store:
                 return
 
     def _run(self, batch: list[_Job]) -> None:
+        self._changed = set()
         try:
             with self.engine.begin() as conn:
-                results = [fn(conn) for fn, _, _ in batch]
+                rows = [fn.row for fn, _, _ in batch if isinstance(fn, ActionRow)] if len(batch) > 1 else []
+                results = [None if rows and isinstance(fn, ActionRow) else fn(conn) for fn, _, _ in batch]
+                if rows:
+                    conn.execute(INSERT_ACTION, rows)
+                    if self.shared:
+                        self._changed.update(r["table_id"] for r in rows)
+                if self._changed:
+                    self._notify_changed(conn)
             self.commits += 1
         except Exception as exc:
             if len(batch) == 1:
-                log.error("database write failed: %s", exc)
-                _resolve(batch[0], None, exc)
+                log.error("database write failed: %s", type(exc).__name__)
+                _resolve(batch, [None], exc)
                 return
             for job in batch:  # one bad write must not fail the others
                 self._run([job])
             return
-        for job, res in zip(batch, results, strict=True):
-            _resolve(job, res, None)
+        _resolve(batch, results, None)
 
 
-def _resolve(job: _Job, result: Any, exc: BaseException | None) -> None:
-    _, fut, loop = job
+def _resolve(batch: list[_Job], results: list[Any], exc: BaseException | None) -> None:
+    """Resolve the futures of a batch: one wake-up of each event loop, not one per job."""
+    loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any]]] = {}
+    for (_, fut, loop), res in zip(batch, results, strict=True):
+        loops.setdefault(loop, []).append((fut, res))
 
-    def done() -> None:
-        if fut.cancelled():
-            return
-        if exc is not None:
-            fut.set_exception(exc)
-        else:
-            fut.set_result(result)
+    def done(items: list[tuple[asyncio.Future[Any], Any]]) -> None:
+        for fut, res in items:
+            if fut.cancelled():
+                continue
+            if exc is not None:
+                fut.set_exception(exc)
+            else:
+                fut.set_result(res)
 
-    with contextlib.suppress(RuntimeError):  # the loop is closed (shutdown)
-        loop.call_soon_threadsafe(done)
+    for loop, items in loops.items():
+        with contextlib.suppress(RuntimeError):  # the loop is closed (shutdown)
+            loop.call_soon_threadsafe(done, items)

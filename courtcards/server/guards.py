@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any
 from urllib.parse import urlsplit
 
+import sqlalchemy as sa
 from limits import RateLimitItem, parse, storage, strategies
+from sqlalchemy.engine import Engine
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from courtcards.server.db import rate_hits_t
 from courtcards.server.tables import ApiError, LobbyConfig
+
+log = logging.getLogger("courtcards.server")
 
 PAGE_CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
             "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
@@ -32,22 +38,104 @@ class ServerConfig:
     rate_create: str = "30/minute"  # tables created per client address ("" or "none": no limit)
     rate_join: str = "60/minute"  # seats joined per address
     rate_connect: str = "120/minute"  # WebSocket connections per address
+    rate_rematch: str = "30/minute"  # rematches asked for per address
     allowed_origins: tuple[str, ...] = ()  # besides the server's own (scheme://host[:port])
     lobby: LobbyConfig = field(default_factory=LobbyConfig)
 
 
-class RateLimits:
-    """Per-address moving-window limits (the ``limits`` library, in memory, per process)."""
+class DatabaseStorage(storage.Storage, storage.MovingWindowSupport):
+    """A ``limits`` storage in the shared PostgreSQL database, so that with several server processes an
+    address gets the site's rate, not N times it. One row per hit (``cc_rate_hits``); each hit takes a
+    transaction-scoped advisory lock on its key, so processes count one at a time per key. Serves the
+    moving-window strategy (the in-memory storage's, used with one process)."""
 
-    def __init__(self, config: ServerConfig) -> None:
-        self._limiter = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
+    def __init__(self, engine: Engine, horizon: float = 86400.0) -> None:
+        super().__init__()
+        self.engine = engine
+        self.horizon = horizon  # hits older than this count for no limit: swept now and then
+        self._hits = 0
+
+    @property
+    def base_exceptions(self) -> type[Exception]:
+        return sa.exc.SQLAlchemyError
+
+    def acquire_entry(self, key: str, limit: int, expiry: int, amount: int = 1) -> bool:
+        if amount > limit:
+            return False
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext(key))))
+            conn.execute(rate_hits_t.delete().where(rate_hits_t.c.key == key, rate_hits_t.c.at <= now - expiry))
+            count = conn.execute(sa.select(sa.func.count()).where(rate_hits_t.c.key == key)).scalar_one()
+            if count + amount > limit:
+                return False
+            conn.execute(rate_hits_t.insert(), [{"key": key, "at": now}] * amount)
+            self._hits += 1
+            if self._hits % 1000 == 0:  # other addresses' old hits
+                conn.execute(rate_hits_t.delete().where(rate_hits_t.c.at < now - self.horizon))
+        return True
+
+    def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
+        now = time.time()
+        with self.engine.connect() as conn:
+            first, count = conn.execute(sa.select(sa.func.min(rate_hits_t.c.at), sa.func.count())
+                                        .where(rate_hits_t.c.key == key, rate_hits_t.c.at > now - expiry)).one()
+        return (float(first) if first is not None else now), int(count)
+
+    def check(self) -> bool:
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(1)).scalar() == 1
+
+    def clear(self, key: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(rate_hits_t.delete().where(rate_hits_t.c.key == key))
+
+    def reset(self) -> int | None:
+        with self.engine.begin() as conn:
+            return int(conn.execute(rate_hits_t.delete()).rowcount)
+
+    # The fixed-window strategies' counters: not used (the server counts with the moving window).
+    def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        raise NotImplementedError("DatabaseStorage serves the moving-window strategy only")
+
+    def get(self, key: str) -> int:
+        raise NotImplementedError("DatabaseStorage serves the moving-window strategy only")
+
+    def get_expiry(self, key: str) -> float:
+        raise NotImplementedError("DatabaseStorage serves the moving-window strategy only")
+
+
+class RateLimits:
+    """Per-address moving-window limits (the ``limits`` library): in memory with one process (SQLite),
+    in the shared database (:class:`DatabaseStorage`) when processes share PostgreSQL."""
+
+    def __init__(self, config: ServerConfig, shared: Engine | None = None) -> None:
         self._items: dict[str, RateLimitItem | None] = {
             "create": _item(config.rate_create), "join": _item(config.rate_join),
-            "connect": _item(config.rate_connect),
+            "connect": _item(config.rate_connect), "rematch": _item(config.rate_rematch),
         }
+        self.shared = shared is not None
+        store: storage.Storage
+        if shared is not None:
+            horizon = max((i.get_expiry() for i in self._items.values() if i is not None), default=60)
+            store = DatabaseStorage(shared, horizon)
+        else:
+            store = storage.MemoryStorage()
+        self._limiter = strategies.MovingWindowRateLimiter(store)
 
-    def check(self, what: str, address: str) -> None:
+    async def check(self, what: str, address: str) -> None:
         """Count one ``what`` for ``address``; ApiError 429 if over the limit."""
+        if self._items[what] is None:
+            return
+        if not self.shared:
+            self._hit(what, address)
+            return
+        try:
+            await asyncio.to_thread(self._hit, what, address)
+        except sa.exc.SQLAlchemyError as exc:  # the request itself will meet the database's failure
+            log.error("rate limit not counted: %s", type(exc).__name__)
+
+    def _hit(self, what: str, address: str) -> None:
         item = self._items[what]
         if item is None or self._limiter.hit(item, what, address):
             return
@@ -57,7 +145,7 @@ class RateLimits:
                                             f"try again in {wait} s")
 
 
-_NOUNS = {"create": "new tables", "join": "joins", "connect": "connections"}
+_NOUNS = {"create": "new tables", "join": "joins", "connect": "connections", "rematch": "rematches"}
 
 
 def _item(spec: str) -> RateLimitItem | None:
@@ -73,14 +161,6 @@ def check_rate(spec: str) -> str:
     except ValueError:
         raise ValueError(f"{spec!r} is not a rate like 30/minute, 5/second or none") from None
     return spec
-
-
-def parse_message(text: str) -> Any:
-    """JSON, or ValueError (also for nesting too deep for the parser)."""
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise ValueError("nested too deeply") from None
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:

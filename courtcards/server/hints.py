@@ -17,6 +17,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from courtcards.bots.ismcts import hint
+from courtcards.server.schemas import HintResponse
 from courtcards.server.tables import ApiError, Lobby
 
 HINT_SECONDS = 1.0  # wall-clock cap of one hint's search
@@ -36,7 +37,7 @@ def _slots(request: Request) -> asyncio.Semaphore:
     return slots
 
 
-@router.post("/api/tables/{table_id}/hint")
+@router.post("/api/tables/{table_id}/hint", response_model=HintResponse)
 async def table_hint(table_id: str, body: HintRequest, request: Request) -> dict[str, Any]:
     """The search bot's suggestion for the token's seat, from that seat's view."""
     lobby: Lobby = request.app.state.lobby

@@ -22,7 +22,8 @@ from markdown_it import MarkdownIt
 from pydantic import BaseModel, Field
 
 from courtcards.core.game import game_names, get_game
-from courtcards.server.tables import ApiError, Lobby, Settings, Table
+from courtcards.server.schemas import Addresses, JoinResponse
+from courtcards.server.tables import ApiError, Lobby, RematchExists, Settings, Table
 
 # A link to docs/rules: the rules pages are the rules docs, one file per game, shipped with the package.
 RULES_DIR = Path(__file__).parent / "rules"
@@ -103,17 +104,19 @@ async def _table(lobby: Lobby, table_id: str) -> Table:
     return table
 
 
-def _rematches(request: Request) -> tuple[dict[str, str], asyncio.Lock]:
+def _rematch_lock(request: Request) -> asyncio.Lock:
     state = request.app.state
-    if not hasattr(state, "rematches"):
-        state.rematches, state.rematch_lock = {}, asyncio.Lock()
-    return state.rematches, state.rematch_lock
+    if not hasattr(state, "rematch_lock"):
+        state.rematch_lock = asyncio.Lock()
+    lock: asyncio.Lock = state.rematch_lock
+    return lock
 
 
-@router.post("/api/tables/{table_id}/rematch", tags=["tables"])
+@router.post("/api/tables/{table_id}/rematch", tags=["tables"], response_model=JoinResponse)
 async def rematch(table_id: str, request: Request, body: RematchBody | None = None) -> dict[str, Any]:
     """A new game at a finished table: same game, options, settings and bots, a new deal. The first
     player to ask creates it; each player who asks gets their own seat in it (and its token)."""
+    await request.app.state.rates.check("rematch", request.client.host if request.client else "unknown")
     lobby: Lobby = request.app.state.lobby
     old = await _table(lobby, table_id)
     if not old.state.is_over():
@@ -121,18 +124,19 @@ async def rematch(table_id: str, request: Request, body: RematchBody | None = No
     seat = old.seat_for_token(body.token) if body is not None and body.token else None
     if seat is None:
         raise ApiError(403, "bad_token", "only a player of this table can ask for a rematch")
-    known, lock = _rematches(request)
-    async with lock:
-        new: Table | None = None
-        if table_id in known:
-            with contextlib.suppress(ApiError):  # a rematch table that is gone is made again
-                new = await _table(lobby, known[table_id])
-        if new is None:
+    async with _rematch_lock(request):  # the link is in the database: other processes and restarts see it
+        link = await lobby.rematch_of(table_id)
+        if link is None:
             seats = [{"type": s.type, "bot": s.bot, "name": s.name} for s in old.seats]
-            new = await lobby.create(old.game.name, old.state.num_players, dict(old.state.options), None, seats,
-                                     None, Settings(**old.settings.to_json()))
-            known[table_id] = new.id
-    number, token, table = await lobby.join(new.id, seat, old.seats[seat].name)
+            try:
+                new = await lobby.create(old.game.name, old.state.num_players, dict(old.state.options), None,
+                                         seats, None, Settings(**old.settings.to_json()), rematch_of=table_id)
+                link = new.id
+            except RematchExists:  # another process made it first
+                link = await lobby.rematch_of(table_id)
+        if link is None:
+            raise ApiError(503, "try_again", "the rematch could not be made; try again")
+    number, token, table = await lobby.join(link, seat, old.seats[seat].name)
     return {"seat": number, "token": token, "table": table.info()}
 
 
@@ -158,7 +162,7 @@ def listening(ips: Iterable[str], port: int, timeout: float = 0.3) -> list[str]:
     return out
 
 
-@router.get("/api/addresses", tags=["tables"])
+@router.get("/api/addresses", tags=["tables"], response_model=Addresses)
 async def addresses(request: Request) -> dict[str, list[str]]:
     """Addresses of this server that other computers on the network can open (empty: it listens only on
     this computer; start it with ``--host 0.0.0.0``). The lobby builds join links from them."""

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import orjson
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
@@ -37,10 +38,10 @@ from courtcards.core.state import Action, State
 from courtcards.server.db import (
     Store,
     StoredTable,
-    actions_t,
     leases_t,
     list_tables,
     recent_tables,
+    rematches_t,
     seats_t,
     snapshots_t,
     tables_t,
@@ -60,6 +61,10 @@ class Conflict(Exception):
     """Another process stored an action at this index first (the table has caught up since)."""
 
 
+class RematchExists(Exception):
+    """The finished table has its rematch already (made by another process)."""
+
+
 class ApiError(Exception):
     """A refusal with a typed code, an HTTP status and a message for the client."""
 
@@ -75,7 +80,11 @@ def hash_token(token: str) -> str:
 
 
 def dumps(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"))
+    """Compact JSON (orjson: the pushes are most of the server's encoding work)."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:  # e.g. an integer beyond 64 bits
+        return json.dumps(data, separators=(",", ":"))
 
 
 @dataclass
@@ -244,8 +253,9 @@ class Table:
     def status(self) -> str:
         if self.state.is_over():
             return "finished"
-        if any(not s.taken for s in self.seats):
-            return "open"
+        for s in self.seats:  # a loop, not any(): asked several times per action
+            if s.type == "human" and s.token_hash is None:
+                return "open"
         return "playing"
 
     def to_move(self) -> list[int]:
@@ -420,12 +430,8 @@ class Table:
         tid = self.id
         now = time.time()
 
-        def write(conn: Connection) -> None:
-            conn.execute(actions_t.insert().values(table_id=tid, idx=idx, seat=seat, text=text, at=now))
-            self.store.notify(conn, tid)
-
         try:
-            await self.store.write(write)
+            await self.store.log_action(tid, idx, seat, text, now)
         except sa.exc.IntegrityError:
             await self.catch_up()
             raise Conflict() from None
@@ -632,8 +638,7 @@ class Lobby:
         fut: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = fut
         try:
-            stored = await asyncio.to_thread(self.store.load, table_id)
-            table = None if stored is None else self._restore(stored)
+            table = await asyncio.to_thread(self._load, table_id)  # the replay too: off the event loop
         except Exception as exc:
             log.error("table %s cannot be loaded: %s", table_id, exc)
             err = ApiError(503, "table_unavailable", f"table {table_id!r} cannot be loaded now; try again")
@@ -657,6 +662,10 @@ class Lobby:
         if table is None:
             raise ApiError(404, "table_not_found", f"there is no table {table_id!r}")
         return table
+
+    def _load(self, table_id: str) -> Table | None:
+        stored = self.store.load(table_id)
+        return None if stored is None else self._restore(stored)
 
     def _restore(self, st: StoredTable) -> Table:
         game = get_game(st.game)
@@ -755,8 +764,9 @@ class Lobby:
 
     async def create(self, game_name: str, players: int | None, options: dict[str, Any], preset: str | None,
                      seats: list[dict[str, Any]] | None, seed: int | None, settings: Settings,
-                     private: bool | None = None) -> Table:
-        """A new table; ``private`` (default: when a seat is human) keeps it off the list, joined by link."""
+                     private: bool | None = None, rematch_of: str | None = None) -> Table:
+        """A new table; ``private`` (default: when a seat is human) keeps it off the list, joined by link.
+        ``rematch_of``: the finished table it is the rematch of (RematchExists if that one has one)."""
         try:
             game = get_game(game_name)
             n = game.default_players if players is None else players
@@ -808,19 +818,30 @@ class Lobby:
         seat_rows = [{"table_id": tid, "seat": s.seat, "kind": s.type, "bot": s.bot, "name": s.name,
                       "token_hash": None} for s in seat_list]
 
-        def write(conn: Connection) -> None:
+        def write(conn: Connection) -> bool:
+            if rematch_of is not None and conn.execute(sa.select(rematches_t.c.rematch_id)
+                                                       .where(rematches_t.c.table_id == rematch_of)).first():
+                return False
             conn.execute(tables_t.insert().values(**row))
             conn.execute(seats_t.insert(), seat_rows)
+            if rematch_of is not None:
+                conn.execute(rematches_t.insert().values(table_id=rematch_of, rematch_id=tid))
+            return True
 
         self.tables[tid] = table  # reserve the id; nobody can act before the commit (table is new)
         try:
-            await self.store.write(write)
+            made = await self.store.write(write)
         except sa.exc.IntegrityError:
             del self.tables[tid]
+            if rematch_of is not None and await self.rematch_of(rematch_of) is not None:
+                raise RematchExists() from None
             raise ApiError(503, "try_again", "the new table's id was taken; try again") from None
         except Exception:
             del self.tables[tid]
             raise
+        if not made:
+            del self.tables[tid]
+            raise RematchExists()
         table.track_decisions()
         if self.cluster is not None:
             table.owned = False
@@ -829,6 +850,15 @@ class Lobby:
         table.start_driver()
         log.info("table %s created: %s, %d players", tid, game.name, n)
         return table
+
+    async def rematch_of(self, table_id: str) -> str | None:
+        """The id of the rematch of a finished table, if one was made (by any process)."""
+        def read() -> str | None:
+            with self.store.engine.connect() as conn:
+                return conn.execute(sa.select(rematches_t.c.rematch_id)
+                                    .where(rematches_t.c.table_id == table_id)).scalar()
+
+        return await asyncio.to_thread(read)
 
     async def join(self, table_id: str, seat_no: int | None, name: str | None) -> tuple[int, str, Table]:
         table = await self.get(table_id)

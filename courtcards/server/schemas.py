@@ -1,0 +1,340 @@
+"""The server's messages as pydantic models: HTTP answers and both directions of the WebSocket.
+
+FastAPI uses the HTTP models as ``response_model`` (so ``/docs`` shows them); the WebSocket
+messages are discriminated by ``type``. Incoming messages are validated by :data:`ClientMessage`.
+The state push, the hot path, is encoded by hand in ``tables.py``; the tests check that every push
+validates against :data:`ServerMessage`.
+
+``python -m courtcards.server.schemas docs/schemas`` writes the JSON Schemas (the tests check that
+the committed files are current).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+# What a seat may know of a game (``state.view(seat)``), still untyped: per-game view models will
+# replace this one alias.
+View = dict[str, Any]
+
+MAX_ACTION = 512  # characters of an action text in a message
+
+TableStatus = Literal["open", "playing", "finished"]
+SocketErrorCode = Literal[
+    "bad_token", "table_not_found", "not_your_turn", "illegal_action", "malformed_action", "stale_version",
+    "game_over", "spectator", "bad_message", "server_error", "bad_origin", "rate_limited", "table_unavailable",
+]
+
+
+# -- HTTP --------------------------------------------------------------------------------------
+class ErrorBody(BaseModel):
+    code: str = Field(description="Typed error code, e.g. bad_request, table_not_found, rate_limited.")
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    """Every refusal of the HTTP API."""
+
+    error: ErrorBody
+
+
+class OptionInfo(BaseModel):
+    name: str
+    kind: str
+    default: Any = Field(description="The default for the game's default number of players.")
+    doc: str
+    choices: list[Any]
+    minimum: int | float | None
+    maximum: int | float | None
+    optional: bool
+
+
+class PresetInfo(BaseModel):
+    doc: str
+    values: dict[str, Any]
+
+
+class GameInfo(BaseModel):
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    options: list[OptionInfo]
+    presets: dict[str, PresetInfo]
+    bots: list[str]
+
+
+class GamesResponse(BaseModel):
+    games: list[GameInfo]
+
+
+class DefaultsResponse(BaseModel):
+    options: dict[str, Any] = Field(description="Option values of a table of that size and preset.")
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    type: Literal["human", "bot"]
+    bot: str | None
+    name: str | None
+    taken: bool
+    connected: bool = Field(description="A bot, or a human with a connection to any server process.")
+    stand_in: bool = Field(description="A bot plays this absent human's seat.")
+
+
+class TableSettings(BaseModel):
+    bot_delay: float
+    absent_timeout: float
+    move_time_limit: float | None
+    hints: bool | None
+
+
+class GameResult(BaseModel):
+    winner: int | None = Field(description="None: a draw.")
+    ranking: list[int] = Field(description="Seats, best first.")
+    scores: list[int]
+    details: dict[str, Any]
+
+
+class TableInfo(BaseModel):
+    id: str
+    private: bool
+    game: str
+    title: str
+    players: int
+    options: dict[str, Any]
+    status: TableStatus
+    created: str = Field(description="UTC, e.g. 2025-01-01T12:00:00Z.")
+    seats: list[SeatInfo]
+    version: int = Field(description="Actions taken so far.")
+    to_move: list[int] = Field(description="Seats that must decide now (empty for tables not in memory).")
+    settings: TableSettings
+    result: GameResult | None
+
+
+class TableResponse(BaseModel):
+    table: TableInfo
+
+
+class TableList(BaseModel):
+    tables: list[TableInfo]
+    total: int
+    offset: int
+    next: int | None = Field(description="The offset of the next page; null on the last page.")
+
+
+class TableWithView(BaseModel):
+    table: TableInfo
+    view: View = Field(description="The spectator's view.")
+
+
+class JoinResponse(BaseModel):
+    seat: int
+    token: str = Field(description="Shown once; it acts for the seat (the server keeps its SHA-256 only).")
+    table: TableInfo
+
+
+class GameRecordFile(BaseModel):
+    """A finished game's record (``courtcards replay FILE`` steps through it)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    format: Literal["courtcards/record"]
+    format_version: int
+    game: str
+    num_players: int
+    options: dict[str, Any]
+    seed: int
+    start: dict[str, Any] | None
+    actions: list[tuple[int, str]]
+    result: GameResult | None
+    meta: dict[str, Any]
+
+
+class ReplayMark(BaseModel):
+    label: str
+    step: int
+
+
+class ReplayResponse(BaseModel):
+    game: str
+    players: int
+    actions: list[tuple[int, str]] = Field(description="[seat, action text] in order.")
+    result: GameResult | None
+    marks: list[ReplayMark]
+
+
+class ReplayStep(BaseModel):
+    step: int
+    steps: int
+    action: tuple[int, str] | None = Field(description="The action that led here (null at step 0).")
+    view: View = Field(description="The spectator's view after this step.")
+    places: dict[str, list[str]] = Field(description="Every card by place.")
+
+
+class HintResponse(BaseModel):
+    seat: int
+    version: int
+    action: str
+    win_chance: float
+    iterations: int
+
+
+class Addresses(BaseModel):
+    lan: list[str]
+
+
+# -- WebSocket: client to server -----------------------------------------------------------------
+class _Incoming(BaseModel):
+    model_config = ConfigDict(strict=True)  # "3" is not 3; other fields are ignored
+
+
+class ActionMessage(_Incoming):
+    """Make a move, acting on the state of ``version``."""
+
+    type: Literal["action"]
+    action: str = Field(max_length=MAX_ACTION, description="The action in the game's notation.")
+    version: int
+
+
+class CheckMessage(_Incoming):
+    """Ask whether an action would be accepted now (answered with a ``check`` message)."""
+
+    type: Literal["check"]
+    action: str = Field(max_length=MAX_ACTION)
+
+
+class PingMessage(_Incoming):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[ActionMessage | CheckMessage | PingMessage, Field(discriminator="type")]
+
+
+# -- WebSocket: server to client -----------------------------------------------------------------
+class StateMessage(BaseModel):
+    """Pushed on connecting and after every change: this seat's view and nothing else."""
+
+    type: Literal["state"]
+    table: str
+    version: int
+    seat: int | None = Field(description="null: a spectator.")
+    view: View
+    legal: list[str] = Field(description="Non-empty only when this seat must decide now.")
+    to_move: list[int]
+    seats: list[SeatInfo]
+    status: TableStatus
+    result: GameResult | None
+    deadline: float | None = Field(description="Unix seconds when the seat's bot moves for it (move time limit).")
+
+
+class CheckReply(BaseModel):
+    type: Literal["check"]
+    action: str
+    version: int
+    legal: bool
+    code: SocketErrorCode | None
+    reason: str | None
+
+
+class ErrorMessage(BaseModel):
+    """A refused message (to its sender only; nothing changed), or why the socket is closed."""
+
+    type: Literal["error"]
+    code: SocketErrorCode
+    message: str
+    version: int | None
+
+
+class PongMessage(BaseModel):
+    type: Literal["pong"]
+
+
+ServerMessage = Annotated[StateMessage | CheckReply | ErrorMessage | PongMessage, Field(discriminator="type")]
+
+client_messages: TypeAdapter[ActionMessage | CheckMessage | PingMessage] = TypeAdapter(ClientMessage)
+server_messages: TypeAdapter[StateMessage | CheckReply | ErrorMessage | PongMessage] = TypeAdapter(ServerMessage)
+
+_NEEDS = {
+    "action": 'an action message needs "action" (text of at most {n} characters) and "version" (int)',
+    "check": 'a check message needs "action" (text of at most {n} characters)',
+}
+
+
+def parse_client_message(text: str, max_action: int = MAX_ACTION) -> ActionMessage | CheckMessage | PingMessage:
+    """The message, or ValueError with the reason a client is told (``bad_message``)."""
+    try:
+        msg = client_messages.validate_json(text)
+    except ValidationError as exc:
+        raise ValueError(_why(exc, text, max_action)) from None
+    if not isinstance(msg, PingMessage) and len(msg.action) > max_action:
+        raise ValueError(_NEEDS[msg.type].format(n=max_action))
+    return msg
+
+
+def _why(exc: ValidationError, text: str, max_action: int) -> str:
+    first = exc.errors(include_url=False)[0]
+    kind = first["type"]
+    if kind == "json_invalid":
+        what = "nested too deeply" if "recursion" in first["msg"] else "not JSON"
+        return f"messages are JSON objects; this one is {what}"
+    loc = first["loc"]
+    if kind in ("union_tag_invalid", "union_tag_not_found", "dict_type", "model_type") or not loc:
+        try:
+            tag = json.loads(text).get("type") if kind != "dict_type" else None
+        except (ValueError, RecursionError, AttributeError):
+            tag = None
+        return f"unknown message type {str(tag)[:32]!r}; expected action, check or ping"
+    return _NEEDS[str(loc[0])].format(n=max_action)
+
+
+# -- published schemas ---------------------------------------------------------------------------
+HTTP_MODELS: tuple[type[BaseModel], ...] = (
+    ErrorResponse, GamesResponse, DefaultsResponse, TableResponse, TableList, TableWithView, JoinResponse,
+    GameRecordFile, ReplayResponse, ReplayStep, HintResponse, Addresses,
+)
+
+
+def schemas() -> dict[str, dict[str, Any]]:
+    """File name -> JSON Schema, as published under docs/schemas."""
+    out: dict[str, dict[str, Any]] = {
+        "ws-client-message.json": {"title": "ClientMessage", **client_messages.json_schema()},
+        "ws-server-message.json": {"title": "ServerMessage", **server_messages.json_schema()},
+    }
+    for model in HTTP_MODELS:
+        out[f"http-{model.__name__}.json"] = model.model_json_schema()
+    return out
+
+
+def render(schema: dict[str, Any]) -> str:
+    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
+
+
+def write(folder: Path) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, schema in schemas().items():
+        path = folder / name
+        path.write_text(render(schema), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m courtcards.server.schemas FOLDER   (e.g. docs/schemas)", file=sys.stderr)
+        return 2
+    for path in write(Path(args[0])):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
