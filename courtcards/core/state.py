@@ -351,18 +351,19 @@ class State(ABC):
                 ids = known(action) or encode(action)
                 if ids[:depth] == prefix:
                     steps[ids[depth]] = action if len(ids) == depth + 1 else None
-        self._ids_cache = (self.version, seat, prefix, dict(sorted(steps.items())))
+        self._ids_cache = (self.version, seat, prefix, steps)
         return self._ids_cache[3]
 
     def legal_action_ids(self, seat: int) -> list[int]:
         """The ids ``seat`` may choose now, ascending (raises if it has no decision)."""
-        return list(self._id_steps(seat))
+        return sorted(self._id_steps(seat))
 
     def legal_action_mask(self, seat: int) -> npt.NDArray[np.bool_]:
         """A bool array of ``num_distinct_actions``, True at the legal ids."""
-        mask = np.zeros(self.action_codec().size, dtype=np.bool_)
-        mask[list(self._id_steps(seat))] = True
-        return mask
+        mask = bytearray(self.action_codec().size)
+        for i in self._id_steps(seat):
+            mask[i] = 1
+        return np.frombuffer(mask, dtype=np.bool_)
 
     def _check_id(self, seat: int, action_id: int) -> Action | None:
         steps = self._id_steps(seat)

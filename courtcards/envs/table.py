@@ -61,11 +61,9 @@ class Table:
         return {"observation": state.observation_tensor(seat), "action_mask": self._mask(state, seat, deciding)}
 
     def _mask(self, state: State, seat: int, deciding: bool) -> npt.NDArray[np.int8]:
-        mask = bytearray(self.num_actions)
         if deciding:
-            for i in state.legal_action_ids(seat):
-                mask[i] = 1
-        return np.frombuffer(mask, dtype=np.int8)
+            return state.legal_action_mask(seat).view(np.int8)
+        return np.zeros(self.num_actions, dtype=np.int8)
 
     def apply(self, seat: int, action: Any) -> None:
         """Apply one id for ``seat``: errors name the id and the reason, and change nothing."""
