@@ -134,3 +134,21 @@ def test_one_numbering_of_the_52_cards() -> None:
     assert cards52.TEXT[:5] == ("AC", "AD", "AH", "AS", "2C") and cards52.CODE["KS"] == 51
     assert all(cards52.code(cards52.rank_of(c), cards52.suit_of(c)) == c for c in cards52.DECK52)
     assert cards52.parse_card("10h") == cards52.parse_card("TH") == cards52.CODE["10H"]
+
+
+def test_saved_states_must_hold_their_invariants_and_play() -> None:
+    game = get_game("rank")
+    state = game.new_game(3, seed=4)
+    state.apply(0, "2")  # seat 0 owns the pile
+    data = state.to_json()
+    owner = data["owner"]
+    skipped = (owner + 1) % 3
+    assert data["turn"] == skipped and not data["passed"][skipped]
+    with pytest.raises(PositionError, match=f"seat {skipped} .* has neither passed nor gone out"):  # RK-9
+        game.state_from_json({**data, "turn": (owner + 2) % 3})
+    with pytest.raises(PositionError, match="inconsistent"):
+        game.state_from_json({**data, "hands_log": [{"finish": None}]})
+    royals = get_game("royals").new_game(3, seed=2).to_json()
+    with pytest.raises(PositionError, match="fight between seats 1 and 1"):
+        get_game("royals").state_from_json({**royals, "phase": "commit", "fight": {
+            "kind": "attack", "attacker": 1, "defender": 1}})

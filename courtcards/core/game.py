@@ -281,7 +281,7 @@ class Game(ABC, Generic[S]):
         if prefixes:
             self._load_id_prefixes(state, prefixes)
         if strict:
-            check_loaded(state)
+            check_loaded(state, saved="history" in data)
         return state
 
     def _load_id_prefixes(self, state: State, prefixes: Any) -> None:

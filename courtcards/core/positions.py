@@ -190,10 +190,35 @@ def check_conservation(places: Mapping[str, Iterable[str]], deck: Iterable[str])
         raise PositionError("cards", "the cards are not exactly one deck's: " + "; ".join(parts))
 
 
-def check_loaded(state: State) -> None:
-    """After loading: card conservation, then the game's own position checks
-    (:meth:`State.position_errors`), as PositionErrors."""
+def check_loaded(state: State, saved: bool) -> None:
+    """After loading: card conservation; for a saved state (one with its
+    history) also the game's own checks (:meth:`State.position_errors`) and
+    invariants; and then that the position plays: every view, whose decision it
+    is and their legal actions, the result. Every fault is a PositionError.
+
+    An explicit position written by hand may leave out the bookkeeping a saved
+    state keeps (the log of past hands, ...), so it is not held to the invariants."""
     check_conservation(state.card_places(), state.deck())
-    broken = state.position_errors()
-    if broken:
-        raise PositionError("position", "inconsistent: " + "; ".join(broken))
+    try:
+        broken = (state.position_errors() or state.invariants()) if saved else []
+        if broken:
+            raise PositionError("position", "inconsistent: " + "; ".join(broken))
+        for seat in [None, *range(state.num_players)]:
+            state.view(seat)
+        if state.is_over():
+            state.result()
+        else:
+            movers = state.to_move()
+            if not movers:
+                raise PositionError("position", "the game is not over but no seat has a decision")
+            for seat in movers:
+                if not state.legal_actions(seat):
+                    raise PositionError("position", f"seat {seat} has a decision but no legal action")
+    except CourtcardsError as exc:
+        if isinstance(exc, PositionError):
+            raise
+        raise PositionError("position", f"inconsistent: {exc}") from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError, AssertionError) as exc:
+        # a field the loader let through that the rules cannot use
+        raise PositionError("position", f"inconsistent: the position does not play ({type(exc).__name__}: "
+                                        f"{exc})") from None

@@ -162,9 +162,9 @@ class State(ABC):
         return []
 
     def position_errors(self) -> list[str]:
-        """What makes a freshly loaded position impossible for this game
-        (counts out of range, a pile that breaks the rules, ...); empty if none.
-        Unlike :meth:`invariants`, nothing here may depend on the history."""
+        """What makes a loaded saved state impossible for this game beyond its
+        :meth:`invariants` (a turn that skips a seat, a fight naming a Royal the
+        defender lacks, ...); empty if none."""
         return []
 
     def refusal(self, seat: int, action: Action) -> str | None:

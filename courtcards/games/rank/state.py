@@ -704,6 +704,19 @@ class RankState(State):
             problems.append("the King's Hand is still waiting outside its phase (RK-14)")
         return problems
 
+    def position_errors(self) -> list[str]:
+        if self.phase != PLAY or not self.pile_count or not 0 <= self.owner < self.num_players:
+            return []
+        # RK-9: the turn goes to the left; everyone between the pile's owner and the seat to
+        # play has passed or is out of cards
+        for s in _LEFT[self.num_players][self.owner]:
+            if s == self.turn:
+                return []
+            if self.sizes[s] and not self.passed[s]:
+                return [f"seat {self.turn} is to play, but seat {s} (between it and the pile's owner "
+                        f"{self.owner}) has neither passed nor gone out"]
+        return []
+
     # -- cards by place (conformance) -------------------------------------------------
     def card_places(self) -> dict[str, list[str]]:
         places = {f"hand:{s}": texts(self.hands[s]) for s in range(self.num_players)}

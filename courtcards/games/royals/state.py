@@ -691,6 +691,27 @@ class RoyalsState(State):
                     problems.append(f"seat {s} has a malformed Royal {TEXT[f]} {TEXT[c]}")
         return problems
 
+    def position_errors(self) -> list[str]:
+        fight = self.fight
+        if fight is None:
+            return []
+        n = self.num_players
+        problems = []
+        if fight.kind not in ("attack", "assassinate"):
+            problems.append(f"fight.kind must be attack or assassinate, not {fight.kind!r}")
+        if not (0 <= fight.attacker < n and 0 <= fight.defender < n) or fight.attacker == fight.defender:
+            return [*problems, f"fight between seats {fight.attacker} and {fight.defender}: two different seats"]
+        faces = {f for f, _ in self.royals[fight.defender]}
+        if fight.kind == "assassinate" and fight.target not in faces:
+            problems.append(f"fight.target is not one of seat {fight.defender}'s Royals")
+        if any(face not in faces for face in fight.assigned):
+            problems.append(f"fight.assigned names a Royal seat {fight.defender} does not have")
+        if any(not 0 <= s < n or k < 0 for s, k in fight.need.items()):
+            problems.append("fight.need must give a seat and a count of at least 0")
+        if fight.hits < 0 or len(fight.assigned) > fight.hits or not 0 <= fight.resolved <= len(fight.wounds()):
+            problems.append("fight.hits, fight.assigned and fight.resolved do not fit together")
+        return problems
+
     def explain_illegal(self, seat: int, action: Action) -> str:
         from courtcards.games.royals.explain import explain
 
