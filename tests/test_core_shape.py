@@ -152,3 +152,21 @@ def test_saved_states_must_hold_their_invariants_and_play() -> None:
     with pytest.raises(PositionError, match="fight between seats 1 and 1"):
         get_game("royals").state_from_json({**royals, "phase": "commit", "fight": {
             "kind": "attack", "attacker": 1, "defender": 1}})
+
+
+@pytest.mark.parametrize("name", ["rank", "kqp", "royale", "royals"])
+def test_every_game_has_a_view_type_and_its_published_schema_is_current(name: str) -> None:
+    import json
+    from pathlib import Path
+
+    from courtcards.core.views import validate_view, view_schema
+
+    game = get_game(name)
+    assert game.view_type is not None
+    state = game.new_game(game.default_players, seed=5)
+    validate_view(game, state.view(0))
+    bad = dict(state.view(0), surprise=1)
+    with pytest.raises(ValueError, match="surprise"):
+        validate_view(game, bad)
+    path = Path(__file__).parent.parent / "docs" / "schemas" / "views" / f"{name}.json"
+    assert json.loads(path.read_text()) == view_schema(game), "python -m courtcards.core.views docs/schemas/views"

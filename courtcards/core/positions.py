@@ -5,8 +5,6 @@ A game's loader reads its position through :class:`Fields` instead of indexing
 the JSON directly, so a corrupted file is refused with the field and the reason
 rather than accepted broken or failing later. After loading, the core checks
 card conservation and the game's invariants (:func:`check_loaded`).
-
-Piles are written top card first in every game's positions and views.
 """
 
 from __future__ import annotations

@@ -63,6 +63,11 @@ class Event(TypedDict):
     text: str
 
 
+# cards passed between two seats (exchanges, taxes); ``cards`` only for those two (core.climbing)
+Transfer = TypedDict("Transfer", {"from": int, "to": int, "count": int, "why": str, "cards": NotRequired[list[str]]})
+closed(Transfer)
+
+
 @closed
 class PendingView(TypedDict):
     committed: list[int]
@@ -75,6 +80,20 @@ class ResultView(TypedDict):
     ranking: list[int]
     scores: list[int]
     details: dict[str, Any]
+
+
+class ViewHeader(TypedDict):
+    """The fields every game's view opens with (its type adds the rest)."""
+
+    game: str
+    seat: int | None
+    num_players: int
+    options: dict[str, OptionValue]
+    version: int
+    phase: str
+    to_move: list[int]
+    pending: PendingView
+    result: ResultView | None
 
 
 class PlayerBase(TypedDict):

@@ -18,9 +18,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-# What a seat may know of a game (``state.view(seat)``), still untyped: per-game view models will
-# replace this one alias.
-View = dict[str, Any]
+from courtcards.games.kqp.views import KqpView
+from courtcards.games.rank.views import RankView
+from courtcards.games.royale.views import RoyaleView
+from courtcards.games.royals.views import RoyalsView
+
+# What a seat may know of a game (``state.view(seat)``): each game's view type (courtcards.core.views)
+View = RankView | KqpView | RoyaleView | RoyalsView
 
 MAX_ACTION = 512  # characters of an action text in a message
 

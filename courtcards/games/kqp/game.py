@@ -18,6 +18,7 @@ from courtcards.games.kqp.cards import TEXT, parse_card_list
 from courtcards.games.kqp.ids import KqpCodec
 from courtcards.games.kqp.observation import observation_shape, observation_string, observation_tensor
 from courtcards.games.kqp.state import KqpState
+from courtcards.games.kqp.views import KqpView
 from courtcards.games.kqp.worlds import sample_world
 
 
@@ -56,6 +57,7 @@ class KqpGame(Game[KqpState]):
     max_players = 9
     default_players = 6
     options = KQP_OPTIONS
+    view_type = KqpView
 
     def check_options(self, num_players: int, values: Mapping[str, OptionValue]) -> None:
         if values["target"] is None and values["rounds"] is None:

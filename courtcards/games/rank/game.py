@@ -17,6 +17,7 @@ from courtcards.games.rank.actions import RankAction, parse_action
 from courtcards.games.rank.cards import TEXT, parse_card_list
 from courtcards.games.rank.ids import RankCodec
 from courtcards.games.rank.state import RankState
+from courtcards.games.rank.views import RankView
 from courtcards.games.rank.worlds import sample_world
 
 RANK_OPTIONS = OptionSet(
@@ -55,6 +56,7 @@ class RankGame(Game[RankState]):
     max_players = 12
     default_players = 4
     options = RANK_OPTIONS
+    view_type = RankView
 
     def check_options(self, num_players: int, values: Mapping[str, OptionValue]) -> None:
         if values["kings_hand"] and num_players > 5:

@@ -19,6 +19,7 @@ from courtcards.games.royale.actions import RoyaleAction, parse_action
 from courtcards.games.royale.cards import TEXT, parse_card_list
 from courtcards.games.royale.ids import RoyaleCodec
 from courtcards.games.royale.state import RoyaleState
+from courtcards.games.royale.views import RoyaleView
 from courtcards.games.royale.worlds import sample_world
 
 MAX_DISCARD = 6
@@ -70,6 +71,7 @@ class RoyaleGame(Game[RoyaleState]):
     max_players = 2
     default_players = 2
     options = ROYALE_OPTIONS
+    view_type = RoyaleView
 
     def test_configs(self) -> list[tuple[int, dict[str, OptionValue]]]:
         return [

@@ -16,6 +16,7 @@ from courtcards.games.royals.actions import RoyalsAction, parse_action
 from courtcards.games.royals.cards import TEXT, parse_card_list
 from courtcards.games.royals.ids import RoyalsCodec, codec
 from courtcards.games.royals.state import RoyalsState
+from courtcards.games.royals.views import RoyalsView
 from courtcards.games.royals.worlds import sample_world
 
 ROYALS_OPTIONS = OptionSet(
@@ -39,6 +40,7 @@ class RoyalsGame(Game[RoyalsState]):
     max_players = 6
     default_players = 4
     options = ROYALS_OPTIONS
+    view_type = RoyalsView
 
     def test_configs(self) -> list[tuple[int, dict[str, OptionValue]]]:
         configs: list[tuple[int, dict[str, OptionValue]]] = [(n, {}) for n in range(3, 7)]

@@ -704,12 +704,13 @@ class RoyalsState(State):
         faces = {f for f, _ in self.royals[fight.defender]}
         if fight.kind == "assassinate" and fight.target not in faces:
             problems.append(f"fight.target is not one of seat {fight.defender}'s Royals")
-        if any(face not in faces for face in fight.assigned):
-            problems.append(f"fight.assigned names a Royal seat {fight.defender} does not have")
         if any(not 0 <= s < n or k < 0 for s, k in fight.need.items()):
             problems.append("fight.need must give a seat and a count of at least 0")
-        if fight.hits < 0 or len(fight.assigned) > fight.hits or not 0 <= fight.resolved <= len(fight.wounds()):
+        wounds = fight.wounds()
+        if fight.hits < 0 or len(fight.assigned) > fight.hits or not 0 <= fight.resolved <= len(wounds):
             problems.append("fight.hits, fight.assigned and fight.resolved do not fit together")
+        elif any(face not in faces for face, _ in wounds[fight.resolved:]):  # resolved ones may be gone
+            problems.append(f"fight.assigned names a Royal seat {fight.defender} does not have")
         return problems
 
     def explain_illegal(self, seat: int, action: Action) -> str:
