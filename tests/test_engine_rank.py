@@ -17,6 +17,7 @@ from test_rank_rules import G, hand, legal, pos
 from courtcards.core.errors import ActionIdError, NotYourTurnError, ViewError
 from courtcards.games.rank import actions as A
 from courtcards.games.rank import ids, observation
+from courtcards.games.rank.ids import RankCodec
 from courtcards.games.rank.state import RankState
 
 
@@ -82,6 +83,7 @@ def test_sizes_match_the_documented_layout() -> None:
 @pytest.mark.parametrize("players", [4, 8])
 def test_every_id_reads_back_to_its_action(players: int) -> None:
     codec = G.action_codec(players)
+    assert isinstance(codec, RankCodec)
     for i in range(codec.size):
         text = codec.describe(i)
         assert codec.encode(A.parse_action(text)) == (i,), text
@@ -156,7 +158,7 @@ def test_bad_ids_are_refused_and_change_nothing() -> None:
         (s.action_id("4"), ActionIdError, "not legal now"),  # RK-5: a single on a pair
     ]:
         with pytest.raises(error, match=match):
-            s.apply_id(0, bad)
+            s.apply_id(0, bad)  # type: ignore[arg-type]
         assert dump(s) == before
     with pytest.raises(NotYourTurnError, match="no decision"):
         s.apply_id(1, 0)

@@ -14,6 +14,7 @@ import pytest
 from courtcards.core.errors import ActionIdError, NotYourTurnError, PositionError, ViewError
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
+from courtcards.games.royale.actions import RoyaleAction
 from courtcards.games.royale.cards import TEXT, parse_card
 from courtcards.games.royale.ids import DISCARD_BASE, SIZE
 from courtcards.games.royale.observation import P, S
@@ -237,7 +238,9 @@ def test_pending_commitment_is_resampled_and_own_kept() -> None:  # RR-3
     chosen: Counter[str] = Counter()
     for k in range(600):
         world = GAME.sample_world(state.view(0), k)
-        card = world.pending[1].card
+        action = world.pending[1]
+        assert isinstance(action, RoyaleAction)
+        card = action.card
         assert card in world.hands[1]
         chosen[TEXT[card]] += 1
     assert "KH" in chosen and len(chosen) > 30  # any card of its unseen 52 may be the one

@@ -11,10 +11,22 @@ import pytest
 
 from courtcards.core.errors import ActionIdError, NotYourTurnError, ViewError
 from courtcards.core.game import get_game
+from courtcards.games.royals.actions import RoyalsAction
 from courtcards.games.royals.cards import DECK, TEXT, parse_card
+from courtcards.games.royals.ids import RoyalsCodec
 from courtcards.games.royals.state import RoyalsState
 
 G = get_game("royals")
+
+
+def codec_of(codec: object) -> RoyalsCodec:
+    assert isinstance(codec, RoyalsCodec)
+    return codec
+
+
+def cards_of(action: object) -> tuple[int, ...]:
+    assert isinstance(action, RoyalsAction)
+    return action.cards
 
 
 def pos(hands: list[str], **fields: Any) -> RoyalsState:
@@ -63,7 +75,7 @@ def walk(state: RoyalsState, seat: int, ids: tuple[int, ...]) -> Any:
 
 
 def assert_ids_round_trip(state: RoyalsState) -> None:
-    codec = state.action_codec()
+    codec = codec_of(state.action_codec())
     for seat in state.to_move():
         legal = state.legal_actions(seat)
         encoded = [state.action_ids(a) for a in legal]
@@ -80,7 +92,7 @@ def assert_ids_round_trip(state: RoyalsState) -> None:
 def test_numbering_size_and_blocks() -> None:
     for n in (3, 4, 5, 6):
         assert G.num_distinct_actions(n) == 374 + 13 * n
-    codec = G.action_codec(4)
+    codec = codec_of(G.action_codec(4))
     assert codec.describe(0) == "royal JC AC" and codec.describe(119) == "royal KS 10S"
     assert codec.describe(120 + 2) == "attack 2" and codec.describe(124 + 2 * 12 + 4) == "assassinate 2 QD"
     state = pos(["QH 7H", "", "", ""])
@@ -112,14 +124,14 @@ def test_hits_are_placed_one_id_at_a_time() -> None:
     state.apply(0, "commit 7H 8D")
     state.apply(1, "commit none")
     assert state.phase == "hits"
-    codec = state.action_codec()
+    codec = codec_of(state.action_codec())
     assert state.legal_action_ids(1) == [codec.HIT + 5, codec.HIT + 7]  # KD, QH in card order
     assert_ids_round_trip(state)
 
 
 def test_a_commitment_is_chosen_card_by_card_then_done() -> None:
     state = attack_position()
-    codec = state.action_codec()
+    codec = codec_of(state.action_codec())
     card = {TEXT[c]: codec.COMMIT_CARD + c for c in range(52)}
     # the attacker commits exactly one card: done only after it
     assert state.legal_action_ids(0) == sorted(card[t] for t in ("7H", "2C", "KS", "3D"))
@@ -141,7 +153,7 @@ def test_a_commitment_is_chosen_card_by_card_then_done() -> None:
 def test_a_defender_with_two_royals_may_stop_after_one_card() -> None:
     state = pos(["7H", "9C 2S 4H", "", ""], royals=[[], ["QH 8H", "KD 9D"], [], []])
     state.apply(0, "attack 1")
-    codec = state.action_codec()
+    codec = codec_of(state.action_codec())
     c9, c2, c4 = (codec.COMMIT_CARD + parse_card(t) for t in ("9C", "2S", "4H"))
     assert state.legal_action_ids(1) == sorted([codec.COMMIT_DONE, c9, c2, c4])
     assert_ids_round_trip(state)
@@ -285,6 +297,7 @@ def test_pending_commitments_of_other_seats_are_resampled_the_own_kept() -> None
         world = G.sample_world(view, k)
         assert world.pending[0].text == "commit 3D"
         mine = world.pending[2]
+        assert isinstance(mine, RoyalsAction)
         assert len(mine.cards) == 1 and mine.cards[0] in world.hands[2]
         seen.add(mine.text)
         world.apply(1, "commit none")  # the sampled world plays on: the reveal uses the sampled cards
@@ -294,7 +307,7 @@ def test_pending_commitments_of_other_seats_are_resampled_the_own_kept() -> None
     # the defender's pending choice is drawn among any number of cards up to its limit
     state = attack_position()
     state.apply(1, "commit 9C")
-    counts = {len(G.sample_world(state.view(2), k).pending[1].cards) for k in range(60)}
+    counts = {len(cards_of(G.sample_world(state.view(2), k).pending[1])) for k in range(60)}
     assert counts == {0, 1}
 
 
@@ -348,7 +361,7 @@ def test_a_view_of_another_seat_is_refused() -> None:
 def test_observation_tensor_layout() -> None:
     state = attack_position()
     state.apply(0, "commit 7H")
-    codec = state.action_codec()
+    codec = codec_of(state.action_codec())
     state.apply_id(2, codec.COMMIT_CARD + parse_card("6S"))
     assert G.observation_shape(4) == (212 + 289 * 4,) and G.observation_shape(6) == (212 + 289 * 6,)
     obs = state.observation_tensor(0)
@@ -394,7 +407,7 @@ def test_observation_string_says_what_the_seat_sees() -> None:
     assert "yours" not in state.observation_string(0) and "5H 6S" not in state.observation_string(0)
     lines = state.information_state_string(0).split("\n")  # one line per step
     assert len(lines) == len(state.history) + 1 and lines[-1] == state.observation_string(0)
-    state.apply_id(0, state.action_codec().COMMIT_CARD + parse_card("KS"))
+    state.apply_id(0, codec_of(state.action_codec()).COMMIT_CARD + parse_card("KS"))
     assert "choosing to commit: KS" in state.observation_string(0)
 
 

@@ -33,7 +33,7 @@ def test_check_env_passes_on_the_env_as_registered(game: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_env(env.unwrapped)
-    assert env.unwrapped.illegal_action == "lose"
+    assert env.unwrapped.illegal_action == "lose"  # type: ignore[attr-defined]
 
 
 def play(env: Any, seed: int) -> tuple[float, int]:
@@ -56,7 +56,7 @@ def test_masked_random_play_ends_with_the_seats_return(config: tuple[str, int, d
     needs_engine(game)
     env = gym.make(ccgym.ENV_IDS[game], num_players=n, options=options, seat=n - 1, opponents=("greedy",))
     reward, steps = play(env, seed=1)
-    state = env.unwrapped.table.state
+    state = env.unwrapped.table.state  # type: ignore[attr-defined]
     assert state.is_over() and steps > 0
     assert reward == state.returns()[n - 1]
     assert play(env, seed=1) == (reward, steps)  # seeded: the same game again
@@ -77,7 +77,7 @@ def test_an_illegal_id_loses_by_default_and_raises_on_request() -> None:
     with pytest.raises(EnvError, match="call reset"):
         env.step(0)
     env.reset(seed=0)
-    _, reward, term, _, info = env.step(env.action_space.n)
+    _, reward, term, _, info = env.step(env.action_space.n)  # type: ignore[attr-defined]
     assert (reward, term) == (-1.0, True) and "out of range" in info["illegal_action"]["reason"]
 
     strict = ccgym.CourtcardsEnv("rank", num_players=3, options={"tokens_to_win": 1}, illegal_action="raise")
@@ -119,4 +119,5 @@ def test_every_game_is_registered() -> None:
     assert sorted(ccgym.ENV_IDS.values()) == sorted(k for k in gym.registry if k.startswith("courtcards/"))
     env = gym.make("courtcards/Royale-v0", render_mode="ansi")
     env.reset(seed=3)
-    assert "Rank Royale" in env.render()
+    text = env.render()
+    assert isinstance(text, str) and "Rank Royale" in text

@@ -108,7 +108,7 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
     with pytest.raises(ActionIdError, match="not legal now"):
         e.step(illegal)
     with pytest.raises(ActionIdError, match="out of range"):
-        e.step(e.action_space(e.agent_selection).n)
+        e.step(int(e.action_space(e.agent_selection).n))  # type: ignore[attr-defined]
     with pytest.raises(ActionIdError, match="integer"):
         e.step("pass")
     with pytest.raises(EnvError, match="must choose an action id"):

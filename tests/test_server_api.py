@@ -21,7 +21,9 @@ from courtcards.core.record import GameRecord
 from courtcards.server import create_app, database_url
 from courtcards.server.tables import Table
 
-SHORT = {"rank": {"preset": "quick"}, "kqp": {"preset": "quick"}, "royals": {"preset": "short"}, "royale": {}}
+SHORT: dict[str, dict[str, Any]] = {
+    "rank": {"preset": "quick"}, "kqp": {"preset": "quick"}, "royals": {"preset": "short"}, "royale": {},
+}
 
 
 @pytest.fixture

@@ -68,7 +68,8 @@ class Server:
         return json.loads(raw)
 
     def ws(self, path: str, **kw: Any) -> ClientConnection:
-        return connect(f"ws://127.0.0.1:{self.port}{path}", open_timeout=10, close_timeout=5, **kw)
+        conn: ClientConnection = connect(f"ws://127.0.0.1:{self.port}{path}", open_timeout=10, close_timeout=5, **kw)
+        return conn
 
     def stop(self) -> str:
         self.proc.terminate()
@@ -215,7 +216,10 @@ def test_http_probes_change_nothing_and_leak_nothing(server: Server, world: Worl
 def ws_frames(w: World, mover_version: int) -> list[tuple[str | bytes, str]]:
     """(message, expected error code) sent by the Rank seat to move."""
     v = mover_version
-    act = lambda a, ver=v: json.dumps({"type": "action", "action": a, "version": ver})  # noqa: E731
+
+    def act(a: str, ver: int = v) -> str:
+        return json.dumps({"type": "action", "action": a, "version": ver})
+
     return [
         ("not json", "bad_message"), (b"\xff\x00binary", "bad_message"), ("[]", "bad_message"), ("1", "bad_message"),
         ("null", "bad_message"), ('"action"', "bad_message"), ("[" * 1500 + "]" * 1500, "bad_message"),
@@ -266,7 +270,7 @@ def test_websocket_probes_change_nothing_and_leak_nothing(server: Server, world:
             with pytest.raises(ConnectionClosed) as exc:
                 ws.recv(10)
             assert exc.value.rcvd is not None and exc.value.rcvd.code == close
-    with server.ws(f"/ws/tables/{w.rank_id}", origin="http://evil.example") as ws:  # type: ignore[arg-type]
+    with server.ws(f"/ws/tables/{w.rank_id}", origin="http://evil.example") as ws:
         expect_error(ws, "bad_origin")
         with pytest.raises(ConnectionClosed) as exc:
             ws.recv(10)

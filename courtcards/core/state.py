@@ -12,7 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 
 import numpy as np
 import numpy.typing as npt
@@ -468,7 +468,7 @@ class State(ABC):
         data.update(self._to_json())
         return data
 
-    def copy(self) -> State:
+    def copy(self) -> Self:
         """A fully independent copy (no JSON): the core copies its own fields and
         :meth:`_copy_into` the game's."""
         new = object.__new__(type(self))
