@@ -64,7 +64,12 @@ def main() -> None:
             state.apply(seat, action)
         winner = state.result().winner
         wins += winner is not None and kinds[winner] == "ismcts"
-        print(f"game {i}: search seat {kinds.index('ismcts')}, winner {winner}, wins {wins}", flush=True)
+        p, lo, hi = wilson(wins, i + 1)
+        print(
+            f"game {i}: search seat {kinds.index('ismcts')}, winner {winner}, wins {wins}/{i + 1} = {p:.0%} "
+            f"[{lo:.0%}, {hi:.0%}]; median {statistics.median(times):.3f}s",
+            flush=True,
+        )
     p, lo, hi = wilson(wins, args.games)
     times.sort()
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
