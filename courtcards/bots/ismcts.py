@@ -138,7 +138,7 @@ class ISMCTSBot:
         rollout: str | None = None,
         prior: str | None = "greedy",
         widen: float = 0.5,
-        cpu_clock: bool = False,
+        cpu_clock: bool = True,
         depth: int | None = None,
         worlds: int | None = None,
         stop_early: bool = True,
@@ -318,7 +318,7 @@ def hint(
     view: dict[str, Any], legal: Sequence[Action], seed: int, seconds: float = HINT_SECONDS, iterations: int = 10**9
 ) -> Hint:
     """The search bot's move for the seat whose ``view`` this is, with its win chance."""
-    bot = ISMCTSBot(seed, iterations=iterations, seconds=seconds)
+    bot = ISMCTSBot(seed, iterations=iterations, seconds=seconds, cpu_clock=False)  # the player waits: wall time
     action = bot.choose(view, legal)
     chance = None if bot.last_value is None else win_chance(bot.last_value, int(view["num_players"]))
     return Hint(action, chance, bot.last_iterations)
