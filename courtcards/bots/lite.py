@@ -41,24 +41,26 @@ class _Lite:
         del seed  # no ties are broken at random: the first of equals wins
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
-        if len(legal) == 1:
-            return legal[0]
-        kinds = {a.kind: a for a in legal}  # type: ignore[attr-defined]
-        plays = [a for a in legal if a.kind == "play"]  # type: ignore[attr-defined]
+        pick: Action = legal[0] if len(legal) == 1 else self._pick(list(legal))
+        return pick
+
+    def _pick(self, acts: list[Any]) -> Any:
+        kinds = {a.kind: a for a in acts}
+        plays = [a for a in acts if a.kind == "play"]
         if plays:
             whole = _lowest_whole(plays, self.plain)
             if whole is not None:
                 return whole
             if "pass" in kinds:
                 return kinds["pass"]
-            return min(plays, key=lambda a: (len(a.cards), a.cards))  # type: ignore[attr-defined]
-        gives = [a for a in legal if a.kind == "give"]  # type: ignore[attr-defined]
+            return min(plays, key=lambda a: (len(a.cards), a.cards))
+        gives = [a for a in acts if a.kind == "give"]
         if gives:
-            return min(gives, key=lambda a: a.cards)  # type: ignore[attr-defined]
+            return min(gives, key=lambda a: a.cards)
         for word in ("keep", "lead"):
             if word in kinds:
                 return kinds[word]
-        return legal[0]
+        return acts[0]
 
 
 class LiteRankBot(_Lite):
