@@ -118,7 +118,7 @@ class Playout:
 
 
 PLAYOUTS: dict[str, Playout] = {
-    "rank": Playout("lite", 0, 32),
+    "rank": Playout("greedy", 16, 32),
     "kqp": Playout("lite", 30, 32),
     "royals": Playout("greedy", 20, 32),
 }
