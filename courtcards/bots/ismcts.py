@@ -12,8 +12,13 @@ end of the game or to the end of the current hand or round, where a per-game
 evaluation scores it; values are per seat, so every seat in the tree maximises
 its own.
 
+Playouts are cheap on purpose: a pool of worlds sampled once per decision and
+copied, a per-game default policy (greedy, or greedy-lite that needs no view)
+and a depth after which a static evaluation scores the position. The search
+stops early when no other root move can catch up with the most visited one.
+
 The budget is a number of iterations (reproducible: same seed and budget, same
-move) with a cap in seconds (default 1 s) that only a very slow machine hits.
+move) with a cap in seconds of the thread's CPU time (default 1 s).
 """
 
 from __future__ import annotations
