@@ -123,7 +123,7 @@ class Playout:
 
 
 PLAYOUTS: dict[str, Playout] = {
-    "rank": Playout("greedy", 16, 32),
+    "rank": Playout("greedy", 0, 32),
     "kqp": Playout("lite", 30, 32),
     "royals": Playout("greedy", 20, 32),
 }
