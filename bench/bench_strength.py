@@ -74,16 +74,20 @@ def main() -> None:
         p, lo, hi = wilson(wins, i + 1)
         print(
             f"game {i}: search seat {kinds.index('ismcts')}, winner {winner}, wins {wins}/{i + 1} = {p:.0%} "
-            f"[{lo:.0%}, {hi:.0%}]; median {statistics.median(times):.3f}s",
+            f"[{lo:.0%}, {hi:.0%}]; median {statistics.median(times):.3f}s, p99 {_p99(times):.3f}s",
             flush=True,
         )
     p, lo, hi = wilson(wins, args.games)
-    times.sort()
-    p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+    p99 = _p99(times)
     print(
         f"{args.game} {args.players}p vs {args.opponent} {kwargs}: won {wins}/{args.games} = {p:.0%} "
         f"[{lo:.0%}, {hi:.0%}]; {len(times)} decisions, median {statistics.median(times):.3f}s, p99 {p99:.3f}s"
     )
+
+
+def _p99(times: list[float]) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
 def rate(game: str, players: int, options: dict[str, Any], kwargs: dict[str, Any], seed: int, decisions: int) -> None:
