@@ -93,7 +93,8 @@ def _p99(times: list[float]) -> float:
 def rate(game: str, players: int, options: dict[str, Any], kwargs: dict[str, Any], seed: int, decisions: int) -> None:
     """Iterations per CPU second of the search seat (seat 0 against greedy) over its first decisions."""
     state = get_game(game).new_game(players, options, seed=seed)
-    bots = [ISMCTSBot(seed, **kwargs), *[make_bot(game, "greedy", seed + s) for s in range(1, players)]]
+    search = ISMCTSBot(seed, **kwargs)
+    bots = [search, *[make_bot(game, "greedy", seed + s) for s in range(1, players)]]
     done = iterations = 0
     spent = 0.0
     while not state.is_over() and done < decisions:
@@ -103,7 +104,7 @@ def rate(game: str, players: int, options: dict[str, Any], kwargs: dict[str, Any
         action = bot_move(bots[seat], state, seat)
         if choice:
             spent += time.thread_time() - start
-            iterations += bots[0].last_iterations
+            iterations += search.last_iterations
             done += 1
         state.apply(seat, action)
     print(f"{game} {players}p {kwargs}: {iterations / spent:.0f} iterations per CPU second ({done} decisions)")
