@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from courtcards.bots import bot_kinds, make_bot
+from courtcards.bots import bot_kinds
+from courtcards.bots.lite import LITE
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
 from courtcards.games.kqp.cards import PLAIN as KQP_PLAIN
@@ -19,8 +20,7 @@ PLAIN = {"rank": (NUMBERS, rank_card), "kqp": (KQP_PLAIN, kqp_card)}
 def test_lite_plays_legal_moves_and_leads_its_lowest_whole_group(name: str) -> None:
     plain, parse = PLAIN[name]
     game = get_game(name)
-    assert "lite" in bot_kinds(name)
-    bot = make_bot(name, "lite", 0)
+    bot = LITE[name](0)
     assert getattr(bot, "needs_view", True) is False
     leads = 0
     for seed in range(3):
@@ -50,6 +50,6 @@ def test_lite_plays_legal_moves_and_leads_its_lowest_whole_group(name: str) -> N
     assert leads >= 3
 
 
-def test_lite_is_only_for_the_shedding_games() -> None:
-    assert "lite" not in bot_kinds("royals")
-    assert "lite" not in bot_kinds("royale")
+def test_lite_policies_are_not_offered_as_players() -> None:
+    assert sorted(LITE) == ["kqp", "rank"]
+    assert all("lite" not in bot_kinds(g) for g in ("rank", "kqp", "royals", "royale"))

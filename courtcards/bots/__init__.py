@@ -3,7 +3,6 @@
 from courtcards.bots import (
     ismcts,  # noqa: F401  (registers the search bot for every game)
     kqp,  # noqa: F401  (registers the King Queens & Paupers bots)
-    lite,  # noqa: F401  (registers the playout policies of the search bot)
     rank,  # noqa: F401  (registers the Rank bots)
     royale,  # noqa: F401  (registers the Rank Royale bots)
     royals,  # noqa: F401  (registers the Royals bots)

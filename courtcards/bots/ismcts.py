@@ -330,9 +330,13 @@ def hint(
 
 
 def _game_bot(game: str, kind: str | None, seed: int) -> Any:
-    """The game's bot of that kind, or None for "random", None or a kind the game lacks."""
+    """The game's bot of that kind ("lite": its greedy-lite policy), or None for "random", None or a kind
+    the game lacks."""
     from courtcards.bots.base import _BOTS, make_bot
+    from courtcards.bots.lite import LITE
 
+    if kind == "lite" and game in LITE:
+        return LITE[game](seed)
     if kind is None or kind == "random" or (game, kind) not in _BOTS:
         return None
     return make_bot(game, kind, seed)

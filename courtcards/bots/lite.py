@@ -1,4 +1,4 @@
-"""Greedy-lite bots: fast default policies for the search bot's playouts.
+"""Greedy-lite policies: fast default policies for the search bot's playouts.
 
 They look at the legal actions only (``needs_view = False``: no view is built,
 no card text is parsed). The legal plays reveal the hand's groups: the biggest
@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from courtcards.bots.base import register_bot
 from courtcards.core.state import Action
 from courtcards.games.kqp.cards import PLAIN as KQP_PLAIN
 from courtcards.games.rank.cards import NUMBERS as RANK_NUMBERS
@@ -71,5 +70,5 @@ class LiteKqpBot(_Lite):
     plain = KQP_PLAIN
 
 
-register_bot("rank", "lite", LiteRankBot)
-register_bot("kqp", "lite", LiteKqpBot)
+# playout policies of the search bot, not players: not in the bot registry (nor the lobby)
+LITE: dict[str, type[_Lite]] = {"rank": LiteRankBot, "kqp": LiteKqpBot}
