@@ -122,3 +122,45 @@ def test_search_bot_is_named_wherever_bots_are() -> None:
     assert res.exit_code != 0 and "valid forms" in res.output
     res = CliRunner().invoke(app, ["tournament", "kqp", "--bots", "ismcts:0,greedy"])
     assert res.exit_code != 0 and "valid forms" in res.output
+
+
+def test_early_stop_keeps_the_move_and_saves_iterations() -> None:
+    # without a prior the move is the most visited one; the search stops only when no other
+    # move can catch up with it, so it makes the same move in fewer iterations
+    saved = 0
+    for name in ("rank", "kqp"):
+        for seed in (3, 5, 8):
+            state = _midgame(name, seed=seed)
+            seat = state.to_move()[0]
+            bots = [ISMCTSBot(seed=4, iterations=400, seconds=60, prior=None, stop_early=s) for s in (True, False)]
+            moves = [bot_move(b, state, seat).text for b in bots]
+            assert moves[0] == moves[1]
+            assert bots[1].last_iterations == 400
+            saved += 400 - bots[0].last_iterations
+    assert saved > 0
+
+
+@pytest.mark.parametrize("name", ["rank", "kqp"])
+def test_static_evaluation_favours_the_seat_with_fewer_cards(name: str) -> None:
+    from courtcards.bots.ismcts import HORIZONS
+
+    state = _midgame(name, seed=7, steps=40)
+    players = state.view(None)["players"]
+    cards = [int(p["cards"]) for p in players]
+    values = HORIZONS[name].value(state)
+    assert all(-1 <= v <= 1 for v in values)
+    low, high = cards.index(min(cards)), cards.index(max(cards))
+    if min(cards) < max(cards) and not any(p.get("out") for p in players):
+        assert values[low] > values[high]
+
+
+@pytest.mark.parametrize(("depth", "worlds"), [(0, 0), (6, 4)])
+def test_truncated_playouts_and_world_pool_are_reproducible_and_fair(depth: int, worlds: int) -> None:
+    state = _midgame("kqp", seed=13)
+    seat = state.to_move()[0]
+    other = resample_hidden(state, seat, Rng(5))
+    moves = {
+        bot_move(ISMCTSBot(seed=3, iterations=40, seconds=60, depth=depth, worlds=worlds), s, seat).text
+        for s in (state, state, other)
+    }
+    assert len(moves) == 1

@@ -12,8 +12,13 @@ end of the game or to the end of the current hand or round, where a per-game
 evaluation scores it; values are per seat, so every seat in the tree maximises
 its own.
 
+Playouts are cheap on purpose: a pool of worlds sampled once per decision and
+copied, a per-game default policy (greedy, or greedy-lite that needs no view)
+and a depth after which a static evaluation scores the position. The search
+stops early when no other root move can catch up with the most visited one.
+
 The budget is a number of iterations (reproducible: same seed and budget, same
-move) with a cap in seconds (default 1 s) that only a very slow machine hits.
+move) with a cap in seconds of the thread's CPU time (default 1 s).
 """
 
 from __future__ import annotations
@@ -61,20 +66,34 @@ def _spread(scores: Sequence[float], scale: float) -> Values:
     return [max(-1.0, min(1.0, (s - (total - s) / (n - 1)) / scale)) for s in scores]
 
 
+def _places(players: Sequence[dict[str, Any]]) -> list[float]:
+    """Each seat's finishing place in the hand in play (0 first): known for seats that are out,
+    guessed from the cards left (fewer first, ties shared) for the others."""
+    n = len(players)
+    keys = [int(p["out"]) if p.get("out") else n + int(p["cards"]) for p in players]
+    return [sum(1.0 for k in keys if k < key) + 0.5 * (keys.count(key) - 1) for key in keys]
+
+
 def _rank_value(state: State) -> Values:
-    tokens = getattr(state, "tokens", None)
+    # tokens, plus the tokens the hand in play may bring (King 2, Queen 1) guessed from the cards left
+    players = state.view(None)["players"]
     opts = state.options
+    place = _places(players)
     if opts.get("endless"):
-        scores = [float(x) for x in getattr(state, "times_king", [0] * state.num_players)]
+        scores = [float(p["times_king"]) + (place[s] == 0) for s, p in enumerate(players)]
         return _spread(scores, float(opts.get("hands") or 10))
-    assert tokens is not None
-    return _spread([float(t) for t in tokens], float(opts.get("tokens_to_win") or 5))
+    left = sum(int(p["cards"]) for p in players) / (15.0 * len(players))  # early guesses count for less
+    scores = [
+        float(p["tokens"]) + (1.0 if p["out"] else 1.0 - left) * max(0.0, 2.0 - place[s])
+        for s, p in enumerate(players)
+    ]
+    return _spread(scores, float(opts.get("tokens_to_win") or 5))
 
 
 def _kqp_value(state: State) -> Values:
-    totals = getattr(state, "totals", None)
-    assert totals is not None
-    return _spread([-float(t) for t in totals], float(state.num_players * 2))
+    players = state.view(None)["players"]
+    place = _places(players)
+    return _spread([-float(p["total"]) - place[s] for s, p in enumerate(players)], float(state.num_players * 2))
 
 
 def _royals_value(state: State) -> Values:
@@ -91,6 +110,25 @@ HORIZONS: dict[str, Horizon] = {
 }
 
 
+DEFAULT_ITERATIONS = 1000
+
+
+@dataclass(frozen=True)
+class Playout:
+    """A game's default playouts, chosen by measured strength per CPU second (docs/search.md)."""
+
+    rollout: str = "greedy"  # the default policy: a bot kind of the game, or "random"
+    depth: int = 0  # moves before the static evaluation (0: to the end of the hand, round or game)
+    worlds: int = 0  # sampled worlds searched in turn (0: a fresh one every iteration)
+
+
+PLAYOUTS: dict[str, Playout] = {
+    "rank": Playout("greedy", 0, 32),
+    "kqp": Playout("lite", 30, 32),
+    "royals": Playout("greedy", 20, 32),
+}
+
+
 class ISMCTSBot:
     """ISMCTS over worlds sampled from the seat's view."""
 
@@ -99,17 +137,21 @@ class ISMCTSBot:
     def __init__(
         self,
         seed: int = 0,
-        iterations: int = 200,
+        iterations: int = DEFAULT_ITERATIONS,
         seconds: float = 1.0,
         exploration: float = 0.7,
-        rollout: str = "greedy",
+        rollout: str | None = None,
         prior: str | None = "greedy",
         widen: float = 0.5,
-        cpu_clock: bool = False,
+        cpu_clock: bool = True,
+        depth: int | None = None,
+        worlds: int | None = None,
+        stop_early: bool = True,
     ) -> None:
         if iterations < 1:
             raise ValueError("ISMCTS needs at least one iteration")
-        self.rollout = rollout  # "random" or a bot kind of the game that plays the playouts
+        # None: the game's default from PLAYOUTS
+        self.rollout = rollout  # "random" or a bot kind of the game that plays the playouts ("greedy", "lite")
         self.prior = prior  # a bot kind whose move is tried first at the root and kept on ties
         self.widen = widen  # root candidates: the prior's move plus 1 + widen * sqrt(iterations) others
         # the seconds are wall-clock time, or this thread's CPU time (one core's worth on a busy machine)
@@ -118,6 +160,9 @@ class ISMCTSBot:
         self.iterations = iterations
         self.seconds = seconds
         self.c = exploration
+        self.depth = depth  # playout moves before the static evaluation scores the position (0: to the horizon)
+        self.worlds = worlds  # sample this many worlds and search copies of them in turn (0: a fresh world each time)
+        self.stop_early = stop_early  # stop once no other root move can catch up with the most visited one
         self.last_value: float | None = None  # the chosen move's mean value, for hints
         self.last_iterations = 0
 
@@ -129,7 +174,12 @@ class ISMCTSBot:
         seat = int(view["seat"])
         horizon = HORIZONS.get(game.name)
         rng = Rng(self.rng.next64())
-        self._policy = _game_bot(game.name, self.rollout, rng.next64())
+        defaults = PLAYOUTS.get(game.name, Playout())
+        rollout = defaults.rollout if self.rollout is None else self.rollout
+        self._depth = (defaults.depth if self.depth is None else self.depth) or None
+        worlds = defaults.worlds if self.worlds is None else self.worlds
+        self._policy = _game_bot(game.name, rollout, rng.next64())
+        self._policy_view = getattr(self._policy, "needs_view", True)
         prior = _game_bot(game.name, self.prior, rng.next64())
         order = list(legal)
         for i in range(len(order) - 1, 0, -1):  # seeded shuffle: the order in which candidates enter
@@ -140,17 +190,28 @@ class ISMCTSBot:
             order.remove(first)
             order.insert(0, first)
         root = _Node()
-        deadline = self.clock() + self.seconds
+        stats = root.stats.setdefault(seat, {})
+        pool: list[State] = []
+        start = self.clock()
+        deadline = start + self.seconds
         done = 0
         for done in range(1, self.iterations + 1):
             width = 2 + int(self.widen * math.sqrt(done)) if first is not None else len(order)
             self._root_moves = (seat, {a.text for a in order[:width]})
-            world = game.sample_world(view, rng.next64())
+            if done <= worlds:
+                pool.append(game.sample_world(view, rng.next64()))
+            world = pool[(done - 1) % worlds].copy() if worlds else game.sample_world(view, rng.next64())
             self._iterate(root, world, rng, horizon)
-            if self.clock() > deadline:
+            now = self.clock()
+            if now > deadline:
                 break
+            if self.stop_early and done % 8 == 0:
+                rate = done / max(now - start, 1e-9)
+                left = min(self.iterations - done, rate * (deadline - now))
+                visits = sorted((e.visits for e in stats.values()), reverse=True)
+                if len(visits) > 1 and visits[0] - visits[1] > left:
+                    break
         self.last_iterations = done
-        stats = root.stats.get(seat, {})
         by_text = {a.text: a for a in legal}
         best = max(by_text, key=lambda t: (stats[t].visits if t in stats else -1, t))
         if first is not None and first.text in stats and stats[first.text].visits:
@@ -221,15 +282,18 @@ class ISMCTSBot:
 
     def _playout(self, world: State, rng: Rng, horizon: Horizon | None) -> Values:
         mark = horizon.marker(world) if horizon else None
+        policy = self._policy
+        moves = 0
         while not world.is_over():
-            if horizon is not None and horizon.marker(world) != mark:
+            if horizon is not None and (horizon.marker(world) != mark or moves == self._depth):
                 return horizon.value(world)
             seat = world.to_move()[0]
             legal = world.legal_actions(seat)
-            if self._policy is not None and len(legal) > 1:
-                world.apply(seat, self._policy.choose(world.view(seat), legal))
+            if policy is not None and len(legal) > 1:
+                world.apply(seat, policy.choose(world.view(seat) if self._policy_view else {}, legal))
             else:
                 world.apply(seat, legal[rng.below(len(legal))])
+            moves += 1
         return world.returns()
 
 
@@ -259,22 +323,25 @@ def hint(
     view: dict[str, Any], legal: Sequence[Action], seed: int, seconds: float = HINT_SECONDS, iterations: int = 10**9
 ) -> Hint:
     """The search bot's move for the seat whose ``view`` this is, with its win chance."""
-    bot = ISMCTSBot(seed, iterations=iterations, seconds=seconds)
+    bot = ISMCTSBot(seed, iterations=iterations, seconds=seconds, cpu_clock=False)  # the player waits: wall time
     action = bot.choose(view, legal)
     chance = None if bot.last_value is None else win_chance(bot.last_value, int(view["num_players"]))
     return Hint(action, chance, bot.last_iterations)
 
 
 def _game_bot(game: str, kind: str | None, seed: int) -> Any:
-    """The game's bot of that kind, or None for "random", None or a kind the game lacks."""
+    """The game's bot of that kind ("lite": its greedy-lite policy), or None for "random", None or a kind
+    the game lacks."""
     from courtcards.bots.base import _BOTS, make_bot
+    from courtcards.bots.lite import LITE
 
+    if kind == "lite" and game in LITE:
+        return LITE[game](seed)
     if kind is None or kind == "random" or (game, kind) not in _BOTS:
         return None
     return make_bot(game, kind, seed)
 
 
-DEFAULT_ITERATIONS = 200
 FORMS = "ismcts (the default budget), ismcts:N (N iterations, N >= 1), ismcts:Xs (X seconds a decision, e.g. 0.5s)"
 
 

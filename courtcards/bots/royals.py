@@ -62,7 +62,7 @@ class GreedyRoyalsBot:
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         acts = {a.text: a for a in legal}
-        parsed = [parse_action(a.text) for a in legal]
+        parsed = [a if isinstance(a, RoyalsAction) else parse_action(a.text) for a in legal]
         phase = view["phase"]
         if phase == "action":
             choice = self._turn(view, parsed)
