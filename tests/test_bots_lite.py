@@ -37,14 +37,14 @@ def test_lite_plays_legal_moves_and_leads_its_lowest_whole_group(name: str) -> N
             view = state.view(seat)
             hand = [parse(t) for t in view["hand"]]
             groups = sorted({c for c in hand if c in plain})
-            plays = [a for a in legal if a.kind == "play"]  # type: ignore[attr-defined]
-            leading = plays and not any(a.kind == "pass" for a in legal)  # type: ignore[attr-defined]
+            plays = [a for a in legal if a.kind == "play"]
+            leading = plays and not any(a.kind == "pass" for a in legal)
             if leading and groups and view["phase"] == "play":
                 low = groups[0]
-                if any(a.cards == (low,) * hand.count(low) for a in plays):  # type: ignore[attr-defined]
+                if any(a.cards == (low,) * hand.count(low) for a in plays):
                     leads += 1
                     assert move.cards == (low,) * hand.count(low)  # type: ignore[attr-defined]
-            if name == "rank" and any(a.kind == "pass" for a in legal):  # type: ignore[attr-defined]
+            if name == "rank" and any(a.kind == "pass" for a in legal):
                 assert move.cards not in ((CROWN,), (CROWN2,))  # type: ignore[attr-defined]
             state.apply(seat, move)
     assert leads >= 3

@@ -22,7 +22,7 @@ def _midgame(name: str, seed: int = 3, steps: int = 12) -> State:
     """A position a few random actions in where the seat to move has a real choice."""
     game = get_game(name)
     for attempt in range(50):
-        state = game.new_game(GAMES[name], seed=seed + attempt)
+        state: State = game.new_game(GAMES[name], seed=seed + attempt)
         rng = Rng(seed + attempt)
         for step in range(steps):
             if state.is_over():
