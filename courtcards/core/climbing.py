@@ -63,8 +63,10 @@ class ClimbingAction(Action):
     __slots__ = ("cards",)
 
     cards: tuple[int, ...]
+    __eq__ = object.__eq__  # interned: equal means identical, so identity is the fast test
+    __hash__ = object.__hash__
     Kind: ClassVar[type[StrEnum]]
-    TEXT: ClassVar[Sequence[str]]
+    TEXT: ClassVar[Sequence[str] | Mapping[int, str]]  # card text by code
     HINT: ClassVar[str]
     _cache: ClassVar[dict[tuple[str, tuple[int, ...]], Any]]
 

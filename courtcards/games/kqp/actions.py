@@ -11,80 +11,53 @@ Cards inside an action are listed lowest first; ``S`` is Silver, ``G`` Gold.
 
 from __future__ import annotations
 
-from courtcards.core.errors import NotationError
+from collections.abc import Sequence
+from enum import StrEnum
+
+from courtcards.core.climbing import ClimbingAction
 from courtcards.games.kqp.cards import TEXT, parse_card_list
 
 
-class KqpAction:
-    """An action. ``kind`` is ``play``, ``pass`` or ``give``; ``cards`` are
-    values, lowest first. Actions are interned: one object per kind and cards,
-    so equal actions are the same object (and compare and hash by identity)."""
+class KqpKind(StrEnum):
+    PLAY = "play"
+    PASS = "pass"
+    GIVE = "give"
 
-    __slots__ = ("cards", "count", "kind", "text", "value")
 
-    kind: str
-    cards: tuple[int, ...]
-    text: str
+class KqpAction(ClimbingAction):
+    """An action. ``kind`` is play, pass or give; ``cards`` are values, lowest
+    first. Interned (core.climbing): equal actions are the same object."""
+
+    __slots__ = ("count", "value")
+
     value: int  # a play of one value: that value; otherwise 0
     count: int
+    Kind = KqpKind
+    TEXT = TEXT
+    HINT = "an action is cards of one value like '9 9 9', 'Q Q' or 'K', or 'pass', or 'give CARDS'"
 
-    def __new__(cls, kind: str, cards: tuple[int, ...] = ()) -> KqpAction:
-        cards = tuple(cards)
-        key = (kind, cards)
-        act = _CACHE.get(key)
-        if act is None:
-            act = _CACHE[key] = object.__new__(cls)
-            act.kind = kind
-            act.cards = cards
-            act.count = len(cards)
-            if kind == "play":
-                act.text = " ".join(TEXT[c] for c in cards)
-            elif kind == "give":
-                act.text = " ".join(["give", *(TEXT[c] for c in cards)])
-            else:
-                act.text = kind
-            act.value = cards[0] if kind == "play" and cards and len(set(cards)) == 1 else 0
-        return act
+    def _derive(self) -> None:
+        cards = self.cards
+        object.__setattr__(self, "count", len(cards))
+        one_value = self.kind is KqpKind.PLAY and cards and len(set(cards)) == 1
+        object.__setattr__(self, "value", cards[0] if one_value else 0)
 
-    def __reduce__(self) -> tuple[type[KqpAction], tuple[str, tuple[int, ...]]]:
-        return KqpAction, (self.kind, self.cards)  # unpickled and copied as the interned object
+    @classmethod
+    def read_cards(cls, text: str) -> list[int]:
+        return parse_card_list(text)
 
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        return f"KqpAction({self.text!r})"
-
-
-_CACHE: dict[tuple[str, tuple[int, ...]], KqpAction] = {}
+    @classmethod
+    def canonical(cls, cards: Sequence[int]) -> tuple[int, ...]:
+        return tuple(sorted(cards))
 
 
 def make(kind: str, cards: tuple[int, ...] = ()) -> KqpAction:
     """The (interned) action; ``cards`` must be sorted lowest first."""
-    return KqpAction(kind, cards)
+    return KqpAction(KqpKind(kind), tuple(cards))
 
 
 PASS = make("pass")
 
 
 def parse_action(text: str) -> KqpAction:
-    if not isinstance(text, str):
-        raise NotationError(repr(text), "an action must be text")
-    words = text.replace(",", " ").split()
-    if not words:
-        raise NotationError(text, "empty action")
-    head = words[0].lower()
-    if head == "pass":
-        if len(words) > 1:
-            raise NotationError(text, "'pass' takes no cards")
-        return PASS
-    if head == "give":
-        if len(words) == 1:
-            raise NotationError(text, "'give' needs the cards to give back, for example 'give 3 4'")
-        return make("give", tuple(sorted(parse_card_list(" ".join(words[1:])))))
-    try:
-        cards = parse_card_list(text)
-    except NotationError as exc:
-        hint = "an action is cards of one value like '9 9 9', 'Q Q' or 'K', or 'pass', or 'give CARDS'"
-        raise NotationError(text, f"{exc.reason} ({hint})") from None
-    return make("play", tuple(sorted(cards)))
+    return KqpAction.parse(text)
