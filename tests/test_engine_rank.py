@@ -174,7 +174,7 @@ def test_bad_ids_are_refused_and_change_nothing() -> None:
 
 def test_equal_actions_are_the_same_object() -> None:
     act = A.parse_action("8 8 7 U")
-    assert A.RankAction("play", (8, 8, 7, 14)) is act and A.make("play", act.cards) is act
+    assert A.RankAction(A.RankKind.PLAY, (8, 8, 7, 14)) is act and A.make("play", act.cards) is act
     assert pickle.loads(pickle.dumps(act)) is act and copy_module.deepcopy(act) is act
     assert act == A.parse_action("U 7 8 8") and act != A.parse_action("8 8 U")
     assert {act: 1}[A.parse_action("8 8 7 U")] == 1
@@ -394,3 +394,13 @@ def test_returns_at_the_end() -> None:
     s.apply(1, "5")
     assert s.is_over() and s.result() is not None and s.result().winner == 2  # type: ignore[union-attr]
     assert s.returns() == pytest.approx([-1 / 3, -1 / 3, 1.0, -1 / 3]) and s.rewards() == s.returns()
+
+
+def test_actions_are_frozen_and_their_repr_rebuilds_them() -> None:
+    from courtcards.games.rank.actions import RankAction  # noqa: F401  (eval below needs the name)
+
+    for text in ["8 8 7 U", "pass", "give 9 3", "steal", "W U", "C2"]:
+        act = A.parse_action(text)
+        assert eval(repr(act)) is act and act.kind in A.RankKind
+    with pytest.raises(AttributeError, match="immutable"):
+        A.PASS.cards = (1,)

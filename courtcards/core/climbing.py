@@ -64,6 +64,7 @@ class ClimbingAction(Action):
 
     cards: tuple[int, ...]
     __eq__ = object.__eq__  # interned: equal means identical, so identity is the fast test
+    __ne__ = object.__ne__
     __hash__ = object.__hash__
     Kind: ClassVar[type[StrEnum]]
     TEXT: ClassVar[Sequence[str] | Mapping[int, str]]  # card text by code
