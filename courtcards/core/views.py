@@ -101,19 +101,12 @@ class PlayerBase(TypedDict):
     hand_size: int
 
 
-class ViewBase(TypedDict):
-    game: str
-    seat: int | None
-    num_players: int
-    options: dict[str, OptionValue]
-    version: int
-    phase: str
+class ViewBase(ViewHeader):
+    """The whole shared vocabulary (module docstring); games move onto it from ViewHeader."""
+
     round: int
-    to_move: list[int]
     hand: list[str]
     log: list[Event]
-    pending: PendingView
-    result: ResultView | None
 
 
 def _adapter(game: Game[Any]) -> Any:
