@@ -326,6 +326,20 @@ def check_view_types(state: State) -> None:
             raise _fail(state, f"the view of seat {seat} does not fit {state.game.view_type.__name__}: {exc}") from None
 
 
+def check_vocabulary(state: State) -> None:
+    """Every view speaks the shared vocabulary (courtcards.core.views): round, turn,
+    hand, log and players entries with seat and hand_size, no retired synonyms."""
+    from courtcards.core.views import ViewBase, vocabulary_problems
+
+    vt = state.game.view_type
+    if vt is not None and not set(ViewBase.__annotations__) <= set(vt.__annotations__):
+        raise _fail(state, f"{vt.__name__} does not build on ViewBase")
+    for seat in [None, *range(state.num_players)]:
+        problems = vocabulary_problems(state.view(seat))
+        if problems:
+            raise _fail(state, f"the view of seat {seat} departs from the shared words: {'; '.join(problems)}")
+
+
 def check_pending_hidden(state: State, seat: int, chosen: Any, rng: Rng) -> None:
     """Before ``seat`` commits ``chosen`` in a simultaneous decision that others
     have not finished, committing any other legal choice must look the same to
@@ -438,6 +452,7 @@ def check_playout(
         if step % view_every == 0:
             check_views(state, rng, samples=1)
             check_view_types(state)
+            check_vocabulary(state)
             check_illegal_unchanged(state, rng)
             check_copy(state, rng)
         if step % world_every == 0:
@@ -459,6 +474,7 @@ def check_playout(
     check_returns(state)
     check_copy(state, rng)
     check_view_types(state)
+    check_vocabulary(state)
     if state.to_move() or any(state.legal_actions(s) for s in range(num_players)):
         raise _fail(state, "a finished game still offers actions")
     result = state.result()

@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from courtcards.core.errors import CourtcardsError, OptionError, PositionError, UnknownGameError, ViewError
+from courtcards.core.events import EventLog
 from courtcards.core.options import OptionSet, OptionValue
 from courtcards.core.positions import Fields, as_int, as_list, check_loaded, kind_of
 from courtcards.core.rng import Rng
@@ -277,6 +278,7 @@ class Game(ABC, Generic[S]):
                 raise PositionError(path, str(exc)) from None
             self._check_pending(state, seat, action, strict)
             state.pending[seat] = action
+        state.events = EventLog.from_json(f.array("events", default=[]), "events", n)
         prefixes = data.get("id_prefixes") or {}
         if prefixes:
             self._load_id_prefixes(state, prefixes)

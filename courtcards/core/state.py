@@ -18,6 +18,8 @@ import numpy as np
 import numpy.typing as npt
 
 from courtcards.core.errors import ActionIdError, GameOverError, IllegalActionError, NotationError, NotYourTurnError
+from courtcards.core.events import EMPTY as EMPTY_LOG
+from courtcards.core.events import LOG_LIMIT, EventLog
 
 if TYPE_CHECKING:
     from courtcards.core.game import Game
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
 JSON = dict[str, Any]
 
 STATE_FORMAT = "courtcards/state"
-STATE_FORMAT_VERSION = 2  # 2: one position format for every game (piles top card first, shared names)
+STATE_FORMAT_VERSION = 3  # 2: one position format (piles top card first, shared names); 3: the event log
 
 
 class Action(Protocol):
@@ -81,11 +83,13 @@ class State(ABC):
     _move_cache: tuple[int, tuple[int, ...], tuple[int, ...]] | None
     _ids_cache: tuple[int, int, tuple[int, ...], dict[int, Action | None]] | None
     _infolog: list[list[str]] | None
+    #: the engine's sentences of what happened (courtcards.core.events); immutable
+    events: EventLog
 
     #: attributes a copy may share with its original: immutable, or caches
     #: that are replaced and never mutated in place
     SHARED_ON_COPY: ClassVar[frozenset[str]] = frozenset(
-        {"game", "start", "_legal_cache", "_move_cache", "_ids_cache", "_codec"}
+        {"game", "start", "events", "_legal_cache", "_move_cache", "_ids_cache", "_codec"}
     )
 
     def _init_base(self, game: Game[Any], num_players: int, options: dict[str, OptionValue], seed: int) -> None:
@@ -102,6 +106,7 @@ class State(ABC):
         self._move_cache = None
         self._ids_cache = None
         self._infolog = None
+        self.events = EMPTY_LOG
 
     # -- hooks a game implements -------------------------------------------------
     @abstractmethod
@@ -300,6 +305,16 @@ class State(ABC):
         if self._infolog is not None:
             self._log_observations()
 
+    # -- the event log ------------------------------------------------------------------
+    def log_event(self, seat: int | None, text: str, secret: Mapping[int, str] | None = None) -> None:
+        """Record an event in the engine's words: ``text`` for everyone (name seats
+        as "seat N"), ``secret[s]`` instead for a seat entitled to see more."""
+        self.events = self.events.add(seat, text, secret)
+
+    def log_view(self, seat: int | None) -> list[JSON]:
+        """The ``log`` of ``seat``'s view: the last events as that seat sees them."""
+        return self.events.last(LOG_LIMIT, seat)
+
     # -- action ids -------------------------------------------------------------------
     def action_codec(self) -> ActionCodec:
         """The numbering of this game configuration's actions."""
@@ -463,6 +478,8 @@ class State(ABC):
             "pending": {str(s): a.text for s, a in sorted(self.pending.items())},
             "start": self.start,
         }
+        if self.events.n:
+            data["events"] = self.events.to_json()
         if self.id_prefixes:
             data["id_prefixes"] = {str(s): list(p) for s, p in sorted(self.id_prefixes.items())}
         data.update(self._to_json())

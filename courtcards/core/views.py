@@ -21,12 +21,16 @@ The shared words, used by every game that has the thing (docs/notation.md):
 ``turn``          the seat whose turn it is in a turn-based phase, else null
 ``hand``          the viewer's own cards (empty for a spectator)
 ``players``       one entry per seat, in seat order: ``seat``, ``hand_size``,
-                  and where the game has them ``deck_size``, ``discard``
-                  (a pile: top card first) and ``score``
+                  and where the game has them ``deck_size`` (cards left to
+                  draw), ``discard`` (a pile: top card first) and ``score``
+                  (what the result ranks by: Rank's tokens, or times King in
+                  Endless; KQP's total; Royals' points)
+``deck_size``     a draw pile shared by the table: the cards left in it
 ``discard``       a pile shared by the table, top card first
 ``log``           the last events of the game as the engine words them, oldest
                   first: ``{"n": number, "seat": seat or null, "text": "..."}``
-                  (courtcards.core.events)
+                  (courtcards.core.events; a seat sees the secret wording of
+                  events that show it private cards)
 ``pending``       a simultaneous decision: who has committed (``committed``),
                   and to its owner only its own choice (``mine``)
 ``result``        null until the game ends, then how it ended
@@ -97,16 +101,64 @@ class ViewHeader(TypedDict):
 
 
 class PlayerBase(TypedDict):
+    """What every game's ``players`` entry opens with (its type adds the rest)."""
+
     seat: int
     hand_size: int
 
 
 class ViewBase(ViewHeader):
-    """The whole shared vocabulary (module docstring); games move onto it from ViewHeader."""
+    """The whole shared vocabulary (module docstring): every game's view type builds on it."""
 
     round: int
+    turn: int | None
     hand: list[str]
     log: list[Event]
+
+
+#: the fields a ``players`` entry may have under the shared words, with their JSON types
+PLAYER_WORDS: dict[str, tuple[type, ...]] = {"seat": (int,), "hand_size": (int,), "deck_size": (int,),
+                                             "discard": (list,), "score": (int,)}
+#: names the shared vocabulary retired: a view using one is speaking a dialect
+RETIRED_WORDS = frozenset({"hand_number", "turn_number", "cards", "hand", "deck", "discard_pile", "discards",
+                           "points", "total", "tokens"})
+
+
+def vocabulary_problems(view: Any) -> list[str]:
+    """What in ``view`` departs from the shared vocabulary (empty if nothing)."""
+    problems: list[str] = []
+    for key in ViewBase.__annotations__:
+        if key not in view:
+            problems.append(f"no {key!r}")
+    if problems:
+        return problems
+    seat = view["seat"]
+    if seat is None and view["hand"]:
+        problems.append("a spectator's 'hand' is not empty")
+    if view["round"] < 1:
+        problems.append(f"'round' counts from 1, not {view['round']}")
+    if view["turn"] is not None and not 0 <= view["turn"] < view["num_players"]:
+        problems.append(f"'turn' is not a seat: {view['turn']}")
+    numbers = [e["n"] for e in view["log"]]
+    if numbers != sorted(set(numbers)):
+        problems.append(f"'log' is not numbered in order: {numbers}")
+    players = view.get("players")
+    if not isinstance(players, list) or len(players) != view["num_players"]:
+        return [*problems, "'players' needs one entry per seat"]
+    for i, p in enumerate(players):
+        if p.get("seat") != i:
+            problems.append(f"players[{i}] is seat {p.get('seat')}")
+        for key in p:
+            if key in RETIRED_WORDS:
+                problems.append(f"players[{i}] says {key!r}, not the shared word")
+        for key, kinds in PLAYER_WORDS.items():
+            if key in p and (not isinstance(p[key], kinds) or isinstance(p[key], bool)):
+                problems.append(f"players[{i}].{key} is not {kinds[0].__name__}")
+        if "hand_size" not in p:
+            problems.append(f"players[{i}] has no 'hand_size'")
+    if seat is not None and "hand_size" in players[seat] and players[seat]["hand_size"] != len(view["hand"]):
+        problems.append(f"seat {seat}'s hand_size {players[seat]['hand_size']} is not its hand's {len(view['hand'])}")
+    return problems
 
 
 def _adapter(game: Game[Any]) -> Any:
