@@ -20,7 +20,18 @@ from courtcards.core.positions import Fields
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.royale import actions as A
-from courtcards.games.royale.cards import DECK, TEXT, TIER_NAMES, TIER_OF_RANK, beats, parse_card, rank, texts, tier
+from courtcards.games.royale.cards import (
+    CODE,
+    DECK,
+    TEXT,
+    TIER_NAMES,
+    TIER_OF_RANK,
+    beats,
+    parse_card,
+    rank,
+    texts,
+    tier,
+)
 
 if TYPE_CHECKING:
     from courtcards.core.options import OptionValue
@@ -486,29 +497,61 @@ class RoyaleState(State):
 
 
 def read_rounds_log(f: Fields, key: str, required: bool = False) -> list[LogEntry]:
-    """The rounds log of a position or a view (``f[key]``), every entry checked field by field."""
+    """The rounds log of a position or a view (``f[key]``), every entry checked field by
+    field (an entry as the engine writes it is checked at once, without the paths)."""
     out: list[LogEntry] = []
-    for entry in (f.objs(key) if required else f.objs(key, default=[])):
-        cards = entry.cards("cards", parse_card)
-        if len(cards) not in (0, 2):
-            raise PositionError(entry.at("cards"), f"a round shows two cards (or none), not {len(cards)}")
-        tiers = [TIER_NAMES[tier(c)] for c in cards]
-        if entry.array("tiers") != tiers:
-            raise PositionError(entry.at("tiers"), f"must be the tiers of the cards, {tiers} (RR-1)")
-        outcome = entry.text("outcome", OUTCOMES)
-        winner = entry.seat("winner", 2, optional=True)
-        if (winner is None) != (outcome == "tie"):
-            raise PositionError(entry.at("winner"), f"a {outcome} {'has no' if outcome == 'tie' else 'needs a'} winner")
-        item: JSON = {
-            "round": entry.integer("round", 1),
-            "cards": texts(cards),
-            "tiers": tiers,
-            "outcome": outcome,
-            "winner": winner,
-            "discard": entry.integer("discard", 0, 52),
-            "discarded": texts(entry.cards("discarded", parse_card)),
-        }
-        if entry.has("lost"):
-            item["lost"] = entry.boolean("lost")
-        out.append(freeze_entry(item))
+    path = f.at(key)
+    for i, raw in enumerate(f.array(key) if required else f.array(key, default=[])):
+        quick = _quick_entry(raw)
+        out.append(quick if quick is not None else _read_entry(Fields(raw, f"{path}[{i}]")))
     return out
+
+
+_ENTRY_KEYS = frozenset(LOG_KEYS)
+
+
+def _quick_entry(raw: Any) -> LogEntry | None:
+    """An entry of the rounds log in the engine's own form, frozen; None if anything
+    about it is unusual (then :func:`_read_entry` reads it and names the fault)."""
+    if type(raw) is not dict or not raw.keys() <= _ENTRY_KEYS:
+        return None
+    rnd, cards, tiers, outcome = raw.get("round"), raw.get("cards"), raw.get("tiers"), raw.get("outcome")
+    winner, k, discarded, lost = raw.get("winner"), raw.get("discard"), raw.get("discarded"), raw.get("lost", False)
+    if (type(rnd) is not int or rnd < 1 or type(k) is not int or not 0 <= k <= 52 or type(lost) is not bool
+            or type(cards) is not list or len(cards) not in (0, 2) or type(discarded) is not list
+            or type(outcome) is not str or outcome not in OUTCOMES
+            or not (winner is None if outcome == "tie" else type(winner) is int and 0 <= winner <= 1)):
+        return None
+    if not all(type(c) is str and c in CODE for c in cards) or not all(type(c) is str and c in CODE for c in discarded):
+        return None
+    if tiers != [TIER_NAMES[tier(CODE[c])] for c in cards]:
+        return None
+    entry: LogEntry = (("round", rnd), ("cards", tuple(cards)), ("tiers", tuple(tiers)), ("outcome", outcome),
+                       ("winner", winner), ("discard", k), ("discarded", tuple(discarded)))
+    return (*entry, ("lost", lost)) if "lost" in raw else entry
+
+
+def _read_entry(entry: Fields) -> LogEntry:
+    """An entry of the rounds log read field by field: a PositionError names the faulty one."""
+    cards = entry.cards("cards", parse_card)
+    if len(cards) not in (0, 2):
+        raise PositionError(entry.at("cards"), f"a round shows two cards (or none), not {len(cards)}")
+    tiers = [TIER_NAMES[tier(c)] for c in cards]
+    if entry.array("tiers") != tiers:
+        raise PositionError(entry.at("tiers"), f"must be the tiers of the cards, {tiers} (RR-1)")
+    outcome = entry.text("outcome", OUTCOMES)
+    winner = entry.seat("winner", 2, optional=True)
+    if (winner is None) != (outcome == "tie"):
+        raise PositionError(entry.at("winner"), f"a {outcome} {'has no' if outcome == 'tie' else 'needs a'} winner")
+    item: JSON = {
+        "round": entry.integer("round", 1),
+        "cards": texts(cards),
+        "tiers": tiers,
+        "outcome": outcome,
+        "winner": winner,
+        "discard": entry.integer("discard", 0, 52),
+        "discarded": texts(entry.cards("discarded", parse_card)),
+    }
+    if entry.has("lost"):
+        item["lost"] = entry.boolean("lost")
+    return freeze_entry(item)
