@@ -203,7 +203,7 @@ class RoyaleState(State):
         if self.phase == DISCARD:
             act: A.RoyaleAction = actions[self.loser]  # type: ignore[assignment]
             seat = self.loser
-            self._end_round(f"seat {seat} discards {self._discard(seat, act.cards)}", None, seat)
+            self._end_round(f"seat {seat} discards {self._discard(seat, act.cards)}", seat)
             return
         c0: int = actions[0][1]  # type: ignore[index]
         c1: int = actions[1][1]  # type: ignore[index]
@@ -243,7 +243,7 @@ class RoyaleState(State):
             return
         card, shuffled = self._draw(w)  # RR-4: the higher rank draws
         said, seen = _draw_words(card, shuffled)
-        self._end_round(f"Round {self.round}: {words} and {said}", f"Round {self.round}: {words} and {seen}", w)
+        self._end_round(f"Round {self.round}: {words} and {said}", None, f"Round {self.round}: {words} and {seen}", w)
 
     def _forget(self, seat: int, cards: tuple[int, ...]) -> None:
         known = self.known[seat]
@@ -284,10 +284,11 @@ class RoyaleState(State):
         insort(self.hands[seat], card)
         return card, shuffled
 
-    def _end_round(self, said: str, seen: str | None = None, seat: int | None = None) -> None:
+    def _end_round(self, said: str, actor: int | None = None, seen: str | None = None, reader: int = -1) -> None:
         """RR-5: each player draws one card; RR-6: the optional round limit. ``said`` is
-        what the action did before the draws (``seen``: its wording for ``seat``); the
-        event adds the draws, each drawer reading its own card."""
+        what the action did before the draws (by ``actor``, None for a reveal; ``seen``:
+        its wording for seat ``reader``); the event adds the draws, each drawer reading
+        its own card."""
         d0, d1 = self.decks
         if d0 and d1:
             h0, h1 = self.hands
@@ -297,17 +298,14 @@ class RoyaleState(State):
             if seen is None:
                 secret = {0: f"{said}; {DRAWS_SEEN[0][a]}", 1: f"{said}; {DRAWS_SEEN[1][b]}"}
             else:
-                secret = {s: f"{seen if s == seat else said}; {DRAWS_SEEN[s][c]}" for s, c in ((0, a), (1, b))}
-            self.log_event(seat, f"{said}; {BOTH_DRAW}", secret)
+                secret = {s: f"{seen if s == reader else said}; {DRAWS_SEEN[s][c]}" for s, c in ((0, a), (1, b))}
+            self.log_event(actor, f"{said}; {BOTH_DRAW}", secret)
         else:
             (a, sa), (b, sb) = self._draw(0), self._draw(1)
             (p0, o0), (p1, o1) = _draw_words(a, sa), _draw_words(b, sb)
-            secret = {}
-            if a >= 0:
-                secret[0] = f"{seen if seat == 0 and seen else said}; seat 0 {o0}; seat 1 {p1}"
-            if b >= 0:
-                secret[1] = f"{seen if seat == 1 and seen else said}; seat 0 {p0}; seat 1 {o1}"
-            self.log_event(seat, f"{said}; seat 0 {p0}; seat 1 {p1}", secret or None)
+            secret = {s: f"{seen if s == reader and seen else said}; seat 0 {o0 if s == 0 else p0}; "
+                         f"seat 1 {o1 if s == 1 else p1}" for s in (0, 1)}
+            self.log_event(actor, f"{said}; seat 0 {p0}; seat 1 {p1}", secret)
         limit = self.limit
         if limit is not None and self.round >= limit:
             self.log_event(None, f"The round limit ({limit}) is reached: the game is a draw")
