@@ -274,3 +274,26 @@ def test_an_old_position_is_upgraded_field_by_field() -> None:
     with pytest.raises(PositionError) as caught:
         GAME.state_from_json({**old, "discard_piles": [["AS"], []]})
     assert caught.value.field is not None
+
+
+# -- the terminal shows the engine's sentences --------------------------------------------------------
+
+
+def test_the_terminal_says_what_the_engine_says() -> None:
+    from rich.text import Text
+
+    from courtcards.cli import render_royale as R
+
+    state = position()
+    start = state.view(0)
+    state.apply(0, "9S")
+    chosen = state.view(0)
+    assert [Text.from_markup(x).plain for x in R.describe_event(start, chosen, 0, "9S")] == [
+        "You choose 9S (secret until both have chosen)."]
+    assert [Text.from_markup(x).plain for x in R.describe_event(state.view(1), state.view(1), 0, "9S")] == [
+        "Seat 0 has chosen a card."]
+    state.apply(1, "5H")
+    lines = [Text.from_markup(x).plain for x in R.describe_event(chosen, state.view(0), 1, "5H")]
+    assert lines == ["Round 1: seat 0 (you) plays 9S (middle), seat 1 plays 5H (middle): the same tier, seat 0 (you) "
+                     "wins on rank and draws 2D; seat 0 (you) draws 3D and seat 1 draws a card"]
+    assert R.tier_of("10H") == tier_name("10H") == "middle"  # the engine's tiers (RR-1)

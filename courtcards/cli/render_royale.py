@@ -2,7 +2,8 @@
 
 Hands and decks are private; discard piles, hand and deck sizes, and every
 revealed round are public. A card chosen in secret is shown only to its owner
-until both have chosen (RR-3).
+until both have chosen (RR-3). What happens is told in the engine's own
+sentences (``view["log"]``), and the tiers are the engine's (RR-1).
 """
 
 from __future__ import annotations
