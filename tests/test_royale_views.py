@@ -12,6 +12,7 @@ import pytest
 from courtcards.core.errors import PositionError, ViewError
 from courtcards.core.events import EventLog
 from courtcards.core.game import get_game
+from courtcards.core.record import GameRecord
 from courtcards.core.views import RETIRED_WORDS, ViewBase, vocabulary_problems
 from courtcards.games.royale.cards import TEXT, TIER_OF_RANK, tier_name
 from courtcards.games.royale.state import RoyaleState
@@ -231,8 +232,8 @@ def test_positions_list_piles_top_card_first() -> None:
                       "winner": 1, "discard": 0, "discarded": []}]}, "rounds_log[0].winner"),
     ({"rounds_log": [{"round": 1, "cards": ["7S", "7H"], "tiers": ["middle", "middle"], "outcome": "tie",
                       "winner": None, "discard": 0, "discarded": [], "lost": "no"}]}, "rounds_log[0].lost"),
-    ({"discard_piles": [[], []]}, "discard_piles"),  # format 2's name in a format 3 position
-    ({"log": []}, "log"),
+    ({"discard_piles": [[], []], "format_version": 3}, "discard_piles"),  # format 2's name in format 3
+    ({"log": [], "format_version": 3}, "log"),
     ({"pending": {"0": "2H"}}, "pending.0"),
 ])
 def test_a_bad_field_is_named(change: dict[str, Any], field: str) -> None:
@@ -264,6 +265,16 @@ def test_an_old_saved_state_loads_and_plays_on_bit_for_bit() -> None:
                                  "new deck and draws a card")
 
 
+def test_an_old_record_replays() -> None:
+    # a record saved before format 3: its start, a hand-written position, gives no format_version
+    record = GameRecord.load(FIXTURES / "royale_v2_record.json")
+    assert record.start is not None and "format_version" not in record.start and "discard_piles" in record.start
+    saved = GAME.state_from_json(json.loads((FIXTURES / "royale_v2.json").read_text()))
+    replayed = record.replay()
+    assert replayed.to_json()["discard"] == saved.to_json()["discard"] and replayed.hands == saved.hands
+    assert replayed.rounds_log == saved.rounds_log and replayed.rng.state == saved.rng.state
+
+
 def test_an_old_position_is_upgraded_field_by_field() -> None:
     old = {"format_version": 2, "hands": [H0, H1], "decks": [D0, D1],
            "discard_piles": [[t for t in TEXT if t not in H0 + D0], [t for t in TEXT if t not in H1 + D1]],
@@ -271,6 +282,9 @@ def test_an_old_position_is_upgraded_field_by_field() -> None:
                     "winner": None, "discard": 0, "discarded": []}], "round": 2}
     state = GAME.state_from_json(old)
     assert state.view(None)["players"][0]["discard"][0] == "KH" and len(state.rounds_log) == 1
+    unversioned = {k: v for k, v in old.items() if k != "format_version"}
+    again = GAME.state_from_json(unversioned)  # the old names say the format
+    assert {**again.to_json(), "start": None} == {**state.to_json(), "start": None}
     with pytest.raises(PositionError) as caught:
         GAME.state_from_json({**old, "discard_piles": [["AS"], []]})
     assert caught.value.field is not None

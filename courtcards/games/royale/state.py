@@ -425,8 +425,7 @@ class RoyaleState(State):
         f = Fields(data)
         for old, new in (("discard_piles", "discard"), ("log", "rounds_log")):
             if f.has(old):
-                raise PositionError(f.at(old), f"is the name of format_version 2; format_version 3 says {new!r} "
-                                               "(give \"format_version\": 2 to load an older position)")
+                raise PositionError(f.at(old), f"is format_version 2's name; format_version 3 says {new!r}")
         if f.has("rng"):
             self.rng.state = f.integer("rng", 0, MAX_RNG)
         if not f.has("hands"):
