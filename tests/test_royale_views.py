@@ -271,6 +271,7 @@ def test_an_old_record_replays() -> None:
     assert record.start is not None and "format_version" not in record.start and "discard_piles" in record.start
     saved = GAME.state_from_json(json.loads((FIXTURES / "royale_v2.json").read_text()))
     replayed = record.replay()
+    assert isinstance(replayed, RoyaleState)
     assert replayed.to_json()["discard"] == saved.to_json()["discard"] and replayed.hands == saved.hands
     assert replayed.rounds_log == saved.rounds_log and replayed.rng.state == saved.rng.state
 
