@@ -17,10 +17,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from courtcards.core.errors import CourtcardsError, ViewError
+from courtcards.core.events import MAX_TEXT, EventLog
+from courtcards.core.positions import Fields
 from courtcards.core.rng import Rng
 from courtcards.games.royale import actions as A
 from courtcards.games.royale.cards import CODE, DECK, parse_card
-from courtcards.games.royale.state import DISCARD, OVER, PHASES, PLAY, RoyaleState, _log_entries, freeze_entry
+from courtcards.games.royale.state import DISCARD, OVER, PHASES, PLAY, RoyaleState, read_rounds_log
 
 if TYPE_CHECKING:
     from courtcards.games.royale.game import RoyaleGame
@@ -45,6 +47,26 @@ def _cards(raw: Any, what: str) -> list[int]:
     return cards
 
 
+def _events(raw: list[Any]) -> EventLog:
+    """The view's events as a log (in the seat's own wording, so the world's view shows
+    them alike): what ``EventLog.from_json`` reads, built at once when every event is
+    as the engine writes it (worlds are sampled by the thousand), else read by it."""
+    log = EventLog()
+    for e in raw:
+        if type(e) is not dict or e.keys() != _EVENT_KEYS:
+            return EventLog.from_json(raw, "log", 2)
+        n, seat, text = e["n"], e["seat"], e["text"]
+        if (type(n) is not int or (n != log.n + 1 and log.prev is not None) or n < 1
+                or not (seat is None or (type(seat) is int and 0 <= seat <= 1)) or type(text) is not str
+                or len(text) > MAX_TEXT):
+            return EventLog.from_json(raw, "log", 2)
+        if log.prev is None:
+            log.n = n - 1
+        log = EventLog(log, seat, text)
+    return log
+
+
+_EVENT_KEYS = {"n": 0, "seat": 0, "text": 0}.keys()
 _OPTIONS: dict[Any, dict[str, Any]] = {}
 
 
@@ -74,7 +96,8 @@ def sample_world(game: RoyaleGame, view: Mapping[str, Any], rng: Rng) -> RoyaleS
     if phase not in PHASES:
         raise ViewError(f"malformed Rank Royale view: unknown phase {phase!r}")
     sizes = [(_get(p, "hand_size", int, "players"), _get(p, "deck_size", int, "players")) for p in players]
-    piles = [_cards(p.get("discard_pile"), f"seat {s}'s discard pile") for s, p in enumerate(players)]
+    # the view's piles are top card first, the state's oldest first
+    piles = [_cards(p.get("discard"), f"seat {s}'s discard pile")[::-1] for s, p in enumerate(players)]
     known = [sorted(_cards(p.get("known_cards", []), f"seat {s}'s known cards")) for s, p in enumerate(players)]
 
     hand = sorted(_cards(view.get("hand"), "'hand'"))
@@ -98,7 +121,9 @@ def sample_world(game: RoyaleGame, view: Mapping[str, Any], rng: Rng) -> RoyaleS
     world.phase, world.round = phase, _get(view, "round", int)
     world.reshuffles = [_get(p, "reshuffles", int, "players") for p in players]
     try:
-        world._log = [freeze_entry(e) for e in _log_entries(view.get("log"))]
+        world._rounds = read_rounds_log(Fields(view), "rounds_log", required=True)
+        # the events as the seat saw them (its own secret sentences): the world's view shows the same
+        world.events = _events(_get(view, "log", list))
     except CourtcardsError as exc:
         raise ViewError(f"malformed Rank Royale view: {exc}") from None
     if phase == DISCARD:
