@@ -98,6 +98,30 @@ def test_secret_events_show_their_cards_only_to_the_entitled_seats() -> None:
         EventLog.from_json([{"n": 1, "seat": None, "text": "x" * 401}])
 
 
+def test_the_quick_reading_of_a_log_agrees_with_the_checked_one() -> None:
+    from courtcards.core.events import _checked, _quick
+
+    log = EMPTY
+    for i in range(LOG_LIMIT * 11):  # past the length where the chain is cut back
+        log = log.add(i % 3 if i % 5 else None, f"event {i}", {2: f"secret {i}"} if i % 4 == 0 else None)
+    assert len(log) == LOG_LIMIT * 11 and log.prev is not None and log.prev.n == len(log) - 1
+    for entries in (log.to_json(), log.last(viewer=2), log.last(5), []):
+        quick, checked = _quick(entries, 3), _checked(entries, "log", 3)
+        assert quick is not None and quick.to_json() == checked.to_json() and quick.n == checked.n
+    bad = log.to_json()
+    for fault in ({"n": "1"}, {"seat": 3}, {"text": 5}, {"secret": {"9": "x"}}, {"extra": 1}):
+        entries = [dict(e) for e in bad]
+        entries[3].update(fault)
+        assert _quick(entries, 3) is None
+        with pytest.raises(PositionError, match=r"log\[3\]"):
+            EventLog.from_json(entries, "log", 3)
+    empty_secret = [dict(e) for e in bad]
+    empty_secret[3]["secret"] = {}  # nothing more for anyone: read as no secret
+    assert EventLog.from_json(empty_secret, "log", 3).last(viewer=2)[3]["text"] == bad[3]["text"]
+    again = pickle.loads(pickle.dumps(log))  # flat, whatever the log's length
+    assert again.to_json() == log.to_json() and again is not log and again != log
+
+
 def test_a_state_owns_its_log_saves_it_and_copies_share_it() -> None:
     game = get_game("rank")
     state = game.new_game(4, seed=3)

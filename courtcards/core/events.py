@@ -163,7 +163,7 @@ def _quick(raw: list[Any], num_players: int) -> EventLog | None:
         secret = None
         if len(e) == 4:
             given = e["secret"]
-            if type(given) is not dict or not given:
+            if type(given) is not dict:
                 return None
             secret = {}
             for key, value in given.items():
@@ -172,7 +172,7 @@ def _quick(raw: list[Any], num_players: int) -> EventLog | None:
                 if type(value) is not str or len(value) > MAX_TEXT:
                     return None
                 secret[int(key)] = value
-        log = log.add(seat, text, secret)
+        log = log.add(seat, text, secret or None)
     return log
 
 

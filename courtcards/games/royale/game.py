@@ -125,10 +125,6 @@ class RoyaleGame(Game[RoyaleState]):
     def _load_state(
         self, num_players: int, options: dict[str, OptionValue], seed: int, data: Mapping[str, Any], strict: bool
     ) -> RoyaleState:
-        if "format_version" not in data and ("discard_piles" in data or "log" in data):
-            # a position that gives no format but uses format 2's names was written for format 2:
-            # the start of a record saved before format 3, say
-            data = _upgrade_v2(dict(data))
         state = RoyaleState(self, options, seed)
         state.load_json(data, strict)
         return state

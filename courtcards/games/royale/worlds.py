@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from courtcards.core.errors import CourtcardsError, ViewError
-from courtcards.core.events import MAX_TEXT, EventLog
+from courtcards.core.events import EventLog
 from courtcards.core.positions import Fields
 from courtcards.core.rng import Rng
 from courtcards.games.royale import actions as A
@@ -47,26 +47,6 @@ def _cards(raw: Any, what: str) -> list[int]:
     return cards
 
 
-def _events(raw: list[Any]) -> EventLog:
-    """The view's events as a log (in the seat's own wording, so the world's view shows
-    them alike): what ``EventLog.from_json`` reads, built at once when every event is
-    as the engine writes it (worlds are sampled by the thousand), else read by it."""
-    log = EventLog()
-    for e in raw:
-        if type(e) is not dict or e.keys() != _EVENT_KEYS:
-            return EventLog.from_json(raw, "log", 2)
-        n, seat, text = e["n"], e["seat"], e["text"]
-        if (type(n) is not int or (n != log.n + 1 and log.prev is not None) or n < 1
-                or not (seat is None or (type(seat) is int and 0 <= seat <= 1)) or type(text) is not str
-                or len(text) > MAX_TEXT):
-            return EventLog.from_json(raw, "log", 2)
-        if log.prev is None:
-            log.n = n - 1
-        log = EventLog(log, seat, text)
-    return log
-
-
-_EVENT_KEYS = {"n": 0, "seat": 0, "text": 0}.keys()
 _OPTIONS: dict[Any, dict[str, Any]] = {}
 
 
@@ -123,7 +103,7 @@ def sample_world(game: RoyaleGame, view: Mapping[str, Any], rng: Rng) -> RoyaleS
     try:
         world._rounds = read_rounds_log(Fields(view), "rounds_log", required=True)
         # the events as the seat saw them (its own secret sentences): the world's view shows the same
-        world.events = _events(_get(view, "log", list))
+        world.events = EventLog.from_json(_get(view, "log", list), "log", 2)  # in the seat's own wording
     except CourtcardsError as exc:
         raise ViewError(f"malformed Rank Royale view: {exc}") from None
     if phase == DISCARD:
