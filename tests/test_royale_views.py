@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from courtcards.core.errors import PositionError, ViewError
-from courtcards.core.events import EventLog
 from courtcards.core.game import get_game
 from courtcards.core.record import GameRecord
 from courtcards.core.views import RETIRED_WORDS, ViewBase, vocabulary_problems
