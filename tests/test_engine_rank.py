@@ -379,7 +379,7 @@ def test_bad_views_are_refused() -> None:
         G.sample_world(broken, rng=1)
     crowded = s.view(1)
     crowded["hand"] = ["C"] * 5
-    crowded["players"][1]["cards"] = 5
+    crowded["players"][1]["hand_size"] = 5
     with pytest.raises(ViewError, match="do not fit in the deck"):
         G.sample_world(crowded, rng=1)
 

@@ -20,7 +20,7 @@ def log(finish: list[int], hand_no: int = 1) -> list[dict[str, Any]]:
 
 
 def sizes(s: RankState) -> list[int]:
-    return [p["cards"] for p in s.view(None)["players"]]
+    return [p["hand_size"] for p in s.view(None)["players"]]
 
 
 # -- RK-10 End of a hand ---------------------------------------------------------------------------
@@ -351,12 +351,12 @@ def test_view_shows_only_the_seats_own_hand_and_public_facts() -> None:
             passed=[False, True, False, False], draw_pile=["1", "1"], tokens=[2, 1, 0, 0])
     v = s.view(2)
     assert v["hand"] == ["8", "9", "10", "11"]
-    assert [p["cards"] for p in v["players"]] == [3, 2, 4, 1]
+    assert [p["hand_size"] for p in v["players"]] == [3, 2, 4, 1]
     assert [p["passed"] for p in v["players"]] == [False, True, False, False]
     assert [p["character"] for p in v["players"]] == ["king", "queen", "beggar", "knight"]
-    assert [p["tokens"] for p in v["players"]] == [2, 1, 0, 0]
-    assert v["draw_pile"] == 2 and v["pile"]["cards"] == ["2", "2"]
-    assert "hand" not in s.view(None)
+    assert [p["score"] for p in v["players"]] == [2, 1, 0, 0]
+    assert v["deck_size"] == 2 and v["pile"]["cards"] == ["2", "2"]
+    assert s.view(None)["hand"] == []  # a spectator holds nothing (the shared words)
 
 
 def test_view_does_not_depend_on_hidden_cards() -> None:

@@ -80,7 +80,7 @@ def test_deal_is_15_each_and_the_rest_is_the_draw_pile(n: int, draw: int) -> Non
     s = G.new_game(n, seed=3)
     assert [len(s.card_places()[f"hand:{i}"]) for i in range(n)] == [15] * n
     assert len(s.card_places()["draw_pile"]) == draw
-    assert s.view(None)["draw_pile"] == draw
+    assert s.view(None)["deck_size"] == draw
 
 
 def test_only_king_queen_and_beggar_are_named_with_two_decks() -> None:

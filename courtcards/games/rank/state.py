@@ -7,6 +7,7 @@ from itertools import combinations_with_replacement, compress, pairwise
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from courtcards.core.climbing import transfers_view
 from courtcards.core.errors import PositionError
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
@@ -125,6 +126,25 @@ _CROWN2 = A.make("play", (CROWN2,))
 _LONE_UP = A.make("play", (UP,))
 _LONE_DOWN = A.make("play", (DOWN,))
 
+# -- the event log's words (courtcards.core.events): seats are "seat N" --------------------
+_NUMBER_WORDS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_ROLE_WORDS = {KING: "King", QUEEN: "Queen", KNIGHT: "Knight", BEGGAR: "Beggar"}
+
+
+def _set_words(count: int, value: int) -> str:
+    """How a set reads: "a 9", "an 8", "three 8s" (RK-4: the engine knows its count and value)."""
+    if count == 1:
+        return f"an {value}" if value in (8, 11) else f"a {value}"
+    return f"{_NUMBER_WORDS[count] if count < len(_NUMBER_WORDS) else count} {value}s"
+
+
+def _ordinal(k: int) -> str:
+    return f"{k}{'th' if 10 <= k % 100 < 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+
+
+def _cards_words(k: int) -> str:
+    return "a card" if k == 1 else f"{k} cards"
+
 
 
 class RankState(State):
@@ -200,19 +220,30 @@ class RankState(State):
         self.exchanges = []
         self.owed = {}
         self.round_log = []
+        extra = "; the King's Hand is dealt face down" if self.options["kings_hand"] else ""
+        if self.hand_number == 1:  # RK-2: characters at random
+            chars = ", ".join(f"seat {self.characters.index(r)} {_ROLE_WORDS[r]}" for r in (KING, QUEEN, BEGGAR))
+            self.log_event(None, f"Hand 1: characters dealt at random: {chars}; {HAND_SIZE} cards each, "
+                                 f"{len(self.draw)} in the draw pile{extra}.")
+        else:
+            self.log_event(None, f"Hand {self.hand_number} is dealt: {HAND_SIZE} cards each, "
+                                 f"{len(self.draw)} in the draw pile{extra}.")
         if self.options["kings_hand"]:
             self.phase = KINGS_HAND
+            self.log_event(None, f"The King (seat {self.characters.index(KING)}) may take the King's Hand.")
         else:
             self._begin_benefit()
 
     def _begin_benefit(self) -> None:
         king = self.characters.index(KING)
         if self.hand_number == 1:
+            self.log_event(None, f"The King (seat {king}) leads.")
             self._begin_play(king)  # no benefit in the first hand (RK-2)
         elif self.options["classic_president"]:
             self._president_exchange()
         else:
             self.phase = BENEFIT
+            self.log_event(None, f"The King (seat {king}) chooses: lead, or steal from the Beggar.")
 
     def _president_exchange(self) -> None:
         """RK-13: the Beggar gives the King his two highest cards, the
@@ -226,6 +257,7 @@ class RankState(State):
         if self.owed:
             self.phase = EXCHANGE
         else:
+            self.log_event(None, f"The King (seat {king}) leads.")
             self._begin_play(king)
 
     def _hand_over(self, giver: int, taker: int, k: int) -> None:
@@ -243,6 +275,16 @@ class RankState(State):
         self.sizes[taker] += len(cards)
         cards_text = tuple(TEXT[c] for c in canonical(cards))
         self.exchanges.append(MappingProxyType({"from": giver, "to": taker, "cards": cards_text, "why": why}))
+        # RK-12 / RK-13 / RK-16: everyone learns how many; only the two seats see which
+        public, seen = _cards_words(len(cards)), " ".join(cards_text)
+        if why == "steal":
+            text = "The King (seat {t}) steals {c} from the Beggar (seat {g})."
+        elif why == "tax":
+            text = "Seat {g} hands {c} to seat {t} (Classic President)."
+        else:
+            text = "Seat {g} gives {c} back to seat {t}."
+        secret = text.format(g=giver, t=taker, c=seen)
+        self.log_event(giver, text.format(g=giver, t=taker, c=public), {giver: secret, taker: secret})
 
     def _begin_play(self, leader: int) -> None:
         self.phase = PLAY
@@ -438,11 +480,15 @@ class RankState(State):
                 self.set_aside = self.kings_hand
             self.kings_hand = [0] * NCODES
             self.kh_choice = act.kind
+            self.log_event(king, f"The King (seat {king}) takes the King's Hand and sets his own aside unseen."
+                           if act.kind == "swap" else
+                           f"The King (seat {king}) keeps his hand; the King's Hand is set aside unseen.")
             self._begin_benefit()
         elif phase == BENEFIT:
             act = actions[king]
             assert isinstance(act, A.RankAction)
             if act.kind == "lead":
+                self.log_event(king, f"The King (seat {king}) chooses to lead.")
                 self._begin_play(king)
             else:
                 beggar = self.characters.index(BEGGAR)
@@ -453,7 +499,9 @@ class RankState(State):
             act = actions[king]
             assert isinstance(act, A.RankAction)
             self._move(king, self.characters.index(BEGGAR), list(act.cards), "give")
-            self._begin_play(self.characters.index(QUEEN))  # the Queen leads after a steal
+            queen = self.characters.index(QUEEN)
+            self.log_event(None, f"The Queen (seat {queen}) leads.")
+            self._begin_play(queen)  # the Queen leads after a steal
         elif phase == EXCHANGE:
             for seat in sorted(actions):
                 act = actions[seat]
@@ -461,13 +509,19 @@ class RankState(State):
                 back_to = next(e["from"] for e in self.exchanges if e["to"] == seat and e["why"] == "tax")
                 self._move(seat, back_to, list(act.cards), "give")
             self.owed = {}
+            self.log_event(None, f"The King (seat {king}) leads.")
             self._begin_play(king)
 
     # -- play ----------------------------------------------------------------------------
     def _pass(self, seat: int) -> None:
         self.passed[seat] = True  # RK-8: out of this round
         self.round_log.append((seat, "pass"))
+        self.log_event(seat, f"seat {seat} passes.")
         self._next(seat)
+
+    def _out_words(self, seat: int) -> str:
+        """ " and is out (2nd)" if ``seat`` just played its last card, else nothing (RK-10)."""
+        return f" and is out ({_ordinal(len(self.finished))})" if self.sizes[seat] == 0 else ""
 
     def _play(self, seat: int, act: A.RankAction) -> None:
         h = self.hands[seat]
@@ -481,29 +535,46 @@ class RankState(State):
             self.finished.append(seat)
         if act.is_crown:  # RK-6: wins the round at once
             self.top = act.cards
+            drawn: list[int] = []
             if act.cards[0] == CROWN2:
                 for _ in range(min(2, len(self.draw))):
-                    h[self.draw.pop()] += 1
+                    c = self.draw.pop()
+                    drawn.append(c)
+                    h[c] += 1
                     self.sizes[seat] += 1
                 if self.sizes[seat] and self.finished and self.finished[-1] == seat:
                     self.finished.pop()  # drew back in: not out (RK-6)
+            self._crown_event(seat, act, drawn)
             if self._hand_done():
                 return
-            self._new_round(seat if self.sizes[seat] else self._left_holder(seat))
+            if self.sizes[seat]:
+                self._new_round(seat)
+                return
+            leader = self._left_holder(seat)  # RK-9: the next holder to the left leads
+            self.log_event(None, f"seat {leader} leads.")
+            self._new_round(leader)
             return
         if act.is_lone_modifier:  # RK-7
             self.passed[seat] = True
+            name = "Rank-Up" if act.cards[0] == UP else "Rank-Down"
             if self.pile_count:
                 self.pile_value += 1 if act.cards[0] == UP else -1
+                self.log_event(seat, f"seat {seat} plays a lone {name}: the pile is now "
+                                     f"{_set_words(self.pile_count, self.pile_value)}; seat {seat} sits out the "
+                                     f"round{self._out_words(seat)}.")
                 self._next(seat)
                 return
+            self.log_event(seat, f"seat {seat} sheds a lone {name} and sits out the round{self._out_words(seat)}.")
             if self._hand_done():
                 return
             nxt = self._left(seat, lambda s: self.sizes[s] > 0 and not self.passed[s])
             if nxt < 0:  # everyone still holding cards has shed: a fresh round
-                self._new_round(self._left_holder(seat))
+                leader = self._left_holder(seat)
+                self.log_event(None, f"A new round: seat {leader} leads.")
+                self._new_round(leader)
             else:
                 self.turn = nxt
+                self.log_event(None, f"seat {nxt} leads.")
             return
         base = act.base
         if base == 0:  # Wilds alone: one above the pile (at most 12), or 1 when leading (RK-4)
@@ -515,7 +586,22 @@ class RankState(State):
         self.pile_value = base
         self.top = cards
         self.owner = seat
+        self.log_event(seat, f"seat {seat} plays {act.text} ({_set_words(self.pile_count, base)})"
+                             f"{self._out_words(seat)}.")
         self._next(seat)
+
+    def _crown_event(self, seat: int, act: A.RankAction, drawn: list[int]) -> None:
+        """RK-6: the Crown wins the round; a Crown + Draw 2's cards are seen by the drawer only (RK-16)."""
+        out = self._out_words(seat)
+        if act.cards[0] == CROWN:
+            self.log_event(seat, f"seat {seat} plays a Crown and wins the round{out}.")
+            return
+        if not drawn:
+            self.log_event(seat, f"seat {seat} plays a Crown + Draw 2 and wins the round; the draw pile is "
+                                 f"empty{out}.")
+            return
+        head = f"seat {seat} plays a Crown + Draw 2, wins the round and draws {_cards_words(len(drawn))}"
+        self.log_event(seat, f"{head}.", {seat: f"{head}: {' '.join(TEXT[c] for c in canonical(drawn))}."})
 
     def _next(self, seat: int) -> None:
         """After a play or pass by ``seat``: end the round or hand, or pass the turn."""
@@ -530,13 +616,18 @@ class RankState(State):
                 if sizes[s] and not passed[s] and s != owner:
                     break
             else:  # RK-9: the owner leads, or the next holder to the owner's left
-                self._new_round(owner if sizes[owner] else self._left_holder(owner))
+                leader = owner if sizes[owner] else self._left_holder(owner)
+                self.log_event(None, f"seat {owner} wins the round and leads." if leader == owner else
+                               f"seat {owner} wins the round; seat {leader} leads.")
+                self._new_round(leader)
                 return
         for s in _LEFT[n][seat]:
             if sizes[s] and not passed[s]:
                 self.turn = s
                 return
-        self._new_round(self._left_holder(seat))
+        leader = self._left_holder(seat)
+        self.log_event(None, f"A new round: seat {leader} leads.")
+        self._new_round(leader)
 
     def _left(self, seat: int, ok: Any) -> int:
         n = self.num_players
@@ -578,12 +669,15 @@ class RankState(State):
              "beggar": finish[-1], "tokens": list(self.tokens)}
         ))
         self.finished = finish
+        self._hand_over_event(finish, endless)
         place = {s: i for i, s in enumerate(finish)}
         if endless:
             if self.hand_number >= int(self.options["hands"] or 0):
                 best = max(self.kings)
                 self.winner = min((s for s in range(n) if self.kings[s] == best), key=place.__getitem__)
                 self.phase = OVER
+                self.log_event(None, f"seat {self.winner} wins the game, King in {best} of "
+                                     f"{self.hand_number} hands (RK-15).")
                 return
         else:
             target = int(self.options["tokens_to_win"] or 0)
@@ -591,9 +685,23 @@ class RankState(State):
             if reached:  # RK-11: the better finish in this hand breaks a tie
                 self.winner = min(reached, key=place.__getitem__)
                 self.phase = OVER
+                tie = " (the better finish this hand breaks the tie)" if len(reached) > 1 else ""
+                self.log_event(None, f"seat {self.winner} wins the game with {self.tokens[self.winner]} Royal "
+                                     f"Tokens{tie}.")
                 return
         self.hand_number += 1
         self._deal(dealer=finish[-1])
+
+    def _hand_over_event(self, finish: list[int], endless: bool) -> None:
+        """RK-10: who is King, Queen, Knight and Beggar now, and the tokens (or times King)."""
+        roles = [f"seat {finish[0]} is King" + ("" if endless else " (+2 tokens)"),
+                 f"seat {finish[1]} Queen" + ("" if endless else " (+1 token)")]
+        roles += [f"seat {s} Knight" for s in finish[2:-1]]
+        roles.append(f"seat {finish[-1]} Beggar")
+        scores = self.kings if endless else self.tokens
+        tally = ", ".join(f"seat {s} {k}" for s, k in enumerate(scores))
+        self.log_event(None, f"Hand {self.hand_number} is over: {', '.join(roles)}. "
+                             f"{'Times King' if endless else 'Tokens'}: {tally}.")
 
     # -- results and views -------------------------------------------------------------
     def result(self) -> Result | None:
@@ -612,25 +720,20 @@ class RankState(State):
 
     def view(self, seat: int | None) -> JSON:
         n = self.num_players
+        endless = self.options["endless"]
         out_place = {s: i + 1 for i, s in enumerate(self.finished)} if self.phase != OVER else {}
         players = [
             {
                 "seat": s,
-                "cards": self.sizes[s],
+                "hand_size": self.sizes[s],
+                "score": self.kings[s] if endless else self.tokens[s],  # what result().scores ranks by
                 "passed": self.passed[s] and self.phase == PLAY,
                 "out": out_place.get(s) if self.sizes[s] == 0 else None,
                 "character": self.characters[s],
-                "tokens": self.tokens[s],
                 "times_king": self.kings[s],
             }
             for s in range(n)
         ]
-        exchanges = []
-        for e in self.exchanges:
-            item = {"from": e["from"], "to": e["to"], "count": len(e["cards"]), "why": e["why"]}
-            if seat is not None and seat in (e["from"], e["to"]):
-                item["cards"] = list(e["cards"])  # RK-12/RK-16: seen by giver and taker only
-            exchanges.append(item)
         res = self.result()
         v: JSON = {
             "game": "rank",
@@ -638,10 +741,12 @@ class RankState(State):
             "num_players": n,
             "options": dict(self.options),
             "version": self.version,
-            "hand_number": self.hand_number,
+            "round": self.hand_number,
             "phase": self.phase,
             "to_move": list(self.to_move()),
             "turn": self.turn if self.phase == PLAY else None,
+            "hand": [] if seat is None else texts(self.hands[seat]),
+            "log": self.log_view(seat),
             "leading": self.phase == PLAY and self.pile_count == 0,
             "players": players,
             "pile": {
@@ -653,25 +758,23 @@ class RankState(State):
             },
             "round_log": [[s, t] for s, t in self.round_log],
             "last_round": [[s, t] for s, t in self.last_round],
-            "draw_pile": len(self.draw),
+            "deck_size": len(self.draw),
             "discard": texts(self.discard),
             "kings_hand": {
                 "dealt": bool(self.options["kings_hand"]),
                 "waiting": self.phase == KINGS_HAND,
                 "choice": self.kh_choice,
             },
-            "exchanges": exchanges,
+            "exchanges": transfers_view(self.exchanges, seat),  # RK-12/RK-16: cards seen by giver and taker only
             "pending": self.pending_view(seat),
             "hands_log": [_thawed(h) for h in self.hands_log],
             "result": None if res is None else res.to_json(),
         }
-        if seat is not None:
-            v["hand"] = texts(self.hands[seat])
-            if self.characters[seat] == KING:
-                if self.kh_choice == "swap":  # RK-14: the King saw the hand he set aside
-                    v["kings_hand"]["set_aside"] = texts(self.set_aside)
-                if self.phase == BENEFIT:  # RK-12: the King knows whether he may steal
-                    v["steal_possible"] = len(self._legal(seat)) == 2
+        if seat is not None and self.characters[seat] == KING:
+            if self.kh_choice == "swap":  # RK-14: the King saw the hand he set aside
+                v["kings_hand"]["set_aside"] = texts(self.set_aside)
+            if self.phase == BENEFIT:  # RK-12: the King knows whether he may steal
+                v["steal_possible"] = len(self._legal(seat)) == 2
         return v
 
     def invariants(self) -> list[str]:

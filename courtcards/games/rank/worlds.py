@@ -64,7 +64,7 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
     if len(players) != n:
         raise ViewError(f"malformed Rank view: {len(players)} players listed for {n} seats")
     phase = view["phase"]
-    sizes = [int(p["cards"]) for p in players]
+    sizes = [int(p["hand_size"]) for p in players]
     characters = [str(p["character"]) for p in players]
     decks = 2 if n >= 7 else 1
     own = _codes(view["hand"])
@@ -80,7 +80,7 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
         raise ViewError("malformed Rank view: its cards do not fit in the deck")
     hidden = [c for c in range(NCODES) for _ in range(pool[c])]
     others = [s for s in range(n) if s != seat]
-    draw_size = int(view["draw_pile"])
+    draw_size = int(view["deck_size"])
     rest = len(hidden) - sum(sizes[s] for s in others) - draw_size
     if rest < 0 or (rest and known_aside is not None):
         raise ViewError("malformed Rank view: more cards in hands and draw pile than the deck holds")
@@ -109,7 +109,7 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
         "seed": world_rng.state,
         "version": view["version"],
         "phase": phase,
-        "hand_number": view["hand_number"],
+        "hand_number": view["round"],
         "hands": [[TEXT[c] for c in hands[s]] for s in range(n)],
         "draw_pile": [TEXT[c] for c in draw],
         "pile": view["pile"]["cards"],
@@ -126,7 +126,7 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
         "turn": view["turn"] if view["turn"] is not None else 0,
         "finished": _finished(view, phase),
         "characters": characters,
-        "tokens": [int(p["tokens"]) for p in players],
+        "tokens": [0 if view["options"]["endless"] else int(p["score"]) for p in players],  # RK-15: no tokens
         "times_king": [int(p["times_king"]) for p in players],
         "hands_log": view["hands_log"],
         "exchanges": _exchanges(view, hands, hidden, rng),
@@ -135,6 +135,7 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
         "round_log": view["round_log"],
         "last_round": view["last_round"],
         "winner": (view["result"] or {}).get("winner"),
+        "events": view["log"],  # the seat's own wording: the world's view of the seat shows the same log
     }
     world = game.state_from_json(data, strict=False)
     world.rng = world_rng
