@@ -216,7 +216,7 @@ def test_steal_card_is_shown_to_king_and_beggar_only() -> None:
     hands = [["1"] * 5 + ["2"] * 5 + ["3"] * 5, ["4"] * 5 + ["5"] * 5 + ["6"] * 5,
              ["7"] * 5 + ["8"] * 5 + ["9"] * 5, ["10"] * 5 + ["11"] * 5 + ["12"] * 5]
     log = [{"hand": 1, "finish": [0, 1, 2, 3], "king": 0, "queen": 1, "beggar": 3, "tokens": [2, 1, 0, 0]}]
-    state = game.state_from_json({"hands": hands, "phase": "benefit", "hand_number": 2, "hands_log": log,
+    state = game.state_from_json({"hands": hands, "phase": "benefit", "round": 2, "hands_log": log,
                                   "characters": ["king", "queen", "knight", "beggar"], "tokens": [2, 1, 0, 0]})
     before = [state.view(s) for s in range(4)]
     state.apply(0, "steal")

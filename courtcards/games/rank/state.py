@@ -8,15 +8,16 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from courtcards.core.climbing import transfers_view
-from courtcards.core.errors import PositionError
+from courtcards.core.errors import CourtcardsError, PositionError
+from courtcards.core.positions import Fields, as_int, as_list
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.rank import actions as A
 from courtcards.games.rank.cards import (
-    CODES,
     CROWN,
     CROWN2,
     DECK_COUNTS,
+    DECK_SIZE,
     DOWN,
     NCODES,
     NUMBERS,
@@ -159,8 +160,8 @@ class RankState(State):
         self.rng = Rng(seed)
         self.hands: list[list[int]] = [[0] * NCODES for _ in range(n)]
         self.sizes = [0] * n
-        self.draw: list[int] = []  # bottom .. top
-        self.pile: list[int] = []  # every card played this round, in order
+        self.draw: list[int] = []  # bottom .. top here (drawn with pop()); saved and shown top card first
+        self.pile: list[int] = []  # every card played this round, top card first (the latest play first)
         self.top: tuple[int, ...] = ()
         self.pile_value = 0
         self.pile_count = 0
@@ -528,7 +529,7 @@ class RankState(State):
         cards = act.cards
         for c in cards:
             h[c] -= 1
-        self.pile += cards
+        self.pile = [*cards, *self.pile]  # top card first: the latest play first, in its notation
         self.sizes[seat] -= len(cards)
         self.round_log.append((seat, act.text))
         if self.sizes[seat] == 0:
@@ -823,7 +824,7 @@ class RankState(State):
     # -- cards by place (conformance) -------------------------------------------------
     def card_places(self) -> dict[str, list[str]]:
         places = {f"hand:{s}": texts(self.hands[s]) for s in range(self.num_players)}
-        places["draw_pile"] = [TEXT[c] for c in self.draw]
+        places["draw_pile"] = [TEXT[c] for c in reversed(self.draw)]  # top card first
         places["pile"] = [TEXT[c] for c in self.pile]
         places["discard"] = texts(self.discard)
         places["kings_hand"] = texts(self.kings_hand)
@@ -870,13 +871,14 @@ class RankState(State):
 
     # -- JSON ------------------------------------------------------------------------------
     def _to_json(self) -> JSON:
+        """The position (docs/notation.md, Rank positions): every pile top card first."""
         return {
             "rng": self.rng.state,
             "phase": self.phase,
-            "hand_number": self.hand_number,
+            "round": self.hand_number,
             "hands": [texts(h) for h in self.hands],
-            "draw_pile": [TEXT[c] for c in self.draw],
-            "pile": [TEXT[c] for c in self.pile],
+            "draw_pile": [TEXT[c] for c in reversed(self.draw)],  # top card first: drawn next first
+            "pile": [TEXT[c] for c in self.pile],  # top card first
             "top": [TEXT[c] for c in self.top],
             "pile_value": self.pile_value,
             "pile_count": self.pile_count,
@@ -901,79 +903,76 @@ class RankState(State):
 
     def load_json(self, data: Mapping[str, Any]) -> None:
         """Fill this state from full-state JSON or an explicit position (missing
-        fields take the values of a hand in play; unlisted cards are discarded)."""
+        fields take the values of a hand in play; unlisted cards are discarded).
+        Every field is read through Fields: a bad one is a PositionError naming it."""
         n = self.num_players
+        f = Fields(data)
+        if f.has("hand_number"):
+            raise PositionError("hand_number", "is called 'round' since format_version 3")
+        most = DECK_SIZE * self.decks
 
-        def cards(key: str, default: list[str] | None = None) -> list[int]:
-            raw = data.get(key, default or [])
-            if not isinstance(raw, list):
-                raise PositionError(f"{key!r} must be a list of cards, not {raw!r}")
-            try:
-                return [CODES.get(t) or parse_card(str(t)) for t in raw]
-            except Exception as exc:
-                raise PositionError(f"{key!r}: {exc}") from None
+        def cards(key: str) -> list[int]:
+            got = f.cards(key, parse_card, default=[])
+            if len(got) > most:
+                raise PositionError(f.at(key), f"lists {len(got)} cards, more than the deck's {most}")
+            return got
 
-        def seat_list(key: str, default: Any, kind: type) -> list[Any]:
-            raw = data.get(key, default)
-            if not isinstance(raw, list) or len(raw) != n or not all(isinstance(x, kind) for x in raw):
-                raise PositionError(f"{key!r} must be a list of {n} {kind.__name__} values, not {raw!r}")
-            return list(raw)
-
-        def records(key: str, entry: Any) -> Mapping[str, Any]:
-            if not isinstance(entry, Mapping):
-                raise PositionError(f"{key!r} must list JSON objects, not {entry!r}")
-            return entry
-
-        hands_raw = data.get("hands")
-        if not isinstance(hands_raw, list) or len(hands_raw) != n:
-            raise PositionError(f"'hands' must list {n} hands")
-        self.hands = []
-        for i, hand in enumerate(hands_raw):
-            if not isinstance(hand, list):
-                raise PositionError(f"hand {i} must be a list of cards")
-            try:
-                self.hands.append(counts_of([CODES.get(t) or parse_card(str(t)) for t in hand]))
-            except Exception as exc:
-                raise PositionError(f"hand {i}: {exc}") from None
+        hands = f.card_lists("hands", parse_card, length=n)
+        self.hands = [counts_of(h) for h in hands]
         self.sizes = [sum(h) for h in self.hands]
-        self.draw = cards("draw_pile")
+        self.draw = cards("draw_pile")[::-1]  # top card first in the position; popped from the end here
         self.pile = cards("pile")
-        self.top = canonical(cards("top", [])) if "top" in data else tuple(self.pile)
+        self.top = canonical(cards("top")) if f.has("top") else tuple(self.pile)
         self.kings_hand = counts_of(cards("kings_hand"))
         self.set_aside = counts_of(cards("set_aside"))
-        self.phase = str(data.get("phase", PLAY))
-        if self.phase not in (KINGS_HAND, BENEFIT, GIVE_BACK, EXCHANGE, PLAY, OVER):
-            raise PositionError(f"unknown phase {self.phase!r}")
-        self.pile_value = int(data.get("pile_value", 0))
-        self.pile_count = int(data.get("pile_count", 0))
-        owner = data.get("owner")
-        self.owner = -1 if owner is None else int(owner)
-        if self.pile_count and not (1 <= self.pile_value <= 13 and 0 <= self.owner < n):
-            raise PositionError("a pile in play needs a value in 1..13 and an owner seat")
-        self.kh_choice = data.get("kings_hand_choice")
-        self.passed = seat_list("passed", [False] * n, bool)
-        self.turn = int(data.get("turn", 0))
-        if not 0 <= self.turn < n:
-            raise PositionError(f"turn must be a seat 0..{n - 1}")
-        self.finished = [int(s) for s in data.get("finished", [])]
+        self.phase = f.text("phase", (KINGS_HAND, BENEFIT, GIVE_BACK, EXCHANGE, PLAY, OVER), default=PLAY)
+        self.pile_value = f.integer("pile_value", 0, 13, default=0)
+        self.pile_count = f.integer("pile_count", 0, most, default=0)
+        owner = f.opt_integer("owner", 0, n - 1)
+        self.owner = -1 if owner is None else owner
+        if self.pile_count and not (1 <= self.pile_value <= 13 and self.owner >= 0):
+            raise PositionError("pile_value", "a pile in play needs a value in 1..13 and an owner seat")
+        self.kh_choice = None if data.get("kings_hand_choice") is None else f.text("kings_hand_choice",
+                                                                                    ("keep", "swap"))
+        passed = f.array("passed", n, default=[False] * n)
+        for i, x in enumerate(passed):
+            if not isinstance(x, bool):
+                raise PositionError(f"passed[{i}]", "must be true or false")
+        self.passed = list(passed)
+        self.turn = f.integer("turn", 0, n - 1, default=0)
+        self.finished = f.seats("finished", n, default=[])
         default_chars = [KING, QUEEN, BEGGAR] + [KNIGHT] * (n - 3)
-        self.characters = seat_list("characters", default_chars, str)
+        chars = f.array("characters", n, default=default_chars)
+        for i, c in enumerate(chars):
+            if c not in (KING, QUEEN, KNIGHT, BEGGAR):
+                raise PositionError(f"characters[{i}]", f"must be king, queen, knight or beggar, not {c!r}")
+        self.characters = list(chars)
         for role in (KING, QUEEN, BEGGAR):
             if self.characters.count(role) != 1:
-                raise PositionError(f"exactly one {role} is needed in 'characters'")
-        self.tokens = seat_list("tokens", [0] * n, int)
-        self.kings = seat_list("times_king", [0] * n, int)
-        self.hand_number = int(data.get("hand_number", 1))
-        self.hands_log = [_frozen(records("hands_log", h)) for h in data.get("hands_log", [])]
+                raise PositionError("characters", f"exactly one {role} is needed")
+        self.tokens = f.ints("tokens", n, 0, 10_000, default=[0] * n)
+        self.kings = f.ints("times_king", n, 0, 10_000, default=[0] * n)
+        self.hand_number = f.integer("round", 1, 100_000, default=1)
+        self.hands_log = [_frozen(self._hand_record(e, n, i + 1, self.tokens))
+                          for i, e in enumerate(f.objs("hands_log", default=[]))]
         if self.hand_number > 1 and not self.hands_log and self.phase != PLAY:
-            raise PositionError("a benefit phase needs the previous hand in 'hands_log'")
-        self.exchanges = [_frozen(records("exchanges", e)) for e in data.get("exchanges", [])]
-        self.owed = {int(k): int(v) for k, v in dict(data.get("owed", {})).items()}
-        self.round_log = [(int(s), str(t)) for s, t in data.get("round_log", [])]
-        self.last_round = [(int(s), str(t)) for s, t in data.get("last_round", [])]
-        self.winner = data.get("winner")
-        if "rng" in data:
-            self.rng.state = int(data["rng"])
+            raise PositionError("hands_log", "a benefit phase needs the previous hand in 'hands_log'")
+        self.exchanges = []
+        for e in f.objs("exchanges", default=[]):
+            moved = tuple(TEXT[c] for c in canonical(e.cards("cards", parse_card)))
+            self.exchanges.append(_frozen({"from": e.seat("from", n), "to": e.seat("to", n), "cards": moved,
+                                           "why": e.text("why", ("steal", "tax", "give"))}))
+        owed = f.obj("owed", default={})
+        self.owed = {}
+        for key in owed.data:
+            if not (isinstance(key, str) and key.isdigit() and int(key) < n):
+                raise PositionError(owed.at(key), "is not a seat at this table")
+            self.owed[int(key)] = owed.integer(key, 1, 2)
+        self.round_log = self._plays(f, "round_log", n)
+        self.last_round = self._plays(f, "last_round", n)
+        self.winner = f.opt_integer("winner", 0, n - 1)
+        if f.has("rng"):
+            self.rng.state = f.integer("rng", 0, 2**64 - 1)
         # cards not placed anywhere are in the discard pile
         placed = [0] * NCODES
         for counts in (*self.hands, self.kings_hand, self.set_aside):
@@ -981,16 +980,49 @@ class RankState(State):
                 placed[c] += counts[c]
         for c in (*self.draw, *self.pile):
             placed[c] += 1
-        if "discard" in data:
+        if f.has("discard"):
             self.discard = counts_of(cards("discard"))
             for c in range(NCODES):
                 placed[c] += self.discard[c]
             if any(placed[c] != DECK_COUNTS[c] * self.decks for c in range(NCODES)):
-                raise PositionError("the cards in the position do not add up to the deck")
+                raise PositionError("discard", "the cards in the position do not add up to the deck")
         else:
             self.discard = [DECK_COUNTS[c] * self.decks - placed[c] for c in range(NCODES)]
             too_many = [TEXT[c] for c in range(NCODES) if self.discard[c] < 0]
             if too_many:
-                raise PositionError(f"more cards than the deck holds: {', '.join(too_many)}")
+                raise PositionError("hands", f"more cards than the deck holds: {', '.join(too_many)}")
         if self.phase == PLAY and self.sizes[self.turn] == 0:
-            raise PositionError(f"seat {self.turn} is to play but holds no cards")
+            raise PositionError("turn", f"seat {self.turn} is to play but holds no cards")
+
+    @staticmethod
+    def _hand_record(e: Fields, n: int, number: int, tokens: list[int]) -> JSON:
+        """One entry of ``hands_log``: a finished hand (RK-10). A position written by
+        hand may leave out all but ``finish`` (``tokens`` defaults to the position's)."""
+        finish = e.seats("finish", n)
+        if len(finish) != n:
+            raise PositionError(e.at("finish"), f"must list all {n} seats, not {len(finish)}")
+        record: JSON = {"hand": e.integer("hand", 1, 100_000, default=number), "finish": finish}
+        for i, role in ((0, "king"), (1, "queen"), (-1, "beggar")):
+            seat = e.integer(role, 0, n - 1, default=finish[i])
+            if seat != finish[i]:
+                raise PositionError(e.at(role), f"must be seat {finish[i]}, as 'finish' says")
+            record[role] = seat
+        record["tokens"] = e.ints("tokens", n, 0, 10_000, default=list(tokens))
+        return record
+
+    @staticmethod
+    def _plays(f: Fields, key: str, n: int) -> list[tuple[int, str]]:
+        """``round_log`` / ``last_round``: ``[seat, play]`` pairs, the play as its notation or "pass"."""
+        out = []
+        for i, entry in enumerate(f.array(key, default=[])):
+            path = f"{f.at(key)}[{i}]"
+            pair = as_list(entry, path, 2)
+            seat = as_int(pair[0], f"{path}[0]", 0, n - 1)
+            if not isinstance(pair[1], str):
+                raise PositionError(f"{path}[1]", "must be a play's text")
+            try:
+                text = A.parse_action(pair[1]).text
+            except CourtcardsError as exc:
+                raise PositionError(f"{path}[1]", str(exc)) from None
+            out.append((seat, text))
+        return out

@@ -109,7 +109,7 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
         "seed": world_rng.state,
         "version": view["version"],
         "phase": phase,
-        "hand_number": view["round"],
+        "round": view["round"],
         "hands": [[TEXT[c] for c in hands[s]] for s in range(n)],
         "draw_pile": [TEXT[c] for c in draw],
         "pile": view["pile"]["cards"],
