@@ -19,6 +19,7 @@ from courtcards.games.rank.cards import (
     DECK_COUNTS,
     DECK_SIZE,
     DOWN,
+    NAMES,
     NCODES,
     NUMBERS,
     TEXT,
@@ -358,25 +359,129 @@ class RankState(State):
         phase = self.phase
         if phase == PLAY:
             return self._legal_plays(seat)  # type: ignore[return-value]
+        # the other phases: their few candidates, kept by the rules' own statement (_why_not)
         if phase == KINGS_HAND:
-            return [A.KEEP, A.SWAP]
-        if phase == BENEFIT:
-            beggar = self.characters.index(BEGGAR)
-            has_number = any(self.hands[beggar][x] for x in NUMBERS)
-            return [A.LEAD, A.STEAL] if has_number else [A.LEAD]
-        if phase == GIVE_BACK:
-            return self._gives(seat, 1)
-        if phase == EXCHANGE:
-            return self._gives(seat, self.owed[seat])
-        return []
+            candidates = [A.KEEP, A.SWAP]
+        elif phase == BENEFIT:
+            candidates = [A.LEAD, A.STEAL]
+        elif phase in (GIVE_BACK, EXCHANGE):
+            held = [c for c in range(1, NCODES) if self.hands[seat][c]]
+            candidates = [A.make("give", canonical(combo))
+                          for combo in combinations_with_replacement(held, self._owed(seat))]
+        else:
+            return []
+        return [a for a in candidates if self._why_not(seat, a) is None]
 
-    def _gives(self, seat: int, k: int) -> list[Action]:
-        held = [c for c in range(1, NCODES) if self.hands[seat][c]]
-        out: list[Action] = []
-        for combo in combinations_with_replacement(held, k):
-            if all(combo.count(c) <= self.hands[seat][c] for c in set(combo)):
-                out.append(A.make("give", canonical(combo)))
-        return out
+    def _owed(self, seat: int) -> int:
+        """How many cards ``seat`` gives back now: one after a steal (RK-12), else what it owes (RK-13)."""
+        return 1 if self.phase == GIVE_BACK else self.owed.get(seat, 0)
+
+    # -- the rules for one action: why it is refused (None: legal) ------------------------
+    def refusal(self, seat: int, action: Action) -> str | None:
+        if not isinstance(action, A.RankAction):
+            return f"{action.text!r} is not a Rank action"
+        if seat not in self._actors():
+            return f"seat {seat} has no decision now"
+        return self._why_not(seat, action)
+
+    def _why_not(self, seat: int, act: A.RankAction) -> str | None:
+        """Why ``seat`` (a seat with the decision) may not take ``act`` now, or None if it
+        may: the one statement of the rules for a given action. The other phases' legal
+        actions are their candidates that pass it; the play phase's fast generator
+        (_legal_plays) lists exactly the plays it allows (tests/test_rank_rules.py checks
+        that on many positions, and the conformance suite with check_refusals)."""
+        phase = self.phase
+        kind = act.kind
+        if phase == PLAY:
+            return self._why_not_play(seat, act)
+        if phase == KINGS_HAND:
+            if kind in ("swap", "keep"):
+                return None
+            return "the King decides whether to take the King's Hand: 'swap' or 'keep'"
+        if phase == BENEFIT:
+            if kind == "lead":
+                return None
+            if kind == "steal":
+                beggar = self.characters.index(BEGGAR)
+                if any(self.hands[beggar][x] for x in NUMBERS):
+                    return None
+                return "the Beggar holds no number card, so the King can only lead (RK-12)"
+            return "the King chooses a benefit: 'lead' or 'steal'"
+        if phase in (GIVE_BACK, EXCHANGE):
+            if kind != "give":
+                return ("the King gives one card back to the Beggar: 'give CARD'" if phase == GIVE_BACK
+                        else "cards are given back: 'give CARDS'")
+            need = self._owed(seat)
+            if len(act.cards) != need:
+                return f"give exactly {need} card{'s' if need != 1 else ''}"
+            return self._missing(seat, act)
+        return "the game is over" if phase == OVER else f"no {kind} now"
+
+    def _why_not_play(self, seat: int, act: A.RankAction) -> str | None:
+        """RK-4 to RK-8: may ``seat``, to play, make this play or pass?"""
+        k = self.pile_count
+        if act is A.PASS:  # RK-8: anyone but the leader, and the owner is never asked
+            if not k:
+                return "the leader must play: any single card or set"
+            return "you own the pile" if seat == self.owner else None
+        if act.kind != "play":
+            return f"'{act.text}' is not a play; play cards or pass"
+        missing = self._missing(seat, act)
+        if missing:
+            return missing
+        cards = act.cards
+        if CROWN in cards or CROWN2 in cards:  # RK-6: alone, it beats anything
+            return None if act.is_crown else "a Crown is always played alone (RK-6)"
+        if cards.count(UP) + cards.count(DOWN) > 1:
+            return "a set takes at most one Rank-Up or Rank-Down (RK-4)"
+        if act.is_lone_modifier:  # RK-7
+            h = self.hands[seat]
+            if self.sizes[seat] != h[UP] + h[DOWN]:
+                return "a lone Rank-Up or Rank-Down is only allowed when your hand holds nothing else (RK-7)"
+            moved = self.pile_value + (1 if cards[0] == UP else -1)
+            return None if not k or 1 <= moved <= 13 else "the pile's value must stay within 1-13 (RK-7)"
+        nums = [c for c in cards if c in NUMBERS]
+        if DOWN in cards and not nums:
+            return "a Rank-Down needs at least one number card with it (RK-5)"
+        if nums and nums[0] != nums[-1]:  # canonical order: highest first
+            high, low = nums[0], nums[-1]
+            if not (UP in cards and high - low == 1 and nums.count(low) == 1):
+                return ("the number cards must all have one value; with a Rank-Up, "
+                        "exactly one card may be one lower (RK-4)")
+        if not k:  # RK-5: leading, any set of any count
+            return None
+        if act.count != k:
+            return f"the pile needs {k} card{'s' if k != 1 else ''} (number cards and Wilds), you played {act.count}"
+        if DOWN in cards:  # RK-5: a Rank-Down needs only the same count
+            return None
+        v = self.pile_value
+        value = self._set_value(act)
+        if value > v:
+            return None
+        if nums:
+            return f"a value of {value} does not beat the pile's {v}"
+        if UP in cards:
+            return f"nothing beats a {v}: 13 is the highest value (RK-4)"
+        return (f"Wilds alone on a {v} would be {v + 1}, but on their own they go no higher than 12; "
+                "with a Rank-Up they make a 13 (RK-4)")
+
+    def _set_value(self, act: A.RankAction) -> int:
+        """RK-4: the value the set ``act`` takes if played now (the engine plays it at this value)."""
+        base = act.base
+        if base == 0:  # Wilds alone: one above the pile (at most 12), or 1 when leading
+            base = min(self.pile_value + 1, 12) if self.pile_count else 1
+            if UP in act.cards:
+                base += 1  # a Rank-Up adds one more: 13 on a 12 or an 11
+        return base
+
+    def _missing(self, seat: int, act: A.RankAction) -> str | None:
+        have = self.hands[seat]
+        need = counts_of(act.cards)
+        for c in range(NCODES):
+            if need[c] > have[c]:
+                held = "no" if have[c] == 0 else "only one" if have[c] == 1 else f"only {have[c]}"
+                return f"you hold {held} {NAMES[c]}{'' if have[c] == 1 else 's'}, and the play needs {need[c]}"
+        return None
 
     def _legal_plays(self, seat: int) -> list[A.RankAction]:
         h = self.hands[seat]
@@ -577,11 +682,7 @@ class RankState(State):
                 self.turn = nxt
                 self.log_event(None, f"seat {nxt} leads.")
             return
-        base = act.base
-        if base == 0:  # Wilds alone: one above the pile (at most 12), or 1 when leading (RK-4)
-            base = min(self.pile_value + 1, 12) if self.pile_count else 1
-            if UP in cards:
-                base += 1  # a Rank-Up adds one more: 13 on a 12 or an 11 (RK-4)
+        base = self._set_value(act)  # RK-4
         if not self.pile_count:
             self.pile_count = act.count
         self.pile_value = base
@@ -841,12 +942,6 @@ class RankState(State):
         if not king_swapped:
             hidden.append("set_aside")
         return hidden
-
-    def explain_illegal(self, seat: int, action: Action) -> str:
-        from courtcards.games.rank.explain import explain
-
-        assert isinstance(action, A.RankAction)
-        return explain(self, seat, action)
 
     # -- copy ------------------------------------------------------------------------------
     def _copy_into(self, new: State) -> None:

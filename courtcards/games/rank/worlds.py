@@ -111,7 +111,7 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
         "phase": phase,
         "round": view["round"],
         "hands": [[TEXT[c] for c in hands[s]] for s in range(n)],
-        "draw_pile": [TEXT[c] for c in draw],
+        "draw_pile": [TEXT[c] for c in reversed(draw)],  # top card first (the same deal as before format 3)
         "pile": view["pile"]["cards"],
         "top": view["pile"]["top"],
         "pile_value": view["pile"]["value"],
