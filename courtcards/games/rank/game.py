@@ -91,16 +91,13 @@ class RankGame(Game[RankState]):
 
     def _upgrade_position(self, data: dict[str, Any], version: int) -> dict[str, Any]:
         """Format 1 and 2 positions: ``hand_number`` is now ``round``; the draw pile was
-        listed bottom card first and the round's pile in the order played: both are
-        now top card first (the pile's latest play first, each play in its notation)."""
+        listed bottom card first and the round's pile in the order put down: both are
+        now top card first."""
         if "hand_number" in data:
             data["round"] = data.pop("hand_number")
-        draw = data.get("draw_pile")
-        if isinstance(draw, list):
-            data["draw_pile"] = draw[::-1]
-        pile = data.get("pile")
-        if isinstance(pile, list):
-            data["pile"] = _pile_top_first(pile, data.get("round_log"))
+        for key in ("draw_pile", "pile"):
+            if isinstance(data.get(key), list):
+                data[key] = data[key][::-1]
         return data
 
     def _action_codec(self, num_players: int, options: dict[str, OptionValue]) -> RankCodec:
@@ -127,15 +124,3 @@ class RankGame(Game[RankState]):
     def parse_cards(self, text: str) -> list[str]:
         return [TEXT[c] for c in parse_card_list(text)]
 
-
-def _pile_top_first(pile: list[Any], round_log: Any) -> list[Any]:
-    """An old save's pile (cards in the order played) top card first: the round's plays
-    from ``round_log`` in reverse if they make up the pile, else the cards reversed."""
-    plays: list[list[str]] = []
-    if isinstance(round_log, list):
-        for entry in round_log:
-            if isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], str) and entry[1] != "pass":
-                plays.append(entry[1].split())
-    if [c for p in plays for c in p] == pile:
-        return [c for p in reversed(plays) for c in p]
-    return pile[::-1]

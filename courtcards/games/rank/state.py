@@ -135,9 +135,18 @@ _ROLE_WORDS = {KING: "King", QUEEN: "Queen", KNIGHT: "Knight", BEGGAR: "Beggar"}
 
 def _set_words(count: int, value: int) -> str:
     """How a set reads: "a 9", "an 8", "three 8s" (RK-4: the engine knows its count and value)."""
-    if count == 1:
-        return f"an {value}" if value in (8, 11) else f"a {value}"
-    return f"{_NUMBER_WORDS[count] if count < len(_NUMBER_WORDS) else count} {value}s"
+    words = _SET_WORDS.get((count, value))
+    if words is None:
+        if count == 1:
+            words = f"an {value}" if value in (8, 11) else f"a {value}"
+        else:
+            words = f"{_NUMBER_WORDS[count] if count < len(_NUMBER_WORDS) else count} {value}s"
+        _SET_WORDS[(count, value)] = words
+    return words
+
+
+_SET_WORDS: dict[tuple[int, int], str] = {}
+_PASSES = tuple(f"seat {s} passes." for s in range(12))
 
 
 def _ordinal(k: int) -> str:
@@ -162,7 +171,7 @@ class RankState(State):
         self.hands: list[list[int]] = [[0] * NCODES for _ in range(n)]
         self.sizes = [0] * n
         self.draw: list[int] = []  # bottom .. top here (drawn with pop()); saved and shown top card first
-        self.pile: list[int] = []  # every card played this round, top card first (the latest play first)
+        self.pile: list[int] = []  # every card played this round in the order put down; shown top card first
         self.top: tuple[int, ...] = ()
         self.pile_value = 0
         self.pile_count = 0
@@ -475,12 +484,16 @@ class RankState(State):
         return base
 
     def _missing(self, seat: int, act: A.RankAction) -> str | None:
+        """Whether ``seat`` holds the cards of ``act`` (codes in canonical order: equal ones together)."""
         have = self.hands[seat]
-        need = counts_of(act.cards)
-        for c in range(NCODES):
-            if need[c] > have[c]:
+        cards = act.cards
+        for i, c in enumerate(cards):
+            if i and cards[i - 1] == c:
+                continue
+            need = cards.count(c)
+            if need > have[c]:
                 held = "no" if have[c] == 0 else "only one" if have[c] == 1 else f"only {have[c]}"
-                return f"you hold {held} {NAMES[c]}{'' if have[c] == 1 else 's'}, and the play needs {need[c]}"
+                return f"you hold {held} {NAMES[c]}{'' if have[c] == 1 else 's'}, and the play needs {need}"
         return None
 
     def _legal_plays(self, seat: int) -> list[A.RankAction]:
@@ -622,7 +635,7 @@ class RankState(State):
     def _pass(self, seat: int) -> None:
         self.passed[seat] = True  # RK-8: out of this round
         self.round_log.append((seat, "pass"))
-        self.log_event(seat, f"seat {seat} passes.")
+        self.log_event(seat, _PASSES[seat])
         self._next(seat)
 
     def _out_words(self, seat: int) -> str:
@@ -634,7 +647,7 @@ class RankState(State):
         cards = act.cards
         for c in cards:
             h[c] -= 1
-        self.pile = [*cards, *self.pile]  # top card first: the latest play first, in its notation
+        self.pile += cards  # in the order put down (each play in its notation's order)
         self.sizes[seat] -= len(cards)
         self.round_log.append((seat, act.text))
         if self.sizes[seat] == 0:
@@ -682,14 +695,17 @@ class RankState(State):
                 self.turn = nxt
                 self.log_event(None, f"seat {nxt} leads.")
             return
-        base = self._set_value(act)  # RK-4
+        base = act.base or self._set_value(act)  # RK-4: Wilds alone take their value from the pile
         if not self.pile_count:
             self.pile_count = act.count
         self.pile_value = base
         self.top = cards
         self.owner = seat
-        self.log_event(seat, f"seat {seat} plays {act.text} ({_set_words(self.pile_count, base)})"
-                             f"{self._out_words(seat)}.")
+        words = _SET_WORDS.get((self.pile_count, base)) or _set_words(self.pile_count, base)
+        if self.sizes[seat]:
+            self.log_event(seat, f"seat {seat} plays {act.text} ({words}).")
+        else:
+            self.log_event(seat, f"seat {seat} plays {act.text} ({words}) and is out ({_ordinal(len(self.finished))}).")
         self._next(seat)
 
     def _crown_event(self, seat: int, act: A.RankAction, drawn: list[int]) -> None:
@@ -856,7 +872,7 @@ class RankState(State):
                 "value": self.pile_value,
                 "count": self.pile_count,
                 "top": [TEXT[c] for c in self.top],
-                "cards": [TEXT[c] for c in self.pile],
+                "cards": [TEXT[c] for c in reversed(self.pile)],  # top card first
             },
             "round_log": [[s, t] for s, t in self.round_log],
             "last_round": [[s, t] for s, t in self.last_round],
@@ -926,7 +942,7 @@ class RankState(State):
     def card_places(self) -> dict[str, list[str]]:
         places = {f"hand:{s}": texts(self.hands[s]) for s in range(self.num_players)}
         places["draw_pile"] = [TEXT[c] for c in reversed(self.draw)]  # top card first
-        places["pile"] = [TEXT[c] for c in self.pile]
+        places["pile"] = [TEXT[c] for c in reversed(self.pile)]  # top card first
         places["discard"] = texts(self.discard)
         places["kings_hand"] = texts(self.kings_hand)
         places["set_aside"] = texts(self.set_aside)
@@ -973,7 +989,7 @@ class RankState(State):
             "round": self.hand_number,
             "hands": [texts(h) for h in self.hands],
             "draw_pile": [TEXT[c] for c in reversed(self.draw)],  # top card first: drawn next first
-            "pile": [TEXT[c] for c in self.pile],  # top card first
+            "pile": [TEXT[c] for c in reversed(self.pile)],  # top card first
             "top": [TEXT[c] for c in self.top],
             "pile_value": self.pile_value,
             "pile_count": self.pile_count,
@@ -1016,7 +1032,7 @@ class RankState(State):
         self.hands = [counts_of(h) for h in hands]
         self.sizes = [sum(h) for h in self.hands]
         self.draw = cards("draw_pile")[::-1]  # top card first in the position; popped from the end here
-        self.pile = cards("pile")
+        self.pile = cards("pile")[::-1]  # top card first in the position; in the order put down here
         self.top = canonical(cards("top")) if f.has("top") else tuple(self.pile)
         self.kings_hand = counts_of(cards("kings_hand"))
         self.set_aside = counts_of(cards("set_aside"))
