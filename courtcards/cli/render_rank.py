@@ -29,7 +29,7 @@ PHASES = {
 }
 COUNT_WORDS = {1: "singles", 2: "pairs", 3: "triples", 4: "fours"}
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
-RECENT = 6  # the board shows the last few events
+RECENT = 4  # the board shows the last few events
 
 HELP = """[bold]Rank notation[/] (case does not matter)
   Cards:  [bold]1[/]-[bold]12[/] numbers, [bold]W[/] Wild, [bold]U[/] Rank-Up, [bold]D[/] Rank-Down, \
