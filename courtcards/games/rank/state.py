@@ -14,6 +14,7 @@ from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.rank import actions as A
 from courtcards.games.rank.cards import (
+    CODES,
     CROWN,
     CROWN2,
     DECK_COUNTS,
@@ -127,6 +128,20 @@ _CROWN = A.make("play", (CROWN,))
 _CROWN2 = A.make("play", (CROWN2,))
 _LONE_UP = A.make("play", (UP,))
 _LONE_DOWN = A.make("play", (DOWN,))
+
+def _canonical_cards(raw: Any) -> list[int] | None:
+    """The codes of a list of cards in canonical text (what the engine writes), or None
+    if it is anything else (then the caller reads it card by card through Fields)."""
+    if not isinstance(raw, (list, tuple)):
+        return None
+    try:
+        return [CODES[t] for t in raw]
+    except (KeyError, TypeError):
+        return None
+
+
+_PLAY_TEXTS: dict[str, str] = {}
+
 
 # -- the event log's words (courtcards.core.events): seats are "seat N" --------------------
 _NUMBER_WORDS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
@@ -1023,12 +1038,19 @@ class RankState(State):
         most = DECK_SIZE * self.decks
 
         def cards(key: str) -> list[int]:
-            got = f.cards(key, parse_card, default=[])
+            got = _canonical_cards(data.get(key, ()))
+            if got is None:  # not all canonical text: read card by card, naming a bad one
+                got = f.cards(key, parse_card, default=[])
             if len(got) > most:
                 raise PositionError(f.at(key), f"lists {len(got)} cards, more than the deck's {most}")
             return got
 
-        hands = f.card_lists("hands", parse_card, length=n)
+        raw_hands = data.get("hands")
+        fast = [_canonical_cards(h) for h in raw_hands] if isinstance(raw_hands, list) and len(raw_hands) == n \
+            else [None]
+        hands = [h for h in fast if h is not None]
+        if len(hands) != n:  # not all canonical text: read card by card, naming a bad one
+            hands = f.card_lists("hands", parse_card, length=n)
         self.hands = [counts_of(h) for h in hands]
         self.sizes = [sum(h) for h in self.hands]
         self.draw = cards("draw_pile")[::-1]  # top card first in the position; popped from the end here
@@ -1131,9 +1153,13 @@ class RankState(State):
             seat = as_int(pair[0], f"{path}[0]", 0, n - 1)
             if not isinstance(pair[1], str):
                 raise PositionError(f"{path}[1]", "must be a play's text")
-            try:
-                text = A.parse_action(pair[1]).text
-            except CourtcardsError as exc:
-                raise PositionError(f"{path}[1]", str(exc)) from None
+            text = _PLAY_TEXTS.get(pair[1])
+            if text is None:
+                try:
+                    text = A.parse_action(pair[1]).text
+                except CourtcardsError as exc:
+                    raise PositionError(f"{path}[1]", str(exc)) from None
+                if text == pair[1] and len(_PLAY_TEXTS) < 20_000:
+                    _PLAY_TEXTS[text] = text  # canonical texts seen before read at once
             out.append((seat, text))
         return out

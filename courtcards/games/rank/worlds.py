@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from courtcards.core.errors import ViewError
+from courtcards.core.events import EventLog
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON
 from courtcards.games.rank.actions import parse_action
@@ -135,9 +136,9 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
         "round_log": view["round_log"],
         "last_round": view["last_round"],
         "winner": (view["result"] or {}).get("winner"),
-        "events": view["log"],  # the seat's own wording: the world's view of the seat shows the same log
     }
     world = game.state_from_json(data, strict=False)
+    world.events = _events(view["log"])
     world.rng = world_rng
     pending = view["pending"]
     for s in pending["committed"]:
@@ -147,6 +148,19 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
             legal = world._legal(s)
             world.pending[s] = legal[rng.below(len(legal))]
     return world
+
+
+def _events(entries: list[Any]) -> EventLog:
+    """The event log as the seat saw it (its own wording of secret events), numbered as in
+    the view: the world's view of the seat shows the same log. Built directly, as the
+    view comes from the engine (a malformed one fails here and is a ViewError)."""
+    log = EventLog()
+    if entries:
+        log.n = int(entries[0]["n"]) - 1
+    for e in entries:
+        seat = e["seat"]
+        log = log.add(None if seat is None else int(seat), str(e["text"]))
+    return log
 
 
 def _finished(view: Mapping[str, Any], phase: str) -> list[int]:
