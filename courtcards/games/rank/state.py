@@ -129,6 +129,7 @@ _CROWN2 = A.make("play", (CROWN2,))
 _LONE_UP = A.make("play", (UP,))
 _LONE_DOWN = A.make("play", (DOWN,))
 
+
 def _canonical_cards(raw: Any) -> list[int] | None:
     """The codes of a list of cards in canonical text (what the engine writes), or None
     if it is anything else (then the caller reads it card by card through Fields)."""
@@ -412,7 +413,7 @@ class RankState(State):
         """Why ``seat`` (a seat with the decision) may not take ``act`` now, or None if it
         may: the one statement of the rules for a given action. The other phases' legal
         actions are their candidates that pass it; the play phase's fast generator
-        (_legal_plays) lists exactly the plays it allows (tests/test_rank_rules.py checks
+        (_legal_plays) lists exactly the plays it allows (tests/test_rank_views.py checks
         that on many positions, and the conformance suite with check_refusals)."""
         phase = self.phase
         kind = act.kind
