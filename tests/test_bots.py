@@ -84,7 +84,7 @@ def test_plays_a_lone_crown_to_go_out_but_not_a_crown_draw_2_that_draws() -> Non
     assert greedy_choice(state, 0) == "C"
     # RK-6: Crown + Draw 2 as the last card does not take you out while the draw pile has cards
     state = position(hands=[["C2", "2"], ["5", "9"], ["8", "10"], ["4", "11"]],
-                     pile=["1"], pile_value=1, pile_count=1, owner=3, turn=0, draw_pile=["6", "7"])
+                     pile=["1"], pile_value=1, pile_count=1, owner=3, turn=0, draw_pile=["7", "6"])
     assert greedy_choice(state, 0) == "2"
 
 
@@ -145,7 +145,7 @@ def benefit_position(king_hand: list[str]) -> State:
     return position(
         hands=[king_hand, ["5", "6"], ["7", "8"], ["1", "12", "12"]],
         phase="benefit",
-        hand_number=2,
+        round=2,
         hands_log=FIRST_HAND,
         characters=["king", "queen", "knight", "beggar"],
         tokens=[2, 1, 0, 0],
@@ -173,7 +173,7 @@ def test_classic_president_give_backs_are_the_lowest_lone_cards() -> None:
     state = position(
         hands=[["1", "2", "6", "6", "9", "11", "12", "12", "C"], ["5", "6"], ["7", "8"], ["1", "4"]],
         phase="exchange",
-        hand_number=2,
+        round=2,
         hands_log=FIRST_HAND,
         characters=["king", "queen", "knight", "beggar"],
         exchanges=[{"from": 3, "to": 0, "cards": ["12", "C"], "why": "tax"}],
@@ -194,7 +194,7 @@ def test_kings_hand_swaps_a_weak_hand_and_keeps_a_strong_one() -> None:
             hands=[hand, ["5"] * 5, ["7"] * 5, ["8"] * 5],
             kings_hand=["9"] * 5,
             phase="kings_hand",
-            hand_number=2,
+            round=2,
             hands_log=FIRST_HAND,
             characters=["king", "queen", "knight", "beggar"],
             options={"kings_hand": True},

@@ -99,9 +99,9 @@ def test_human_in_a_simultaneous_exchange_classic_president(tmp_path: Path) -> N
     assert session.state.is_over()
     assert seen == [{"committed": [3]}]  # who has chosen, never what
     text = output(session)
-    assert "seat 2 hands C2 to you (tax)." in text
+    assert "Seat 2 hands C2 to seat 0 (you) (Classic President)." in text
     assert "Seat 3 has chosen what to give back." in text
-    assert "you give" in text and "back to seat 2." in text
+    assert "Seat 0 (you) gives" in text and "back to seat 2." in text
 
 
 def test_quit_help_and_moves_then_the_record_is_saved(tmp_path: Path) -> None:
@@ -216,13 +216,13 @@ def test_steal_card_is_shown_to_king_and_beggar_only() -> None:
     hands = [["1"] * 5 + ["2"] * 5 + ["3"] * 5, ["4"] * 5 + ["5"] * 5 + ["6"] * 5,
              ["7"] * 5 + ["8"] * 5 + ["9"] * 5, ["10"] * 5 + ["11"] * 5 + ["12"] * 5]
     log = [{"hand": 1, "finish": [0, 1, 2, 3], "king": 0, "queen": 1, "beggar": 3, "tokens": [2, 1, 0, 0]}]
-    state = game.state_from_json({"hands": hands, "phase": "benefit", "hand_number": 2, "hands_log": log,
+    state = game.state_from_json({"hands": hands, "phase": "benefit", "round": 2, "hands_log": log,
                                   "characters": ["king", "queen", "knight", "beggar"], "tokens": [2, 1, 0, 0]})
     before = [state.view(s) for s in range(4)]
     state.apply(0, "steal")
     after = [state.view(s) for s in range(4)]
     lines = {s: Text.from_markup(" ".join(describe_event(before[s], after[s], 0, "steal"))).plain for s in range(4)}
-    assert "the King (you) steals 12 from the Beggar (seat 3)" in lines[0]
-    assert "the King (seat 0) steals 12 from the Beggar (you)" in lines[3]
-    assert "steals 1 card from the Beggar (seat 3)" in lines[1]
-    assert "12" not in lines[2] and "steals 1 card" in lines[2]
+    assert "The King (you) steals 12 from the Beggar (seat 3)" in lines[0]
+    assert "The King (seat 0) steals 12 from the Beggar (you)" in lines[3]
+    assert "steals a card from the Beggar (seat 3)" in lines[1]
+    assert "12" not in lines[2] and "steals a card" in lines[2]

@@ -57,7 +57,7 @@ def test_a_draw_pile_top_leak_is_caught(monkeypatch: pytest.MonkeyPatch) -> None
 
     def leaky(self: RankState, seat: int | None) -> dict[str, Any]:
         v = original(self, seat)
-        v["draw_top"] = self.card_places()["draw_pile"][-1:]
+        v["draw_top"] = self.card_places()["draw_pile"][:1]  # top card first
         return v
 
     monkeypatch.setattr(RankState, "view", leaky)
@@ -109,7 +109,7 @@ def test_a_revealed_secret_choice_is_caught(monkeypatch: pytest.MonkeyPatch) -> 
             "hands": [["1", "2", "3"], ["4", "5", "6"], ["7", "8"], ["9", "10", "11", "12"]],
             "characters": ["king", "queen", "knight", "beggar"],
             "phase": "exchange",
-            "hand_number": 2,
+            "round": 2,
             "hands_log": [
                 {"hand": 1, "finish": [0, 1, 2, 3], "king": 0, "queen": 1, "beggar": 3, "tokens": [2, 1, 0, 0]}
             ],
@@ -265,7 +265,7 @@ def test_an_observation_string_reading_hidden_cards_is_caught(monkeypatch: pytes
     original = State.observation_string
 
     def peeking(self: State, seat: int) -> str:
-        return original(self, seat) + " next:" + ",".join(self.card_places()["draw_pile"][-3:])
+        return original(self, seat) + " next:" + ",".join(self.card_places()["draw_pile"][:3])
 
     monkeypatch.setattr(RankState, "observation_string", peeking)
     with pytest.raises(ConformanceError, match="observation string of seat"):

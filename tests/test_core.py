@@ -179,12 +179,12 @@ def test_record_that_does_not_replay_names_the_action() -> None:
 @pytest.mark.parametrize(
     ("position", "message"),
     [
-        ({"hands": [["5"], ["X"], ["7"]]}, "hand 1"),
+        ({"hands": [["5"], ["X"], ["7"]]}, r"hands\[1\]\[0\].*not a Rank card"),
         ({"hands": [["5"], ["6"]]}, "3 to 12 players"),
         ({"hands": [["C", "C", "C"], ["6"], ["7"]]}, "more cards than the deck"),
         ({"hands": [["5"], ["6"], ["7"]], "turn": 7}, "turn"),
         ({"hands": [["5"], [], ["7"]], "turn": 1}, "holds no cards"),
-        ({"hands": [["5"], ["6"], ["7"]], "phase": "dancing"}, "unknown phase"),
+        ({"hands": [["5"], ["6"], ["7"]], "phase": "dancing"}, "'phase': must be one of .*not 'dancing'"),
     ],
 )
 def test_bad_positions_get_clear_errors(position: dict[str, object], message: str) -> None:

@@ -45,7 +45,7 @@ def following() -> RankState:
 
 
 def benefit() -> RankState:
-    return pos(["3 8 8 10 10 11", "5 6", "7 8", "1 12 12"], phase="benefit", hand_number=2,
+    return pos(["3 8 8 10 10 11", "5 6", "7 8", "1 12 12"], phase="benefit", round=2,
                hands_log=log([0, 1, 2, 3]), tokens=[2, 1, 0, 0], characters=["king", "queen", "knight", "beggar"])
 
 
@@ -54,7 +54,7 @@ def exchange() -> RankState:
     exchanges = [{"from": 2, "to": 0, "cards": ["C", "12"], "why": "tax"},
                  {"from": 3, "to": 1, "cards": ["11"], "why": "tax"}]
     return pos(["C 12 3 3 4", "11 6", "9 2", "7"], options={"classic_president": True}, phase="exchange",
-               hand_number=2, hands_log=log([0, 1, 3, 2]), exchanges=exchanges, owed={"0": 2, "1": 1},
+               round=2, hands_log=log([0, 1, 3, 2]), exchanges=exchanges, owed={"0": 2, "1": 1},
                characters=["king", "queen", "beggar", "knight"], tokens=[2, 1, 0, 0])
 
 
@@ -62,7 +62,7 @@ def after_steal(seat_view: int = 2) -> RankState:
     """3 players, the King (0) stole a 12 from the Beggar (2) and gave back a 3; seat 1 is Queen."""
     exchanges = [{"from": 2, "to": 0, "cards": ["12"], "why": "steal"},
                  {"from": 0, "to": 2, "cards": ["3"], "why": "give"}]
-    return pos(["12 7", "9 W", "12 12 12 12 12 12 3"], draw_pile=["9", "4"], turn=0, hand_number=2,
+    return pos(["12 7", "9 W", "12 12 12 12 12 12 3"], draw_pile=["4", "9"], turn=0, round=2,
                hands_log=log([0, 1, 2]), exchanges=exchanges, tokens=[2, 1, 0])
 
 
@@ -264,7 +264,7 @@ def test_the_stolen_card_stays_with_the_king_unless_played() -> None:
         world = G.sample_world(s.view(2), rng=k)
         assert "12" in hand(world, 0).split()
     # once a 12 has been played this hand, the King may have played it
-    s2 = pos(["12 7", "9 W", "12 12 12 12 12 3"], draw_pile=["9", "4"], turn=1, hand_number=2,
+    s2 = pos(["12 7", "9 W", "12 12 12 12 12 3"], draw_pile=["4", "9"], turn=1, round=2,
              hands_log=log([0, 1, 2]), exchanges=after_steal().to_json()["exchanges"], tokens=[2, 1, 0],
              pile=["12"], pile_value=12, pile_count=1, owner=2)
     held = Counter("12" in hand(G.sample_world(s2.view(2), rng=k), 0).split() for k in range(200))
@@ -277,8 +277,8 @@ def test_the_king_knows_the_beggar_held_no_higher_number() -> None:
     # (the Crowns + Draw 2 and the other 3s are placed, not discarded: a discarded card counts as played)
     exchanges = [{"from": 2, "to": 0, "cards": ["8"], "why": "steal"},
                  {"from": 0, "to": 2, "cards": ["3"], "why": "give"}]
-    s = pos(["12 12 11 7 C2 C2 3 3 3 3 3", "9 W 5", "8 3 2 1 1"], draw_pile=["10", "9", "12", "11", "4", "5", "3"],
-            turn=0, hand_number=2, hands_log=log([0, 1, 2]), exchanges=exchanges, tokens=[2, 1, 0])
+    s = pos(["12 12 11 7 C2 C2 3 3 3 3 3", "9 W 5", "8 3 2 1 1"], draw_pile=["3", "5", "4", "11", "12", "9", "10"],
+            turn=0, round=2, hands_log=log([0, 1, 2]), exchanges=exchanges, tokens=[2, 1, 0])
     beggar_hands = [hand(G.sample_world(s.view(0), rng=k), 2).split() for k in range(300)]
     assert all(not {"9", "10", "11", "12"} & set(h) for h in beggar_hands)
     assert all("3" in h for h in beggar_hands)  # the card the King gave back (none played)
@@ -288,7 +288,7 @@ def test_the_king_knows_the_beggar_held_no_higher_number() -> None:
 def test_the_king_knows_whether_he_may_steal() -> None:
     s = benefit()
     assert s.view(0)["steal_possible"] is True and "steal_possible" not in s.view(3)
-    no_number = pos(["3 8", "5 6", "7 8", "W U D"], phase="benefit", hand_number=2,
+    no_number = pos(["3 8", "5 6", "7 8", "W U D"], phase="benefit", round=2,
                     hands_log=log([0, 1, 2, 3]), tokens=[2, 1, 0, 0],
                     characters=["king", "queen", "knight", "beggar"])
     assert no_number.view(0)["steal_possible"] is False and legal(no_number) == {"lead"}
@@ -379,7 +379,7 @@ def test_bad_views_are_refused() -> None:
         G.sample_world(broken, rng=1)
     crowded = s.view(1)
     crowded["hand"] = ["C"] * 5
-    crowded["players"][1]["cards"] = 5
+    crowded["players"][1]["hand_size"] = 5
     with pytest.raises(ViewError, match="do not fit in the deck"):
         G.sample_world(crowded, rng=1)
 

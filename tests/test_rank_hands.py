@@ -20,7 +20,7 @@ def log(finish: list[int], hand_no: int = 1) -> list[dict[str, Any]]:
 
 
 def sizes(s: RankState) -> list[int]:
-    return [p["cards"] for p in s.view(None)["players"]]
+    return [p["hand_size"] for p in s.view(None)["players"]]
 
 
 # -- RK-10 End of a hand ---------------------------------------------------------------------------
@@ -112,7 +112,7 @@ def test_no_actions_after_the_game_is_over() -> None:
 
 # -- RK-12 Next hand: the King's benefit ----------------------------------------------------------
 
-BENEFIT: dict[str, Any] = {"phase": "benefit", "hand_number": 2, "hands_log": log([0, 1, 3, 2]),
+BENEFIT: dict[str, Any] = {"phase": "benefit", "round": 2, "hands_log": log([0, 1, 3, 2]),
                            "tokens": [2, 1, 0, 0]}
 
 
@@ -219,7 +219,7 @@ def test_president_taxes_are_the_highest_cards(rng: int) -> None:
 
 def test_president_never_takes_wild_or_modifiers() -> None:
     # RK-13: a Beggar with one number card and W U D gives just that card
-    s = pos(["3 4", "5 6", "W U D 2", "7 C"], options={"classic_president": True}, hand_number=2,
+    s = pos(["3 4", "5 6", "W U D 2", "7 C"], options={"classic_president": True}, round=2,
             hands_log=log([0, 1, 3, 2]))
     s._president_exchange()
     assert [(e["from"], e["to"], list(e["cards"])) for e in s.exchanges] == [(2, 0, ["2"]), (3, 1, ["C"])]
@@ -231,7 +231,7 @@ def test_president_give_backs_are_simultaneous_and_the_king_leads() -> None:
     exchanges = [{"from": 2, "to": 0, "cards": ["C", "12"], "why": "tax"},
                  {"from": 3, "to": 1, "cards": ["11"], "why": "tax"}]
     s = pos(["C 12 3 4", "11 6", "9 2", "7"], options={"classic_president": True}, phase="exchange",
-            hand_number=2, hands_log=log([0, 1, 3, 2]), exchanges=exchanges, owed={"0": 2, "1": 1})
+            round=2, hands_log=log([0, 1, 3, 2]), exchanges=exchanges, owed={"0": 2, "1": 1})
     assert s.to_move() == (0, 1)
     assert "give 12 C" in legal(s, 0) and "give 4 3" in legal(s, 0) and "give 3" not in legal(s, 0)
     assert legal(s, 1) == {"give 11", "give 6"}
@@ -321,7 +321,7 @@ def test_endless_has_no_tokens_and_counts_kings() -> None:
 def test_endless_ends_after_the_chosen_hands_most_kings_wins() -> None:
     # RK-15: option `hands`; most times King wins
     s = pos(["", "5", "", "7 8"], turn=1, finished=[2, 0], options={"endless": True, "hands": 3},
-            hand_number=3, times_king=[2, 0, 0, 0], hands_log=log([0, 1, 2, 3]) + log([0, 2, 1, 3], 2))
+            round=3, times_king=[2, 0, 0, 0], hands_log=log([0, 1, 2, 3]) + log([0, 2, 1, 3], 2))
     play(s, "5")
     assert s.is_over() and s.kings == [2, 0, 1, 0] and s.winner == 0
     res = s.result()
@@ -331,7 +331,7 @@ def test_endless_ends_after_the_chosen_hands_most_kings_wins() -> None:
 def test_endless_tie_goes_to_the_better_finish_in_the_last_hand() -> None:
     # RK-15 + RK-11 (house decision: a tie in times King is broken as a token tie is)
     s = pos(["", "5", "", "7 8"], turn=1, finished=[2, 0], options={"endless": True, "hands": 2},
-            hand_number=2, times_king=[1, 0, 0, 0], hands_log=log([0, 1, 2, 3]))
+            round=2, times_king=[1, 0, 0, 0], hands_log=log([0, 1, 2, 3]))
     play(s, "5")
     assert s.kings == [1, 0, 1, 0] and s.winner == 2
 
@@ -351,12 +351,12 @@ def test_view_shows_only_the_seats_own_hand_and_public_facts() -> None:
             passed=[False, True, False, False], draw_pile=["1", "1"], tokens=[2, 1, 0, 0])
     v = s.view(2)
     assert v["hand"] == ["8", "9", "10", "11"]
-    assert [p["cards"] for p in v["players"]] == [3, 2, 4, 1]
+    assert [p["hand_size"] for p in v["players"]] == [3, 2, 4, 1]
     assert [p["passed"] for p in v["players"]] == [False, True, False, False]
     assert [p["character"] for p in v["players"]] == ["king", "queen", "beggar", "knight"]
-    assert [p["tokens"] for p in v["players"]] == [2, 1, 0, 0]
-    assert v["draw_pile"] == 2 and v["pile"]["cards"] == ["2", "2"]
-    assert "hand" not in s.view(None)
+    assert [p["score"] for p in v["players"]] == [2, 1, 0, 0]
+    assert v["deck_size"] == 2 and v["pile"]["cards"] == ["2", "2"]
+    assert s.view(None)["hand"] == []  # a spectator holds nothing (the shared words)
 
 
 def test_view_does_not_depend_on_hidden_cards() -> None:
@@ -371,8 +371,8 @@ def test_view_does_not_depend_on_hidden_cards() -> None:
 
 def test_cards_drawn_with_crown_draw_2_are_private() -> None:
     # RK-16
-    a = pos(["5", "C2 4", "9"], turn=1, draw_pile=["3", "11", "2", "W"])
-    b = pos(["5", "C2 4", "9"], turn=1, draw_pile=["2", "W", "3", "11"])
+    a = pos(["5", "C2 4", "9"], turn=1, draw_pile=["W", "2", "11", "3"])
+    b = pos(["5", "C2 4", "9"], turn=1, draw_pile=["11", "3", "W", "2"])
     play(a, "C2")
     play(b, "C2")
     assert a.view(0) == b.view(0) and a.view(2) == b.view(2) and a.view(None) == b.view(None)
@@ -453,7 +453,7 @@ def test_tokens_are_not_limited_by_the_sixteen_in_the_box() -> None:
 )
 def test_refused_actions_in_setup_phases(phase_fields: dict[str, Any], seat: int, move: str, reason: str) -> None:
     # RK-13 / RK-14: each phase says what it waits for
-    s = pos(["3 4 12 9", "5 6", "2", "7"], hand_number=2, hands_log=log([0, 1, 3, 2]), **phase_fields)
+    s = pos(["3 4 12 9", "5 6", "2", "7"], round=2, hands_log=log([0, 1, 3, 2]), **phase_fields)
     before = s.to_json()
     with pytest.raises(IllegalActionError, match=reason):
         s.apply(seat, move)

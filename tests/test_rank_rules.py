@@ -80,7 +80,7 @@ def test_deal_is_15_each_and_the_rest_is_the_draw_pile(n: int, draw: int) -> Non
     s = G.new_game(n, seed=3)
     assert [len(s.card_places()[f"hand:{i}"]) for i in range(n)] == [15] * n
     assert len(s.card_places()["draw_pile"]) == draw
-    assert s.view(None)["draw_pile"] == draw
+    assert s.view(None)["deck_size"] == draw
 
 
 def test_only_king_queen_and_beggar_are_named_with_two_decks() -> None:
@@ -369,9 +369,9 @@ def test_a_crown_is_played_alone() -> None:
 
 
 def test_crown_draw_2_draws_two_from_the_top() -> None:
-    # RK-6: Crown + Draw 2 then draws two cards (draw pile listed bottom to top)
+    # RK-6: Crown + Draw 2 then draws two cards (draw pile listed top card first)
     s = pos(["5", "C2 4", "9"], turn=1, pile=["8"], pile_value=8, pile_count=1, owner=0,
-            draw_pile=["1", "11", "3"])
+            draw_pile=["3", "11", "1"])
     play(s, "C2")
     assert hand(s, 1) == "3 4 11"
     assert s.card_places()["draw_pile"] == ["1"]

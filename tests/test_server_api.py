@@ -123,7 +123,7 @@ def test_tables_open_then_playing_and_join_refusals(client: TestClient, db_path:
     err(client.post(f"/api/tables/{tid}/join", json={}), 409, "no_free_seat")
     info = client.get(f"/api/tables/{tid}").json()
     assert info["table"]["status"] == "playing" and info["table"]["seats"][2]["name"] == "Ann"
-    assert info["view"]["seat"] is None and "hand" not in info["view"]
+    assert info["view"]["seat"] is None and info["view"]["hand"] == []  # a spectator holds nothing
     assert client.get("/api/tables?status=open").json()["tables"] == []
     # Only the token's hash is stored.
     raw = db_path.read_bytes() + (Path(str(db_path) + "-wal").read_bytes() if Path(str(db_path) + "-wal").exists()

@@ -131,7 +131,7 @@ def observe_rank(record: GameRecord, kinds: tuple[str, ...]) -> GameFacts:
     prev = first
     for seat, text, view in views:
         phase = prev["phase"]
-        hand = int(prev["hand_number"])
+        hand = int(prev["round"])
         if phase == "play":
             turns += 1
             if not view["round_log"]:  # the round just ended: it is the previous log plus this action

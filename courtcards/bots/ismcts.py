@@ -70,7 +70,8 @@ def _places(players: Sequence[dict[str, Any]]) -> list[float]:
     """Each seat's finishing place in the hand in play (0 first): known for seats that are out,
     guessed from the cards left (fewer first, ties shared) for the others."""
     n = len(players)
-    keys = [int(p["out"]) if p.get("out") else n + int(p["cards"]) for p in players]
+    # the shared word is hand_size; "cards" until KQP's view says it too (issue 11)
+    keys = [int(p["out"]) if p.get("out") else n + int(p.get("hand_size", p.get("cards", 0))) for p in players]
     return [sum(1.0 for k in keys if k < key) + 0.5 * (keys.count(key) - 1) for key in keys]
 
 
@@ -82,9 +83,9 @@ def _rank_value(state: State) -> Values:
     if opts.get("endless"):
         scores = [float(p["times_king"]) + (place[s] == 0) for s, p in enumerate(players)]
         return _spread(scores, float(opts.get("hands") or 10))
-    left = sum(int(p["cards"]) for p in players) / (15.0 * len(players))  # early guesses count for less
+    left = sum(int(p["hand_size"]) for p in players) / (15.0 * len(players))  # early guesses count for less
     scores = [
-        float(p["tokens"]) + (1.0 if p["out"] else 1.0 - left) * max(0.0, 2.0 - place[s])
+        float(p["score"]) + (1.0 if p["out"] else 1.0 - left) * max(0.0, 2.0 - place[s])
         for s, p in enumerate(players)
     ]
     return _spread(scores, float(opts.get("tokens_to_win") or 5))

@@ -171,7 +171,7 @@ class GreedyRankBot:
     # -- play ----------------------------------------------------------------------------
     def _play(self, view: dict[str, Any], h: list[int], acts: list[RankAction]) -> RankAction:
         size = sum(h)
-        draw = int(view.get("draw_pile", 0))
+        draw = int(view.get("deck_size", 0))
         plays = [a for a in acts if a.kind == "play"]
         for a in plays:  # go out whenever a play empties the hand (RK-6: not a Crown + Draw 2 that draws)
             if len(a.cards) == size and not (a.cards == (CROWN2,) and draw > 0):
@@ -182,7 +182,8 @@ class GreedyRankBot:
         rest = _without(h, [CROWN] * h[CROWN] + [CROWN2] * h[CROWN2])
         pile = view["pile"]
         me = view.get("seat")
-        opp_min = min((p["cards"] for p in view["players"] if p["seat"] != me and p["cards"]), default=HAND_SIZE)
+        opp_min = min((p["hand_size"] for p in view["players"] if p["seat"] != me and p["hand_size"]),
+                      default=HAND_SIZE)
         late = size <= self.w.late_cards or opp_min <= self.w.late_cards
 
         unseen = unseen_counts(view, h)

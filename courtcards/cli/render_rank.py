@@ -1,12 +1,13 @@
 """How the CLI shows Rank: the board from one seat's view, events, moves, results.
 
 Everything here reads views only (RK-16: hands, the draw pile and the cards of
-a steal/give are private; plays, passes, characters and tokens are public).
+a steal/give are private; plays, passes, characters and tokens are public). What
+happened is the engine's own sentences (``view["log"]``), never worded here.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+import re
 from collections.abc import Sequence
 
 from rich import box
@@ -28,6 +29,7 @@ PHASES = {
 }
 COUNT_WORDS = {1: "singles", 2: "pairs", 3: "triples", 4: "fours"}
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+RECENT = 4  # the board shows the last few events
 
 HELP = """[bold]Rank notation[/] (case does not matter)
   Cards:  [bold]1[/]-[bold]12[/] numbers, [bold]W[/] Wild, [bold]U[/] Rank-Up, [bold]D[/] Rank-Down, \
@@ -62,13 +64,6 @@ def _character(view: View, seat: int) -> str:
     return CHARACTERS.get(view["players"][seat]["character"], "?")
 
 
-def _role_seat(view: View, role: str) -> int | None:
-    for p in view["players"]:
-        if p["character"] == role:
-            return int(p["seat"])
-    return None
-
-
 def _set_words(count: int, value: int) -> str:
     return f"{_num(count, 'card')} of value {value}"
 
@@ -79,11 +74,11 @@ def render_view(console: Console, view: View) -> None:
     opts = view.get("options", {})
     goal = (f"{opts.get('hands')} hands (endless)" if opts.get("endless")
             else f"first to {_num(opts.get('tokens_to_win', 5), 'token')}")
-    console.rule(f"[bold]Rank[/] · hand {view['hand_number']} · {PHASES.get(view['phase'], view['phase'])} · {goal}")
+    console.rule(f"[bold]Rank[/] · hand {view['round']} · {PHASES.get(view['phase'], view['phase'])} · {goal}")
     pile = view["pile"]
     movers = set(view.get("to_move", []))
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    for col in ("", "Seat", "Character", "Cards", "Tokens", "Status"):
+    for col in ("", "Seat", "Character", "Cards", "Times King" if opts.get("endless") else "Tokens", "Status"):
         table.add_column(col)
     for p in view["players"]:
         s = p["seat"]
@@ -101,8 +96,8 @@ def render_view(console: Console, view: View) -> None:
             "▶" if s in movers else "",
             f"[bold]{seat_text}[/]" if s == me else seat_text,
             CHARACTERS.get(p["character"], p["character"]),
-            str(p["cards"]),
-            str(p["times_king"] if opts.get("endless") else p["tokens"]),
+            str(p["hand_size"]),
+            str(p["score"]),
             ", ".join(status),
         )
     console.print(table)
@@ -113,15 +108,13 @@ def render_view(console: Console, view: View) -> None:
         )
     elif view["phase"] == "play":
         console.print("Pile: empty (a new round)")
-    log = view.get("round_log") or []
-    if log:
-        entries = [f"{name(view, s)}: {'pass' if t == 'pass' else cards_markup(t.split())}" for s, t in log[-10:]]
-        _flow(console, "This round: " + ("... " if len(log) > 10 else ""), entries, gap=" · ")
-    console.print(f"Draw pile: {view['draw_pile']} cards · discarded: {len(view.get('discard', []))} cards")
-    for e in view.get("exchanges", []):
-        if "cards" in e or view["phase"] != "play":  # the viewer's own exchanges stay on the board
-            console.print("This hand: " + _exchange_text(view, e))
-    if me is not None and "hand" in view:
+    recent = view.get("log", [])[-RECENT:]
+    if recent:
+        console.print("[dim]Lately:[/]")
+        for e in recent:
+            console.print("  " + log_line(view, e["text"]), soft_wrap=True)
+    console.print(f"Draw pile: {view['deck_size']} cards · discarded: {len(view.get('discard', []))} cards")
+    if me is not None:
         console.print(f"[bold]Your hand[/] ({len(view['hand'])}): {cards_markup(view['hand'])}")
     console.print(_turn_text(view))
 
@@ -142,22 +135,23 @@ def _turn_text(view: View) -> str:
     return "Waiting for " + ", ".join(name(view, s) for s in movers) + f" ({PHASES.get(phase, phase)})."
 
 
-def _exchange_text(view: View, e: View) -> str:
-    cards = f"[bold]{cards_markup(e['cards'])}[/]" if "cards" in e else _num(e["count"], "card")
-    giver, taker = name(view, e["from"]), name(view, e["to"])
-    if e["why"] == "steal":
-        return f"the King ({name(view, e['to'])}) steals {cards} from the Beggar ({name(view, e['from'])})."
-    if e["why"] == "tax":
-        return f"{giver} hand{'' if giver == 'you' else 's'} {cards} to {taker} (tax)."
-    return f"{giver} give{'' if giver == 'you' else 's'} {cards} back to {taker}."
+def log_line(view: View, text: str) -> str:
+    """One of the engine's sentences (courtcards.core.events) as markup, the viewer's seat called "you"."""
+    line = escape(text)
+    me = view.get("seat")
+    if me is not None:
+        line = re.sub(rf"\(seat {me}\)", "(you)", line)
+        line = re.sub(rf"\b([Ss]eat {me})\b(?! \(you\))", r"\1 (you)", line)
+    return line[:1].upper() + line[1:]
+
+
+def _new_events(before: View | None, after: View) -> list[str]:
+    seen = before["log"][-1]["n"] if before and before.get("log") else -1
+    return [log_line(after, e["text"]) for e in after.get("log", []) if e["n"] > seen]
 
 
 def describe_start(view: View) -> list[str]:
-    chars = ", ".join(f"{CHARACTERS[c]} {name(view, _role_seat(view, c))}" for c in ("king", "queen", "beggar"))
-    lines = [f"[bold]Hand {view['hand_number']}[/]: characters dealt at random: {chars}."]
-    if view["phase"] == "play" and view["leading"]:
-        lines.append(f"{name(view, view['turn'], True)} lead{'' if view['turn'] == view.get('seat') else 's'}.")
-    return lines
+    return _new_events(None, view)
 
 
 # -- moves ----------------------------------------------------------------------------------------
@@ -221,122 +215,14 @@ def render_moves(console: Console, view: View, legal: Sequence[str], full: bool)
 
 # -- events ----------------------------------------------------------------------------------------
 def describe_event(before: View, after: View, seat: int, text: str) -> list[str]:
-    lines: list[str] = []
-    who = name(after, seat, True)
-    phase = before["phase"]
-    if phase == "play":
-        lines += _describe_play(before, after, seat, text)
-    elif phase == "benefit":
-        if text == "lead":
-            lines.append(f"The King ({name(after, seat)}) chooses to lead.")
-        else:
-            lines += ["Exchange: " + _exchange_text(after, e) for e in _new_exchanges(before, after)]
-    elif phase == "kings_hand":
-        took = "takes the King's Hand" if text == "swap" else "keeps his hand"
-        lines.append(f"The King ({name(after, seat)}) {took}.")
-    elif phase in ("give_back", "exchange"):
-        new = _new_exchanges(before, after)
-        if new:
-            lines += ["Exchange: " + _exchange_text(after, e) for e in new]
-        else:
-            lines.append(f"{who} {'have' if who == 'You' else 'has'} chosen what to give back.")
-    lines += _describe_transitions(before, after, text)
-    return lines
-
-
-def _new_exchanges(before: View, after: View) -> list[View]:
-    old: list[View] = before.get("exchanges", [])
-    new: list[View] = after.get("exchanges", [])
-    if before["hand_number"] == after["hand_number"] and new[: len(old)] == old:
-        return new[len(old) :]
-    return new
-
-
-def _describe_play(before: View, after: View, seat: int, text: str) -> list[str]:
-    who = name(after, seat, True)
-    verb = "" if who == "You" else "s"
-    if text == "pass":
-        return [f"{who} pass{'' if who == 'You' else 'es'}."]
-    cards = text.split()
-    shown = f"[bold]{cards_markup(cards)}[/]"
-    lines: list[str] = []
-    same_hand = after["hand_number"] == before["hand_number"] and after["phase"] == "play"
-    if cards in (["C"], ["C2"]):
-        lines.append(f"{who} play{verb} a Crown {shown} and win{verb} the round.")
-        if cards == ["C2"] and same_hand:
-            drawn = after["players"][seat]["cards"] - (before["players"][seat]["cards"] - 1)
-            if drawn:
-                got = ""
-                if seat == after.get("seat") and "hand" in after:
-                    old: list[str] = before["hand"]
-                    new: list[str] = after["hand"]
-                    extra = Counter(new) - (Counter(old) - Counter(["C2"]))
-                    got = ": " + cards_markup(sorted(extra.elements(), key=after["hand"].index))
-                lines.append(f"{who} draw{verb} {_num(drawn, 'card')}{got}.")
-    elif cards in (["U"], ["D"]):
-        if before["pile"]["count"]:
-            way = "raises" if cards == ["U"] else "lowers"
-            lines.append(f"{who} play{verb} a lone {shown}: {way.rstrip('s') if who == 'You' else way} the pile "
-                         f"to value {after['pile']['value'] if same_hand else '?'} and sit{verb} out the round.")
-        else:
-            lines.append(f"{who} shed{verb} a lone {shown}.")
-    else:
-        pile = after["pile"]
-        what = ""
-        if same_hand and pile["owner"] == seat and pile["count"]:
-            what = f" ({_set_words(pile['count'], pile['value'])})"
-        lines.append(f"{who} play{verb} {shown}{what}.")
-    hand_over = len(after.get("hands_log", [])) > len(before.get("hands_log", []))
-    if hand_over or (before["players"][seat]["cards"] and not after["players"][seat]["cards"]):
-        place = after["players"][seat]["out"]
-        if hand_over:
-            finish = after["hands_log"][-1]["finish"]
-            if seat == finish[-1]:
-                return lines
-            place = finish.index(seat) + 1
-        lines.append(f"{who} {'are' if who == 'You' else 'is'} out" + (f" ({ORDINALS.get(place, f'{place}th')})."
-                                                                      if place else "."))
-    return lines
-
-
-def _describe_transitions(before: View, after: View, text: str) -> list[str]:
-    lines: list[str] = []
-    new_hand = after["hand_number"] != before["hand_number"] or (after["phase"] == "over" != before["phase"])
-    if new_hand:
-        lines += _hand_over_lines(after)
-        if after["phase"] == "over":
-            return lines
-        lines.append(f"[bold]Hand {after['hand_number']}[/] is dealt.")
-        lines += ["Exchange: " + _exchange_text(after, e) for e in after.get("exchanges", [])]
-    elif before["phase"] == "play" and before["round_log"] and not after["round_log"] and text not in ("C", "C2"):
-        lines.append(f"Round over: {name(after, before['pile']['owner'])} won it.")
-    if after["phase"] == "play" and after["leading"]:
-        lines.append(f"{name(after, after['turn'], True)} lead{'' if after['turn'] == after.get('seat') else 's'}.")
-    if after["phase"] in ("benefit", "kings_hand") and before["phase"] != after["phase"]:
-        king = _role_seat(after, "king")
-        what = "lead or steal" if after["phase"] == "benefit" else "swap for the King's Hand or keep"
-        lines.append(f"The King ({name(after, king)}) chooses: {what}.")
-    return lines
-
-
-def _hand_over_lines(after: View) -> list[str]:
-    if not after.get("hands_log"):
-        return []
-    h = after["hands_log"][-1]
-    finish: list[int] = h["finish"]
-    endless = after["options"].get("endless")
-    knights = finish[2:-1]
-    parts = [f"King {name(after, h['king'])}" + ("" if endless else " (+2 tokens)"),
-             f"Queen {name(after, h['queen'])}" + ("" if endless else " (+1 token)")]
-    if knights:
-        parts.append(("Knights " if len(knights) > 1 else "Knight ") + ", ".join(name(after, s) for s in knights))
-    parts.append(f"Beggar {name(after, h['beggar'])}")
-    lines = [f"[bold]Hand {h['hand']} over[/]: " + "; ".join(parts) + "."]
-    if endless:
-        kings = [p["times_king"] for p in after["players"]]
-        lines.append("Times King: " + ", ".join(f"{name(after, s)} {k}" for s, k in enumerate(kings)) + ".")
-    else:
-        lines.append("Tokens: " + ", ".join(f"{name(after, s)} {t}" for s, t in enumerate(h["tokens"])) + ".")
+    """The engine's sentences logged since ``before``, as the viewer sees them (RK-16); and who
+    has committed a secret give-back (the core's pending choices, RK-13), never what."""
+    lines = _new_events(before, after)
+    old = set(before.get("pending", {}).get("committed", []))
+    for s in after.get("pending", {}).get("committed", []):
+        if s not in old:
+            lines.append(f"{name(after, s, True)} {'have' if s == after.get('seat') else 'has'} chosen "
+                         "what to give back.")
     return lines
 
 

@@ -17,6 +17,8 @@ from courtcards.core.record import GameRecord
 from courtcards.core.state import State
 
 MARK_KEYS = (("hand_number", "Hand"), ("round", "Round"), ("turn_number", "Turn"))
+#: what a game calls the ``round`` of its view in the marks (a Rank round is a hand)
+ROUND_WORDS = {"rank": "Hand"}
 
 
 @dataclass
@@ -52,6 +54,8 @@ def build(record: GameRecord, every: int) -> Replay:
     checkpoints = [_checkpoint(state)]
     view = state.view(None)
     key = next((k for k in MARK_KEYS if k[0] in view), None)
+    if key is not None and key[0] == "round" and record.game in ROUND_WORDS:
+        key = ("round", ROUND_WORDS[record.game])
     marks: list[dict[str, Any]] = []
     prev: Any = object()
 

@@ -50,6 +50,9 @@ def test_lobby_rank_three_bots_whole_game_with_reload(pages: Pages, screenshot: 
     page.wait_for_selector("#summary .game-over")
     assert "Game over" in page.inner_text("#summary")
     assert page.locator("#summary .standings tbody tr").count() == 4
+    # the log is the engine's sentences with the seats' names put in (RK-10/RK-11 among them)
+    log = page.inner_text("#log")
+    assert "Ann (you)" in log and "wins the game with" in log and "is over: " in log
     info = pages.server.get(f"/api/tables/{table_id}")["table"]
     assert info["status"] == "finished" and info["result"]["scores"][info["result"]["winner"]] >= 1
 

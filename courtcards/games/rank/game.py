@@ -89,6 +89,17 @@ class RankGame(Game[RankState]):
         state.load_json(data)
         return state
 
+    def _upgrade_position(self, data: dict[str, Any], version: int) -> dict[str, Any]:
+        """Format 1 and 2 positions: ``hand_number`` is now ``round``; the draw pile was
+        listed bottom card first and the round's pile in the order put down: both are
+        now top card first."""
+        if "hand_number" in data:
+            data["round"] = data.pop("hand_number")
+        for key in ("draw_pile", "pile"):
+            if isinstance(data.get(key), list):
+                data[key] = data[key][::-1]
+        return data
+
     def _action_codec(self, num_players: int, options: dict[str, OptionValue]) -> RankCodec:
         return RankCodec(decks=2 if num_players >= 7 else 1)  # RK-1
 

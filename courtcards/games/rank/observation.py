@@ -129,17 +129,18 @@ def tensor(view: Mapping[str, Any], prefix: tuple[int, ...]) -> npt.NDArray[np.f
     options = view["options"]
     raw: list[int] = [
         *_count_texts(view["hand"])[1:], *_count_texts(pile["top"])[1:], *_VALUE[int(pile["value"])],
-        pile["count"], bool(view["leading"]), *played[1:], view["draw_pile"], *_PHASE[view["phase"]],
+        pile["count"], bool(view["leading"]), *played[1:], view["deck_size"], *_PHASE[view["phase"]],
         bool(kh["dealt"]), kh["choice"] == "keep", kh["choice"] == "swap", bool(view.get("steal_possible")),
         *gave[1:], *got[1:], *_prefix_gives(prefix), *_count_texts(kh.get("set_aside", ()))[1:], *_variants(options),
     ]
     owner = pile["owner"]
     movers = set(view["to_move"])
+    endless = bool(options["endless"])
     for p in sorted(view["players"], key=lambda p: (p["seat"] - me) % n):
         s = p["seat"]
-        raw += [p["cards"], bool(p["passed"]), p["out"] is not None, s == owner, s in movers,
-                *_CHARACTER[p["character"]], p["tokens"], p["times_king"]]
-    return _finish(raw, n, int(options["tokens_to_win"] or 1), view["hand_number"])
+        raw += [p["hand_size"], bool(p["passed"]), p["out"] is not None, s == owner, s in movers,
+                *_CHARACTER[p["character"]], 0 if endless else p["score"], p["times_king"]]  # RK-15: no tokens
+    return _finish(raw, n, int(options["tokens_to_win"] or 1), view["round"])
 
 
 def state_tensor(state: RankState, seat: int) -> npt.NDArray[np.float32]:
@@ -190,7 +191,7 @@ def text(view: Mapping[str, Any], prefix: tuple[int, ...]) -> str:
     n: int = view["num_players"]
     me: int = view["seat"]
     pile = view["pile"]
-    parts = [f"seat {me} of {n}, hand {view['hand_number']}, {view['phase']}"]
+    parts = [f"seat {me} of {n}, hand {view['round']}, {view['phase']}"]
     parts.append("hand: " + (" ".join(view["hand"]) or "-"))
     if pile["count"]:
         parts.append(f"pile: {' '.join(pile['top'])} (value {pile['value']}, count {pile['count']}, "
@@ -199,14 +200,15 @@ def text(view: Mapping[str, Any], prefix: tuple[int, ...]) -> str:
         parts.append("pile: empty, leading")
     seats = []
     for p in view["players"]:
-        flags = [p["character"], f"{p['cards']} cards", f"{p['tokens']} tokens"]
+        flags = [p["character"], f"{p['hand_size']} cards",
+                 f"{p['score']} {'times King' if view['options']['endless'] else 'tokens'}"]
         if p["passed"]:
             flags.append("passed")
         if p["out"] is not None:
             flags.append(f"out #{p['out']}")
         seats.append(f"{p['seat']}: " + ", ".join(flags))
     parts.append("; ".join(seats))
-    parts.append(f"played: {' '.join(view['discard'] + pile['cards']) or '-'}; draw pile {view['draw_pile']}")
+    parts.append(f"played: {' '.join(view['discard'] + pile['cards']) or '-'}; draw pile {view['deck_size']}")
     parts.append("to move: " + (", ".join(str(s) for s in view["to_move"]) or "-"))
     if view["round_log"]:
         parts.append("round: " + ", ".join(f"{s} {t}" for s, t in view["round_log"]))

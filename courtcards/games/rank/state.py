@@ -7,7 +7,9 @@ from itertools import combinations_with_replacement, compress, pairwise
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from courtcards.core.errors import PositionError
+from courtcards.core.climbing import transfers_view
+from courtcards.core.errors import CourtcardsError, PositionError
+from courtcards.core.positions import Fields, as_int, as_list
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.rank import actions as A
@@ -16,7 +18,9 @@ from courtcards.games.rank.cards import (
     CROWN,
     CROWN2,
     DECK_COUNTS,
+    DECK_SIZE,
     DOWN,
+    NAMES,
     NCODES,
     NUMBERS,
     TEXT,
@@ -126,6 +130,49 @@ _LONE_UP = A.make("play", (UP,))
 _LONE_DOWN = A.make("play", (DOWN,))
 
 
+def _canonical_cards(raw: Any) -> list[int] | None:
+    """The codes of a list of cards in canonical text (what the engine writes), or None
+    if it is anything else (then the caller reads it card by card through Fields)."""
+    if not isinstance(raw, (list, tuple)):
+        return None
+    try:
+        return [CODES[t] for t in raw]
+    except (KeyError, TypeError):
+        return None
+
+
+_PLAY_TEXTS: dict[str, str] = {}
+
+
+# -- the event log's words (courtcards.core.events): seats are "seat N" --------------------
+_NUMBER_WORDS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_ROLE_WORDS = {KING: "King", QUEEN: "Queen", KNIGHT: "Knight", BEGGAR: "Beggar"}
+
+
+def _set_words(count: int, value: int) -> str:
+    """How a set reads: "a 9", "an 8", "three 8s" (RK-4: the engine knows its count and value)."""
+    words = _SET_WORDS.get((count, value))
+    if words is None:
+        if count == 1:
+            words = f"an {value}" if value in (8, 11) else f"a {value}"
+        else:
+            words = f"{_NUMBER_WORDS[count] if count < len(_NUMBER_WORDS) else count} {value}s"
+        _SET_WORDS[(count, value)] = words
+    return words
+
+
+_SET_WORDS: dict[tuple[int, int], str] = {}
+_PASSES = tuple(f"seat {s} passes." for s in range(12))
+
+
+def _ordinal(k: int) -> str:
+    return f"{k}{'th' if 10 <= k % 100 < 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+
+
+def _cards_words(k: int) -> str:
+    return "a card" if k == 1 else f"{k} cards"
+
+
 
 class RankState(State):
     """A game of Rank. Seats are 0..n-1; play goes to the left, seat i to i+1 (RK-3)."""
@@ -139,8 +186,8 @@ class RankState(State):
         self.rng = Rng(seed)
         self.hands: list[list[int]] = [[0] * NCODES for _ in range(n)]
         self.sizes = [0] * n
-        self.draw: list[int] = []  # bottom .. top
-        self.pile: list[int] = []  # every card played this round, in order
+        self.draw: list[int] = []  # bottom .. top here (drawn with pop()); saved and shown top card first
+        self.pile: list[int] = []  # every card played this round in the order put down; shown top card first
         self.top: tuple[int, ...] = ()
         self.pile_value = 0
         self.pile_count = 0
@@ -200,19 +247,30 @@ class RankState(State):
         self.exchanges = []
         self.owed = {}
         self.round_log = []
+        extra = "; the King's Hand is dealt face down" if self.options["kings_hand"] else ""
+        if self.hand_number == 1:  # RK-2: characters at random
+            chars = ", ".join(f"seat {self.characters.index(r)} {_ROLE_WORDS[r]}" for r in (KING, QUEEN, BEGGAR))
+            self.log_event(None, f"Hand 1: characters dealt at random: {chars}; {HAND_SIZE} cards each, "
+                                 f"{len(self.draw)} in the draw pile{extra}.")
+        else:
+            self.log_event(None, f"Hand {self.hand_number} is dealt: {HAND_SIZE} cards each, "
+                                 f"{len(self.draw)} in the draw pile{extra}.")
         if self.options["kings_hand"]:
             self.phase = KINGS_HAND
+            self.log_event(None, f"The King (seat {self.characters.index(KING)}) may take the King's Hand.")
         else:
             self._begin_benefit()
 
     def _begin_benefit(self) -> None:
         king = self.characters.index(KING)
         if self.hand_number == 1:
+            self.log_event(None, f"The King (seat {king}) leads.")
             self._begin_play(king)  # no benefit in the first hand (RK-2)
         elif self.options["classic_president"]:
             self._president_exchange()
         else:
             self.phase = BENEFIT
+            self.log_event(None, f"The King (seat {king}) chooses: lead, or steal from the Beggar.")
 
     def _president_exchange(self) -> None:
         """RK-13: the Beggar gives the King his two highest cards, the
@@ -226,6 +284,7 @@ class RankState(State):
         if self.owed:
             self.phase = EXCHANGE
         else:
+            self.log_event(None, f"The King (seat {king}) leads.")
             self._begin_play(king)
 
     def _hand_over(self, giver: int, taker: int, k: int) -> None:
@@ -243,6 +302,16 @@ class RankState(State):
         self.sizes[taker] += len(cards)
         cards_text = tuple(TEXT[c] for c in canonical(cards))
         self.exchanges.append(MappingProxyType({"from": giver, "to": taker, "cards": cards_text, "why": why}))
+        # RK-12 / RK-13 / RK-16: everyone learns how many; only the two seats see which
+        public, seen = _cards_words(len(cards)), " ".join(cards_text)
+        if why == "steal":
+            text = "The King (seat {t}) steals {c} from the Beggar (seat {g})."
+        elif why == "tax":
+            text = "Seat {g} hands {c} to seat {t} (Classic President)."
+        else:
+            text = "Seat {g} gives {c} back to seat {t}."
+        secret = text.format(g=giver, t=taker, c=seen)
+        self.log_event(giver, text.format(g=giver, t=taker, c=public), {giver: secret, taker: secret})
 
     def _begin_play(self, leader: int) -> None:
         self.phase = PLAY
@@ -315,25 +384,133 @@ class RankState(State):
         phase = self.phase
         if phase == PLAY:
             return self._legal_plays(seat)  # type: ignore[return-value]
+        # the other phases: their few candidates, kept by the rules' own statement (_why_not)
         if phase == KINGS_HAND:
-            return [A.KEEP, A.SWAP]
-        if phase == BENEFIT:
-            beggar = self.characters.index(BEGGAR)
-            has_number = any(self.hands[beggar][x] for x in NUMBERS)
-            return [A.LEAD, A.STEAL] if has_number else [A.LEAD]
-        if phase == GIVE_BACK:
-            return self._gives(seat, 1)
-        if phase == EXCHANGE:
-            return self._gives(seat, self.owed[seat])
-        return []
+            candidates = [A.KEEP, A.SWAP]
+        elif phase == BENEFIT:
+            candidates = [A.LEAD, A.STEAL]
+        elif phase in (GIVE_BACK, EXCHANGE):
+            held = [c for c in range(1, NCODES) if self.hands[seat][c]]
+            candidates = [A.make("give", canonical(combo))
+                          for combo in combinations_with_replacement(held, self._owed(seat))]
+        else:
+            return []
+        return [a for a in candidates if self._why_not(seat, a) is None]
 
-    def _gives(self, seat: int, k: int) -> list[Action]:
-        held = [c for c in range(1, NCODES) if self.hands[seat][c]]
-        out: list[Action] = []
-        for combo in combinations_with_replacement(held, k):
-            if all(combo.count(c) <= self.hands[seat][c] for c in set(combo)):
-                out.append(A.make("give", canonical(combo)))
-        return out
+    def _owed(self, seat: int) -> int:
+        """How many cards ``seat`` gives back now: one after a steal (RK-12), else what it owes (RK-13)."""
+        return 1 if self.phase == GIVE_BACK else self.owed.get(seat, 0)
+
+    # -- the rules for one action: why it is refused (None: legal) ------------------------
+    def refusal(self, seat: int, action: Action) -> str | None:
+        if not isinstance(action, A.RankAction):
+            return f"{action.text!r} is not a Rank action"
+        if seat not in self._actors():
+            return f"seat {seat} has no decision now"
+        return self._why_not(seat, action)
+
+    def _why_not(self, seat: int, act: A.RankAction) -> str | None:
+        """Why ``seat`` (a seat with the decision) may not take ``act`` now, or None if it
+        may: the one statement of the rules for a given action. The other phases' legal
+        actions are their candidates that pass it; the play phase's fast generator
+        (_legal_plays) lists exactly the plays it allows (tests/test_rank_views.py checks
+        that on many positions, and the conformance suite with check_refusals)."""
+        phase = self.phase
+        kind = act.kind
+        if phase == PLAY:
+            return self._why_not_play(seat, act)
+        if phase == KINGS_HAND:
+            if kind in ("swap", "keep"):
+                return None
+            return "the King decides whether to take the King's Hand: 'swap' or 'keep'"
+        if phase == BENEFIT:
+            if kind == "lead":
+                return None
+            if kind == "steal":
+                beggar = self.characters.index(BEGGAR)
+                if any(self.hands[beggar][x] for x in NUMBERS):
+                    return None
+                return "the Beggar holds no number card, so the King can only lead (RK-12)"
+            return "the King chooses a benefit: 'lead' or 'steal'"
+        if phase in (GIVE_BACK, EXCHANGE):
+            if kind != "give":
+                return ("the King gives one card back to the Beggar: 'give CARD'" if phase == GIVE_BACK
+                        else "cards are given back: 'give CARDS'")
+            need = self._owed(seat)
+            if len(act.cards) != need:
+                return f"give exactly {need} card{'s' if need != 1 else ''}"
+            return self._missing(seat, act)
+        return "the game is over" if phase == OVER else f"no {kind} now"
+
+    def _why_not_play(self, seat: int, act: A.RankAction) -> str | None:
+        """RK-4 to RK-8: may ``seat``, to play, make this play or pass?"""
+        k = self.pile_count
+        if act is A.PASS:  # RK-8: anyone but the leader, and the owner is never asked
+            if not k:
+                return "the leader must play: any single card or set"
+            return "you own the pile" if seat == self.owner else None
+        if act.kind != "play":
+            return f"'{act.text}' is not a play; play cards or pass"
+        missing = self._missing(seat, act)
+        if missing:
+            return missing
+        cards = act.cards
+        if CROWN in cards or CROWN2 in cards:  # RK-6: alone, it beats anything
+            return None if act.is_crown else "a Crown is always played alone (RK-6)"
+        if cards.count(UP) + cards.count(DOWN) > 1:
+            return "a set takes at most one Rank-Up or Rank-Down (RK-4)"
+        if act.is_lone_modifier:  # RK-7
+            h = self.hands[seat]
+            if self.sizes[seat] != h[UP] + h[DOWN]:
+                return "a lone Rank-Up or Rank-Down is only allowed when your hand holds nothing else (RK-7)"
+            moved = self.pile_value + (1 if cards[0] == UP else -1)
+            return None if not k or 1 <= moved <= 13 else "the pile's value must stay within 1-13 (RK-7)"
+        nums = [c for c in cards if c in NUMBERS]
+        if DOWN in cards and not nums:
+            return "a Rank-Down needs at least one number card with it (RK-5)"
+        if nums and nums[0] != nums[-1]:  # canonical order: highest first
+            high, low = nums[0], nums[-1]
+            if not (UP in cards and high - low == 1 and nums.count(low) == 1):
+                return ("the number cards must all have one value; with a Rank-Up, "
+                        "exactly one card may be one lower (RK-4)")
+        if not k:  # RK-5: leading, any set of any count
+            return None
+        if act.count != k:
+            return f"the pile needs {k} card{'s' if k != 1 else ''} (number cards and Wilds), you played {act.count}"
+        if DOWN in cards:  # RK-5: a Rank-Down needs only the same count
+            return None
+        v = self.pile_value
+        value = self._set_value(act)
+        if value > v:
+            return None
+        if nums:
+            return f"a value of {value} does not beat the pile's {v}"
+        if UP in cards:
+            return f"nothing beats a {v}: 13 is the highest value (RK-4)"
+        return (f"Wilds alone on a {v} would be {v + 1}, but on their own they go no higher than 12; "
+                "with a Rank-Up they make a 13 (RK-4)")
+
+    def _set_value(self, act: A.RankAction) -> int:
+        """RK-4: the value the set ``act`` takes if played now (the engine plays it at this value)."""
+        base = act.base
+        if base == 0:  # Wilds alone: one above the pile (at most 12), or 1 when leading
+            base = min(self.pile_value + 1, 12) if self.pile_count else 1
+            if UP in act.cards:
+                base += 1  # a Rank-Up adds one more: 13 on a 12 or an 11
+        return base
+
+    def _missing(self, seat: int, act: A.RankAction) -> str | None:
+        """Whether ``seat`` holds the cards of ``act`` (codes in canonical order: equal ones together)."""
+        have = self.hands[seat]
+        cards = act.cards
+        for i, c in enumerate(cards):
+            if i and cards[i - 1] == c:
+                continue
+            need = cards.count(c)
+            if need > have[c]:
+                held = "no" if have[c] == 0 else "only one" if have[c] == 1 else f"only {have[c]}"
+                return f"you hold {held} {NAMES[c]}{'' if have[c] == 1 else 's'}, and the play needs {need}"
+        return None
 
     def _legal_plays(self, seat: int) -> list[A.RankAction]:
         h = self.hands[seat]
@@ -438,11 +615,15 @@ class RankState(State):
                 self.set_aside = self.kings_hand
             self.kings_hand = [0] * NCODES
             self.kh_choice = act.kind
+            self.log_event(king, f"The King (seat {king}) takes the King's Hand and sets his own aside unseen."
+                           if act.kind == "swap" else
+                           f"The King (seat {king}) keeps his hand; the King's Hand is set aside unseen.")
             self._begin_benefit()
         elif phase == BENEFIT:
             act = actions[king]
             assert isinstance(act, A.RankAction)
             if act.kind == "lead":
+                self.log_event(king, f"The King (seat {king}) chooses to lead.")
                 self._begin_play(king)
             else:
                 beggar = self.characters.index(BEGGAR)
@@ -453,7 +634,9 @@ class RankState(State):
             act = actions[king]
             assert isinstance(act, A.RankAction)
             self._move(king, self.characters.index(BEGGAR), list(act.cards), "give")
-            self._begin_play(self.characters.index(QUEEN))  # the Queen leads after a steal
+            queen = self.characters.index(QUEEN)
+            self.log_event(None, f"The Queen (seat {queen}) leads.")
+            self._begin_play(queen)  # the Queen leads after a steal
         elif phase == EXCHANGE:
             for seat in sorted(actions):
                 act = actions[seat]
@@ -461,61 +644,98 @@ class RankState(State):
                 back_to = next(e["from"] for e in self.exchanges if e["to"] == seat and e["why"] == "tax")
                 self._move(seat, back_to, list(act.cards), "give")
             self.owed = {}
+            self.log_event(None, f"The King (seat {king}) leads.")
             self._begin_play(king)
 
     # -- play ----------------------------------------------------------------------------
     def _pass(self, seat: int) -> None:
         self.passed[seat] = True  # RK-8: out of this round
         self.round_log.append((seat, "pass"))
+        self.log_event(seat, _PASSES[seat])
         self._next(seat)
+
+    def _out_words(self, seat: int) -> str:
+        """ " and is out (2nd)" if ``seat`` just played its last card, else nothing (RK-10)."""
+        return f" and is out ({_ordinal(len(self.finished))})" if self.sizes[seat] == 0 else ""
 
     def _play(self, seat: int, act: A.RankAction) -> None:
         h = self.hands[seat]
         cards = act.cards
         for c in cards:
             h[c] -= 1
-        self.pile += cards
+        self.pile += cards  # in the order put down (each play in its notation's order)
         self.sizes[seat] -= len(cards)
         self.round_log.append((seat, act.text))
         if self.sizes[seat] == 0:
             self.finished.append(seat)
         if act.is_crown:  # RK-6: wins the round at once
             self.top = act.cards
+            drawn: list[int] = []
             if act.cards[0] == CROWN2:
                 for _ in range(min(2, len(self.draw))):
-                    h[self.draw.pop()] += 1
+                    c = self.draw.pop()
+                    drawn.append(c)
+                    h[c] += 1
                     self.sizes[seat] += 1
                 if self.sizes[seat] and self.finished and self.finished[-1] == seat:
                     self.finished.pop()  # drew back in: not out (RK-6)
+            self._crown_event(seat, act, drawn)
             if self._hand_done():
                 return
-            self._new_round(seat if self.sizes[seat] else self._left_holder(seat))
+            if self.sizes[seat]:
+                self._new_round(seat)
+                return
+            leader = self._left_holder(seat)  # RK-9: the next holder to the left leads
+            self.log_event(None, f"seat {leader} leads.")
+            self._new_round(leader)
             return
         if act.is_lone_modifier:  # RK-7
             self.passed[seat] = True
+            name = "Rank-Up" if act.cards[0] == UP else "Rank-Down"
             if self.pile_count:
                 self.pile_value += 1 if act.cards[0] == UP else -1
+                self.log_event(seat, f"seat {seat} plays a lone {name}: the pile is now "
+                                     f"{_set_words(self.pile_count, self.pile_value)}; seat {seat} sits out the "
+                                     f"round{self._out_words(seat)}.")
                 self._next(seat)
                 return
+            self.log_event(seat, f"seat {seat} sheds a lone {name} and sits out the round{self._out_words(seat)}.")
             if self._hand_done():
                 return
             nxt = self._left(seat, lambda s: self.sizes[s] > 0 and not self.passed[s])
             if nxt < 0:  # everyone still holding cards has shed: a fresh round
-                self._new_round(self._left_holder(seat))
+                leader = self._left_holder(seat)
+                self.log_event(None, f"A new round: seat {leader} leads.")
+                self._new_round(leader)
             else:
                 self.turn = nxt
+                self.log_event(None, f"seat {nxt} leads.")
             return
-        base = act.base
-        if base == 0:  # Wilds alone: one above the pile (at most 12), or 1 when leading (RK-4)
-            base = min(self.pile_value + 1, 12) if self.pile_count else 1
-            if UP in cards:
-                base += 1  # a Rank-Up adds one more: 13 on a 12 or an 11 (RK-4)
+        base = act.base or self._set_value(act)  # RK-4: Wilds alone take their value from the pile
         if not self.pile_count:
             self.pile_count = act.count
         self.pile_value = base
         self.top = cards
         self.owner = seat
+        words = _SET_WORDS.get((self.pile_count, base)) or _set_words(self.pile_count, base)
+        if self.sizes[seat]:
+            self.log_event(seat, f"seat {seat} plays {act.text} ({words}).")
+        else:
+            self.log_event(seat, f"seat {seat} plays {act.text} ({words}) and is out ({_ordinal(len(self.finished))}).")
         self._next(seat)
+
+    def _crown_event(self, seat: int, act: A.RankAction, drawn: list[int]) -> None:
+        """RK-6: the Crown wins the round; a Crown + Draw 2's cards are seen by the drawer only (RK-16)."""
+        out = self._out_words(seat)
+        if act.cards[0] == CROWN:
+            self.log_event(seat, f"seat {seat} plays a Crown and wins the round{out}.")
+            return
+        if not drawn:
+            self.log_event(seat, f"seat {seat} plays a Crown + Draw 2 and wins the round; the draw pile is "
+                                 f"empty{out}.")
+            return
+        head = f"seat {seat} plays a Crown + Draw 2, wins the round and draws {_cards_words(len(drawn))}"
+        self.log_event(seat, f"{head}.", {seat: f"{head}: {' '.join(TEXT[c] for c in canonical(drawn))}."})
 
     def _next(self, seat: int) -> None:
         """After a play or pass by ``seat``: end the round or hand, or pass the turn."""
@@ -530,13 +750,18 @@ class RankState(State):
                 if sizes[s] and not passed[s] and s != owner:
                     break
             else:  # RK-9: the owner leads, or the next holder to the owner's left
-                self._new_round(owner if sizes[owner] else self._left_holder(owner))
+                leader = owner if sizes[owner] else self._left_holder(owner)
+                self.log_event(None, f"seat {owner} wins the round and leads." if leader == owner else
+                               f"seat {owner} wins the round; seat {leader} leads.")
+                self._new_round(leader)
                 return
         for s in _LEFT[n][seat]:
             if sizes[s] and not passed[s]:
                 self.turn = s
                 return
-        self._new_round(self._left_holder(seat))
+        leader = self._left_holder(seat)
+        self.log_event(None, f"A new round: seat {leader} leads.")
+        self._new_round(leader)
 
     def _left(self, seat: int, ok: Any) -> int:
         n = self.num_players
@@ -578,12 +803,15 @@ class RankState(State):
              "beggar": finish[-1], "tokens": list(self.tokens)}
         ))
         self.finished = finish
+        self._hand_over_event(finish, endless)
         place = {s: i for i, s in enumerate(finish)}
         if endless:
             if self.hand_number >= int(self.options["hands"] or 0):
                 best = max(self.kings)
                 self.winner = min((s for s in range(n) if self.kings[s] == best), key=place.__getitem__)
                 self.phase = OVER
+                self.log_event(None, f"seat {self.winner} wins the game, King in {best} of "
+                                     f"{self.hand_number} hands (RK-15).")
                 return
         else:
             target = int(self.options["tokens_to_win"] or 0)
@@ -591,9 +819,23 @@ class RankState(State):
             if reached:  # RK-11: the better finish in this hand breaks a tie
                 self.winner = min(reached, key=place.__getitem__)
                 self.phase = OVER
+                tie = " (the better finish this hand breaks the tie)" if len(reached) > 1 else ""
+                self.log_event(None, f"seat {self.winner} wins the game with {self.tokens[self.winner]} Royal "
+                                     f"Tokens{tie}.")
                 return
         self.hand_number += 1
         self._deal(dealer=finish[-1])
+
+    def _hand_over_event(self, finish: list[int], endless: bool) -> None:
+        """RK-10: who is King, Queen, Knight and Beggar now, and the tokens (or times King)."""
+        roles = [f"seat {finish[0]} is King" + ("" if endless else " (+2 tokens)"),
+                 f"seat {finish[1]} Queen" + ("" if endless else " (+1 token)")]
+        roles += [f"seat {s} Knight" for s in finish[2:-1]]
+        roles.append(f"seat {finish[-1]} Beggar")
+        scores = self.kings if endless else self.tokens
+        tally = ", ".join(f"seat {s} {k}" for s, k in enumerate(scores))
+        self.log_event(None, f"Hand {self.hand_number} is over: {', '.join(roles)}. "
+                             f"{'Times King' if endless else 'Tokens'}: {tally}.")
 
     # -- results and views -------------------------------------------------------------
     def result(self) -> Result | None:
@@ -612,25 +854,20 @@ class RankState(State):
 
     def view(self, seat: int | None) -> JSON:
         n = self.num_players
+        endless = self.options["endless"]
         out_place = {s: i + 1 for i, s in enumerate(self.finished)} if self.phase != OVER else {}
         players = [
             {
                 "seat": s,
-                "cards": self.sizes[s],
+                "hand_size": self.sizes[s],
+                "score": self.kings[s] if endless else self.tokens[s],  # what result().scores ranks by
                 "passed": self.passed[s] and self.phase == PLAY,
                 "out": out_place.get(s) if self.sizes[s] == 0 else None,
                 "character": self.characters[s],
-                "tokens": self.tokens[s],
                 "times_king": self.kings[s],
             }
             for s in range(n)
         ]
-        exchanges = []
-        for e in self.exchanges:
-            item = {"from": e["from"], "to": e["to"], "count": len(e["cards"]), "why": e["why"]}
-            if seat is not None and seat in (e["from"], e["to"]):
-                item["cards"] = list(e["cards"])  # RK-12/RK-16: seen by giver and taker only
-            exchanges.append(item)
         res = self.result()
         v: JSON = {
             "game": "rank",
@@ -638,10 +875,12 @@ class RankState(State):
             "num_players": n,
             "options": dict(self.options),
             "version": self.version,
-            "hand_number": self.hand_number,
+            "round": self.hand_number,
             "phase": self.phase,
             "to_move": list(self.to_move()),
             "turn": self.turn if self.phase == PLAY else None,
+            "hand": [] if seat is None else texts(self.hands[seat]),
+            "log": self.log_view(seat),
             "leading": self.phase == PLAY and self.pile_count == 0,
             "players": players,
             "pile": {
@@ -649,29 +888,27 @@ class RankState(State):
                 "value": self.pile_value,
                 "count": self.pile_count,
                 "top": [TEXT[c] for c in self.top],
-                "cards": [TEXT[c] for c in self.pile],
+                "cards": [TEXT[c] for c in reversed(self.pile)],  # top card first
             },
             "round_log": [[s, t] for s, t in self.round_log],
             "last_round": [[s, t] for s, t in self.last_round],
-            "draw_pile": len(self.draw),
+            "deck_size": len(self.draw),
             "discard": texts(self.discard),
             "kings_hand": {
                 "dealt": bool(self.options["kings_hand"]),
                 "waiting": self.phase == KINGS_HAND,
                 "choice": self.kh_choice,
             },
-            "exchanges": exchanges,
+            "exchanges": transfers_view(self.exchanges, seat),  # RK-12/RK-16: cards seen by giver and taker only
             "pending": self.pending_view(seat),
             "hands_log": [_thawed(h) for h in self.hands_log],
             "result": None if res is None else res.to_json(),
         }
-        if seat is not None:
-            v["hand"] = texts(self.hands[seat])
-            if self.characters[seat] == KING:
-                if self.kh_choice == "swap":  # RK-14: the King saw the hand he set aside
-                    v["kings_hand"]["set_aside"] = texts(self.set_aside)
-                if self.phase == BENEFIT:  # RK-12: the King knows whether he may steal
-                    v["steal_possible"] = len(self._legal(seat)) == 2
+        if seat is not None and self.characters[seat] == KING:
+            if self.kh_choice == "swap":  # RK-14: the King saw the hand he set aside
+                v["kings_hand"]["set_aside"] = texts(self.set_aside)
+            if self.phase == BENEFIT:  # RK-12: the King knows whether he may steal
+                v["steal_possible"] = len(self._legal(seat)) == 2
         return v
 
     def invariants(self) -> list[str]:
@@ -720,8 +957,8 @@ class RankState(State):
     # -- cards by place (conformance) -------------------------------------------------
     def card_places(self) -> dict[str, list[str]]:
         places = {f"hand:{s}": texts(self.hands[s]) for s in range(self.num_players)}
-        places["draw_pile"] = [TEXT[c] for c in self.draw]
-        places["pile"] = [TEXT[c] for c in self.pile]
+        places["draw_pile"] = [TEXT[c] for c in reversed(self.draw)]  # top card first
+        places["pile"] = [TEXT[c] for c in reversed(self.pile)]  # top card first
         places["discard"] = texts(self.discard)
         places["kings_hand"] = texts(self.kings_hand)
         places["set_aside"] = texts(self.set_aside)
@@ -737,12 +974,6 @@ class RankState(State):
         if not king_swapped:
             hidden.append("set_aside")
         return hidden
-
-    def explain_illegal(self, seat: int, action: Action) -> str:
-        from courtcards.games.rank.explain import explain
-
-        assert isinstance(action, A.RankAction)
-        return explain(self, seat, action)
 
     # -- copy ------------------------------------------------------------------------------
     def _copy_into(self, new: State) -> None:
@@ -767,13 +998,14 @@ class RankState(State):
 
     # -- JSON ------------------------------------------------------------------------------
     def _to_json(self) -> JSON:
+        """The position (docs/notation.md, Rank positions): every pile top card first."""
         return {
             "rng": self.rng.state,
             "phase": self.phase,
-            "hand_number": self.hand_number,
+            "round": self.hand_number,
             "hands": [texts(h) for h in self.hands],
-            "draw_pile": [TEXT[c] for c in self.draw],
-            "pile": [TEXT[c] for c in self.pile],
+            "draw_pile": [TEXT[c] for c in reversed(self.draw)],  # top card first: drawn next first
+            "pile": [TEXT[c] for c in reversed(self.pile)],  # top card first
             "top": [TEXT[c] for c in self.top],
             "pile_value": self.pile_value,
             "pile_count": self.pile_count,
@@ -798,79 +1030,83 @@ class RankState(State):
 
     def load_json(self, data: Mapping[str, Any]) -> None:
         """Fill this state from full-state JSON or an explicit position (missing
-        fields take the values of a hand in play; unlisted cards are discarded)."""
+        fields take the values of a hand in play; unlisted cards are discarded).
+        Every field is read through Fields: a bad one is a PositionError naming it."""
         n = self.num_players
+        f = Fields(data)
+        if f.has("hand_number"):
+            raise PositionError("hand_number", "is called 'round' since format_version 3")
+        most = DECK_SIZE * self.decks
 
-        def cards(key: str, default: list[str] | None = None) -> list[int]:
-            raw = data.get(key, default or [])
-            if not isinstance(raw, list):
-                raise PositionError(f"{key!r} must be a list of cards, not {raw!r}")
-            try:
-                return [CODES.get(t) or parse_card(str(t)) for t in raw]
-            except Exception as exc:
-                raise PositionError(f"{key!r}: {exc}") from None
+        def cards(key: str) -> list[int]:
+            got = _canonical_cards(data.get(key, ()))
+            if got is None:  # not all canonical text: read card by card, naming a bad one
+                got = f.cards(key, parse_card, default=[])
+            if len(got) > most:
+                raise PositionError(f.at(key), f"lists {len(got)} cards, more than the deck's {most}")
+            return got
 
-        def seat_list(key: str, default: Any, kind: type) -> list[Any]:
-            raw = data.get(key, default)
-            if not isinstance(raw, list) or len(raw) != n or not all(isinstance(x, kind) for x in raw):
-                raise PositionError(f"{key!r} must be a list of {n} {kind.__name__} values, not {raw!r}")
-            return list(raw)
-
-        def records(key: str, entry: Any) -> Mapping[str, Any]:
-            if not isinstance(entry, Mapping):
-                raise PositionError(f"{key!r} must list JSON objects, not {entry!r}")
-            return entry
-
-        hands_raw = data.get("hands")
-        if not isinstance(hands_raw, list) or len(hands_raw) != n:
-            raise PositionError(f"'hands' must list {n} hands")
-        self.hands = []
-        for i, hand in enumerate(hands_raw):
-            if not isinstance(hand, list):
-                raise PositionError(f"hand {i} must be a list of cards")
-            try:
-                self.hands.append(counts_of([CODES.get(t) or parse_card(str(t)) for t in hand]))
-            except Exception as exc:
-                raise PositionError(f"hand {i}: {exc}") from None
+        raw_hands = data.get("hands")
+        fast = [_canonical_cards(h) for h in raw_hands] if isinstance(raw_hands, list) and len(raw_hands) == n \
+            else [None]
+        hands = [h for h in fast if h is not None]
+        if len(hands) != n:  # not all canonical text: read card by card, naming a bad one
+            hands = f.card_lists("hands", parse_card, length=n)
+        self.hands = [counts_of(h) for h in hands]
         self.sizes = [sum(h) for h in self.hands]
-        self.draw = cards("draw_pile")
-        self.pile = cards("pile")
-        self.top = canonical(cards("top", [])) if "top" in data else tuple(self.pile)
+        self.draw = cards("draw_pile")[::-1]  # top card first in the position; popped from the end here
+        self.pile = cards("pile")[::-1]  # top card first in the position; in the order put down here
+        self.top = canonical(cards("top")) if f.has("top") else tuple(self.pile)
         self.kings_hand = counts_of(cards("kings_hand"))
         self.set_aside = counts_of(cards("set_aside"))
-        self.phase = str(data.get("phase", PLAY))
-        if self.phase not in (KINGS_HAND, BENEFIT, GIVE_BACK, EXCHANGE, PLAY, OVER):
-            raise PositionError(f"unknown phase {self.phase!r}")
-        self.pile_value = int(data.get("pile_value", 0))
-        self.pile_count = int(data.get("pile_count", 0))
-        owner = data.get("owner")
-        self.owner = -1 if owner is None else int(owner)
-        if self.pile_count and not (1 <= self.pile_value <= 13 and 0 <= self.owner < n):
-            raise PositionError("a pile in play needs a value in 1..13 and an owner seat")
-        self.kh_choice = data.get("kings_hand_choice")
-        self.passed = seat_list("passed", [False] * n, bool)
-        self.turn = int(data.get("turn", 0))
-        if not 0 <= self.turn < n:
-            raise PositionError(f"turn must be a seat 0..{n - 1}")
-        self.finished = [int(s) for s in data.get("finished", [])]
+        self.phase = f.text("phase", (KINGS_HAND, BENEFIT, GIVE_BACK, EXCHANGE, PLAY, OVER), default=PLAY)
+        self.pile_value = f.integer("pile_value", 0, 13, default=0)
+        self.pile_count = f.integer("pile_count", 0, most, default=0)
+        owner = f.opt_integer("owner", 0, n - 1)
+        self.owner = -1 if owner is None else owner
+        if self.pile_count and not (1 <= self.pile_value <= 13 and self.owner >= 0):
+            raise PositionError("pile_value", "a pile in play needs a value in 1..13 and an owner seat")
+        self.kh_choice = None if data.get("kings_hand_choice") is None else f.text("kings_hand_choice",
+                                                                                    ("keep", "swap"))
+        passed = f.array("passed", n, default=[False] * n)
+        for i, x in enumerate(passed):
+            if not isinstance(x, bool):
+                raise PositionError(f"passed[{i}]", "must be true or false")
+        self.passed = list(passed)
+        self.turn = f.integer("turn", 0, n - 1, default=0)
+        self.finished = f.seats("finished", n, default=[])
         default_chars = [KING, QUEEN, BEGGAR] + [KNIGHT] * (n - 3)
-        self.characters = seat_list("characters", default_chars, str)
+        chars = f.array("characters", n, default=default_chars)
+        for i, c in enumerate(chars):
+            if c not in (KING, QUEEN, KNIGHT, BEGGAR):
+                raise PositionError(f"characters[{i}]", f"must be king, queen, knight or beggar, not {c!r}")
+        self.characters = list(chars)
         for role in (KING, QUEEN, BEGGAR):
             if self.characters.count(role) != 1:
-                raise PositionError(f"exactly one {role} is needed in 'characters'")
-        self.tokens = seat_list("tokens", [0] * n, int)
-        self.kings = seat_list("times_king", [0] * n, int)
-        self.hand_number = int(data.get("hand_number", 1))
-        self.hands_log = [_frozen(records("hands_log", h)) for h in data.get("hands_log", [])]
+                raise PositionError("characters", f"exactly one {role} is needed")
+        self.tokens = f.ints("tokens", n, 0, 10_000, default=[0] * n)
+        self.kings = f.ints("times_king", n, 0, 10_000, default=[0] * n)
+        self.hand_number = f.integer("round", 1, 100_000, default=1)
+        self.hands_log = [_frozen(self._hand_record(e, n, i + 1, self.tokens))
+                          for i, e in enumerate(f.objs("hands_log", default=[]))]
         if self.hand_number > 1 and not self.hands_log and self.phase != PLAY:
-            raise PositionError("a benefit phase needs the previous hand in 'hands_log'")
-        self.exchanges = [_frozen(records("exchanges", e)) for e in data.get("exchanges", [])]
-        self.owed = {int(k): int(v) for k, v in dict(data.get("owed", {})).items()}
-        self.round_log = [(int(s), str(t)) for s, t in data.get("round_log", [])]
-        self.last_round = [(int(s), str(t)) for s, t in data.get("last_round", [])]
-        self.winner = data.get("winner")
-        if "rng" in data:
-            self.rng.state = int(data["rng"])
+            raise PositionError("hands_log", "a benefit phase needs the previous hand in 'hands_log'")
+        self.exchanges = []
+        for e in f.objs("exchanges", default=[]):
+            moved = tuple(TEXT[c] for c in canonical(e.cards("cards", parse_card)))
+            self.exchanges.append(_frozen({"from": e.seat("from", n), "to": e.seat("to", n), "cards": moved,
+                                           "why": e.text("why", ("steal", "tax", "give"))}))
+        owed = f.obj("owed", default={})
+        self.owed = {}
+        for key in owed.data:
+            if not (isinstance(key, str) and key.isdigit() and int(key) < n):
+                raise PositionError(owed.at(key), "is not a seat at this table")
+            self.owed[int(key)] = owed.integer(key, 1, 2)
+        self.round_log = self._plays(f, "round_log", n)
+        self.last_round = self._plays(f, "last_round", n)
+        self.winner = f.opt_integer("winner", 0, n - 1)
+        if f.has("rng"):
+            self.rng.state = f.integer("rng", 0, 2**64 - 1)
         # cards not placed anywhere are in the discard pile
         placed = [0] * NCODES
         for counts in (*self.hands, self.kings_hand, self.set_aside):
@@ -878,16 +1114,53 @@ class RankState(State):
                 placed[c] += counts[c]
         for c in (*self.draw, *self.pile):
             placed[c] += 1
-        if "discard" in data:
+        if f.has("discard"):
             self.discard = counts_of(cards("discard"))
             for c in range(NCODES):
                 placed[c] += self.discard[c]
             if any(placed[c] != DECK_COUNTS[c] * self.decks for c in range(NCODES)):
-                raise PositionError("the cards in the position do not add up to the deck")
+                raise PositionError("discard", "the cards in the position do not add up to the deck")
         else:
             self.discard = [DECK_COUNTS[c] * self.decks - placed[c] for c in range(NCODES)]
             too_many = [TEXT[c] for c in range(NCODES) if self.discard[c] < 0]
             if too_many:
-                raise PositionError(f"more cards than the deck holds: {', '.join(too_many)}")
+                raise PositionError("hands", f"more cards than the deck holds: {', '.join(too_many)}")
         if self.phase == PLAY and self.sizes[self.turn] == 0:
-            raise PositionError(f"seat {self.turn} is to play but holds no cards")
+            raise PositionError("turn", f"seat {self.turn} is to play but holds no cards")
+
+    @staticmethod
+    def _hand_record(e: Fields, n: int, number: int, tokens: list[int]) -> JSON:
+        """One entry of ``hands_log``: a finished hand (RK-10). A position written by
+        hand may leave out all but ``finish`` (``tokens`` defaults to the position's)."""
+        finish = e.seats("finish", n)
+        if len(finish) != n:
+            raise PositionError(e.at("finish"), f"must list all {n} seats, not {len(finish)}")
+        record: JSON = {"hand": e.integer("hand", 1, 100_000, default=number), "finish": finish}
+        for i, role in ((0, "king"), (1, "queen"), (-1, "beggar")):
+            seat = e.integer(role, 0, n - 1, default=finish[i])
+            if seat != finish[i]:
+                raise PositionError(e.at(role), f"must be seat {finish[i]}, as 'finish' says")
+            record[role] = seat
+        record["tokens"] = e.ints("tokens", n, 0, 10_000, default=list(tokens))
+        return record
+
+    @staticmethod
+    def _plays(f: Fields, key: str, n: int) -> list[tuple[int, str]]:
+        """``round_log`` / ``last_round``: ``[seat, play]`` pairs, the play as its notation or "pass"."""
+        out = []
+        for i, entry in enumerate(f.array(key, default=[])):
+            path = f"{f.at(key)}[{i}]"
+            pair = as_list(entry, path, 2)
+            seat = as_int(pair[0], f"{path}[0]", 0, n - 1)
+            if not isinstance(pair[1], str):
+                raise PositionError(f"{path}[1]", "must be a play's text")
+            text = _PLAY_TEXTS.get(pair[1])
+            if text is None:
+                try:
+                    text = A.parse_action(pair[1]).text
+                except CourtcardsError as exc:
+                    raise PositionError(f"{path}[1]", str(exc)) from None
+                if text == pair[1] and len(_PLAY_TEXTS) < 20_000:
+                    _PLAY_TEXTS[text] = text  # canonical texts seen before read at once
+            out.append((seat, text))
+        return out

@@ -7,17 +7,15 @@ from typing import NotRequired
 
 from typing_extensions import TypedDict
 
-from courtcards.core.views import Transfer, ViewHeader, closed
+from courtcards.core.views import PlayerBase, Transfer, ViewBase, closed
 
 
 @closed
-class RankPlayer(TypedDict):
-    seat: int
-    cards: int
+class RankPlayer(PlayerBase):
+    score: int  # Royal Tokens; times King in the Endless variant (RK-15), as result().scores
     passed: bool
     out: int | None
     character: str
-    tokens: int
     times_king: int
 
 
@@ -49,18 +47,19 @@ class RankHandsLogEntry(TypedDict):
 
 
 @closed
-class RankView(ViewHeader):
-    hand_number: int
-    turn: int | None
+class RankView(ViewBase):
+    """``round`` is the hand number; ``log`` the engine's sentences; ``round_log``,
+    ``last_round``, ``exchanges`` and ``hands_log`` are structured data for bots
+    and samplers (no client words events from them)."""
+
     leading: bool
     players: list[RankPlayer]
     pile: RankPile
     round_log: list[list[int | str]]
     last_round: list[list[int | str]]
-    draw_pile: int
+    deck_size: int
     discard: list[str]
     kings_hand: RankKingsHand
     exchanges: list[Transfer]
     hands_log: list[RankHandsLogEntry]
-    hand: NotRequired[list[str]]
     steal_possible: NotRequired[bool]

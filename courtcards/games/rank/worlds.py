@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from courtcards.core.errors import ViewError
+from courtcards.core.events import EventLog
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON
 from courtcards.games.rank.actions import parse_action
@@ -64,7 +65,7 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
     if len(players) != n:
         raise ViewError(f"malformed Rank view: {len(players)} players listed for {n} seats")
     phase = view["phase"]
-    sizes = [int(p["cards"]) for p in players]
+    sizes = [int(p["hand_size"]) for p in players]
     characters = [str(p["character"]) for p in players]
     decks = 2 if n >= 7 else 1
     own = _codes(view["hand"])
@@ -80,7 +81,7 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
         raise ViewError("malformed Rank view: its cards do not fit in the deck")
     hidden = [c for c in range(NCODES) for _ in range(pool[c])]
     others = [s for s in range(n) if s != seat]
-    draw_size = int(view["draw_pile"])
+    draw_size = int(view["deck_size"])
     rest = len(hidden) - sum(sizes[s] for s in others) - draw_size
     if rest < 0 or (rest and known_aside is not None):
         raise ViewError("malformed Rank view: more cards in hands and draw pile than the deck holds")
@@ -109,9 +110,9 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
         "seed": world_rng.state,
         "version": view["version"],
         "phase": phase,
-        "hand_number": view["hand_number"],
+        "round": view["round"],
         "hands": [[TEXT[c] for c in hands[s]] for s in range(n)],
-        "draw_pile": [TEXT[c] for c in draw],
+        "draw_pile": [TEXT[c] for c in reversed(draw)],  # top card first (the same deal as before format 3)
         "pile": view["pile"]["cards"],
         "top": view["pile"]["top"],
         "pile_value": view["pile"]["value"],
@@ -126,7 +127,7 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
         "turn": view["turn"] if view["turn"] is not None else 0,
         "finished": _finished(view, phase),
         "characters": characters,
-        "tokens": [int(p["tokens"]) for p in players],
+        "tokens": [0 if view["options"]["endless"] else int(p["score"]) for p in players],  # RK-15: no tokens
         "times_king": [int(p["times_king"]) for p in players],
         "hands_log": view["hands_log"],
         "exchanges": _exchanges(view, hands, hidden, rng),
@@ -137,6 +138,7 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
         "winner": (view["result"] or {}).get("winner"),
     }
     world = game.state_from_json(data, strict=False)
+    world.events = _events(view["log"])
     world.rng = world_rng
     pending = view["pending"]
     for s in pending["committed"]:
@@ -146,6 +148,19 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
             legal = world._legal(s)
             world.pending[s] = legal[rng.below(len(legal))]
     return world
+
+
+def _events(entries: list[Any]) -> EventLog:
+    """The event log as the seat saw it (its own wording of secret events), numbered as in
+    the view: the world's view of the seat shows the same log. Built directly, as the
+    view comes from the engine (a malformed one fails here and is a ViewError)."""
+    log = EventLog()
+    if entries:
+        log.n = int(entries[0]["n"]) - 1
+    for e in entries:
+        seat = e["seat"]
+        log = log.add(None if seat is None else int(seat), str(e["text"]))
+    return log
 
 
 def _finished(view: Mapping[str, Any], phase: str) -> list[int]:
