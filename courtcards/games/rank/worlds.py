@@ -138,7 +138,7 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
         "winner": (view["result"] or {}).get("winner"),
     }
     world = game.state_from_json(data, strict=False)
-    world.events = _events(view["log"])
+    world.events = EventLog.from_json(view["log"], "log", n)  # as the seat saw them
     world.rng = world_rng
     pending = view["pending"]
     for s in pending["committed"]:
@@ -148,19 +148,6 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
             legal = world._legal(s)
             world.pending[s] = legal[rng.below(len(legal))]
     return world
-
-
-def _events(entries: list[Any]) -> EventLog:
-    """The event log as the seat saw it (its own wording of secret events), numbered as in
-    the view: the world's view of the seat shows the same log. Built directly, as the
-    view comes from the engine (a malformed one fails here and is a ViewError)."""
-    log = EventLog()
-    if entries:
-        log.n = int(entries[0]["n"]) - 1
-    for e in entries:
-        seat = e["seat"]
-        log = log.add(None if seat is None else int(seat), str(e["text"]))
-    return log
 
 
 def _finished(view: Mapping[str, Any], phase: str) -> list[int]:
