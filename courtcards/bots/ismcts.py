@@ -70,7 +70,8 @@ def _places(players: Sequence[dict[str, Any]]) -> list[float]:
     """Each seat's finishing place in the hand in play (0 first): known for seats that are out,
     guessed from the cards left (fewer first, ties shared) for the others."""
     n = len(players)
-    keys = [int(p["out"]) if p.get("out") else n + int(p["cards"]) for p in players]
+    keys = [int(p["out"]) if p.get("out") else n + int(p["hand_size"] if "hand_size" in p else p["cards"])
+            for p in players]
     return [sum(1.0 for k in keys if k < key) + 0.5 * (keys.count(key) - 1) for key in keys]
 
 
@@ -93,7 +94,7 @@ def _rank_value(state: State) -> Values:
 def _kqp_value(state: State) -> Values:
     players = state.view(None)["players"]
     place = _places(players)
-    return _spread([-float(p["total"]) - place[s] for s, p in enumerate(players)], float(state.num_players * 2))
+    return _spread([-float(p["score"]) - place[s] for s, p in enumerate(players)], float(state.num_players * 2))
 
 
 def _royals_value(state: State) -> Values:
