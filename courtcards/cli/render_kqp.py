@@ -101,17 +101,25 @@ def tax_lines(view: View, only: str | None = None) -> list[str]:
     return out
 
 
-_SEAT = re.compile(r"\b[Ss]eat (\d+)\b")
+_SEAT = re.compile(r"\b([Ss]eat (\d+))( \(([^)]*)\))?")
 
 
 def log_lines(view: View, after: int = -1) -> list[str]:
-    """The engine's sentences (``view["log"]``) numbered above ``after``, the viewer's seat marked."""
+    """The engine's sentences (``view["log"]``) numbered above ``after``, capitalized, the
+    viewer's seat marked: ``Seat 0 (you, Pauper-1) pays ...``."""
     me = view.get("seat")
 
     def mark(m: re.Match[str]) -> str:
-        return f"{m.group(0)} (you)" if me is not None and int(m.group(1)) == me else m.group(0)
+        if me is None or int(m.group(2)) != me:
+            return m.group(0)
+        return f"{m.group(1)} (you, {m.group(4)})" if m.group(4) else f"{m.group(1)} (you)"
 
-    return [escape(_SEAT.sub(mark, e["text"])) for e in view["log"] if e["n"] > after]
+    out = []
+    for e in view["log"]:
+        if e["n"] > after:
+            text = _SEAT.sub(mark, e["text"])
+            out.append(escape(text[:1].upper() + text[1:]))
+    return out
 
 
 def _last_n(view: View) -> int:

@@ -565,7 +565,8 @@ class KqpState(State):
             why = "the lowest score"
             if any(self.totals[s] == self.totals[w] for s in range(n) if s != w):
                 why += ", tied but ahead in the last round"
-            self.log_event(w, f"The game is over: seat {w} wins with {self.totals[w]} points, {why}.")
+            pts = self.totals[w]
+            self.log_event(w, f"The game is over: seat {w} wins with {pts} point{'s' if pts != 1 else ''}, {why}.")
             return
         self.round += 1
         self._begin_round(finish)
