@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from courtcards.core.errors import PositionError
+from courtcards.core.errors import PositionError, ViewError
 from courtcards.core.game import get_game
 from courtcards.core.views import RETIRED_WORDS, vocabulary_problems
 from courtcards.games.kqp.state import KqpState
@@ -275,3 +275,15 @@ def test_an_old_explicit_position_still_loads() -> None:
     assert [p["score"] for p in view["players"]] == [1, 2, 3, 4]
     assert view["rounds_log"][0]["scores"] == [1, 2, 3, 4]
     assert [a.text for a in state.legal_actions(1)] == ["pass"]  # consecutive mode: only a 7 (KQ-7)
+
+
+def test_a_world_refuses_a_malformed_log() -> None:
+    state = play_some(KQP.new_game(4, seed=9), 12)
+    view = json.loads(json.dumps(state.view(2)))
+    view["log"][1]["text"] = 7
+    with pytest.raises(ViewError, match=r"log\[1\]\.text"):
+        KQP.sample_world(view, 1)
+    view = json.loads(json.dumps(state.view(2)))
+    view["log"][1]["n"] += 1
+    with pytest.raises(ViewError, match="one after another"):
+        KQP.sample_world(view, 1)

@@ -184,7 +184,8 @@ class KqpState(State):
         self.place: tuple[int, ...] = ()  # each seat's position, King 1 .. Pauper-2 n
         self._set_positions(self.positions)
         self.pile: list[int] = []  # every card on the current pile, in the order played (top card last)
-        self.discard: list[int] = []  # earlier piles of this round, in the order played (top card last)
+        # earlier piles of this round, in the order played (top card last); a tuple, so copies share it
+        self.discard: tuple[int, ...] = ()
         self.top: tuple[int, ...] = ()
         self.pile_value = 0
         self.pile_count = 0
@@ -239,7 +240,7 @@ class KqpState(State):
         self.sizes = [sum(h) for h in hands]
         self.levels = [hand_levels(h) for h in hands]
         self.played = [[0] * NCODES for _ in range(n)]
-        self.discard = []
+        self.discard = ()
         self.pile, self.top, self.pile_value, self.pile_count, self.owner = [], (), 0, 0, -1
         self.plays, self.first_value, self.consecutive, self.passes, self.pile_log = 0, 0, False, [], []
         self.finished = []
@@ -311,7 +312,7 @@ class KqpState(State):
         self.log_event(self.turn, f"{self._who(self.turn)} leads the first pile.")
 
     def _new_pile(self, leader: int) -> None:
-        self.discard += self.pile
+        self.discard = (*self.discard, *self.pile)
         self.pile, self.top, self.pile_value, self.pile_count, self.owner = [], (), 0, 0, -1
         self.plays, self.first_value, self.consecutive, self.passes, self.pile_log = 0, 0, False, [], []
         self.turn = leader
@@ -540,7 +541,7 @@ class KqpState(State):
         n = self.num_players
         last = next(s for s in range(n) if self.sizes[s])
         finish = [*self.finished, last]
-        self.discard += self.pile
+        self.discard = (*self.discard, *self.pile)
         self.pile, self.top, self.pile_value, self.pile_count, self.owner = [], (), 0, 0, -1
         self.plays, self.first_value, self.consecutive, self.passes, self.pile_log = 0, 0, False, [], []
         points = [0] * n
@@ -682,7 +683,6 @@ class KqpState(State):
         d["positions"] = self.positions[:]
         d["nxt"] = self.nxt[:]
         d["pile"] = self.pile[:]
-        d["discard"] = self.discard[:]
         d["passes"] = self.passes[:]
         d["pile_log"] = self.pile_log[:]  # tuples of (seat, text)
         d["finished"] = self.finished[:]
@@ -767,7 +767,7 @@ class KqpState(State):
         for c in self.pile:
             placed[c] += 1
         if f.has("discard"):
-            self.discard = f.cards("discard", parse_card)[::-1]
+            self.discard = tuple(f.cards("discard", parse_card)[::-1])
             for c in self.discard:
                 placed[c] += 1
             if placed != list(self.counts):
@@ -777,7 +777,7 @@ class KqpState(State):
             too_many = [TEXT[c] for c in range(NCODES) if left[c] < 0]
             if too_many:
                 raise PositionError("hands", f"more cards than the deck holds: {', '.join(too_many)}")
-            self.discard = expand(left)
+            self.discard = tuple(expand(left))
         if self.phase == PLAY and self.sizes[self.turn] == 0:
             raise PositionError("turn", f"seat {self.turn} is to play but holds no cards")
 
