@@ -287,3 +287,20 @@ def test_a_world_refuses_a_malformed_log() -> None:
     view["log"][1]["n"] += 1
     with pytest.raises(ViewError, match="one after another"):
         KQP.sample_world(view, 1)
+
+
+def test_the_climbing_helpers_kqp_shares_with_rank() -> None:
+    from courtcards.core.climbing import count_texts, expand, frozen_record, thawed_record
+    from courtcards.games.kqp.cards import TEXT, texts
+
+    counts = [0, 0, 0, 2, 0, 1, *([0] * 9), 3, 10, 2, 1]
+    assert texts(counts) == [TEXT[c] for c in expand(counts, 3)]
+    small = count_texts(TEXT, range(3, 19), most=2)
+    assert small(counts) == texts(counts)  # more copies than its rows: still right
+    entry = frozen_record({"from": 3, "to": 0, "cards": ["G", "G"], "why": "tax"})
+    with pytest.raises(TypeError):
+        entry["why"] = "give"  # type: ignore[index]
+    out = thawed_record(entry)
+    assert out == {"from": 3, "to": 0, "cards": ["G", "G"], "why": "tax"}
+    out["cards"].append("3")
+    assert entry["cards"] == ("G", "G")

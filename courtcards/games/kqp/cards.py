@@ -55,15 +55,5 @@ def expand(counts: list[int]) -> list[int]:
     return climbing.expand(counts, 3)
 
 
-# (c, rows) with rows[k] k copies of card c's text, to build card lists without a loop per card
-_ROWS = tuple((c, tuple([TEXT[c]] * k for k in range(11))) for c in range(3, NCODES))
-
-
-def texts(counts: list[int]) -> list[str]:
-    """The cards of ``counts`` as texts, lowest first."""
-    out: list[str] = []
-    for c, rep in _ROWS:
-        k = counts[c]
-        if k:
-            out += rep[k]
-    return out
+#: the cards of counts per value as texts, lowest first
+texts = climbing.count_texts(TEXT, range(3, NCODES))

@@ -10,10 +10,9 @@ to best, the Queen, the King, then Pauper-2 again.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from courtcards.core.climbing import transfers_view
+from courtcards.core.climbing import Record, frozen_record, thawed_record, transfers_view
 from courtcards.core.errors import CourtcardsError, PositionError
 from courtcards.core.positions import Fields, as_int, as_list
 from courtcards.core.rng import Rng
@@ -119,16 +118,8 @@ _Q1 = A.make("play", (QUEEN,))
 _QQ = A.make("play", (QUEEN, QUEEN))
 _K1 = A.make("play", (KING,))
 
-Record = Mapping[str, Any]
-
-
-def _record(entry: Mapping[str, Any]) -> Record:
-    """A read-only log entry, lists stored as tuples, that copies of a state share."""
-    return MappingProxyType({k: tuple(v) if isinstance(v, list) else v for k, v in entry.items()})
-
-
-def _json_record(entry: Record) -> JSON:
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in entry.items()}
+_record = frozen_record  # read-only log entries, lists as tuples, that copies of a state share
+_json_record = thawed_record
 
 
 def tax_cards(hand: list[int], k: int) -> list[int]:
