@@ -90,11 +90,10 @@ def render_view(console: Console, view: View) -> None:
         console.print(f"Your hand: {cards_markup(view['hand'])}")
 
 
-def tax_lines(view: View, only: str | None = None) -> list[str]:
+def tax_lines(view: View) -> list[str]:
+    """This round's taxes and give-backs, for the board (the cards only to the two seats, KQ-4)."""
     out = []
     for t in view["taxes"]:
-        if only is not None and t["why"] != only:
-            continue
         cards = f": {cards_markup(t['cards'])}" if "cards" in t else ""
         verb = "pays" if t["why"] == "tax" else "gives back"
         out.append(f"{says(view, t['from'], verb)} {t['count']} to {who(view, t['to'])}{cards}")
