@@ -21,6 +21,7 @@ from courtcards.core.conformance import (
     check_returns,
     check_view_types,
     check_views,
+    check_vocabulary,
     check_worlds,
 )
 from courtcards.core.errors import CourtcardsError
@@ -364,3 +365,41 @@ def test_refusals_that_disagree_with_the_legal_list_are_caught(monkeypatch: pyte
     monkeypatch.setattr(RankState, "refusal", lambda self, seat, action: "no")
     with pytest.raises(ConformanceError, match="is refused"):
         check_refusals(state, Rng(2), pool)
+
+
+def test_views_that_leave_the_shared_words_are_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _state()
+    check_vocabulary(state)  # Rank speaks them
+    original = RankState.view
+
+    def dialect(self: RankState, seat: int | None) -> dict[str, Any]:
+        v = original(self, seat)
+        for p in v["players"]:
+            p["cards"] = p.pop("hand_size")  # a game's own word for a shared thing
+        return v
+
+    monkeypatch.setattr(RankState, "view", dialect)
+    with pytest.raises(ConformanceError, match="departs from the shared words.*says 'cards'"):
+        check_vocabulary(state)
+
+    def spectator_sees_a_hand(self: RankState, seat: int | None) -> dict[str, Any]:
+        v = original(self, seat)
+        if seat is None:
+            v["hand"] = ["7"]
+        return v
+
+    monkeypatch.setattr(RankState, "view", spectator_sees_a_hand)
+    with pytest.raises(ConformanceError, match="spectator's 'hand' is not empty"):
+        check_vocabulary(state)
+    monkeypatch.setattr(RankState, "view", original)
+
+    from courtcards.core.views import ViewHeader
+
+    class NoLog(ViewHeader):
+        round: int
+        turn: int | None
+        hand: list[str]
+
+    monkeypatch.setattr(type(state.game), "view_type", NoLog)
+    with pytest.raises(ConformanceError, match="NoLog does not build on ViewBase"):
+        check_vocabulary(state)

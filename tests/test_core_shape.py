@@ -81,6 +81,92 @@ def test_event_log_keeps_numbers_and_is_shared_safely() -> None:
         EventLog.from_json([{"n": 1, "seat": 0}])
 
 
+def test_secret_events_show_their_cards_only_to_the_entitled_seats() -> None:
+    log = EMPTY.add(0, "seat 0 takes a card from seat 3", {0: "seat 0 takes 12 from seat 3",
+                                                           3: "seat 0 takes 12 from seat 3"})
+    log = log.add(None, "the round ends")
+    assert log.texts(viewer=1) == log.texts() == ["seat 0 takes a card from seat 3", "the round ends"]
+    assert log.texts(viewer=0) == log.texts(viewer=3) == ["seat 0 takes 12 from seat 3", "the round ends"]
+    saved = log.to_json()
+    assert saved[0]["secret"] == {"0": "seat 0 takes 12 from seat 3", "3": "seat 0 takes 12 from seat 3"}
+    assert "secret" not in saved[1]
+    again = EventLog.from_json(saved, num_players=4)
+    assert again.to_json() == saved and again.texts(viewer=3) == log.texts(viewer=3)
+    with pytest.raises(PositionError, match=r"log\[0\].secret.7"):
+        EventLog.from_json([{**saved[0], "secret": {"7": "x"}}], num_players=4)
+    with pytest.raises(PositionError, match="at most 400 characters"):
+        EventLog.from_json([{"n": 1, "seat": None, "text": "x" * 401}])
+
+
+def test_the_quick_reading_of_a_log_agrees_with_the_checked_one() -> None:
+    from courtcards.core.events import _checked, _quick
+
+    log = EMPTY
+    for i in range(LOG_LIMIT * 11):  # past the length where the chain is cut back
+        log = log.add(i % 3 if i % 5 else None, f"event {i}", {2: f"secret {i}"} if i % 4 == 0 else None)
+    assert len(log) == LOG_LIMIT * 11 and log.prev is not None and log.prev.n == len(log) - 1
+    for entries in (log.to_json(), log.last(viewer=2), log.last(5), []):
+        quick, checked = _quick(entries, 3), _checked(entries, "log", 3)
+        assert quick is not None and quick.to_json() == checked.to_json() and quick.n == checked.n
+    bad = log.to_json()
+    for fault in ({"n": "1"}, {"seat": 3}, {"text": 5}, {"secret": {"9": "x"}}, {"extra": 1}):
+        entries = [dict(e) for e in bad]
+        entries[3].update(fault)
+        assert _quick(entries, 3) is None
+        with pytest.raises(PositionError, match=r"log\[3\]"):
+            EventLog.from_json(entries, "log", 3)
+    empty_secret = [dict(e) for e in bad]
+    empty_secret[3]["secret"] = {}  # nothing more for anyone: read as no secret
+    assert EventLog.from_json(empty_secret, "log", 3).last(viewer=2)[3]["text"] == bad[3]["text"]
+    again = pickle.loads(pickle.dumps(log))  # flat, whatever the log's length
+    assert again.to_json() == log.to_json() and again is not log and again != log
+
+
+def test_a_state_owns_its_log_saves_it_and_copies_share_it() -> None:
+    game = get_game("rank")
+    state = game.new_game(4, seed=3)
+    start = state.events.n
+    state.log_event(1, "seat 1 waves", {1: "seat 1 waves at seat 2"})
+    twin = state.copy()
+    assert twin.events is state.events
+    state.log_event(None, "later")
+    assert twin.events.n == start + 1 and state.events.n == start + 2  # appending never touches the copy
+    assert state.log_view(1)[-2]["text"] == "seat 1 waves at seat 2" and state.log_view(2)[-2]["text"] == "seat 1 waves"
+    loaded = game.state_from_json(state.to_json())
+    assert loaded.events.to_json() == state.events.to_json()
+    bad = state.to_json()
+    bad["events"][-1]["n"] = 99
+    with pytest.raises(PositionError, match=r"events\[\d+\].n"):
+        game.state_from_json(bad)
+
+
+def test_vocabulary_problems_name_each_departure_from_the_shared_words() -> None:
+    from courtcards.core.views import vocabulary_problems
+
+    good: dict[str, Any] = {
+        "game": "toy", "seat": 0, "num_players": 2, "options": {}, "version": 0, "phase": "play",
+        "to_move": [0], "pending": {"committed": []}, "result": None, "round": 1, "turn": 0,
+        "hand": ["7H", "8H"], "log": [{"n": 1, "seat": None, "text": "dealt"}, {"n": 2, "seat": 0, "text": "x"}],
+        "players": [{"seat": 0, "hand_size": 2, "score": 0}, {"seat": 1, "hand_size": 5, "score": 3}],
+    }
+    assert vocabulary_problems(good) == []
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"round": 0}, "counts from 1"),
+        ({"turn": 2}, "'turn' is not a seat"),
+        ({"seat": None}, "spectator's 'hand' is not empty"),
+        ({"log": list(reversed(good["log"]))}, "not numbered in order"),
+        ({"players": good["players"][:1]}, "one entry per seat"),
+        ({"players": [{"seat": 0, "hand_size": 2}, {"seat": 1, "cards": 5, "hand_size": 5}]}, "says 'cards'"),
+        ({"players": [{"seat": 0, "hand_size": 2}, {"seat": 1}]}, "players[1] has no 'hand_size'"),
+        ({"players": [{"seat": 0, "hand_size": 3}, {"seat": 1, "hand_size": 5}]}, "hand_size 3 is not its hand's 2"),
+        ({"players": [{"seat": 0, "hand_size": 2}, {"seat": 1, "hand_size": 5, "score": True}]}, "score is not int"),
+    ]
+    for change, problem in cases:
+        assert any(problem in p for p in vocabulary_problems({**good, **change})), (change, problem)
+    missing = {k: v for k, v in good.items() if k != "log"}
+    assert vocabulary_problems(missing) == ["no 'log'"]
+
+
 class Kind(StrEnum):
     PLAY = "play"
     PASS = "pass"

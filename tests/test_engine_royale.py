@@ -94,7 +94,7 @@ def test_discard_ids_walk_one_card_at_a_time_in_ascending_order() -> None:  # RR
             assert (done is None) == (step < 2)
             if done is None:
                 assert walk.id_prefix(1) == tuple(steps[: step + 1])
-        assert walk.log[-1]["discarded"] == list(combo)
+        assert walk.rounds_log[-1]["discarded"] == list(combo)
         assert walk.phase == "play" and walk.id_prefixes == {}
     walk = state.copy()
     walk.apply_id(1, DISCARD_BASE + parse_card("5H"))
@@ -190,7 +190,7 @@ def test_information_state_string_recalls_every_step() -> None:
 def reshuffled() -> RoyaleState:
     """Seat 1's deck runs out: its pile is reshuffled and its hand at that moment is public (RR-5)."""
     rest1 = [t for t in TEXT if t not in H1]
-    state = position(hands=[H0, H1], decks=[[t for t in TEXT if t not in H0], []], discard_piles=[[], rest1])
+    state = position(hands=[H0, H1], decks=[[t for t in TEXT if t not in H0], []], discard=[[], rest1])
     state.apply(0, "7S")
     state.apply(1, "8H")  # a rank win for seat 1: it draws from an empty deck
     assert state.reshuffles == [0, 1]
@@ -269,7 +269,7 @@ def test_hidden_cards_are_dealt_uniformly() -> None:
     pile0 = [t for t in TEXT if t not in H0 and t not in ("2D", "3D", "4D")]
     pile1 = [t for t in TEXT if t not in ("2H", "4H", "5H", "8H", "9C", "10C", "JC")]
     state = position(hands=[H0, ["2H", "4H", "5H", "8H"]], decks=[["2D", "3D", "4D"], ["9C", "10C", "JC"]],
-                     discard_piles=[pile0, pile1], known_cards=[[], ["2H", "4H"]], reshuffles=[0, 1])
+                     discard=[pile0, pile1], known_cards=[[], ["2H", "4H"]], reshuffles=[0, 1])
     view = state.view(0)
     pairs: Counter[Any] = Counter()
     orders: Counter[Any] = Counter()
@@ -295,7 +295,8 @@ def test_malformed_views_are_refused() -> None:
         {**good, "phase": "dance"},
         {**good, "players": good["players"][:1]},
         {**good, "pending": {"committed": [1]}, "phase": "discard"},
-        {**good, "log": ["not an entry"]},
+        {**good, "rounds_log": ["not an entry"]},
+        {**good, "log": ["not an event"]},
         {**good, "game": "rank"},
         {k: v for k, v in good.items() if k != "version"},
     ]
@@ -316,12 +317,12 @@ def test_copies_share_nothing_mutable() -> None:
     copy.piles[0].append(1)
     copy.known[1].clear()
     copy.reshuffles[1] = 9
-    copy.log[0]["cards"].append("x")  # the log is handed out as a fresh copy
+    copy.rounds_log[0]["cards"].append("x")  # the rounds log is handed out as a fresh copy
     assert dump(state.to_json()) == before
     again = state.copy()
     again.apply(0, "9S")
     again.apply(1, "2H")
-    assert dump(state.to_json()) == before and len(again.log) == len(state.log) + 1
+    assert dump(state.to_json()) == before and len(again.rounds_log) == len(state.rounds_log) + 1
 
 
 def test_returns_win_loss_and_draw() -> None:

@@ -4,12 +4,14 @@ KQ-2..KQ-9 in ../shared/rulings.md), positions read field by field, and old save
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from courtcards.core.errors import PositionError, ViewError
 from courtcards.core.game import get_game
+from courtcards.core.record import GameRecord
 from courtcards.core.views import RETIRED_WORDS, vocabulary_problems
 from courtcards.games.kqp.state import KqpState
 
@@ -330,3 +332,40 @@ def test_the_terminal_shows_the_engines_sentences() -> None:
     assert "3 G" not in " ".join(told(None))
     fresh = KQP.new_game(4, seed=1)
     assert Text.from_markup(describe_start(fresh.view(2))[0]).plain.startswith("Round 1: seats drawn at random")
+
+
+FIXTURES = Path(__file__).parent / "fixtures" / "positions"
+
+
+def test_a_format_2_save_and_record_from_before_still_load_and_play_on() -> None:
+    # written by the engine before issue 11 (commit dc60b1b): a state saved mid-pile in round 2, and a
+    # record started from that position (record format 1, its start naming no format_version)
+    saved = json.loads((FIXTURES / "kqp_v2.json").read_text(encoding="utf-8"))
+    assert saved["format_version"] == 2 and saved["pile"] == ["3", "4"] and "pile_count" in saved
+    state = KQP.state_from_json(saved)
+    pile = state.view(None)["pile"]
+    assert pile["cards"] == ["4", "3"] and pile["consecutive"] and pile["plays"] == [[3, "3"], [1, "pass"], [0, "4"]]
+    assert [p["score"] for p in state.view(None)["players"]] == saved["totals"]
+    assert state.view(None)["rounds_log"][0]["scores"] == saved["rounds_log"][0]["totals"]
+    assert state.to_json()["hands"] == saved["hands"] and state.record().replay().to_json()["hands"] == saved["hands"]
+    record = GameRecord.load(FIXTURES / "kqp_v2_record.json")
+    assert record.start is not None and record.start["format_version"] == 2
+    final = record.replay()
+    for seat, text in record.actions:
+        state.apply(seat, text)
+    mine = {k: v for k, v in state.to_json().items() if k not in ("history", "start", "events", "version")}
+    assert {k: v for k, v in final.to_json().items() if k not in ("history", "start", "events", "version")} == mine
+
+
+def test_format_2_names_in_a_format_3_position_are_refused_with_the_reason() -> None:
+    cases: list[tuple[dict[str, Any], str]] = [({"pile_count": 1}, "pile_count"), ({"totals": [0] * 4}, "totals"),
+                                               ({"top": ["5"]}, "top"), ({"pile_log": []}, "pile_log"),
+                                               ({"owner": 1}, "owner")]
+    for change, field in cases:
+        with pytest.raises(PositionError, match="format_version 2's name") as exc:
+            KQP.state_from_json({"hands": HANDS, **change})
+        assert exc.value.field == field
+    with pytest.raises(PositionError, match="format_version 2") as exc:
+        KQP.state_from_json({"hands": HANDS, "pile": ["5"]})
+    assert exc.value.field == "pile"
+    assert KQP.state_from_json({"hands": HANDS, "pile": ["5"], "owner": 3, "format_version": 2}).owner == 3

@@ -177,7 +177,7 @@ def test_corrupted_positions_are_refused_or_consistent(game: str, n: int, data: 
 def test_corrupted_records_are_refused_or_replay(game: str, n: int, data: st.DataObject) -> None:
     base = data.draw(st.sampled_from(base_positions(game, n)))
     record = GameRecord.from_json({
-        "format": "courtcards/record", "format_version": 1, "game": game, "num_players": n,
+        "format": "courtcards/record", "format_version": 2, "game": game, "num_players": n,
         "options": base["options"], "seed": base["seed"], "start": None, "actions": base["history"],
         "result": None, "meta": {},
     }).to_json()

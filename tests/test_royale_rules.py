@@ -96,8 +96,8 @@ def test_tier_win_loser_chooses_discards(c0: str, c1: str, winner: int, k: int) 
     assert len(hand(state, loser)) == 5 - k + 1  # then each draws one (RR-5)
     assert len(hand(state, winner)) == 6
     played = c0 if loser == 0 else c1
-    assert state.view(None)["players"][loser]["discard_pile"] == [played, *chosen]
-    assert state.log[-1]["outcome"] == "tier" and state.log[-1]["discarded"] == chosen
+    assert state.view(None)["players"][loser]["discard"] == [*reversed(chosen), played]  # top card first
+    assert state.rounds_log[-1]["outcome"] == "tier" and state.rounds_log[-1]["discarded"] == chosen
 
 
 def test_discard_must_be_exact_count_and_held_cards() -> None:  # RR-4
@@ -118,7 +118,7 @@ def test_discard_must_be_exact_count_and_held_cards() -> None:  # RR-4
 def test_discard_table_option() -> None:  # RR-2
     state = position([H0, H1], options={"discards": "5,1,2"})
     play(state, "3S", "KH")  # seat 1 holds 5 and owes 5: the whole hand goes, no decision
-    assert state.log[-1]["discard"] == 5 and len(state.log[-1]["discarded"]) == 5
+    assert state.rounds_log[-1]["discard"] == 5 and len(state.rounds_log[-1]["discarded"]) == 5
     assert len(hand(state, 1)) == 1
     state = position([H0, H1], options={"discards": "5 1 2"})
     play(state, "7S", "2H")
@@ -137,10 +137,10 @@ def test_discard_table_option() -> None:  # RR-2
 def test_discarding_exactly_the_whole_hand_is_fine() -> None:  # RR-4
     state = position([H0, ["2H", "4H", "5H", "8H"]], decks=[["2S"], ["10C"]])
     play(state, "7S", "2H")  # Middle beats Low: seat 1 holds exactly 3 and owes 3
-    assert state.log[-1]["discarded"] == ["4H", "5H", "8H"]  # no choice left: the whole hand goes
+    assert state.rounds_log[-1]["discarded"] == ["4H", "5H", "8H"]  # no choice left: the whole hand goes
     assert state.phase == "play" and not state.is_over()
     assert hand(state, 1) == ["10C"]  # 0 cards, then the draw (RR-4 note)
-    assert state.view(None)["players"][1]["discard_pile"][-4:] == ["2H", "4H", "5H", "8H"]
+    assert state.view(None)["players"][1]["discard"][:4] == ["8H", "5H", "4H", "2H"]  # top card first
 
 
 def test_one_card_short_loses_at_once() -> None:  # RR-4
@@ -150,7 +150,7 @@ def test_one_card_short_loses_at_once() -> None:  # RR-4
     res = state.result()
     assert res is not None and res.winner == 0 and res.ranking == (0, 1)
     assert res.details["reason"] == "could_not_discard"
-    assert state.log[-1]["lost"] is True
+    assert state.rounds_log[-1]["lost"] is True
     assert hand(state, 1) == ["5H", "8H"]  # no discards, no draw
     assert state.to_move() == () and state.legal_actions(1) == []
 
@@ -174,7 +174,7 @@ def test_low_win_with_four_discards_at_boundary() -> None:  # RR-2, RR-4
 def test_same_tier_higher_rank_draws(c0: str, c1: str, winner: int) -> None:  # RR-1, RR-4
     state = position([H0, H1], decks=[["2D", "3D"], ["6C", "7C"]])
     play(state, c0, c1)
-    assert state.log[-1]["outcome"] == "rank" and state.log[-1]["winner"] == winner
+    assert state.rounds_log[-1]["outcome"] == "rank" and state.rounds_log[-1]["winner"] == winner
     assert state.phase == "play"
     assert len(hand(state, winner)) == 7  # 5 + the win draw + the round draw
     assert len(hand(state, 1 - winner)) == 6
@@ -185,7 +185,7 @@ def test_same_tier_higher_rank_draws(c0: str, c1: str, winner: int) -> None:  # 
 def test_same_rank_is_a_tie() -> None:  # RR-4
     state = position([H0, ["KH", "7H", "3H", "AH", "5H", "9H"]], decks=[["2D"], ["6C"]])
     play(state, "KS", "KH")
-    assert state.log[-1]["outcome"] == "tie" and state.log[-1]["winner"] is None
+    assert state.rounds_log[-1]["outcome"] == "tie" and state.rounds_log[-1]["winner"] is None
     assert hand(state, 0) == ["AS", "2D", "3S", "7S", "9S", "QS"]
     assert hand(state, 1) == ["AH", "3H", "5H", "6C", "7H", "9H"]
 
@@ -196,13 +196,13 @@ def test_same_rank_is_a_tie() -> None:  # RR-4
 def test_empty_deck_is_rebuilt_from_own_discard_pile() -> None:  # RR-5
     rest0 = [t for t in TEXT if t not in H0]
     rest1 = [t for t in TEXT if t not in H1 and t != "10C"]
-    state = position([H0, H1], decks=[[], ["10C"]], discard_piles=[rest0, rest1])
+    state = position([H0, H1], decks=[[], ["10C"]], discard=[rest0, rest1])
     assert state.view(None)["players"][0]["deck_size"] == 0
     play(state, "9S", "8H")  # rank win for seat 0: it draws twice from an empty deck
     v = state.view(None)
     assert v["players"][0]["reshuffles"] == 1 and v["players"][1]["reshuffles"] == 0
     # seat 0's pile (the 46 cards plus the 9S just played) became its deck; it drew two
-    assert v["players"][0]["discard_pile"] == []
+    assert v["players"][0]["discard"] == []
     assert v["players"][0]["deck_size"] == 47 - 2
     assert len(hand(state, 0)) == 7
     assert v["players"][1]["deck_size"] == 0 and "10C" in hand(state, 1)
@@ -215,7 +215,7 @@ def test_empty_deck_is_rebuilt_from_own_discard_pile() -> None:  # RR-5
 
 def test_explicit_decks_put_the_rest_in_the_discard_pile() -> None:
     state = position([H0, H1], decks=[["2D"], ["6C"]])
-    assert len(state.view(None)["players"][0]["discard_pile"]) == 52 - 6 - 1
+    assert len(state.view(None)["players"][0]["discard"]) == 52 - 6 - 1
     assert state.invariants() == []
 
 
@@ -258,7 +258,7 @@ def test_committed_card_is_invisible_to_the_other_seat_and_spectators() -> None:
     assert state.view(0)["pending"] == {"committed": [0], "mine": "QS"}
     assert saved.view(0)["pending"] == {"committed": [0], "mine": "QS"}
     saved.apply(1, "JH")  # the reveal: both cards together
-    assert saved.log[-1]["cards"] == ["QS", "JH"]
+    assert saved.rounds_log[-1]["cards"] == ["QS", "JH"]
     assert "QS" in json.dumps(saved.view(1))
 
 
@@ -278,7 +278,7 @@ def test_bad_positions_are_refused() -> None:
     with pytest.raises(PositionError, match="listed twice"):
         GAME.state_from_json({"hands": [["AS", "AS"], H1]})
     with pytest.raises(PositionError, match="in no place"):
-        GAME.state_from_json({"hands": [H0, H1], "decks": [[], []], "discard_piles": [[], []]})
+        GAME.state_from_json({"hands": [H0, H1], "decks": [[], []], "discard": [[], []]})
     with pytest.raises(PositionError, match="pending"):
         GAME.state_from_json({"hands": [H0, H1], "pending": {"0": "2H"}})
     with pytest.raises(PositionError, match="owe"):

@@ -226,9 +226,9 @@ TIERS = ("low", "middle", "high")
 
 
 def observe_royale(record: GameRecord, kinds: tuple[str, ...]) -> GameFacts:
-    final = record.replay().view(None)  # one log entry per round is all a spectator needs here
+    final = record.replay().view(None)  # one rounds_log entry per round is all a spectator needs here
     res = final["result"]
-    log = final["log"]
+    log = final["rounds_log"]
     facts = GameFacts(res["winner"], kinds, ("seat 0", "seat 1"), {"rounds": len(log), "actions": len(record.actions)})
     wins = [0, 0]
     timeline = []

@@ -2,7 +2,7 @@
 
 Both read only the seat's view: their hand, the opponent's hand size and
 discard pile (cards played and discarded since its last reshuffle), the
-discard table and the public log of rounds.
+discard table and the public record of rounds (``rounds_log``).
 
 - ``greedy`` predicts the opponent's tier from its past plays (smoothed, and
   weighted by the chance it still holds that tier) and plays the card with the
@@ -46,10 +46,10 @@ class _Info:
         self.my_after = len(self.hand) - 1
         self.opp_size = int(players[opp]["hand_size"])
         self.opp_after = self.opp_size - 1
-        seen = {parse_card(t) for t in players[opp]["discard_pile"]}
+        seen = {parse_card(t) for t in players[opp]["discard"]}
         self.unseen = [c for c in DECK if c not in seen]  # the opponent's hand and deck
         self.opp_tiers = [0, 0, 0]  # how often the opponent played each tier
-        for entry in view["log"]:
+        for entry in view["rounds_log"]:
             if entry.get("tiers"):
                 self.opp_tiers[("low", "middle", "high").index(entry["tiers"][opp])] += 1
 

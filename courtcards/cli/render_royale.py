@@ -2,11 +2,13 @@
 
 Hands and decks are private; discard piles, hand and deck sizes, and every
 revealed round are public. A card chosen in secret is shown only to its owner
-until both have chosen (RR-3).
+until both have chosen (RR-3). What happens is told in the engine's own
+sentences (``view["log"]``), and the tiers are the engine's (RR-1).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,22 +18,34 @@ from rich.markup import escape
 from rich.table import Table
 
 from courtcards.cli.render import View, seat_name, suited_card
+from courtcards.games.royale.cards import TIER_OF_RANK, tier_name
 
 TIER_STYLE = {"low": "green", "middle": "yellow", "high": "magenta"}
-RANK_TIER = {**{r: "low" for r in ("A", "2", "3", "4")}, **{r: "high" for r in ("J", "Q", "K")}}
 
-HELP = """[bold]Rank Royale notation[/] (case does not matter)
+
+def _tier_span(name: str) -> str:
+    """A tier's ranks as the engine groups them (RR-1), such as ``A-4``."""
+    ranks = [r for r, t in TIER_OF_RANK.items() if t == name]
+    return f"{ranks[0]}-{ranks[-1]}"
+
+
+HELP = f"""[bold]Rank Royale notation[/] (case does not matter)
   Cards:  rank then suit: [bold]AS[/] [bold]7H[/] [bold]10D[/] [bold]KC[/] (A = 1; suits C D H S; T also means 10)
-  Tiers:  [green]Low A-4[/] beats [magenta]High J-K[/], [yellow]Middle 5-10[/] beats [green]Low[/], \
-[magenta]High[/] beats [yellow]Middle[/]
+  Tiers:  [green]Low {_tier_span("low")}[/] beats [magenta]High {_tier_span("high")}[/], \
+[yellow]Middle {_tier_span("middle")}[/] beats [green]Low[/], [magenta]High[/] beats [yellow]Middle[/]
   Play:   type one card, e.g. [bold]7H[/]: it stays secret until both players have chosen
   Lose on tier: discard that many cards of your choice, e.g. [bold]discard 3C 9S[/]
   Same tier: the higher rank draws a card; same rank: nothing happens
   Commands: [bold]help[/] · [bold]moves[/] · [bold]board[/] · [bold]hint[/] · [bold]quit[/] (save and exit)"""
 
+#: a card in the engine's sentences, and a seat
+_CARD = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b")
+_SEAT = re.compile(r"\b[Ss]eat (\d+)\b")
+
 
 def tier_of(card: str) -> str:
-    return RANK_TIER.get(card[:-1].upper(), "middle")
+    """The card's tier, from the engine (RR-1)."""
+    return tier_name(card)
 
 
 def card_markup(card: str) -> str:
@@ -46,43 +60,45 @@ def cards_markup(cards: Sequence[str]) -> str:
 who = seat_name
 
 
-def _outcome(view: View, entry: dict[str, Any]) -> str:
-    c0, c1 = entry["cards"]
-    head = f"Round {entry['round']}: {who(view, 0, True)} {card_markup(c0)} v {who(view, 1)} {card_markup(c1)}: "
-    w = entry["winner"]
-    if entry["outcome"] == "tie":
-        return head + "same rank, a tie."
-    if entry["outcome"] == "rank":
-        return head + f"same tier, {who(view, w)} {'win' if w == view.get('seat') else 'wins'} on rank and draw" + (
-            "" if w == view.get("seat") else "s") + " a card."
-    loser = 1 - w
-    beat = f"{entry['tiers'][w]} beats {entry['tiers'][loser]}"
-    text = head + f"{beat}; {who(view, loser)} must discard {entry['discard']}"
-    if entry.get("lost"):
-        return text + f" but {'hold' if loser == view.get('seat') else 'holds'} fewer: {who(view, w)} win" + (
-            "" if w == view.get("seat") else "s") + "!"
-    if entry["discarded"]:
-        text += f" and {'discard' if loser == view.get('seat') else 'discards'} {cards_markup(entry['discarded'])}"
-    return text + "."
+def sentence(view: View, text: str) -> str:
+    """One of the engine's sentences (``view["log"]``) as markup: the viewer's seat marked
+    "(you)", cards in their tier's colours, the first letter capitalised."""
+    me = view.get("seat")
+    text = _SEAT.sub(lambda m: m.group(0) + (" (you)" if int(m.group(1)) == me else ""), text)
+    out, at = [], 0
+    for m in _CARD.finditer(text):
+        out.append(escape(text[at:m.start()]))
+        out.append(card_markup(m.group(0)))
+        at = m.end()
+    out.append(escape(text[at:]))
+    line = "".join(out)
+    return line[:1].upper() + line[1:]
+
+
+def new_events(before: View | None, after: View) -> list[dict[str, Any]]:
+    """The events of ``after["log"]`` that ``before`` did not have yet."""
+    seen = before["log"][-1]["n"] if before and before["log"] else -1
+    return [e for e in after["log"] if e["n"] > seen]
 
 
 def render_view(console: Console, view: View) -> None:
     me = view.get("seat")
-    console.rule(f"[bold]Rank Royale[/] · round {view['round']} · discards low {view['discard_table']['low']}, "
-                 f"middle {view['discard_table']['middle']}, high {view['discard_table']['high']}")
+    table_ = view["discard_table"]
+    console.rule(f"[bold]Rank Royale[/] · round {view['round']} · discards low {table_['low']}, "
+                 f"middle {table_['middle']}, high {table_['high']}")
     table = Table(box=box.SIMPLE, show_header=True)
-    for col in ("player", "hand", "deck", "discard pile (oldest first)"):
+    for col in ("player", "hand", "deck", "discard pile (top card first)"):
         table.add_column(col)
     for p in view["players"]:
-        pile = p["discard_pile"]
-        shown = cards_markup(pile[-12:]) if pile else "[dim]empty[/]"
+        pile = p["discard"]
+        shown = cards_markup(pile[:12]) if pile else "[dim]empty[/]"
         if len(pile) > 12:
-            shown = f"[dim]({len(pile) - 12} more)[/] " + shown
+            shown += f" [dim]({len(pile) - 12} more)[/]"
         name = who(view, p["seat"], True) + (f" [dim](reshuffled {p['reshuffles']}x)[/]" if p["reshuffles"] else "")
         table.add_row(name, str(p["hand_size"]), str(p["deck_size"]), shown)
     console.print(table)
     if view["log"]:
-        console.print("Last: " + _outcome(view, view["log"][-1]))
+        console.print("Last: " + sentence(view, view["log"][-1]["text"]))
     if me is not None:
         console.print("Your hand: " + cards_markup(view["hand"]))
     pending = view.get("pending") or {}
@@ -98,24 +114,20 @@ def render_view(console: Console, view: View) -> None:
 
 def describe_start(view: View) -> list[str]:
     return ["Rank Royale: each round both players choose a card in secret, then both are revealed. "
-            "Type [bold]help[/] for the rules in short."]
+            "Type [bold]help[/] for the rules in short.",
+            *(sentence(view, e["text"]) for e in view["log"])]
 
 
 def describe_event(before: View, after: View, seat: int, text: str) -> list[str]:
-    me = after.get("seat")
+    """The engine's new sentences; a secret choice (RR-3) is only said to have been made."""
+    new = new_events(before, after)
     lines: list[str] = []
-    new = after["log"][len(before["log"]):]
-    if before["phase"] == "play":
-        if seat == me:
-            lines.append(f"You choose {card_markup(text)}" + ("." if new else " (secret until both have chosen)."))
-        elif not new:
+    if before["phase"] == "play" and not new:
+        if seat == after.get("seat"):
+            lines.append(f"You choose {card_markup(text)} (secret until both have chosen).")
+        else:
             lines.append(f"{who(after, seat, True)} has chosen a card.")
-        for entry in new:
-            lines.append(_outcome(after, entry))
-    elif before["phase"] == "discard" and before["log"]:
-        entry = after["log"][len(before["log"]) - 1]
-        lines.append(f"{who(after, seat, True)} {'discard' if seat == me else 'discards'} "
-                     f"{cards_markup(entry['discarded'])}.")
+    lines.extend(sentence(after, e["text"]) for e in new)
     return lines
 
 

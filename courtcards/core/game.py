@@ -261,6 +261,7 @@ class Game(ABC, Generic[S]):
             state.start = None if start is None else dict(start)
         else:
             state.start = {k: v for k, v in data.items() if k not in ("history", "version", "pending", "start")}
+            state.start["format_version"] = STATE_FORMAT_VERSION  # read (and upgraded) as this format
         for key in pending.data:
             path = pending.at(key)
             try:

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from courtcards.core.state import JSON, State
 
 RECORD_FORMAT = "courtcards/record"
-RECORD_FORMAT_VERSION = 1
+RECORD_FORMAT_VERSION = 2  # 2: the start position names its state format_version (1: it was 2 if unnamed)
 
 
 @dataclass
@@ -97,8 +97,9 @@ class GameRecord:
     def from_json(cls, data: Any) -> GameRecord:
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
             raise RecordError(f"not a courtcards game record (expected \"format\": \"{RECORD_FORMAT}\")")
-        if data.get("format_version") != RECORD_FORMAT_VERSION:
-            raise RecordError(f"unsupported record format version {data.get('format_version')!r}")
+        version = data.get("format_version")
+        if version not in (1, RECORD_FORMAT_VERSION) or isinstance(version, bool):
+            raise RecordError(f"unsupported record format version {version!r}")
         missing = [k for k in ("game", "num_players", "options", "seed", "actions") if k not in data]
         if missing:
             raise RecordError(f"malformed game record: no {', '.join(repr(k) for k in missing)}")
@@ -115,7 +116,10 @@ class GameRecord:
                 raise RecordError(f"malformed game record: {key!r} cannot be {data[key]!r}") from None
         if not isinstance(data.get("meta") or {}, dict):
             raise RecordError("malformed game record: 'meta' must be an object")
-        return cls(game=str(data["game"]), actions=actions, start=data.get("start"), result=data.get("result"),
+        start = data.get("start")
+        if version == 1 and isinstance(start, dict) and "format_version" not in start:
+            start = {**start, "format_version": 2}  # written before states said their format in records
+        return cls(game=str(data["game"]), actions=actions, start=start, result=data.get("result"),
                    meta=dict(data.get("meta") or {}), **values)
 
     def save(self, path: str | Path) -> None:

@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from courtcards.core.errors import ActionIdError, GameOverError, IllegalActionError, NotationError, NotYourTurnError
 from courtcards.core.events import EMPTY as EMPTY_LOG
-from courtcards.core.events import LOG_LIMIT, EventLog
+from courtcards.core.events import LOG_LIMIT, MAX_DEPTH, EventLog
 
 if TYPE_CHECKING:
     from courtcards.core.game import Game
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 JSON = dict[str, Any]
 
 STATE_FORMAT = "courtcards/state"
+_node = tuple.__new__
 STATE_FORMAT_VERSION = 3  # 2: one position format (piles top card first, shared names); 3: the event log
 
 
@@ -309,7 +310,11 @@ class State(ABC):
     def log_event(self, seat: int | None, text: str, secret: Mapping[int, str] | None = None) -> None:
         """Record an event in the engine's words: ``text`` for everyone (name seats
         as "seat N"), ``secret[s]`` instead for a seat entitled to see more."""
-        self.events = self.events.add(seat, text, secret)
+        log = self.events
+        depth = log[5]
+        # EventLog.add without its call: this runs at nearly every action of every playout
+        self.events = _node(EventLog, (log, log[1] + 1, seat, text, secret, depth + 1)) if depth < MAX_DEPTH \
+            else log.add(seat, text, secret)
 
     def log_view(self, seat: int | None) -> list[JSON]:
         """The ``log`` of ``seat``'s view: the last events as that seat sees them."""

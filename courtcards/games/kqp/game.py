@@ -52,8 +52,9 @@ def upgrade_position(data: dict[str, Any], version: int) -> dict[str, Any]:
             {("scores" if k == "totals" else k): v for k, v in r.items()} if isinstance(r, Mapping) else r
             for r in rounds
         ]
-    if isinstance(out.get("start"), Mapping):
-        out["start"] = upgrade_position(dict(out["start"]), version)
+    start = out.get("start")
+    if isinstance(start, Mapping) and "format_version" not in start:  # a position of the same format
+        out["start"] = {**upgrade_position(dict(start), version), "format_version": STATE_FORMAT_VERSION}
     if "format_version" in out:
         out["format_version"] = STATE_FORMAT_VERSION
     return out

@@ -140,6 +140,18 @@ def roles_for(positions: list[int]) -> list[str]:
 
 
 _SEAT = tuple((s,) for s in range(16))
+# the flat pile fields and names of format_version 1 and 2 (KqpGame._upgrade_position rewrites them)
+_FORMAT2_NAMES = {
+    "totals": "says 'scores'",
+    "top": "works the top play out from pile.cards",
+    "pile_count": "works the count out from pile.cards",
+    "first_value": "works it out from pile.cards",
+    "plays": "works the number of plays out from pile.cards (pile.plays lists them)",
+    "consecutive": "works consecutive mode out from pile.cards",
+    "pile_log": "says 'plays' inside 'pile'",
+    "owner": "says 'owner' inside 'pile'",
+    "passes": "says 'passes' inside 'pile'",
+}
 _CONSECUTIVE = "; consecutive mode: every play on this pile must be one value up"
 # The log's sentences for the hot path, worded once: _PASSES[seat], _PLAYS[action][seat]
 _PASSES = tuple(f"seat {s} passes." for s in range(16))
@@ -489,7 +501,7 @@ class KqpState(State):
         elif self.consecutive and self.plays == 2:
             self.log_event(seat, f"seat {seat} plays {act.text}{_CONSECUTIVE}.")
         else:
-            self.events = self.events.add(seat, _PLAYS[act][seat])  # log_event, without a call
+            self.log_event(seat, _PLAYS[act][seat])
         nxt = self.nxt
         s = nxt[seat]
         while not sizes[s]:
@@ -513,7 +525,7 @@ class KqpState(State):
                                      f"so seat {leader} leads.")
                 self._new_pile(leader)
         else:
-            self.events = self.events.add(seat, _PASSES[seat])  # log_event, without a call
+            self.log_event(seat, _PASSES[seat])
             nxt = self.nxt
             s = nxt[seat]
             while not sizes[s]:
@@ -714,6 +726,12 @@ class KqpState(State):
         one raises PositionError naming it."""
         n = self.num_players
         f = Fields(data)
+        for old, new in _FORMAT2_NAMES.items():
+            if f.has(old):
+                raise PositionError(f.at(old), f"is format_version 2's name; format_version 3 {new}")
+        if isinstance(data.get("pile"), list):
+            raise PositionError("pile", "is a list as in format_version 2; format_version 3 writes an object: "
+                                        "cards (top card first), owner, plays, passes")
         self.hands = [counts_of(h) for h in f.card_lists("hands", parse_card, n)]
         self.sizes = [sum(h) for h in self.hands]
         self.levels = [hand_levels(h) for h in self.hands]
@@ -830,6 +848,8 @@ class KqpState(State):
 
     def _load_round(self, r: Fields, i: int) -> Record:
         n = self.num_players
+        if r.has("totals"):
+            raise PositionError(r.at("totals"), "is format_version 2's name; format_version 3 says 'scores'")
         finish = r.seats("finish", n)
         if len(finish) != n:
             raise PositionError(r.at("finish"), "must list every seat once, first out first")

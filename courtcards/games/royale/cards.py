@@ -40,6 +40,17 @@ def card_text(code: int) -> str:
     return TEXT[code]
 
 
+#: each rank's tier name by the rank's text ("A" .. "K"): the table the views give clients (RR-1)
+TIER_OF_RANK: dict[str, str] = {t: TIER_NAMES[tier_of_rank(r)] for r, t in enumerate(cards52.RANK_TEXT, 1)}
+#: each card's tier name, by code
+TIER_TEXT: tuple[str, ...] = tuple(TIER_NAMES[tier(c)] for c in DECK)
+
+
+def tier_name(card: str) -> str:
+    """The tier (``low``, ``middle`` or ``high``) of a card given as text, such as ``7H``."""
+    return TIER_TEXT[CODE[card] if card in CODE else parse_card(card)]
+
+
 parse_card = cards52.parse_card
 parse_card_list = cards52.parse_card_list
 texts = cards52.texts

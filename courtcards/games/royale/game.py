@@ -111,6 +111,17 @@ class RoyaleGame(Game[RoyaleState]):
     def _players_in_position(self, data: Mapping[str, Any]) -> int:
         return 2
 
+    def _upgrade_position(self, data: dict[str, Any], version: int) -> dict[str, Any]:
+        """Format 1 and 2 named the discard piles ``discard_piles`` and wrote them oldest
+        card first, and the rounds ``log``; format 3 says ``discard`` (top card first,
+        like ``decks``) and ``rounds_log`` (``log`` is the engine's event log now). A
+        saved state's ``start``, a position of the same format, is upgraded too."""
+        data = _upgrade_v2(data)
+        start = data.get("start")
+        if isinstance(start, Mapping) and "format_version" not in start:
+            data["start"] = _upgrade_v2(dict(start))
+        return data
+
     def _load_state(
         self, num_players: int, options: dict[str, OptionValue], seed: int, data: Mapping[str, Any], strict: bool
     ) -> RoyaleState:
@@ -121,7 +132,8 @@ class RoyaleGame(Game[RoyaleState]):
     def _check_pending(self, state: State, seat: int, action: Action, strict: bool) -> None:
         assert isinstance(state, RoyaleState) and isinstance(action, RoyaleAction)
         if strict and (state.phase != "play" or action.kind != "play" or action.card not in state.hands[seat]):
-            raise PositionError(f"seat {seat}'s pending choice {action.text!r} is not a card it can play")
+            raise PositionError(f"pending.{seat}", f"seat {seat}'s pending choice {action.text!r} is not a card "
+                                                   "it can play")
 
     def parse_action(self, text: str) -> RoyaleAction:
         return parse_action(text)
@@ -129,3 +141,14 @@ class RoyaleGame(Game[RoyaleState]):
     def parse_cards(self, text: str) -> list[str]:
         return [TEXT[c] for c in parse_card_list(text)]
 
+
+def _upgrade_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """A format 1 or 2 position in format 3's names and order (see RoyaleGame._upgrade_position)."""
+    if "discard_piles" in data:
+        piles = data.pop("discard_piles")
+        if isinstance(piles, list):
+            piles = [p[::-1] if isinstance(p, list) else p for p in piles]
+        data.setdefault("discard", piles)
+    if "log" in data:
+        data.setdefault("rounds_log", data.pop("log"))
+    return data

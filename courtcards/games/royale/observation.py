@@ -48,17 +48,17 @@ def tensor(view: Mapping[str, Any], prefix: tuple[int, ...]) -> npt.NDArray[np.f
     hand = view["hand"]
     _set_cards(out, P["my_hand"], hand)
     out[P["my_deck"] : P["my_deck"] + 52] = 1.0
-    for t in (*hand, *mine["discard_pile"]):
+    for t in (*hand, *mine["discard"]):
         out[P["my_deck"] + CODE[t]] = 0.0
-    _set_cards(out, P["my_pile"], mine["discard_pile"])
+    _set_cards(out, P["my_pile"], mine["discard"])
     _set_cards(out, P["my_known"], mine["known_cards"])
-    _set_cards(out, P["opp_pile"], theirs["discard_pile"])
+    _set_cards(out, P["opp_pile"], theirs["discard"])
     _set_cards(out, P["opp_known"], theirs["known_cards"])
     pending = view["pending"]
     if "mine" in pending:
         _set_cards(out, P["my_committed"], [pending["mine"]])
-    log = view["log"]
-    last = log[-1] if log else None
+    rounds = view["rounds_log"]
+    last = rounds[-1] if rounds else None
     if last and len(last.get("cards", ())) == 2:
         out[P["last_my_card"] + CODE[last["cards"][me]]] = 1.0
         out[P["last_opp_card"] + CODE[last["cards"][opp]]] = 1.0
@@ -117,19 +117,20 @@ def string(view: Mapping[str, Any], prefix: tuple[int, ...]) -> str:
     lines = [
         f"Rank Royale seat {me}, round {view['round']}, {view['phase']} phase, to decide: {movers}; "
         f"discards low {table['low']}, middle {table['middle']}, high {table['high']}",
-        f"you: hand {_cards_text(view['hand'])}; deck {mine['deck_size']}; pile {_cards_text(mine['discard_pile'])}; "
+        f"you: hand {_cards_text(view['hand'])}; deck {mine['deck_size']}; "
+        f"pile (top first) {_cards_text(mine['discard'])}; "
         f"reshuffles {mine['reshuffles']}; known to opponent {_cards_text(mine['known_cards'])}",
         f"opponent: hand {theirs['hand_size']}; deck {theirs['deck_size']}; "
-        f"pile {_cards_text(theirs['discard_pile'])}; reshuffles {theirs['reshuffles']}; "
+        f"pile (top first) {_cards_text(theirs['discard'])}; reshuffles {theirs['reshuffles']}; "
         f"known {_cards_text(theirs['known_cards'])}",
     ]
     pending = view["pending"]
     if pending["committed"]:
         chosen = [who[s] + (f" ({pending['mine']})" if s == me else "") for s in pending["committed"]]
         lines.append("committed: " + ", ".join(chosen))
-    log = view["log"]
-    if log and log[-1].get("cards"):
-        last = log[-1]
+    rounds = view["rounds_log"]
+    if rounds and rounds[-1].get("cards"):
+        last = rounds[-1]
         text = f"last round: you {last['cards'][me]}, opponent {last['cards'][opp]}: {last['outcome']}"
         if last.get("winner") is not None:
             text += f", {who[last['winner']]} won"

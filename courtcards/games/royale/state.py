@@ -16,10 +16,22 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from courtcards.core.errors import PositionError
+from courtcards.core.positions import Fields
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.royale import actions as A
-from courtcards.games.royale.cards import DECK, TEXT, TIER_NAMES, beats, parse_card, rank, texts, tier
+from courtcards.games.royale.cards import (
+    CODE,
+    DECK,
+    TEXT,
+    TIER_NAMES,
+    TIER_OF_RANK,
+    beats,
+    parse_card,
+    rank,
+    texts,
+    tier,
+)
 
 if TYPE_CHECKING:
     from courtcards.core.options import OptionValue
@@ -29,9 +41,12 @@ HAND_SIZE = 6
 PLAY, DISCARD, OVER = "play", "discard", "over"
 PHASES = (PLAY, DISCARD, OVER)
 COULD_NOT_DISCARD, ROUND_LIMIT = "could_not_discard", "round_limit"
+END_REASONS = (COULD_NOT_DISCARD, ROUND_LIMIT)
+MAX_RNG = 2**64 - 1
+OUTCOMES = ("tie", "rank", "tier")
 
 
-#: a public log entry, frozen: its JSON object's items with lists as tuples
+#: an entry of the rounds log, frozen: its JSON object's items with lists as tuples
 LogEntry: TypeAlias = tuple[tuple[str, Any], ...]
 LOG_KEYS = ("round", "cards", "tiers", "outcome", "winner", "discard", "discarded", "lost")
 
@@ -50,22 +65,42 @@ NO_DISCARDS = ("discarded", ())
 LogItem: TypeAlias = tuple[str, Any]
 
 
-def _duel(c0: int, c1: int) -> tuple[str, int, int, tuple[LogItem, ...]]:
+def _duel(c0: int, c1: int) -> tuple[str, int, int, tuple[LogItem, ...], str]:
     """RR-4 for two cards: (outcome, winner or -1, winning tier if discards are owed
-    else -1, and the log's cards, tiers, outcome and winner items)."""
+    else -1, the rounds log's cards, tiers, outcome and winner items, and the
+    event's words for the reveal and the outcome)."""
     r0, r1, t0, t1 = rank(c0), rank(c1), tier(c0), tier(c1)
+    shown = f"seat 0 plays {TEXT[c0]} ({TIER_NAMES[t0]}), seat 1 plays {TEXT[c1]} ({TIER_NAMES[t1]})"
     if r0 == r1:
         outcome, w, win_tier = "tie", -1, -1
+        words = f"{shown}: the same rank, nothing happens"
     elif t0 == t1:
         outcome, w, win_tier = "rank", 0 if r0 > r1 else 1, -1
+        words = f"{shown}: the same tier, seat {w} wins on rank"
     else:
         w = 0 if beats(t0, t1) else 1
         outcome, win_tier = "tier", (t0, t1)[w]
+        words = f"{shown}: {TIER_NAMES[win_tier]} beats {TIER_NAMES[(t1, t0)[w]]}, seat {1 - w} must discard"
     cards, tiers = ("cards", (TEXT[c0], TEXT[c1])), ("tiers", (TIER_NAMES[t0], TIER_NAMES[t1]))
-    return outcome, w, win_tier, (cards, tiers, ("outcome", outcome), ("winner", None if w < 0 else w))
+    return outcome, w, win_tier, (cards, tiers, ("outcome", outcome), ("winner", None if w < 0 else w)), words
 
 
 DUELS = tuple(_duel(c0, c1) for c0 in DECK for c1 in DECK)
+
+N_CARDS = tuple(f"{k} card{'s' * (k != 1)}" for k in range(53))
+# the round's draws (RR-5), worded once per card: what everyone reads, and what each seat reads of its own
+BOTH_DRAW = "seat 0 and seat 1 each draw a card"
+DRAWS_SEEN = (tuple(f"seat 0 draws {TEXT[c]} and seat 1 draws a card" for c in DECK),
+              tuple(f"seat 0 draws a card and seat 1 draws {TEXT[c]}" for c in DECK))
+
+
+def _draw_words(card: int, shuffled: int) -> tuple[str, str]:
+    """A draw as everyone reads it and as the drawer reads it, after the drawer's
+    name (RR-5: a reshuffle first if the deck was empty)."""
+    if card < 0:
+        return "has no card to draw", "has no card to draw"
+    head = f"shuffles its discard pile of {N_CARDS[shuffled]} into a new deck and draws" if shuffled else "draws"
+    return f"{head} a card", f"{head} {TEXT[card]}"
 
 
 @cache
@@ -88,12 +123,12 @@ class RoyaleState(State):
         self.loose = False  # loaded without the per-player checks (a hand may repeat a card)
         self.hands: list[list[int]] = [[], []]  # sorted by code
         self.decks: list[list[int]] = [[], []]  # top card first
-        self.piles: list[list[int]] = [[], []]  # discard piles, oldest first
+        self.piles: list[list[int]] = [[], []]  # discard piles, oldest first (views and positions: top first)
         self.phase = PLAY
         self.round = 1
         self.loser = -1  # the seat that must discard (DISCARD phase)
         self.owe = 0
-        self._log: list[LogEntry] = []  # one public entry per round
+        self._rounds: list[LogEntry] = []  # one public entry per round (``rounds_log``)
         self.reshuffles = [0, 0]
         # cards everyone knows a seat holds: its whole hand at its last reshuffle, less what it has played since
         self.known: list[list[int]] = [[], []]
@@ -108,11 +143,12 @@ class RoyaleState(State):
             deck = self.decks[s]
             self.hands[s] = sorted(deck[:HAND_SIZE])
             del deck[:HAND_SIZE]
+        self.log_event(None, f"seat 0 and seat 1 shuffle their decks and draw {HAND_SIZE} cards each")
 
     @property
-    def log(self) -> list[JSON]:
-        """The public log, one JSON object per round (a fresh copy)."""
-        return [thaw_entry(e) for e in self._log]
+    def rounds_log(self) -> list[JSON]:
+        """The public record of the rounds, one JSON object per round (a fresh copy)."""
+        return [thaw_entry(e) for e in self._rounds]
 
     def _copy_into(self, new: State) -> None:
         assert isinstance(new, RoyaleState)
@@ -122,7 +158,7 @@ class RoyaleState(State):
         new.piles = [p[0][:], p[1][:]]
         new.known = [k[0][:], k[1][:]]
         new.reshuffles = self.reshuffles[:]
-        new._log = self._log[:]
+        new._rounds = self._rounds[:]
 
     # -- decisions ---------------------------------------------------------------
     def _actors(self) -> tuple[int, ...]:
@@ -162,10 +198,12 @@ class RoyaleState(State):
         return "not a legal action now"
 
     def _resolve(self, actions: dict[int, Action]) -> None:
+        # One event per action (the engine's log): the reveal with its outcome, and whatever
+        # follows in the same action (the whole hand discarded, the draws), in one sentence.
         if self.phase == DISCARD:
             act: A.RoyaleAction = actions[self.loser]  # type: ignore[assignment]
-            self._discard(self.loser, act.cards)
-            self._end_round()
+            seat = self.loser
+            self._end_round(f"seat {seat} discards {self._discard(seat, act.cards)}", seat)
             return
         c0: int = actions[0][1]  # type: ignore[index]
         c1: int = actions[1][1]  # type: ignore[index]
@@ -177,27 +215,35 @@ class RoyaleState(State):
         if known[0] or known[1]:
             self._forget(0, (c0,))
             self._forget(1, (c1,))
-        # RR-4: tier win, rank win or tie
-        outcome, w, win_tier, items = DUELS[c0 * 52 + c1]
+        # RR-4: tier win, rank win or tie; the reveal is the first event to name either card (RR-3)
+        outcome, w, win_tier, items, words = DUELS[c0 * 52 + c1]
         k = 0 if win_tier < 0 else self.table[win_tier]
         entry: LogEntry = (("round", self.round), *items, ("discard", k), NO_DISCARDS)
         if outcome == "tier":
             loser = 1 - w
             held = len(hands[loser])
             if k > held:  # RR-4: cannot discard, loses at once
-                self._log.append((*entry, ("lost", True)))
+                self._rounds.append((*entry, ("lost", True)))
+                self.log_event(None, f"Round {self.round}: {words} {N_CARDS[k]} but holds {held}, "
+                                     f"so seat {loser} loses and seat {w} wins")
                 self._finish(w, COULD_NOT_DISCARD)
                 return
-            self._log.append(entry)
+            self._rounds.append(entry)
             if k < held:
+                self.log_event(None, f"Round {self.round}: {words} {N_CARDS[k]}")
                 self.phase, self.loser, self.owe = DISCARD, loser, k
                 return
-            self._discard(loser, tuple(hands[loser]))  # no choice to make: the whole hand goes
-        else:
-            self._log.append(entry)
-            if outcome == "rank":
-                self._draw(w)
-        self._end_round()
+            # no choice to make: the whole hand goes
+            shown = self._discard(loser, tuple(hands[loser]))
+            self._end_round(f"Round {self.round}: {words} {N_CARDS[k]}, its whole hand: {shown}")
+            return
+        self._rounds.append(entry)
+        if outcome == "tie":
+            self._end_round(f"Round {self.round}: {words}")
+            return
+        card, shuffled = self._draw(w)  # RR-4: the higher rank draws
+        said, seen = _draw_words(card, shuffled)
+        self._end_round(f"Round {self.round}: {words} and {said}", None, f"Round {self.round}: {words} and {seen}", w)
 
     def _forget(self, seat: int, cards: tuple[int, ...]) -> None:
         known = self.known[seat]
@@ -205,44 +251,64 @@ class RoyaleState(State):
             if c in known:
                 known.remove(c)
 
-    def _discard(self, seat: int, cards: tuple[int, ...]) -> None:
-        """Discard ``cards`` (in card order) from ``seat``'s hand."""
+    def _discard(self, seat: int, cards: tuple[int, ...]) -> str:
+        """Discard ``cards`` (in card order) from ``seat``'s hand; return them as text (discards are public)."""
         hand, pile = self.hands[seat], self.piles[seat]
         for c in cards:
             hand.remove(c)
         pile.extend(cards)
         if self.known[seat]:
             self._forget(seat, cards)
-        item = ("discarded", tuple([TEXT[c] for c in cards]))
-        last = self._log[-1]
-        self._log[-1] = tuple(item if kv[0] == "discarded" else kv for kv in last)
+        shown = tuple([TEXT[c] for c in cards])
+        item = ("discarded", shown)
+        last = self._rounds[-1]
+        self._rounds[-1] = tuple(item if kv[0] == "discarded" else kv for kv in last)
         self.loser, self.owe = -1, 0
+        return " ".join(shown)
 
-    def _draw(self, seat: int) -> None:
-        """Draw one card; an empty deck is first rebuilt from the discard pile (RR-5)."""
+    def _draw(self, seat: int) -> tuple[int, int]:
+        """Draw one card (RR-5): (the card or -1 if there is none to draw, and the number
+        of cards of the discard pile shuffled into a new deck first because the deck was empty, or 0)."""
+        shuffled = 0
         if not self.decks[seat]:
             if not self.piles[seat]:
-                return
+                return -1, 0
             deck = self.piles[seat]
             self.rng.shuffle(deck)
             self.decks[seat], self.piles[seat] = deck, []
             self.reshuffles[seat] += 1
             # every card not in the pile was in the hand: now public (see worlds.py)
             self.known[seat] = list(self.hands[seat])
-        insort(self.hands[seat], self.decks[seat].pop(0))
+            shuffled = len(deck)
+        card = self.decks[seat].pop(0)
+        insort(self.hands[seat], card)
+        return card, shuffled
 
-    def _end_round(self) -> None:
-        """RR-5: each player draws one card; RR-6: the optional round limit."""
+    def _end_round(self, said: str, actor: int | None = None, seen: str | None = None, reader: int = -1) -> None:
+        """RR-5: each player draws one card; RR-6: the optional round limit. ``said`` is
+        what the action did before the draws (by ``actor``, None for a reveal; ``seen``:
+        its wording for seat ``reader``); the event adds the draws, each drawer reading
+        its own card."""
         d0, d1 = self.decks
         if d0 and d1:
             h0, h1 = self.hands
-            insort(h0, d0.pop(0))
-            insort(h1, d1.pop(0))
+            a, b = d0.pop(0), d1.pop(0)
+            insort(h0, a)
+            insort(h1, b)
+            if seen is None:
+                secret = {0: f"{said}; {DRAWS_SEEN[0][a]}", 1: f"{said}; {DRAWS_SEEN[1][b]}"}
+            else:
+                secret = {s: f"{seen if s == reader else said}; {DRAWS_SEEN[s][c]}" for s, c in ((0, a), (1, b))}
+            self.log_event(actor, f"{said}; {BOTH_DRAW}", secret)
         else:
-            self._draw(0)
-            self._draw(1)
+            (a, sa), (b, sb) = self._draw(0), self._draw(1)
+            (p0, o0), (p1, o1) = _draw_words(a, sa), _draw_words(b, sb)
+            secret = {s: f"{seen if s == reader and seen else said}; seat 0 {o0 if s == 0 else p0}; "
+                         f"seat 1 {o1 if s == 1 else p1}" for s in (0, 1)}
+            self.log_event(actor, f"{said}; seat 0 {p0}; seat 1 {p1}", secret)
         limit = self.limit
         if limit is not None and self.round >= limit:
+            self.log_event(None, f"The round limit ({limit}) is reached: the game is a draw")
             self._finish(None, ROUND_LIMIT)
             return
         self.round += 1
@@ -257,14 +323,15 @@ class RoyaleState(State):
         if self.phase != OVER:
             return None
         w = self.winner
-        details = {"rounds": len(self._log), "reason": self.end_reason, "score": "1 for a win, 0 otherwise"}
+        details = {"rounds": len(self._rounds), "reason": self.end_reason, "score": "1 for a win, 0 otherwise"}
         if w is None:
             return Result(winner=None, ranking=(0, 1), scores=(0, 0), details=details)
         return Result(winner=w, ranking=(w, 1 - w), scores=(1, 0) if w == 0 else (0, 1), details=details)
 
     def view(self, seat: int | None) -> JSON:
         res = self.result()
-        v: JSON = {
+        hands, piles = self.hands, self.piles
+        return {
             "game": "royale",
             "seat": seat,
             "num_players": 2,
@@ -273,26 +340,27 @@ class RoyaleState(State):
             "round": self.round,
             "phase": self.phase,
             "to_move": list(self.to_move()),
+            "turn": None,  # both decide at once (RR-3); a discard is the loser's alone (owed)
+            "hand": [] if seat is None else texts(hands[seat]),
             "discard_table": dict(zip(TIER_NAMES, self.table, strict=True)),
+            "tiers": dict(TIER_OF_RANK),
             "players": [
                 {
                     "seat": s,
-                    "hand_size": len(self.hands[s]),
+                    "hand_size": len(hands[s]),
                     "deck_size": len(self.decks[s]),
-                    "discard_pile": texts(self.piles[s]),
+                    "discard": texts(piles[s][::-1]),
                     "reshuffles": self.reshuffles[s],
                     "known_cards": texts(self.known[s]),
                 }
                 for s in (0, 1)
             ],
             "owed": {"seat": self.loser, "count": self.owe} if self.phase == DISCARD else None,
-            "log": self.log,
+            "rounds_log": self.rounds_log,
+            "log": self.log_view(seat),
             "pending": self.pending_view(seat),
             "result": None if res is None else res.to_json(),
         }
-        if seat is not None:
-            v["hand"] = texts(self.hands[seat])
-        return v
 
     # -- cards by place (conformance) -------------------------------------------------
     def card_places(self) -> dict[str, list[str]]:
@@ -300,7 +368,7 @@ class RoyaleState(State):
         for s in (0, 1):
             places[f"hand:{s}"] = texts(self.hands[s])
             places[f"deck:{s}"] = texts(self.decks[s])
-            places[f"discard:{s}"] = texts(self.piles[s])
+            places[f"discard:{s}"] = texts(self.piles[s][::-1])  # top card first, as in positions
         return places
 
     def deck(self) -> list[str]:
@@ -311,7 +379,7 @@ class RoyaleState(State):
 
     def replace_places(self, places: Mapping[str, list[str]]) -> RoyaleState:
         data = self.to_json()
-        keys = {"hand": "hands", "deck": "decks", "discard": "discard_piles"}
+        keys = {"hand": "hands", "deck": "decks", "discard": "discard"}
         for name, cards in places.items():
             kind, seat = name.split(":")
             data[keys[kind]][int(seat)] = list(cards)
@@ -335,9 +403,9 @@ class RoyaleState(State):
             "round": self.round,
             "hands": [texts(h) for h in self.hands],
             "decks": [texts(d) for d in self.decks],
-            "discard_piles": [texts(p) for p in self.piles],
+            "discard": [texts(p[::-1]) for p in self.piles],
             "owed": {"seat": self.loser, "count": self.owe} if self.phase == DISCARD else None,
-            "log": self.log,
+            "rounds_log": self.rounds_log,
             "reshuffles": list(self.reshuffles),
             "known_cards": [texts(k) for k in self.known],
             "winner": self.winner,
@@ -345,31 +413,28 @@ class RoyaleState(State):
         }
 
     def load_json(self, data: Mapping[str, Any], strict: bool = True) -> None:
-        """Fill this state from full-state JSON or an explicit position.
+        """Fill this state from full-state JSON or an explicit position
+        (``format_version`` 3; the game upgrades older ones first).
 
         Only ``hands`` is required. Missing ``decks``: each player's cards not
-        in hand or discard pile, shuffled with the seed. Missing
-        ``discard_piles``: each player's cards not in hand or deck. ``strict``
-        (always, except for the conformance suite's resampled copies) checks
-        that each player's cards are exactly one 52-card deck."""
-
-        def card_lists(key: str) -> list[list[int]] | None:
-            raw = data.get(key)
-            if raw is None:
-                return None
-            if not isinstance(raw, list) or len(raw) != 2 or not all(isinstance(x, list) for x in raw):
-                raise PositionError(f"{key!r} must be two lists of cards (seat 0, seat 1), not {raw!r}")
-            try:
-                return [[parse_card(str(t)) for t in cards] for cards in raw]
-            except Exception as exc:
-                raise PositionError(f"{key!r}: {exc}") from None
-
-        if "rng" in data:
-            self.rng.state = int(data["rng"])
-        hands = card_lists("hands")
-        if hands is None:
-            raise PositionError("a Rank Royale position needs 'hands': two lists of cards")
-        decks, piles = card_lists("decks"), card_lists("discard_piles")
+        in hand or discard pile, shuffled with the seed. Missing ``discard``:
+        each player's cards not in hand or deck. ``strict`` (always, except for
+        the conformance suite's resampled copies) checks that each player's
+        cards are exactly one 52-card deck. Every field is read through
+        :class:`Fields`: a bad one raises PositionError naming its path."""
+        f = Fields(data)
+        for old, new in (("discard_piles", "discard"), ("log", "rounds_log")):
+            if f.has(old):
+                raise PositionError(f.at(old), f"is format_version 2's name; format_version 3 says {new!r}")
+        if f.has("rng"):
+            self.rng.state = f.integer("rng", 0, MAX_RNG)
+        if not f.has("hands"):
+            raise PositionError("hands", "a Rank Royale position needs 'hands': two lists of cards")
+        hands = f.card_lists("hands", parse_card, 2)
+        decks = f.card_lists("decks", parse_card, 2) if f.data.get("decks") is not None else None
+        piles = f.card_lists("discard", parse_card, 2) if f.data.get("discard") is not None else None
+        if piles is not None:
+            piles = [p[::-1] for p in piles]  # top card first in the position, oldest first here
         new_decks: list[list[int]] = [[], []]
         new_piles: list[list[int]] = [[], []]
         for s in (0, 1):
@@ -377,7 +442,8 @@ class RoyaleState(State):
             if strict:
                 dupes = sorted(c for c, n in Counter(listed).items() if n > 1)
                 if dupes:
-                    raise PositionError(f"seat {s}: {' '.join(texts(dupes))} listed twice (each player has one deck)")
+                    raise PositionError(f"hands[{s}]", f"seat {s}: {' '.join(texts(dupes))} listed twice "
+                                                       "(each player has one deck)")
             seen = set(listed)
             rest = [c for c in DECK if c not in seen]
             new_piles[s] = piles[s] if piles else ([] if decks is None else rest)
@@ -387,51 +453,102 @@ class RoyaleState(State):
             else:
                 new_decks[s] = decks[s]
                 if strict and piles is not None and rest:
-                    raise PositionError(f"seat {s}: cards in no place: {' '.join(texts(rest))}")
+                    raise PositionError(f"discard[{s}]", f"seat {s}: cards in no place: {' '.join(texts(rest))}")
         if not strict:
             self.loose = True
             lists = (hands, new_decks, new_piles)
             total = Counter(c for group in lists for cards in group for c in cards)
             if total != Counter(DECK * 2):
-                raise PositionError("the cards in the position are not two 52-card decks")
+                raise PositionError("cards", "the cards in the position are not two 52-card decks")
         self.decks, self.piles = new_decks, new_piles
         self.hands = [sorted(h) for h in hands]
-        self.phase = str(data.get("phase", PLAY))
-        if self.phase not in PHASES:
-            raise PositionError(f"unknown phase {self.phase!r} (phases: {', '.join(PHASES)})")
-        self.round = int(data.get("round", 1))
-        owed = data.get("owed")
+        self.phase = f.text("phase", PHASES, default=PLAY)
+        self.round = f.integer("round", 1, default=1)
         if self.phase == DISCARD:
-            if not isinstance(owed, Mapping) or owed.get("seat") not in (0, 1):
-                raise PositionError("a discard phase needs 'owed': {\"seat\": 0 or 1, \"count\": n}")
-            self.loser, self.owe = int(owed["seat"]), int(owed.get("count", 0))
-            if strict and not 1 <= self.owe <= len(self.hands[self.loser]):
-                raise PositionError(f"seat {self.loser} cannot owe {self.owe} card(s) holding "
-                                    f"{len(self.hands[self.loser])} (RR-4)")
-        self._log = [freeze_entry(e) for e in _log_entries(data.get("log", []))]
-        if self.phase == DISCARD and not self._log:
-            self._log.append(freeze_entry({"round": self.round, "cards": [], "tiers": [], "outcome": "tier",
-                                           "winner": 1 - self.loser, "discard": self.owe, "discarded": []}))
-        self.reshuffles = [int(x) for x in data.get("reshuffles", [0, 0])]
-        known = card_lists("known_cards") or [[], []]
+            if f.data.get("owed") is None:
+                raise PositionError("owed", 'a discard phase needs \'owed\': {"seat": 0 or 1, "count": n}')
+            owed = f.obj("owed")
+            loser = owed.seat("seat", 2)
+            assert loser is not None
+            self.loser = loser
+            self.owe = owed.integer("count", 1, 52)
+            if strict and self.owe > len(self.hands[self.loser]):
+                raise PositionError(owed.at("count"), f"seat {self.loser} cannot owe {self.owe} card(s) holding "
+                                                      f"{len(self.hands[self.loser])} (RR-4)")
+        elif f.data.get("owed") is not None:
+            raise PositionError("owed", f"only the discard phase owes cards, not the {self.phase} phase")
+        self._rounds = read_rounds_log(f, "rounds_log")
+        if self.phase == DISCARD and not self._rounds:
+            self._rounds.append(freeze_entry({"round": self.round, "cards": [], "tiers": [], "outcome": "tier",
+                                              "winner": 1 - self.loser, "discard": self.owe, "discarded": []}))
+        self.reshuffles = f.ints("reshuffles", 2, 0, default=[0, 0])
+        known = f.card_lists("known_cards", parse_card, 2, default=[[], []])
         self.known = [sorted(k) for k in known]
-        if strict and not all(set(k) <= set(h) for k, h in zip(self.known, self.hands, strict=True)):
-            raise PositionError("'known_cards' must be cards in the same player's hand")
-        self.winner = data.get("winner")
-        self.end_reason = data.get("end_reason")
+        for s in (0, 1):
+            if strict and not set(self.known[s]) <= set(self.hands[s]):
+                raise PositionError(f"known_cards[{s}]", "must be cards in the same player's hand")
+        self.winner = f.seat("winner", 2, optional=True)
+        self.end_reason = f.text("end_reason", END_REASONS) if f.data.get("end_reason") is not None else None
         if strict and self.phase == PLAY and not all(self.hands):
-            raise PositionError("both players must hold a card in the play phase")
+            raise PositionError("hands", "both players must hold a card in the play phase")
 
 
-def _log_entries(raw: Any) -> list[Mapping[str, Any]]:
-    """Check a loaded public log: a list of objects whose values are scalars or lists of scalars."""
-    if not isinstance(raw, list):
-        raise PositionError(f"'log' must be a list of round entries, not {raw!r}")
-    for entry in raw:
-        if not isinstance(entry, Mapping) or not all(isinstance(k, str) for k in entry):
-            raise PositionError(f"a 'log' entry must be a JSON object, not {entry!r}")
-        for key, value in entry.items():
-            items = value if isinstance(value, list) else [value]
-            if not all(v is None or isinstance(v, (str, int, float)) for v in items):
-                raise PositionError(f"'log' entry {key!r}: {value!r} is not a value or a list of values")
-    return raw
+def read_rounds_log(f: Fields, key: str, required: bool = False) -> list[LogEntry]:
+    """The rounds log of a position or a view (``f[key]``), every entry checked field by
+    field (an entry as the engine writes it is checked at once, without the paths)."""
+    out: list[LogEntry] = []
+    path = f.at(key)
+    for i, raw in enumerate(f.array(key) if required else f.array(key, default=[])):
+        quick = _quick_entry(raw)
+        out.append(quick if quick is not None else _read_entry(Fields(raw, f"{path}[{i}]")))
+    return out
+
+
+_ENTRY_KEYS = frozenset(LOG_KEYS)
+
+
+def _quick_entry(raw: Any) -> LogEntry | None:
+    """An entry of the rounds log in the engine's own form, frozen; None if anything
+    about it is unusual (then :func:`_read_entry` reads it and names the fault)."""
+    if type(raw) is not dict or not raw.keys() <= _ENTRY_KEYS:
+        return None
+    rnd, cards, tiers, outcome = raw.get("round"), raw.get("cards"), raw.get("tiers"), raw.get("outcome")
+    winner, k, discarded, lost = raw.get("winner"), raw.get("discard"), raw.get("discarded"), raw.get("lost", False)
+    if (type(rnd) is not int or rnd < 1 or type(k) is not int or not 0 <= k <= 52 or type(lost) is not bool
+            or type(cards) is not list or len(cards) not in (0, 2) or type(discarded) is not list
+            or type(outcome) is not str or outcome not in OUTCOMES
+            or not (winner is None if outcome == "tie" else type(winner) is int and 0 <= winner <= 1)):
+        return None
+    if not all(type(c) is str and c in CODE for c in cards) or not all(type(c) is str and c in CODE for c in discarded):
+        return None
+    if tiers != [TIER_NAMES[tier(CODE[c])] for c in cards]:
+        return None
+    entry: LogEntry = (("round", rnd), ("cards", tuple(cards)), ("tiers", tuple(tiers)), ("outcome", outcome),
+                       ("winner", winner), ("discard", k), ("discarded", tuple(discarded)))
+    return (*entry, ("lost", lost)) if "lost" in raw else entry
+
+
+def _read_entry(entry: Fields) -> LogEntry:
+    """An entry of the rounds log read field by field: a PositionError names the faulty one."""
+    cards = entry.cards("cards", parse_card)
+    if len(cards) not in (0, 2):
+        raise PositionError(entry.at("cards"), f"a round shows two cards (or none), not {len(cards)}")
+    tiers = [TIER_NAMES[tier(c)] for c in cards]
+    if entry.array("tiers") != tiers:
+        raise PositionError(entry.at("tiers"), f"must be the tiers of the cards, {tiers} (RR-1)")
+    outcome = entry.text("outcome", OUTCOMES)
+    winner = entry.seat("winner", 2, optional=True)
+    if (winner is None) != (outcome == "tie"):
+        raise PositionError(entry.at("winner"), f"a {outcome} {'has no' if outcome == 'tie' else 'needs a'} winner")
+    item: JSON = {
+        "round": entry.integer("round", 1),
+        "cards": texts(cards),
+        "tiers": tiers,
+        "outcome": outcome,
+        "winner": winner,
+        "discard": entry.integer("discard", 0, 52),
+        "discarded": texts(entry.cards("discarded", parse_card)),
+    }
+    if entry.has("lost"):
+        item["lost"] = entry.boolean("lost")
+    return freeze_entry(item)

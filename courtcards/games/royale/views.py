@@ -1,5 +1,13 @@
 """The Rank Royale view as a type (courtcards.core.views): what ``state.view(seat)``
-returns, field by field; see docs/notation.md and docs/schemas/views/royale.json."""
+returns, field by field; see docs/notation.md and docs/schemas/views/royale.json.
+
+It speaks the shared vocabulary (``ViewBase``, ``PlayerBase``): ``round``, ``turn``
+(always null: both players decide at once, RR-3), ``hand`` (empty for a spectator),
+``log`` (the engine's events) and per player ``discard`` (top card first). The
+game's own fields: ``discard_table`` (RR-2), ``tiers`` (each rank's tier, RR-1, so
+clients need no table of their own), ``owed``, ``rounds_log`` (one entry per
+revealed round) and per player ``reshuffles`` and ``known_cards``.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +15,7 @@ from typing import NotRequired
 
 from typing_extensions import TypedDict
 
-from courtcards.core.views import ViewHeader, closed
+from courtcards.core.views import PlayerBase, ViewBase, closed
 
 
 @closed
@@ -18,11 +26,9 @@ class RoyaleDiscardTable(TypedDict):
 
 
 @closed
-class RoyalePlayer(TypedDict):
-    seat: int
-    hand_size: int
+class RoyalePlayer(PlayerBase):
     deck_size: int
-    discard_pile: list[str]
+    discard: list[str]
     reshuffles: int
     known_cards: list[str]
 
@@ -34,7 +40,7 @@ class RoyaleOwed(TypedDict):
 
 
 @closed
-class RoyaleLogEntry(TypedDict):
+class RoyaleRound(TypedDict):
     round: int
     cards: list[str]
     tiers: list[str]
@@ -46,10 +52,9 @@ class RoyaleLogEntry(TypedDict):
 
 
 @closed
-class RoyaleView(ViewHeader):
-    round: int
+class RoyaleView(ViewBase):
     discard_table: RoyaleDiscardTable
+    tiers: dict[str, str]
     players: list[RoyalePlayer]
     owed: RoyaleOwed | None
-    log: list[RoyaleLogEntry]
-    hand: NotRequired[list[str]]
+    rounds_log: list[RoyaleRound]

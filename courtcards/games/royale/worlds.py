@@ -17,10 +17,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from courtcards.core.errors import CourtcardsError, ViewError
+from courtcards.core.events import EventLog
+from courtcards.core.positions import Fields
 from courtcards.core.rng import Rng
 from courtcards.games.royale import actions as A
 from courtcards.games.royale.cards import CODE, DECK, parse_card
-from courtcards.games.royale.state import DISCARD, OVER, PHASES, PLAY, RoyaleState, _log_entries, freeze_entry
+from courtcards.games.royale.state import DISCARD, OVER, PHASES, PLAY, RoyaleState, read_rounds_log
 
 if TYPE_CHECKING:
     from courtcards.games.royale.game import RoyaleGame
@@ -74,7 +76,8 @@ def sample_world(game: RoyaleGame, view: Mapping[str, Any], rng: Rng) -> RoyaleS
     if phase not in PHASES:
         raise ViewError(f"malformed Rank Royale view: unknown phase {phase!r}")
     sizes = [(_get(p, "hand_size", int, "players"), _get(p, "deck_size", int, "players")) for p in players]
-    piles = [_cards(p.get("discard_pile"), f"seat {s}'s discard pile") for s, p in enumerate(players)]
+    # the view's piles are top card first, the state's oldest first
+    piles = [_cards(p.get("discard"), f"seat {s}'s discard pile")[::-1] for s, p in enumerate(players)]
     known = [sorted(_cards(p.get("known_cards", []), f"seat {s}'s known cards")) for s, p in enumerate(players)]
 
     hand = sorted(_cards(view.get("hand"), "'hand'"))
@@ -98,7 +101,9 @@ def sample_world(game: RoyaleGame, view: Mapping[str, Any], rng: Rng) -> RoyaleS
     world.phase, world.round = phase, _get(view, "round", int)
     world.reshuffles = [_get(p, "reshuffles", int, "players") for p in players]
     try:
-        world._log = [freeze_entry(e) for e in _log_entries(view.get("log"))]
+        world._rounds = read_rounds_log(Fields(view), "rounds_log", required=True)
+        # the events as the seat saw them (its own secret sentences): the world's view shows the same
+        world.events = EventLog.from_json(_get(view, "log", list), "log", 2)  # in the seat's own wording
     except CourtcardsError as exc:
         raise ViewError(f"malformed Rank Royale view: {exc}") from None
     if phase == DISCARD:

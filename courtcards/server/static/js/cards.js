@@ -6,7 +6,12 @@
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_NAMES = { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" };
 const FRENCH_NAMES = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
-const TIERS = { A: "low", 2: "low", 3: "low", 4: "low", J: "high", Q: "high", K: "high" };
+// A game whose cards have tiers (Rank Royale) gives the engine's table, rank -> tier (its view's `tiers`).
+const TIERS = {};
+
+export function setTiers(game, tiers) {
+  TIERS[game] = tiers || {};
+}
 
 function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -53,8 +58,8 @@ function frenchFace(code, game) {
     face.center = rank;
     face.bg = red ? "#fff0f0" : "#f0f2f7";
   }
-  if (game === "royale") {
-    const tier = TIERS[rank] || "middle";
+  const tier = (TIERS[game] || {})[rank];
+  if (tier) {
     face.tier = tier;
     face.sub = tier.toUpperCase();
   }

@@ -1,20 +1,20 @@
 // Rank Royale: a two-player duel of secret choices revealed together (RR-3).
-import { backEl, cardEl, cardRow } from "../cards.js";
+import { backEl, cardEl, cardRow, setTiers } from "../cards.js";
 import { el, ordinal, plural } from "../util.js";
 
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 
-function outcome(ctx, e) {
-  const [c0, c1] = e.cards;
-  const head = `Round ${e.round}: ${ctx.name(0, { cap: true })} ${c0} v ${ctx.name(1)} ${c1}: `;
-  const w = e.winner;
-  if (e.outcome === "tie") return head + "same rank, a tie.";
-  if (e.outcome === "rank") return head + `same tier, ${ctx.name(w)} ${w === ctx.me ? "win" : "wins"} on rank and draw${w === ctx.me ? "" : "s"} a card.`;
-  const loser = 1 - w;
-  let text = head + `${e.tiers[w]} beats ${e.tiers[loser]}; ${ctx.name(loser)} must discard ${e.discard}`;
-  if (e.lost) return text + ` but cannot: ${ctx.name(w)} ${w === ctx.me ? "win" : "wins"}!`;
-  if (e.discarded && e.discarded.length) text += ` and discard${loser === ctx.me ? "" : "s"} ${e.discarded.join(" ")}`;
-  return text + ".";
+// The engine gives each rank's tier (view.tiers, RR-1): the cards are drawn with it.
+function learn(view) {
+  setTiers("royale", view.tiers);
+}
+
+// The engine's sentence of what happened last, with the seats' names put in.
+function named(ctx, text) {
+  return text.replace(/\b[Ss]eat (\d+)\b/g, (m, d, offset) => {
+    const seat = Number(d);
+    return ctx.name(seat, { cap: offset === 0, you: false }) + (seat === ctx.me ? " (you)" : "");
+  });
 }
 
 export default {
@@ -39,11 +39,13 @@ export default {
   },
 
   subtitle(view) {
+    learn(view);
     const d = view.discard_table;
     return `Round ${view.round} · discards: low ${d.low}, middle ${d.middle}, high ${d.high} · Low beats High, Middle beats Low, High beats Middle`;
   },
 
   seatInfo(view, seat) {
+    learn(view);
     const p = view.players[seat];
     const status = [];
     if (((view.pending || {}).committed || []).includes(seat)) status.push("has chosen");
@@ -53,18 +55,20 @@ export default {
       cards: p.hand_size,
       stats: [["deck", p.deck_size], ["reshuffles", p.reshuffles]],
       status,
-      extra: el("div", { class: "discards" }, el("span", { class: "muted" }, "discard pile: "),
-        cardRow("royale", p.discard_pile.slice(-8), { empty: "empty" }),
-        p.discard_pile.length > 8 ? el("span", { class: "muted" }, ` (+${p.discard_pile.length - 8} older)`) : null),
+      extra: el("div", { class: "discards" }, el("span", { class: "muted" }, "discard pile, top first: "),
+        cardRow("royale", p.discard.slice(0, 8), { empty: "empty" }),
+        p.discard.length > 8 ? el("span", { class: "muted" }, ` (+${p.discard.length - 8} older)`) : null),
     };
   },
 
   center(view, ctx) {
+    learn(view);
     const box = el("div", { class: "center-royale" });
     const pending = view.pending || {};
     const committed = pending.committed || [];
     const arena = el("div", { class: "arena" });
-    const last = view.log[view.log.length - 1];
+    const rounds = view.rounds_log;
+    const last = rounds.length && rounds[rounds.length - 1].cards.length === 2 ? rounds[rounds.length - 1] : null;
     const showReveal = last && view.phase !== "play" ? true : last && !committed.length && !pending.mine;
     for (const seat of [0, 1]) {
       const slot = el("div", { class: "duel-slot" }, el("div", { class: "muted" }, ctx.name(seat, { cap: true })));
@@ -75,32 +79,14 @@ export default {
       arena.append(slot);
     }
     box.append(arena);
-    if (last) box.append(el("div", { class: "outcome", role: "status" }, outcome(ctx, last)));
+    // once a round is revealed: the engine's last sentence (the reveal and its outcome, or what followed)
+    const said = view.log[view.log.length - 1];
+    if (rounds.length && said) box.append(el("div", { class: "outcome", role: "status" }, named(ctx, said.text)));
     return box;
   },
 
-  initialLog(view, ctx) {
-    return view.log.map((e) => outcome(ctx, e));
-  },
-
-  events(prev, view, ctx) {
-    const lines = [];
-    const prevCommitted = (prev.pending || {}).committed || [];
-    for (const s of (view.pending || {}).committed || []) {
-      if (!prevCommitted.includes(s)) lines.push(`${ctx.name(s, { cap: true })} ${s === ctx.me ? "have" : "has"} chosen a card.`);
-    }
-    for (const e of view.log.slice(prev.log.length)) lines.push(outcome(ctx, e));
-    const pl = prev.log[prev.log.length - 1];
-    const vl = view.log[prev.log.length - 1];
-    if (pl && vl && (pl.discarded || []).length === 0 && (vl.discarded || []).length > 0) {
-      const loser = 1 - vl.winner;
-      lines.push(`${ctx.name(loser, { cap: true })} discard${loser === ctx.me ? "" : "s"} ${vl.discarded.join(" ")}.`);
-    }
-    return lines;
-  },
-
   revealed(prev, view) {
-    return view.log.length > prev.log.length;
+    return view.rounds_log.length > prev.rounds_log.length;
   },
 
   roundEnded() {
