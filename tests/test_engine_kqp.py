@@ -85,7 +85,7 @@ def test_numbering_size_depends_on_the_copies_per_value(players: int, size: int)
 
 def test_every_legal_play_round_trips_through_its_id() -> None:
     state = pos(hands=[["8", "8", "8", "9", "9", "S", "S", "Q", "Q", "K"], ["3"], ["3"], ["3"]],
-                pile=["7", "7"], top=["7", "7"], owner=1, turn=0)
+                pile={"cards": ["7", "7"], "owner": 1}, turn=0)
     legal = state.legal_actions(0)
     assert [a.text for a in legal] == ["8 8", "9 9", "S S", "Q Q", "K", "pass"]
     ids = state.legal_action_ids(0)
@@ -165,8 +165,8 @@ def test_bad_ids_are_refused_and_leave_the_state_unchanged() -> None:
     with pytest.raises(ActionIdError, match="no such play"):
         state.action_ids("3 4")
     over = pos(hands=[[], [], [], ["5"]], positions=[0, 1, 2, 3], phase="over", finished=[0, 1, 2], winner=0,
-               totals=[1, 2, 3, 4], rounds_log=[{"round": 1, "finish": [0, 1, 2, 3], "points": [1, 2, 3, 4],
-                                                  "totals": [1, 2, 3, 4]}], options={"rounds": 1, "target": None})
+               scores=[1, 2, 3, 4], rounds_log=[{"round": 1, "finish": [0, 1, 2, 3], "points": [1, 2, 3, 4],
+                                                  "scores": [1, 2, 3, 4]}], options={"rounds": 1, "target": None})
     with pytest.raises(NotYourTurnError, match="the game is over"):
         over.legal_action_ids(0)
 
@@ -438,8 +438,8 @@ def test_observation_of_a_malformed_view_is_refused() -> None:
 def test_returns_reward_the_lowest_total() -> None:
     # KQ-9: lowest total wins; the winner gets +1, every other seat -1/3, only at the end
     state = pos(hands=[[], ["9"], [], ["5", "7"]], positions=[0, 1, 2, 3], finished=[2, 0], turn=3,
-                totals=[9, 2, 6, 3], round=2, options={"rounds": 2, "target": None},
-                rounds_log=[{"round": 1, "finish": [1, 3, 2, 0], "points": [4, 1, 3, 2], "totals": [4, 1, 3, 2]}])
+                scores=[9, 2, 6, 3], round=2, options={"rounds": 2, "target": None},
+                rounds_log=[{"round": 1, "finish": [1, 3, 2, 0], "points": [4, 1, 3, 2], "scores": [4, 1, 3, 2]}])
     state.apply(3, "5")
     assert state.returns() == [0.0] * 4 and state.rewards() == [0.0] * 4
     state.apply(1, "9")  # finish 2 0 1 3: totals 11 5 9 7

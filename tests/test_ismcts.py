@@ -146,7 +146,7 @@ def test_static_evaluation_favours_the_seat_with_fewer_cards(name: str) -> None:
 
     state = _midgame(name, seed=7, steps=40)
     players = state.view(None)["players"]
-    cards = [int(p.get("hand_size", p.get("cards", 0))) for p in players]  # KQP: "cards" until issue 11
+    cards = [int(p["hand_size"]) for p in players]
     values = HORIZONS[name].value(state)
     assert all(-1 <= v <= 1 for v in values)
     low, high = cards.index(min(cards)), cards.index(max(cards))

@@ -172,7 +172,7 @@ def test_leading_any_set_of_one_value() -> None:
 
 
 def pile(hands: list[list[str]], top: list[str], owner: int, turn: int, **extra: Any) -> KqpState:
-    return pos(hands=hands, pile=top, top=top, owner=owner, turn=turn, **extra)
+    return pos(hands=hands, pile={"cards": top, "owner": owner}, turn=turn, **extra)
 
 
 def test_following_needs_the_same_count_and_a_higher_value() -> None:
@@ -294,10 +294,10 @@ def test_no_consecutive_mode_unless_the_second_play_is_one_up() -> None:
 
 
 # -- KQ-8 scoring, KQ-9 end ---------------------------------------------------------------------------------
-def end_position(totals: list[int], **options: Any) -> KqpState:
+def end_position(scores: list[int], **options: Any) -> KqpState:
     # seats 2 and 0 are out; seat 3 leads its last 5, seat 1 tops it with its last card
-    return pos(hands=[[], ["9"], [], ["5", "7"]], finished=[2, 0], turn=3, totals=totals,
-               rounds_log=[{"round": 1, "finish": [0, 1, 2, 3], "points": [1, 2, 3, 4], "totals": [1, 2, 3, 4]}],
+    return pos(hands=[[], ["9"], [], ["5", "7"]], finished=[2, 0], turn=3, scores=scores,
+               rounds_log=[{"round": 1, "finish": [0, 1, 2, 3], "points": [1, 2, 3, 4], "scores": [1, 2, 3, 4]}],
                round=2, options=options)
 
 
@@ -373,7 +373,7 @@ def test_illegal_actions_leave_the_state_unchanged() -> None:
 
 
 def test_bad_positions_are_refused() -> None:
-    with pytest.raises(PositionError, match="4 hands"):
+    with pytest.raises(PositionError, match="'hands': must have 4 entries"):
         KQP.state_from_json({"hands": [["3"]] * 3 + [["3"]] * 0, "num_players": 4})
     with pytest.raises(PositionError, match="more cards"):
         pos(hands=[["K"], ["K"], [], []])

@@ -52,7 +52,7 @@ def test_a_player_with_no_card_in_hand_cannot_assassinate() -> None:
 
 
 def kqp_pile(hands: list[list[str]], top: list[str], owner: int, turn: int) -> KqpState:
-    state = get_game("kqp").state_from_json({"hands": hands, "pile": top, "top": top, "owner": owner, "turn": turn})
+    state = get_game("kqp").state_from_json({"hands": hands, "pile": {"cards": top, "owner": owner}, "turn": turn})
     assert isinstance(state, KqpState)
     return state
 

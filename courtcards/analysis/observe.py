@@ -193,9 +193,9 @@ def observe_kqp(record: GameRecord, kinds: tuple[str, ...]) -> GameFacts:
     for seat, text, view in views:
         if prev["phase"] == "play":
             turns += 1
-            if not view["pile"]["log"]:
+            if not view["pile"]["plays"]:
                 piles += 1
-                for name in decided_round([*prev["pile"]["log"], [seat, text]], _kqp_specials) or []:
+                for name in decided_round([*prev["pile"]["plays"], [seat, text]], _kqp_specials) or []:
                     decided[name] += 1
         prev = view
     final = prev
@@ -217,7 +217,7 @@ def observe_kqp(record: GameRecord, kinds: tuple[str, ...]) -> GameFacts:
             s = start[role_names.index(pauper)]
             facts.count(TAXES, f"{pauper} climbs out of the Pauper places", place[s] < n - 2)
     facts.lead_changes, facts.clear_at, facts.comeback = drama(
-        [list(r["totals"]) for r in rounds_log], res["winner"], lower_is_better=True)
+        [list(r["scores"]) for r in rounds_log], res["winner"], lower_is_better=True)
     return facts
 
 

@@ -70,8 +70,7 @@ def _places(players: Sequence[dict[str, Any]]) -> list[float]:
     """Each seat's finishing place in the hand in play (0 first): known for seats that are out,
     guessed from the cards left (fewer first, ties shared) for the others."""
     n = len(players)
-    # the shared word is hand_size; "cards" until KQP's view says it too (issue 11)
-    keys = [int(p["out"]) if p.get("out") else n + int(p.get("hand_size", p.get("cards", 0))) for p in players]
+    keys = [int(p["out"]) if p.get("out") else n + int(p["hand_size"]) for p in players]
     return [sum(1.0 for k in keys if k < key) + 0.5 * (keys.count(key) - 1) for key in keys]
 
 
@@ -94,7 +93,7 @@ def _rank_value(state: State) -> Values:
 def _kqp_value(state: State) -> Values:
     players = state.view(None)["players"]
     place = _places(players)
-    return _spread([-float(p["total"]) - place[s] for s, p in enumerate(players)], float(state.num_players * 2))
+    return _spread([-float(p["score"]) - place[s] for s, p in enumerate(players)], float(state.num_players * 2))
 
 
 def _royals_value(state: State) -> Values:

@@ -103,7 +103,7 @@ class GreedyKqpBot:
         if royal:
             groups = sum(1 for v in PLAIN if h[v])
             owner = view["pile"]["owner"]
-            owner_cards = view["players"][owner]["cards"] if owner is not None else 99
+            owner_cards = view["players"][owner]["hand_size"] if owner is not None else 99
             top = view["pile"]["value"]
             high_top = top is not None and parse_card(top) >= GOLD - 2
             if groups <= w.royal_groups or owner_cards <= w.danger_cards or (high_top and groups <= w.royal_groups + 2):

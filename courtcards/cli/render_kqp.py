@@ -2,11 +2,13 @@
 the pile (consecutive mode clearly marked), events and results.
 
 Everything here reads views only: hands and the cards of taxes are private
-(only giver and receiver see them); plays, passes, roles and totals are public.
+(only giver and receiver see them); plays, passes, roles and scores are public.
+What happens is told in the engine's own sentences (the view's ``log``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from rich import box
@@ -56,7 +58,7 @@ def render_view(console: Console, view: View) -> None:
     phase = {"tax": "taxes: the King and Queen give cards back", "play": "play", "over": "game over"}[view["phase"]]
     console.print(f"[bold]King Queens & Paupers[/] — round {view['round']} ({' or '.join(limits)}) — {phase}")
     table = Table(box=box.SIMPLE, title="seats in play order (clockwise)")
-    for col in ("", "seat", "role", "cards", "total", ""):
+    for col in ("", "seat", "role", "cards", "score", ""):
         table.add_column(col)
     movers = set(view["to_move"])
     for s in view["order"]:
@@ -68,7 +70,7 @@ def render_view(console: Console, view: View) -> None:
             status = "passed"
         mark = "▶" if s in movers else ""
         me = " (you)" if s == view["seat"] else ""
-        table.add_row(mark, f"{s}{me}", ROLES[p["role"]], str(p["cards"]), str(p["total"]), status)
+        table.add_row(mark, f"{s}{me}", ROLES[p["role"]], str(p["hand_size"]), str(p["score"]), status)
     console.print(table)
     for line in tax_lines(view):
         console.print("  " + line)
@@ -80,56 +82,56 @@ def render_view(console: Console, view: View) -> None:
             if pile["consecutive"]:
                 nxt = "the next value up" if pile["value"] not in ("G", "Q", "K") else "a Queen or the King"
                 console.print(f"[bold reverse] CONSECUTIVE MODE [/] play exactly {nxt}, or a Queen / the King")
-            if pile["log"]:
-                console.print("  " + escape(" · ".join(f"{s}: {t}" for s, t in pile["log"])))
+            if pile["plays"]:
+                console.print("  " + escape(" · ".join(f"{s}: {t}" for s, t in pile["plays"])))
         else:
             console.print(f"Pile: empty — {says(view, view['turn'], 'leads')}")
-    if view.get("hand") is not None:
+    if view["seat"] is not None:
         console.print(f"Your hand: {cards_markup(view['hand'])}")
 
 
-def tax_lines(view: View, only: str | None = None) -> list[str]:
+def tax_lines(view: View) -> list[str]:
+    """This round's taxes and give-backs, for the board (the cards only to the two seats, KQ-4)."""
     out = []
     for t in view["taxes"]:
-        if only is not None and t["why"] != only:
-            continue
         cards = f": {cards_markup(t['cards'])}" if "cards" in t else ""
         verb = "pays" if t["why"] == "tax" else "gives back"
         out.append(f"{says(view, t['from'], verb)} {t['count']} to {who(view, t['to'])}{cards}")
     return out
 
 
+_SEAT = re.compile(r"\b([Ss]eat (\d+))( \(([^)]*)\))?")
+
+
+def log_lines(view: View, after: int = -1) -> list[str]:
+    """The engine's sentences (``view["log"]``) numbered above ``after``, capitalized, the
+    viewer's seat marked: ``Seat 0 (you, Pauper-1) pays ...``."""
+    me = view.get("seat")
+
+    def mark(m: re.Match[str]) -> str:
+        if me is None or int(m.group(2)) != me:
+            return m.group(0)
+        return f"{m.group(1)} (you, {m.group(4)})" if m.group(4) else f"{m.group(1)} (you)"
+
+    out = []
+    for e in view["log"]:
+        if e["n"] > after:
+            text = _SEAT.sub(mark, e["text"])
+            out.append(escape(text[:1].upper() + text[1:]))
+    return out
+
+
+def _last_n(view: View) -> int:
+    log = view["log"]
+    return int(log[-1]["n"]) if log else -1
+
+
+def describe_start(view: View) -> list[str]:
+    return log_lines(view)
+
+
 def describe_event(before: View, after: View, seat: int, text: str) -> list[str]:
-    lines: list[str] = []
-    actor = who(before, seat, cap=True)
-    if seat == before.get("seat"):
-        actor_verb = {"passes": "You pass", "plays": "You play"}
-    else:
-        actor_verb = {"passes": f"{actor} passes", "plays": f"{actor} plays"}
-    if before["phase"] == "tax":
-        lines.append(f"{actor} has chosen a give-back." if seat != after.get("seat") else f"You: {text}")
-        if after["phase"] != "tax" or after["round"] != before["round"]:
-            lines += tax_lines(after, only="give")
-        return lines
-    if text == "pass":
-        lines.append(f"{actor_verb['passes']}.")
-    else:
-        lines.append(f"{actor_verb['plays']} {cards_markup(text.split())}.")
-        if after["pile"]["consecutive"] and not before["pile"]["consecutive"]:
-            lines.append("[bold]Consecutive mode![/] Every play must now be exactly one value up.")
-    if len(after["rounds_log"]) > len(before["rounds_log"]):
-        last = after["rounds_log"][-1]
-        lines.append("Round over. Finish: " + ", ".join(f"{i + 1}. seat {s}" for i, s in enumerate(last["finish"])))
-        if after["phase"] != "over":
-            lines.append(f"Round {after['round']}: new roles and seats; taxes are paid.")
-            lines += tax_lines(after)
-        return lines
-    if text != "pass" and after["players"][seat]["out"] and not before["players"][seat]["out"]:
-        lines.append(f"{actor} {'are' if seat == before.get('seat') else 'is'} out, place "
-                     f"{after['players'][seat]['out']}.")
-    if before["pile"]["count"] and not after["pile"]["count"]:
-        lines.append(f"Everyone passed: the pile is won; {who(after, after['turn'])} leads.")
-    return lines
+    return log_lines(after, _last_n(before))
 
 
 def render_result(console: Console, view: View) -> None:

@@ -5,12 +5,16 @@
   one-word actions, with one notation and one parser (:class:`ClimbingAction`).
 - Cards passed between two seats (exchanges, taxes), seen by those two only
   (:func:`transfers_view`).
+- Card texts of a hand of counts, built quickly (:func:`count_texts`).
+- Read-only log entries that copies of a state share (:func:`frozen_record`,
+  :func:`thawed_record`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
 from courtcards.core.actions import Action
@@ -33,6 +37,37 @@ def expand(counts: Sequence[int], first: int = 0) -> list[int]:
         if counts[c]:
             out.extend([c] * counts[c])
     return out
+
+
+def count_texts(text: Mapping[int, str] | Sequence[str], codes: Iterable[int],
+                most: int = 10) -> Callable[[Sequence[int]], list[str]]:
+    """A function from counts per code to the card texts, codes in the order of
+    ``codes``: the same as ``[text[c] for c in expand(counts)]`` (for codes in
+    order) with the repeated texts built once, for views."""
+    rows = tuple((c, tuple([text[c]] * k for k in range(most + 1))) for c in codes)
+
+    def texts(counts: Sequence[int]) -> list[str]:
+        out: list[str] = []
+        for c, rep in rows:
+            k = counts[c]
+            if k:
+                out += rep[k] if k <= most else rep[1] * k
+        return out
+
+    return texts
+
+
+Record = Mapping[str, Any]
+
+
+def frozen_record(entry: Mapping[str, Any]) -> Record:
+    """A read-only log entry (lists stored as tuples) that copies of a state share."""
+    return MappingProxyType({k: tuple(v) if isinstance(v, list) else v for k, v in entry.items()})
+
+
+def thawed_record(entry: Record) -> dict[str, Any]:
+    """The JSON form of a :func:`frozen_record` entry (tuples as lists), a fresh copy."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in entry.items()}
 
 
 def transfers_view(transfers: Iterable[Mapping[str, Any]], seat: int | None) -> list[dict[str, Any]]:

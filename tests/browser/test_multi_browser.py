@@ -125,6 +125,8 @@ def test_kqp_taxes_then_play(pages: Pages, server: Server, screenshot: Screensho
     page = _one_human_table(pages, server, "kqp", 4, 1, 0)  # seed 1: seat 0 is the King
     assert "give 2 cards back" in page.inner_text("#headline")
     assert "Taxes, round 1" in page.inner_text("#center")
+    log = page.inner_text("#log")  # the engine's sentences, seats named by the page (KQ-2, KQ-4)
+    assert "Round 1: seats drawn at random" in log and "in tax" in log
     chip = page.locator("#actions .chip").first
     cards = str(chip.get_attribute("data-cards")).split()
     page.locator(f'#hand .card[data-code="{cards[0]}"]').first.click()

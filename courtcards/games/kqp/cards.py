@@ -7,6 +7,7 @@ is also the card's rank: 3 < ... < 14 < Silver < Gold < Queen < King.
 
 from __future__ import annotations
 
+from courtcards.core import climbing
 from courtcards.core.errors import NotationError
 
 SILVER, GOLD, QUEEN, KING = 15, 16, 17, 18
@@ -46,19 +47,13 @@ def parse_card_list(text: str) -> list[int]:
 
 
 def counts_of(codes: list[int] | tuple[int, ...]) -> list[int]:
-    counts = [0] * NCODES
-    for c in codes:
-        counts[c] += 1
-    return counts
+    return climbing.counts_of(codes, NCODES)
 
 
 def expand(counts: list[int]) -> list[int]:
     """Counts to a list of values, lowest first."""
-    out: list[int] = []
-    for c in range(3, NCODES):
-        out.extend([c] * counts[c])
-    return out
+    return climbing.expand(counts, 3)
 
 
-def texts(counts: list[int]) -> list[str]:
-    return [TEXT[c] for c in expand(counts)]
+#: the cards of counts per value as texts, lowest first
+texts = climbing.count_texts(TEXT, range(3, NCODES))

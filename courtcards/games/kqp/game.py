@@ -12,7 +12,7 @@ from courtcards.core.errors import OptionError, PositionError
 from courtcards.core.game import Game
 from courtcards.core.options import Option, OptionSet, OptionValue
 from courtcards.core.rng import Rng
-from courtcards.core.state import Action, State
+from courtcards.core.state import STATE_FORMAT_VERSION, Action, State
 from courtcards.games.kqp.actions import KqpAction, parse_action
 from courtcards.games.kqp.cards import TEXT, parse_card_list
 from courtcards.games.kqp.ids import KqpCodec
@@ -20,6 +20,44 @@ from courtcards.games.kqp.observation import observation_shape, observation_stri
 from courtcards.games.kqp.state import KqpState
 from courtcards.games.kqp.views import KqpView
 from courtcards.games.kqp.worlds import sample_world
+
+
+def upgrade_position(data: dict[str, Any], version: int) -> dict[str, Any]:
+    """A KQP position of ``format_version`` 1 or 2 in format 3 (KqpGame._upgrade_position)."""
+    if version >= 3:
+        return data
+    out = dict(data)
+    pile_cards = out.pop("pile", None)
+    top = out.pop("top", None)
+    for old in ("pile_count", "first_value", "plays", "consecutive"):
+        out.pop(old, None)
+    pile: dict[str, Any] = {}
+    if pile_cards is not None:
+        # bottom card first then; a position could give only the top play
+        pile["cards"] = list(reversed(pile_cards)) if isinstance(pile_cards, list) else pile_cards
+        if isinstance(pile_cards, list) and not pile_cards and isinstance(top, list):
+            pile["cards"] = list(top)
+    elif isinstance(top, list):
+        pile["cards"] = list(top)
+    for old, new in (("owner", "owner"), ("passes", "passes"), ("pile_log", "plays")):
+        if old in out:
+            pile[new] = out.pop(old)
+    if pile:
+        out["pile"] = pile
+    if "totals" in out:
+        out["scores"] = out.pop("totals")
+    rounds = out.get("rounds_log")
+    if isinstance(rounds, list):
+        out["rounds_log"] = [
+            {("scores" if k == "totals" else k): v for k, v in r.items()} if isinstance(r, Mapping) else r
+            for r in rounds
+        ]
+    start = out.get("start")
+    if isinstance(start, Mapping) and "format_version" not in start:  # a position of the same format
+        out["start"] = {**upgrade_position(dict(start), version), "format_version": STATE_FORMAT_VERSION}
+    if "format_version" in out:
+        out["format_version"] = STATE_FORMAT_VERSION
+    return out
 
 
 def default_target(num_players: int) -> int:
@@ -85,7 +123,15 @@ class KqpGame(Game[KqpState]):
     def _check_pending(self, state: State, seat: int, action: Action, strict: bool) -> None:
         assert isinstance(state, KqpState)
         if seat not in state.owed:
-            raise PositionError(f"seat {seat} has no give-back to commit")
+            raise PositionError(f"pending.{seat}", f"seat {seat} has no give-back to commit")
+
+    def _upgrade_position(self, data: dict[str, Any], version: int) -> dict[str, Any]:
+        """Format 1 and 2 (one layout): the pile's fields were flat (``pile`` bottom card
+        first, ``top``, ``pile_count``, ``owner``, ``first_value``, ``plays``, ``consecutive``,
+        ``passes``, ``pile_log``) and the scores were ``totals``. Format 3 has one ``pile``
+        object (cards top card first; its plays and passes; the rest follows from the cards)
+        and ``scores``. A saved state's ``start`` is upgraded the same way."""
+        return upgrade_position(data, version)
 
     # -- the computation interface (docs/engine/kqp.md) ---------------------------------------
     def _action_codec(self, num_players: int, options: dict[str, OptionValue]) -> KqpCodec:

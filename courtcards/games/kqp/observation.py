@@ -129,11 +129,11 @@ def observation_tensor(view: Mapping[str, Any], prefix: tuple[int, ...], codec: 
         at = seats_at + where[s] * PER_SEAT
         out[at + ROLES.index(p["role"])] = 1
         at += len(ROLES)
-        out[at] = p["cards"] / deal
+        out[at] = p["hand_size"] / deal
         out[at + 1] = p["passed"]
         out[at + 2] = p["out"] is not None
         out[at + 3] = (p["out"] or 0) / n
-        out[at + 4] = p["total"] * totals
+        out[at + 4] = p["score"] * totals
         out[at + 5] = s in to_move
         out[at + 6] = s in committed
         out[at + 7] = owed.get(s, 0) / 2
@@ -154,11 +154,11 @@ def observation_string(view: Mapping[str, Any], prefix: tuple[int, ...], codec: 
         else:
             mode = ", consecutive" if pile["consecutive"] else ""
             lines.append(f"pile: {' '.join(pile['top'])} by seat {pile['owner']}{mode}; "
-                         f"log: {'; '.join(f'{s} {t}' for s, t in pile['log'])}")
+                         f"plays: {'; '.join(f'{s} {t}' for s, t in pile['plays'])}")
     lines.append(f"discard: {' '.join(view['discard']) or '-'}")
     for s in _relative(view):
         p = view["players"][s]
-        facts = [f"seat {s}", p["role"], f"{p['cards']} cards", f"total {p['total']}"]
+        facts = [f"seat {s}", p["role"], f"{p['hand_size']} cards", f"score {p['score']}"]
         if p["out"] is not None:
             facts.append(f"out {p['out']}")
         if p["passed"]:

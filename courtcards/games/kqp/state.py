@@ -10,10 +10,11 @@ to best, the Queen, the King, then Pauper-2 again.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from courtcards.core.errors import PositionError
+from courtcards.core.climbing import Record, frozen_record, thawed_record, transfers_view
+from courtcards.core.errors import CourtcardsError, PositionError
+from courtcards.core.positions import Fields, as_int, as_list
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.kqp import actions as A
@@ -28,6 +29,7 @@ from courtcards.games.kqp.cards import (
     TEXT,
     counts_of,
     deck_counts,
+    expand,
     parse_card,
     texts,
 )
@@ -41,6 +43,9 @@ PLAY = "play"
 OVER = "over"
 
 K_ROLE, Q_ROLE, COMMONER, P1_ROLE, P2_ROLE = "king", "queen", "commoner", "pauper-1", "pauper-2"
+ROLE_NAMES = {K_ROLE: "King", Q_ROLE: "Queen", COMMONER: "Commoner", P1_ROLE: "Pauper-1", P2_ROLE: "Pauper-2"}
+_ORDINAL = ("", "1st", "2nd", "3rd", *(f"{k}th" for k in range(4, 10)))
+
 
 class _Legal(list):  # type: ignore[type-arg]
     """A legal list that is also the core's lookup of a listed action object:
@@ -113,16 +118,8 @@ _Q1 = A.make("play", (QUEEN,))
 _QQ = A.make("play", (QUEEN, QUEEN))
 _K1 = A.make("play", (KING,))
 
-Record = Mapping[str, Any]
-
-
-def _record(entry: Mapping[str, Any]) -> Record:
-    """A read-only log entry, lists stored as tuples, that copies of a state share."""
-    return MappingProxyType({k: tuple(v) if isinstance(v, list) else v for k, v in entry.items()})
-
-
-def _json_record(entry: Record) -> JSON:
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in entry.items()}
+_record = frozen_record  # read-only log entries, lists as tuples, that copies of a state share
+_json_record = thawed_record
 
 
 def tax_cards(hand: list[int], k: int) -> list[int]:
@@ -143,6 +140,32 @@ def roles_for(positions: list[int]) -> list[str]:
 
 
 _SEAT = tuple((s,) for s in range(16))
+# the flat pile fields and names of format_version 1 and 2 (KqpGame._upgrade_position rewrites them)
+_FORMAT2_NAMES = {
+    "totals": "says 'scores'",
+    "top": "works the top play out from pile.cards",
+    "pile_count": "works the count out from pile.cards",
+    "first_value": "works it out from pile.cards",
+    "plays": "works the number of plays out from pile.cards (pile.plays lists them)",
+    "consecutive": "works consecutive mode out from pile.cards",
+    "pile_log": "says 'plays' inside 'pile'",
+    "owner": "says 'owner' inside 'pile'",
+    "passes": "says 'passes' inside 'pile'",
+}
+_CONSECUTIVE = "; consecutive mode: every play on this pile must be one value up"
+# The log's sentences for the hot path, worded once: _PASSES[seat], _PLAYS[action][seat]
+_PASSES = tuple(f"seat {s} passes." for s in range(16))
+_PLAYS: dict[A.KqpAction, tuple[str, ...]] = {
+    act: tuple(f"seat {s} plays {act.text}." for s in range(16))
+    for act in [*(a for row in _SETS for a in row[1:]), _Q1, _QQ, _K1]
+}
+
+
+def _seats(seats: list[int]) -> str:
+    """``seat 2``, ``seats 2 and 0``, ``seats 2, 0 and 4``."""
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return "seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
 
 
 class KqpState(State):
@@ -160,9 +183,12 @@ class KqpState(State):
         self.levels = [0] * n  # hand_levels of each hand
         self.positions: list[int] = list(range(n))
         self.nxt: list[int] = []
+        self.roles: tuple[str, ...] = ()  # each seat's role this round (KQ-2), replaced with positions
+        self.place: tuple[int, ...] = ()  # each seat's position, King 1 .. Pauper-2 n
         self._set_positions(self.positions)
-        self.pile: list[int] = []  # every card on the current pile, in the order played
-        self.discard = [0] * NCODES  # earlier piles of this round
+        self.pile: list[int] = []  # every card on the current pile, in the order played (top card last)
+        # earlier piles of this round, in the order played (top card last); a tuple, so copies share it
+        self.discard: tuple[int, ...] = ()
         self.top: tuple[int, ...] = ()
         self.pile_value = 0
         self.pile_count = 0
@@ -171,11 +197,11 @@ class KqpState(State):
         self.first_value = 0
         self.consecutive = False
         self.passes: list[int] = []  # seats that passed since the last play, in order
-        self.pile_log: list[tuple[int, str]] = []
+        self.pile_log: list[tuple[int, str]] = []  # the pile's plays and passes (the position's pile.plays)
         self.turn = 0
         self.phase = PLAY
         self.finished: list[int] = []
-        self.totals = [0] * n
+        self.totals = [0] * n  # the scores (KQ-8)
         self.round = 1
         self.rounds_log: list[Record] = []  # read-only entries, see _record
         self.taxes: list[Record] = []
@@ -190,6 +216,11 @@ class KqpState(State):
         for i, s in enumerate(positions):
             nxt[s] = positions[i - 1]  # clockwise: towards Pauper-2, and from the King to Pauper-2
         self.nxt = nxt
+        self.roles = tuple(roles_for(self.positions))
+        place = [0] * n
+        for i, s in enumerate(positions):
+            place[s] = i + 1
+        self.place = tuple(place)
 
     # -- setup -----------------------------------------------------------------------
     def _start(self) -> None:
@@ -212,13 +243,29 @@ class KqpState(State):
         self.sizes = [sum(h) for h in hands]
         self.levels = [hand_levels(h) for h in hands]
         self.played = [[0] * NCODES for _ in range(n)]
-        self.discard = [0] * NCODES
+        self.discard = ()
         self.pile, self.top, self.pile_value, self.pile_count, self.owner = [], (), 0, 0, -1
         self.plays, self.first_value, self.consecutive, self.passes, self.pile_log = 0, 0, False, [], []
         self.finished = []
         self.taxes = []
         self.owed = {}
+        self._log_deal()
         self._collect_taxes()
+
+    def _log_deal(self) -> None:
+        """The round's seating and deal, as one event (KQ-2, KQ-3)."""
+        pos, roles, sizes = self.positions, self.roles, self.sizes
+        seating = ", ".join(f"{ROLE_NAMES[roles[s]]} seat {s}" for s in pos)
+        how = "drawn at random" if self.round == 1 else "by the last round's finish"
+        big, small = sizes[pos[0]], sizes[pos[-1]]
+        if big == small:
+            dealt = f"{big} cards each"
+        else:
+            more = [s for s in pos if sizes[s] == big]
+            less = [s for s in pos if sizes[s] == small]
+            dealt = f"{big} cards to {_seats(more)} and {small} to {_seats(less)}"
+        self.log_event(None, f"Round {self.round}: seats {how}: {seating}. "
+                             f"The cards are dealt one at a time from the King counter-clockwise: {dealt}.")
 
     def _collect_taxes(self) -> None:
         """KQ-4: Pauper-2 pays the King two best cards, Pauper-1 the Queen one
@@ -229,6 +276,8 @@ class KqpState(State):
             self._move(payer, taker, paid, "tax")
             if paid:
                 self.owed[taker] = len(paid)
+            else:
+                self.log_event(payer, f"{self._who(payer)} has no card to pay {self._who(taker)} in tax.")
         if self.owed:
             self.phase = TAX
         else:
@@ -245,16 +294,28 @@ class KqpState(State):
             levels[taker] |= _LEVELS[c][takes[c]]
         self.sizes[giver] -= len(cards)
         self.sizes[taker] += len(cards)
-        self.taxes.append(_record({"from": giver, "to": taker, "cards": [TEXT[c] for c in cards], "why": why}))
+        shown = [TEXT[c] for c in cards]
+        self.taxes.append(_record({"from": giver, "to": taker, "cards": shown, "why": why}))
+        if cards:  # KQ-4: everyone sees how many; only the two seats see which
+            k = len(cards)
+            verb = "pays" if why == "tax" else "gives back to"
+            end = " in tax" if why == "tax" else ""
+            public = f"{self._who(giver)} {verb} {self._who(taker)} {k} card{'s' if k > 1 else ''}{end}."
+            private = f"{self._who(giver)} {verb} {self._who(taker)} {' '.join(shown)}{end}."
+            self.log_event(giver, public, {giver: private, taker: private})
+
+    def _who(self, seat: int) -> str:
+        """``seat 3 (Pauper-2)``: a seat named for the event log, with its role."""
+        return f"seat {seat} ({ROLE_NAMES[self.roles[seat]]})"
 
     def _begin_play(self) -> None:
         self.phase = PLAY
         self.owed = {}
         self._new_pile(self.positions[-1])  # Pauper-2 leads the first pile (KQ-5)
+        self.log_event(self.turn, f"{self._who(self.turn)} leads the first pile.")
 
     def _new_pile(self, leader: int) -> None:
-        for c in self.pile:
-            self.discard[c] += 1
+        self.discard = (*self.discard, *self.pile)
         self.pile, self.top, self.pile_value, self.pile_count, self.owner = [], (), 0, 0, -1
         self.plays, self.first_value, self.consecutive, self.passes, self.pile_log = 0, 0, False, [], []
         self.turn = leader
@@ -312,6 +373,10 @@ class KqpState(State):
                 self._play(seat, action)  # type: ignore[arg-type]
             return
         super().apply(seat, action)
+        if seat in self.pending:  # a give-back chosen in secret (KQ-4): only the seat sees which
+            act = self.pending[seat]
+            self.log_event(seat, f"{self._who(seat)} has chosen a give-back.",
+                           {seat: f"{self._who(seat)} has chosen to give back {' '.join(act.text.split()[1:])}."})
 
     def _legal_for(self, seat: int) -> tuple[list[Action], dict[Action, Action]]:
         cache = self._legal_cache
@@ -426,9 +491,17 @@ class KqpState(State):
         sizes = self.sizes
         if sizes[seat] == 0:
             self.finished.append(seat)
-            if len(self.finished) == self.num_players - 1:
+            k = len(self.finished)  # KQ-8: the k-th out scores k
+            mode = _CONSECUTIVE if self.consecutive and self.plays == 2 else ""
+            self.log_event(seat, f"seat {seat} plays {act.text} and goes out {_ORDINAL[k]}: "
+                                 f"{k} point{'s' if k > 1 else ''}{mode}.")
+            if k == self.num_players - 1:
                 self._end_round()
                 return
+        elif self.consecutive and self.plays == 2:
+            self.log_event(seat, f"seat {seat} plays {act.text}{_CONSECUTIVE}.")
+        else:
+            self.log_event(seat, _PLAYS[act][seat])
         nxt = self.nxt
         s = nxt[seat]
         while not sizes[s]:
@@ -443,8 +516,16 @@ class KqpState(State):
         sizes = self.sizes
         if len(self.passes) >= holders - (1 if sizes[owner] else 0):
             # KQ-6: the owner leads a new pile, or the next holder to the owner's left
-            self._new_pile(owner if sizes[owner] else self._next_holder(owner))
+            if sizes[owner]:
+                self.log_event(seat, f"seat {seat} passes: seat {owner} wins the pile and leads.")
+                self._new_pile(owner)
+            else:
+                leader = self._next_holder(owner)
+                self.log_event(seat, f"seat {seat} passes: seat {owner} wins the pile; seat {owner} is out, "
+                                     f"so seat {leader} leads.")
+                self._new_pile(leader)
         else:
+            self.log_event(seat, _PASSES[seat])
             nxt = self.nxt
             s = nxt[seat]
             while not sizes[s]:
@@ -463,8 +544,7 @@ class KqpState(State):
         n = self.num_players
         last = next(s for s in range(n) if self.sizes[s])
         finish = [*self.finished, last]
-        for c in self.pile:
-            self.discard[c] += 1
+        self.discard = (*self.discard, *self.pile)
         self.pile, self.top, self.pile_value, self.pile_count, self.owner = [], (), 0, 0, -1
         self.plays, self.first_value, self.consecutive, self.passes, self.pile_log = 0, 0, False, [], []
         points = [0] * n
@@ -472,16 +552,25 @@ class KqpState(State):
             points[s] = place + 1
             self.totals[s] += place + 1
         self.rounds_log.append(_record(
-            {"round": self.round, "finish": finish, "points": points, "totals": list(self.totals)}))
+            {"round": self.round, "finish": finish, "points": points, "scores": list(self.totals)}))
         self.finished = finish
+        self.log_event(last, f"seat {last} is left holding cards: last, {n} points.")
+        places = ", ".join(f"{_ORDINAL[i + 1]} seat {s}" for i, s in enumerate(finish))
+        scores = ", ".join(f"seat {s} {self.totals[s]}" for s in range(n))
+        self.log_event(None, f"Round {self.round} is over: {places}. Scores: {scores}.")
         target = self.options["target"]
         rounds = self.options["rounds"]
         if (isinstance(target, int) and max(self.totals) >= target) or (
             isinstance(rounds, int) and self.round >= rounds
         ):
             rank = {s: i for i, s in enumerate(finish)}  # KQ-9: ties go to the better finish
-            self.winner = min(range(n), key=lambda s: (self.totals[s], rank[s]))
+            self.winner = w = min(range(n), key=lambda s: (self.totals[s], rank[s]))
             self.phase = OVER
+            why = "the lowest score"
+            if any(self.totals[s] == self.totals[w] for s in range(n) if s != w):
+                why += ", tied but ahead in the last round"
+            pts = self.totals[w]
+            self.log_event(w, f"The game is over: seat {w} wins with {pts} point{'s' if pts != 1 else ''}, {why}.")
             return
         self.round += 1
         self._begin_round(finish)
@@ -506,64 +595,60 @@ class KqpState(State):
 
     def view(self, seat: int | None) -> JSON:
         n = self.num_players
-        roles = roles_for(self.positions)
-        over = self.phase == OVER
-        out_place = {s: i + 1 for i, s in enumerate(self.finished)} if not over else {}
+        phase = self.phase
+        play = phase == PLAY
+        roles, place, sizes, totals, played, passes = (self.roles, self.place, self.sizes, self.totals, self.played,
+                                                       self.passes)
+        out_place = {s: i + 1 for i, s in enumerate(self.finished)} if phase != OVER else {}
         players = [
             {
                 "seat": s,
+                "hand_size": sizes[s],
+                "score": totals[s],
                 "role": roles[s],
-                "position": self.positions.index(s) + 1,
-                "cards": self.sizes[s],
-                "passed": self.phase == PLAY and s in self.passes,
+                "position": place[s],
+                "passed": play and s in passes,
                 "out": out_place.get(s),
-                "total": self.totals[s],
-                "played": texts(self.played[s]),
+                "played": texts(played[s]),
             }
             for s in range(n)
         ]
-        taxes = []
-        for e in self.taxes:
-            item: JSON = {"from": e["from"], "to": e["to"], "count": len(e["cards"]), "why": e["why"]}
-            if seat is not None and seat in (e["from"], e["to"]):
-                item["cards"] = list(e["cards"])  # only giver and receiver see them (KQ-4)
-            taxes.append(item)
-        res = self.result()
-        v: JSON = {
+        res = self.result() if phase == OVER else None
+        count = self.pile_count
+        return {
             "game": "kqp",
             "seat": seat,
             "num_players": n,
             "options": dict(self.options),
             "version": self.version,
             "round": self.round,
-            "phase": self.phase,
+            "phase": phase,
             "to_move": list(self.to_move()),
-            "turn": self.turn if self.phase == PLAY else None,
-            "leading": self.phase == PLAY and self.pile_count == 0,
+            "turn": self.turn if play else None,
+            "hand": texts(self.hands[seat]) if seat is not None else [],
+            "leading": play and count == 0,
             "positions": list(self.positions),
-            "order": self.order(),
+            "order": self.positions[::-1],
             "players": players,
             "pile": {
                 "owner": self.owner if self.owner >= 0 else None,
                 "value": TEXT[self.pile_value] if self.pile_value else None,
-                "count": self.pile_count,
+                "count": count,
                 "top": [TEXT[c] for c in self.top],
-                "cards": [TEXT[c] for c in self.pile],
+                "cards": [TEXT[c] for c in reversed(self.pile)],
                 "consecutive": self.consecutive,
-                "log": [[s, t] for s, t in self.pile_log],
-                "passes": list(self.passes),
+                "plays": [[s, t] for s, t in self.pile_log],
+                "passes": list(passes),
             },
-            "discard": texts(self.discard),
-            "taxes": taxes,
+            "discard": [TEXT[c] for c in reversed(self.discard)],
+            "taxes": transfers_view(self.taxes, seat),
             "owed": {str(k): val for k, val in sorted(self.owed.items())},
-            "finished": list(self.finished) if not over else [],
+            "finished": list(self.finished) if phase != OVER else [],
             "pending": self.pending_view(seat),
             "rounds_log": [_json_record(r) for r in self.rounds_log],
+            "log": self.log_view(seat),
             "result": None if res is None else res.to_json(),
         }
-        if seat is not None:
-            v["hand"] = texts(self.hands[seat])
-        return v
 
     def invariants(self) -> list[str]:
         problems = []
@@ -578,7 +663,7 @@ class KqpState(State):
     def card_places(self) -> dict[str, list[str]]:
         places = {f"hand:{s}": texts(self.hands[s]) for s in range(self.num_players)}
         places["pile"] = [TEXT[c] for c in self.pile]
-        places["discard"] = texts(self.discard)
+        places["discard"] = [TEXT[c] for c in self.discard]
         return places
 
     def deck(self) -> list[str]:
@@ -601,7 +686,6 @@ class KqpState(State):
         d["positions"] = self.positions[:]
         d["nxt"] = self.nxt[:]
         d["pile"] = self.pile[:]
-        d["discard"] = self.discard[:]
         d["passes"] = self.passes[:]
         d["pile_log"] = self.pile_log[:]  # tuples of (seat, text)
         d["finished"] = self.finished[:]
@@ -617,20 +701,17 @@ class KqpState(State):
             "phase": self.phase,
             "round": self.round,
             "positions": list(self.positions),
-            "hands": [texts(h) for h in self.hands],
-            "pile": [TEXT[c] for c in self.pile],
-            "top": [TEXT[c] for c in self.top],
-            "pile_count": self.pile_count,
-            "owner": self.owner if self.owner >= 0 else None,
-            "first_value": TEXT[self.first_value] if self.first_value else None,
-            "plays": self.plays,
-            "consecutive": self.consecutive,
-            "passes": list(self.passes),
-            "pile_log": [[s, t] for s, t in self.pile_log],
-            "discard": texts(self.discard),
             "turn": self.turn,
+            "hands": [texts(h) for h in self.hands],
+            "pile": {
+                "cards": [TEXT[c] for c in reversed(self.pile)],
+                "owner": self.owner if self.owner >= 0 else None,
+                "plays": [[s, t] for s, t in self.pile_log],
+                "passes": list(self.passes),
+            },
+            "discard": [TEXT[c] for c in reversed(self.discard)],
             "finished": list(self.finished),
-            "totals": list(self.totals),
+            "scores": list(self.totals),
             "rounds_log": [_json_record(r) for r in self.rounds_log],
             "taxes": [_json_record(e) for e in self.taxes],
             "played": [texts(p) for p in self.played],
@@ -639,126 +720,147 @@ class KqpState(State):
         }
 
     def load_json(self, data: Mapping[str, Any]) -> None:
-        """Fill this state from full-state JSON or an explicit position. Fields
-        left out take the values of a round in play with an empty pile; cards not
-        listed anywhere are in the discard."""
+        """Fill this state from full-state JSON or an explicit position (docs/notation.md).
+        Fields left out take the values of a round in play with an empty pile; cards not
+        listed anywhere are in the discard. Every field is read through ``Fields``: a bad
+        one raises PositionError naming it."""
         n = self.num_players
-
-        def card_list(key: str) -> list[int]:
-            return card_list_of(key, data.get(key, []))
-
-        def card_list_of(key: str, raw: Any) -> list[int]:
-            if not isinstance(raw, list):
-                raise PositionError(f"{key!r} must be a list of cards, not {raw!r}")
-            try:
-                return [parse_card(str(t)) for t in raw]
-            except Exception as exc:
-                raise PositionError(f"{key!r}: {exc}") from None
-
-        def int_list(key: str, default: list[int]) -> list[int]:
-            raw = data.get(key, default)
-            if not isinstance(raw, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in raw):
-                raise PositionError(f"{key!r} must be a list of integers, not {raw!r}")
-            return list(raw)
-
-        def records(key: str, entry: Any) -> Mapping[str, Any]:
-            if not isinstance(entry, Mapping):
-                raise PositionError(f"{key!r} must list JSON objects, not {entry!r}")
-            return entry
-
-        def seat(value: Any, key: str) -> int:
-            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
-                raise PositionError(f"{key!r} must be a seat 0..{n - 1}, not {value!r}")
-            return value
-
-        hands_raw = data.get("hands")
-        if not isinstance(hands_raw, list) or len(hands_raw) != n:
-            raise PositionError(f"'hands' must list {n} hands")
-        self.hands = []
-        for i, hand in enumerate(hands_raw):
-            if not isinstance(hand, list):
-                raise PositionError(f"hand {i} must be a list of cards")
-            try:
-                self.hands.append(counts_of([parse_card(str(t)) for t in hand]))
-            except Exception as exc:
-                raise PositionError(f"hand {i}: {exc}") from None
+        f = Fields(data)
+        for old, new in _FORMAT2_NAMES.items():
+            if f.has(old):
+                raise PositionError(f.at(old), f"is format_version 2's name; format_version 3 {new}")
+        if isinstance(data.get("pile"), list):
+            raise PositionError("pile", "is a list as in format_version 2; format_version 3 writes an object: "
+                                        "cards (top card first), owner, plays, passes")
+        self.hands = [counts_of(h) for h in f.card_lists("hands", parse_card, n)]
         self.sizes = [sum(h) for h in self.hands]
         self.levels = [hand_levels(h) for h in self.hands]
-        positions = int_list("positions", list(range(n)))
-        if sorted(positions) != list(range(n)):
-            raise PositionError(f"'positions' must list every seat 0..{n - 1} once, King first, not {positions!r}")
+        positions = f.seats("positions", n, default=list(range(n)))
+        if len(positions) != n:
+            raise PositionError(f.at("positions"), f"must list every seat 0..{n - 1} once, King first")
         self._set_positions(positions)
-        self.phase = str(data.get("phase", PLAY))
-        if self.phase not in (TAX, PLAY, OVER):
-            raise PositionError(f"unknown phase {self.phase!r} (tax, play or over)")
-        self.pile = card_list("pile")
-        top = card_list("top") if "top" in data else []
-        self.plays = int(data.get("plays", 0 if not self.pile else 1 if len(self.pile) == len(top) else 2))
-        if self.pile and not top:
-            raise PositionError("a pile in play needs its 'top' play")
-        self.top = tuple(sorted(top))
-        if self.top and (len(set(self.top)) != 1):
-            raise PositionError(f"'top' must be cards of one value, not {data.get('top')!r}")
-        self.pile_value = self.top[0] if self.top else 0
-        self.pile_count = int(data.get("pile_count", len(self.top)))
-        owner = data.get("owner")
-        self.owner = -1 if owner is None else seat(owner, "owner")
-        if self.top and self.owner < 0:
-            raise PositionError("a pile in play needs an 'owner'")
-        fv = data.get("first_value")
-        self.first_value = parse_card(str(fv)) if fv is not None else (self.pile_value if self.plays == 1 else 0)
-        self.consecutive = bool(data.get("consecutive", False))
-        self.passes = [seat(s, "passes") for s in int_list("passes", [])]
-        self.pile_log = [(int(s), str(t)) for s, t in data.get("pile_log", [])]
-        self.turn = seat(data.get("turn", positions[-1]), "turn")
-        self.finished = [seat(s, "finished") for s in int_list("finished", [])]
-        self.totals = int_list("totals", [0] * n)
-        if len(self.totals) != n:
-            raise PositionError(f"'totals' must list {n} totals")
-        self.round = int(data.get("round", len(data.get("rounds_log", [])) + 1))
-        self.rounds_log = [_record(records("rounds_log", r)) for r in data.get("rounds_log", [])]
-        self.taxes = [_record(records("taxes", e)) for e in data.get("taxes", [])]
-        played = data.get("played")
-        if played is None:
-            self.played = [[0] * NCODES for _ in range(n)]
-        else:
-            if not isinstance(played, list) or len(played) != n:
-                raise PositionError(f"'played' must list {n} lists of cards (each seat's plays this round)")
-            self.played = [counts_of(card_list_of(f"played {i}", p)) for i, p in enumerate(played)]
-        self.owed = {seat(int(k), "owed"): int(v) for k, v in dict(data.get("owed", {})).items()}
-        if self.phase == TAX and not self.owed:
-            raise PositionError("a tax phase needs 'owed': the King's and Queen's give-backs, e.g. {\"0\": 2}")
-        if any(s not in (positions[0], positions[1]) for s in self.owed):
-            raise PositionError("only the King and the Queen give cards back (KQ-4)")
-        for s, k in self.owed.items():
+        self.phase = f.text("phase", (TAX, PLAY, OVER), default=PLAY)
+        self._load_pile(f.obj("pile", default={}))
+        turn = f.seat("turn", n) if f.has("turn") else None
+        self.turn = positions[-1] if turn is None else turn
+        self.finished = f.seats("finished", n, default=[])
+        self.totals = f.ints("scores", n, 0, default=[0] * n)
+        self.rounds_log = [self._load_round(r, i) for i, r in enumerate(f.objs("rounds_log", default=[]))]
+        self.round = f.integer("round", 1, default=len(self.rounds_log) + 1)
+        self.taxes = [self._load_transfer(e) for e in f.objs("taxes", default=[])]
+        self.played = [counts_of(p) for p in f.card_lists("played", parse_card, n, default=[[]] * n)]
+        owed = f.obj("owed", default={})
+        self.owed = {}
+        for key in owed.data:
+            if not (isinstance(key, str) and key.isdigit() and int(key) < n):
+                raise PositionError(owed.at(key), "is not a seat at this table")
+            s = int(key)
+            if s not in (positions[0], positions[1]):
+                raise PositionError(owed.at(key), "only the King and the Queen give cards back (KQ-4)")
             most = 2 if s == positions[0] else 1
+            role = "King" if most == 2 else "Queen"
+            k = as_int(owed.data[key], owed.at(key), None, None)
             if not 1 <= k <= most:
-                role = "King" if s == positions[0] else "Queen"
                 limit = "1 or 2 cards" if most == 2 else "1 card"
-                raise PositionError(f"'owed': the {role} (seat {s}) gives back {limit}, not {k} (KQ-4)")
-        winner = data.get("winner")
-        self.winner = None if winner is None else seat(winner, "winner")
-        if "rng" in data:
-            self.rng.state = int(data["rng"])
+                raise PositionError(owed.at(key), f"the {role} (seat {s}) gives back {limit}, not {k} (KQ-4)")
+            self.owed[s] = k
+        if self.phase == TAX and not self.owed:
+            raise PositionError("owed", "a tax phase needs the King's and Queen's give-backs, e.g. {\"0\": 2}")
+        self.winner = f.seat("winner", n, optional=True)
+        if f.has("rng"):
+            self.rng.state = f.integer("rng", 0, (1 << 64) - 1)
         placed = [0] * NCODES
         for h in self.hands:
             for c in range(NCODES):
                 placed[c] += h[c]
         for c in self.pile:
             placed[c] += 1
-        if "discard" in data:
-            self.discard = counts_of(card_list("discard"))
-            for c in range(NCODES):
-                placed[c] += self.discard[c]
+        if f.has("discard"):
+            self.discard = tuple(f.cards("discard", parse_card)[::-1])
+            for c in self.discard:
+                placed[c] += 1
             if placed != list(self.counts):
-                raise PositionError("the cards in the position do not add up to the deck (KQ-1)")
+                raise PositionError("discard", "the cards in the position do not add up to the deck (KQ-1)")
         else:
-            self.discard = [self.counts[c] - placed[c] for c in range(NCODES)]
-            too_many = [TEXT[c] for c in range(NCODES) if self.discard[c] < 0]
+            left = [self.counts[c] - placed[c] for c in range(NCODES)]
+            too_many = [TEXT[c] for c in range(NCODES) if left[c] < 0]
             if too_many:
-                raise PositionError(f"more cards than the deck holds: {', '.join(too_many)}")
+                raise PositionError("hands", f"more cards than the deck holds: {', '.join(too_many)}")
+            self.discard = tuple(expand(left))
         if self.phase == PLAY and self.sizes[self.turn] == 0:
-            raise PositionError(f"seat {self.turn} is to play but holds no cards")
+            raise PositionError("turn", f"seat {self.turn} is to play but holds no cards")
+
+    def _load_pile(self, p: Fields) -> None:
+        """The pile, top card first. Each play tops the last with a higher value (KQ-5),
+        so the runs of one value are the plays: the top one, how many cards every play
+        needs (the first play's), and whether the second play started consecutive mode (KQ-7)."""
+        n = self.num_players
+        cards = p.cards("cards", parse_card, default=[])
+        log: list[tuple[int, str]] = []
+        for i, raw in enumerate(p.array("plays", default=[])):
+            path = p.at("plays") + f"[{i}]"
+            entry = as_list(raw, path, 2)
+            seat = as_int(entry[0], f"{path}[0]", 0, n - 1)
+            text = entry[1]
+            if not isinstance(text, str):
+                raise PositionError(f"{path}[1]", "must be an action's text")
+            try:
+                act = A.parse_action(text)
+            except CourtcardsError as exc:
+                raise PositionError(f"{path}[1]", str(exc)) from None
+            if act.kind == "give" or (act.kind == "play" and not act.value):
+                raise PositionError(f"{path}[1]", f"{text!r} is not a play of one value or a pass")
+            log.append((seat, act.text))
+        runs: list[list[int]] = []  # bottom first
+        for c in reversed(cards):
+            if runs and runs[-1][0] == c:
+                runs[-1].append(c)
+            else:
+                if runs and c < runs[-1][0]:
+                    raise PositionError(p.at("cards"), "each play on a pile is higher than the one below (KQ-5)")
+                runs.append([c])
+        played = [A.parse_action(t).cards for _, t in log if t != "pass"]
+        if log and [c for play in played for c in play] != [c for run in runs for c in run]:
+            raise PositionError(p.at("plays"), "the plays do not make up the pile's cards")
+        self.pile = [c for run in runs for c in run]
+        self.top = tuple(runs[-1]) if runs else ()
+        self.pile_value = runs[-1][0] if runs else 0
+        self.pile_count = len(runs[0]) if runs else 0
+        self.plays = len(runs)
+        self.first_value = runs[0][0] if runs else 0
+        self.consecutive = len(runs) > 1 and runs[1][0] == runs[0][0] + 1
+        self.pile_log = log
+        last_player = next((s for s, t in reversed(log) if t != "pass"), None)
+        owner = p.seat("owner", n, optional=True) if p.has("owner") else last_player
+        if runs and owner is None:
+            raise PositionError(p.at("owner"), "a pile with cards needs its owner")
+        if not runs and owner is not None:
+            raise PositionError(p.at("owner"), "an empty pile has no owner")
+        self.owner = -1 if owner is None else owner
+        if p.has("passes"):
+            self.passes = p.seats("passes", n)
+        else:
+            self.passes = []
+            for s, t in reversed(log):
+                if t != "pass":
+                    break
+                self.passes.insert(0, s)
+
+    def _load_round(self, r: Fields, i: int) -> Record:
+        n = self.num_players
+        if r.has("totals"):
+            raise PositionError(r.at("totals"), "is format_version 2's name; format_version 3 says 'scores'")
+        finish = r.seats("finish", n)
+        if len(finish) != n:
+            raise PositionError(r.at("finish"), "must list every seat once, first out first")
+        return _record({"round": r.integer("round", 1, default=i + 1), "finish": finish,
+                        "points": r.ints("points", n), "scores": r.ints("scores", n)})
+
+    def _load_transfer(self, e: Fields) -> Record:
+        n = self.num_players
+        return _record({"from": e.seat("from", n), "to": e.seat("to", n),
+                        "cards": [TEXT[c] for c in e.cards("cards", parse_card)],
+                        "why": e.text("why", ("tax", "give"))})
 
 
 def _explain(state: KqpState, seat: int, act: A.KqpAction) -> str:

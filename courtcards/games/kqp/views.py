@@ -3,22 +3,18 @@ returns, field by field; see docs/notation.md and docs/schemas/views/kqp.json.""
 
 from __future__ import annotations
 
-from typing import NotRequired
-
 from typing_extensions import TypedDict
 
-from courtcards.core.views import Transfer, ViewHeader, closed
+from courtcards.core.views import PlayerBase, Transfer, ViewBase, closed
 
 
 @closed
-class KqpPlayer(TypedDict):
-    seat: int
+class KqpPlayer(PlayerBase):
+    score: int
     role: str
     position: int
-    cards: int
     passed: bool
     out: int | None
-    total: int
     played: list[str]
 
 
@@ -30,7 +26,7 @@ class KqpPile(TypedDict):
     top: list[str]
     cards: list[str]
     consecutive: bool
-    log: list[list[int | str]]
+    plays: list[list[int | str]]
     passes: list[int]
 
 
@@ -39,13 +35,11 @@ class KqpRoundsLogEntry(TypedDict):
     round: int
     finish: list[int]
     points: list[int]
-    totals: list[int]
+    scores: list[int]
 
 
 @closed
-class KqpView(ViewHeader):
-    round: int
-    turn: int | None
+class KqpView(ViewBase):
     leading: bool
     positions: list[int]
     order: list[int]
@@ -56,4 +50,3 @@ class KqpView(ViewHeader):
     owed: dict[str, int]
     finished: list[int]
     rounds_log: list[KqpRoundsLogEntry]
-    hand: NotRequired[list[str]]

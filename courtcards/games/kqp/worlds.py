@@ -26,6 +26,7 @@ from math import comb
 from typing import TYPE_CHECKING, Any
 
 from courtcards.core.errors import ViewError
+from courtcards.core.events import EventLog
 from courtcards.core.rng import Rng
 from courtcards.games.kqp.cards import NCODES, PLAIN, TEXT, counts_of, deck_counts, parse_card
 from courtcards.games.kqp.state import OVER, PLAY, TAX, KqpState, _record, hand_levels, tax_cards
@@ -58,14 +59,15 @@ def sample_world(game: KqpGame, view: Mapping[str, Any], rng: Rng) -> KqpState:
     players = view["players"]
     if len(players) != n or [p["seat"] for p in players] != list(range(n)):
         raise ViewError("malformed King Queens & Paupers view: 'players' must list every seat in order")
-    sizes = [int(p["cards"]) for p in players]
+    sizes = [int(p["hand_size"]) for p in players]
     played = [counts_of(_cards(p["played"])) for p in players]
     own = counts_of(_cards(view["hand"]))
     if sum(own) != sizes[me]:
         raise ViewError(f"malformed King Queens & Paupers view: seat {me} holds {sum(own)} cards, not {sizes[me]}")
     pile_view = view["pile"]
-    pile = _cards(pile_view["cards"])
-    discard = counts_of(_cards(view["discard"]))
+    pile = _cards(pile_view["cards"])[::-1]  # the view lists it top card first
+    discard_cards = _cards(view["discard"])
+    discard = counts_of(discard_cards)
     pool = list(deck_counts(n))
     for c in pile:
         pool[c] -= 1
@@ -92,21 +94,21 @@ def sample_world(game: KqpGame, view: Mapping[str, Any], rng: Rng) -> KqpState:
     state.pile_count = int(pile_view["count"])
     owner = pile_view["owner"]
     state.owner = -1 if owner is None else int(owner)
-    log = [(int(s), str(t)) for s, t in pile_view["log"]]
+    log = [(int(s), str(t)) for s, t in pile_view["plays"]]
     state.pile_log = log
-    plays = [t for _, t in log if t != "pass"]
-    if plays or not pile:
-        state.plays = len(plays)
-        state.first_value = game.parse_action(plays[0]).value if plays else 0
-    else:  # a position loaded without its pile's log (as KqpState.load_json reads it)
-        state.plays = 1 if len(pile) == len(top) else 2
-        state.first_value = state.pile_value if state.plays == 1 else 0
+    runs, prev = 0, -1  # each play tops the last with a higher value: the runs of one value are the plays
+    for c in pile:
+        if c != prev:
+            runs += 1
+            prev = c
+    state.plays = runs
+    state.first_value = pile[0] if pile else 0
     state.consecutive = bool(pile_view["consecutive"])
     state.passes = [int(s) for s in pile_view["passes"]]
-    state.discard = discard
+    state.discard = tuple(discard_cards[::-1])
     turn = view["turn"]
     state.turn = positions[-1] if turn is None else int(turn)
-    state.totals = [int(p["total"]) for p in players]
+    state.totals = [int(p["score"]) for p in players]
     state.round = int(view["round"])
     state.rounds_log = [_record(r) for r in view["rounds_log"]]
     result = view["result"]
@@ -114,6 +116,7 @@ def sample_world(game: KqpGame, view: Mapping[str, Any], rng: Rng) -> KqpState:
     state.finished = [int(s) for s in view["finished"]] if phase != OVER else list(state.rounds_log[-1]["finish"])
     state.owed = {int(k): int(v) for k, v in view["owed"].items()}
     state.version = int(view["version"])
+    state.events = EventLog.from_json(view["log"], "log", n)  # as this seat saw them
     state.seed = rng.next64()
     state.rng = Rng(rng.next64())
 

@@ -1,4 +1,5 @@
 // King Queens & Paupers: roles, play order, taxes, the pile and consecutive mode.
+// What happens is told by the engine (view.log, shown by table.js); nothing here words events.
 import { cardRow } from "../cards.js";
 import { el, ordinal, plural } from "../util.js";
 
@@ -10,15 +11,6 @@ function taxWords(ctx, t) {
   const you = t.from === ctx.me;
   const verb = t.why === "tax" ? (you ? "pay" : "pays") : you ? "give back" : "gives back";
   return `${ctx.name(t.from, { cap: true })} ${verb} ${plural(t.count, "card")} to ${ctx.name(t.to)}${cards}.`;
-}
-
-function playWords(ctx, s, t) {
-  const you = s === ctx.me;
-  return t === "pass" ? `${ctx.name(s, { cap: true })} pass${you ? "" : "es"}.` : `${ctx.name(s, { cap: true })} play${you ? "" : "s"} ${t}.`;
-}
-
-function samePrefix(a, b) {
-  return a.length <= b.length && a.every((x, i) => x[0] === b[i][0] && x[1] === b[i][1]);
 }
 
 export default {
@@ -58,8 +50,8 @@ export default {
     return {
       role: ROLES[p.role] || p.role,
       roleClass: `role-${p.role}`,
-      cards: p.cards,
-      stats: [["points", p.total], ["position", p.position]],
+      cards: p.hand_size,
+      stats: [["points", p.score], ["position", p.position]],
       status,
       passed: !!p.passed,
       out: !!p.out,
@@ -78,8 +70,8 @@ export default {
         const next = ["G", "Q", "K"].includes(String(pile.value)) ? "a Queen or the King" : "exactly one value up";
         pileBox.append(el("div", { class: "mode-badge", role: "status" }, `CONSECUTIVE MODE — play ${next} (or a Queen / the King)`));
       }
-      if (pile.log && pile.log.length) {
-        pileBox.append(el("div", { class: "muted" }, "This pile: " + pile.log.map(([s, t]) => `${ctx.name(s)}: ${t}`).join(" · ")));
+      if (pile.plays && pile.plays.length) {
+        pileBox.append(el("div", { class: "muted" }, "This pile: " + pile.plays.map(([s, t]) => `${ctx.name(s)}: ${t}`).join(" · ")));
       }
     } else if (view.phase === "play") {
       pileBox.append(el("div", { class: "pile-label" }, `Pile: empty — ${ctx.name(view.turn)} lead${view.turn === ctx.me ? "" : "s"}`));
@@ -95,39 +87,6 @@ export default {
     return box;
   },
 
-  initialLog(view, ctx) {
-    const lines = [];
-    for (const r of view.rounds_log || []) lines.push(`Round ${r.round} over. Finish: ${r.finish.map((s) => ctx.name(s)).join(", ")}.`);
-    for (const [s, t] of view.pile.log || []) lines.push(playWords(ctx, s, t));
-    return lines;
-  },
-
-  events(prev, view, ctx) {
-    const lines = [];
-    const a = prev.pile.log || [];
-    const b = view.pile.log || [];
-    const sameRound = prev.round === view.round;
-    if (sameRound && samePrefix(a, b)) {
-      for (const [s, t] of b.slice(a.length)) lines.push(playWords(ctx, s, t));
-      if (view.pile.consecutive && !prev.pile.consecutive) lines.push("Consecutive mode! Every play must now be exactly one value up.");
-    } else if (prev.phase === "play") {
-      if (prev.pile.count && prev.pile.owner !== null) lines.push(`The pile is over: ${ctx.name(prev.pile.owner)} won it.`);
-      for (const [s, t] of b) lines.push(playWords(ctx, s, t));
-    }
-    for (const r of (view.rounds_log || []).slice((prev.rounds_log || []).length)) {
-      lines.push(`Round ${r.round} over. Finish: ${r.finish.map((s) => ctx.name(s)).join(", ")}.`);
-    }
-    const oldTaxes = sameRound ? (prev.taxes || []).length : 0;
-    for (const t of (view.taxes || []).slice(oldTaxes)) lines.push(taxWords(ctx, t));
-    for (const p of view.players) {
-      const before = prev.players[p.seat];
-      if (sameRound && p.out && !before.out) lines.push(`${ctx.name(p.seat, { cap: true })} is out, place ${p.out}.`);
-    }
-    const committed = ((view.pending || {}).committed || []).filter((s) => !((prev.pending || {}).committed || []).includes(s));
-    for (const s of committed) lines.push(`${ctx.name(s, { cap: true })} has chosen a give-back.`);
-    return lines;
-  },
-
   roundEnded(prev, view) {
     return prev.pile.count > 0 && !view.pile.count;
   },
@@ -138,7 +97,7 @@ export default {
 
   handSummary(view, ctx) {
     const r = view.rounds_log[view.rounds_log.length - 1];
-    const rows = r.finish.map((s, i) => [ordinal(i + 1), ctx.name(s, { cap: true }), r.points[s], r.totals[s]]);
+    const rows = r.finish.map((s, i) => [ordinal(i + 1), ctx.name(s, { cap: true }), r.points[s], r.scores[s]]);
     return { title: `Round ${r.round} over`, head: ["Finish", "Player", "Points", "Total"], rows };
   },
 
