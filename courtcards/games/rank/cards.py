@@ -7,6 +7,7 @@ and Crown + Draw 2.
 
 from __future__ import annotations
 
+from courtcards.core import climbing
 from courtcards.core.errors import NotationError
 
 WILD, UP, DOWN, CROWN, CROWN2 = 13, 14, 15, 16, 17
@@ -69,22 +70,15 @@ def parse_card_list(text: str) -> list[int]:
 
 
 def counts_of(codes: list[int] | tuple[int, ...]) -> list[int]:
-    counts = [0] * NCODES
-    for c in codes:
-        counts[c] += 1
-    return counts
+    return climbing.counts_of(codes, NCODES)
 
 
 def expand(counts: list[int]) -> list[int]:
     """Counts to a sorted list of codes (hand order: 1..12, W, U, D, C, C2)."""
-    out: list[int] = []
-    for c in range(1, NCODES):
-        out.extend([c] * counts[c])
-    return out
+    return climbing.expand(counts, 1)
 
 
-def texts(counts: list[int]) -> list[str]:
-    return [TEXT[c] for c in expand(counts)]
+texts = climbing.count_texts(TEXT, range(1, NCODES))
 
 
 def canonical(codes: list[int] | tuple[int, ...]) -> tuple[int, ...]:

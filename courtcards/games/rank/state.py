@@ -7,7 +7,9 @@ from itertools import combinations_with_replacement, compress, pairwise
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from courtcards.core.climbing import transfers_view
+from courtcards.core.climbing import Record, transfers_view
+from courtcards.core.climbing import frozen_record as _frozen
+from courtcards.core.climbing import thawed_record as _thawed
 from courtcards.core.errors import CourtcardsError, PositionError
 from courtcards.core.positions import Fields, as_int, as_list
 from courtcards.core.rng import Rng
@@ -55,18 +57,6 @@ _NONE, _UP, _DOWN = 0, 1, 2
 # _LEFT[n][seat]: the seats to the left of seat, in order, ending with seat itself (RK-3)
 _LEFT = {n: tuple(tuple((s + i) % n for i in range(1, n + 1)) for s in range(n)) for n in range(1, 13)}
 _DECKS = {d: tuple(c for c in range(NCODES) for _ in range(DECK_COUNTS[c] * d)) for d in (1, 2)}
-
-
-Record = Mapping[str, Any]
-
-
-def _frozen(entry: Mapping[str, Any]) -> Record:
-    """A read-only log entry (lists stored as tuples): copies of the state share it."""
-    return MappingProxyType({k: tuple(v) if isinstance(v, list) else v for k, v in entry.items()})
-
-
-def _thawed(entry: Record) -> JSON:
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in entry.items()}
 
 
 def _set_action(x: int, a: int, lift: int, w: int, mod: int) -> A.RankAction:
