@@ -301,7 +301,7 @@ def test_pending_commitments_of_other_seats_are_resampled_the_own_kept() -> None
         assert len(mine.cards) == 1 and mine.cards[0] in world.hands[2]
         seen.add(mine.text)
         world.apply(1, "commit none")  # the sampled world plays on: the reveal uses the sampled cards
-        revealed = [line for line in world.log if line.startswith("revealed")]
+        revealed = [line for line in world.events.texts() if line.startswith("revealed")]
         assert world.phase != "commit" and f"seat 2: {TEXT[mine.cards[0]]}" in revealed[-1]
     assert seen == {"commit 5H", "commit 6S", "commit AD"}  # any of its 3 hidden cards: 2 in hand, 1 in deck
     # the defender's pending choice is drawn among any number of cards up to its limit
@@ -338,7 +338,7 @@ def test_sampled_world_record_replays_to_it() -> None:
     [
         (lambda v: v.update(game="rank"), "not a Royals view"),
         (lambda v: v.update(seat=None), "spectator"),
-        (lambda v: v["players"][1].update(hand=3), "hidden cards"),
+        (lambda v: v["players"][1].update(hand_size=3), "hidden cards"),
         (lambda v: v["players"][1].update(discard=["ZZ"]), "'ZZ' is not a card"),
         (lambda v: v.update(hand=["KS"]), "does not fit its hidden cards"),
         (lambda v: v.pop("players"), "malformed Royals view"),

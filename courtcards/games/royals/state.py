@@ -54,7 +54,6 @@ START = "start"  # positions only: the turn is about to begin (win check, then d
 PHASES = (ACTION, COMMIT, PAIR, HITS, LOSSES, OVER)
 
 ATTACK, ASSASSINATE = "attack", "assassinate"
-LOG_SIZE = 40
 
 Royal = tuple[int, int]  # (face card, number card)
 
@@ -170,7 +169,6 @@ class RoyalsState(State):
         self.last_fight: Fight | None = None  # the latest finished fight, with its revealed cards
         self.last_table: list[list[int]] = [[] for _ in range(num_players)]
         self.winner: int | None = None
-        self.log: list[str] = []  # the latest public events
         # per seat, the cards of its discard pile when it was last shuffled into a new
         # deck (public: the pile lay face up), None before any such shuffle
         self.new_decks: list[tuple[int, ...] | None] = [None] * n
@@ -184,7 +182,6 @@ class RoyalsState(State):
         new.table = [x.copy() for x in self.table]
         new.last_table = [x.copy() for x in self.last_table]
         new.opening = [x.copy() for x in self.opening]
-        new.log = self.log.copy()
         new.new_decks = self.new_decks.copy()
         if self.fight is not None:
             new.fight = self.fight.copy()
@@ -194,20 +191,18 @@ class RoyalsState(State):
     def points(self, seat: int) -> int:
         return sum([RANKS[num] for _, num in self.royals[seat]])
 
-    def _note(self, text: str) -> None:
-        self.log.append(text)
-        if len(self.log) > LOG_SIZE:
-            del self.log[: len(self.log) - LOG_SIZE]
-
     # -- setup -------------------------------------------------------------------------
     def _start(self) -> None:
         """RY-1: everyone shuffles and draws the hand limit; the highest bottom card starts."""
         n = self.num_players
+        drawn = []
         for s in range(n):
             deck = list(DECK)
             self.rng.shuffle(deck)
             self.decks[s] = deck
-            self._draw_up(s)
+            drawn.append(self._draw_up(s))
+        public = f"each seat shuffles its deck and draws {self.hand_limit} cards"
+        self.log_event(None, public, {s: f"{public}; seat {s} draws {_names(drawn[s])}" for s in range(n)})
         self.first_player = self._choose_first()
         self._begin_turn(self.first_player)
 
@@ -224,12 +219,16 @@ class RoyalsState(State):
             if len(tied) == 1:
                 break
         chosen = tied[0]
-        self._note(f"seat {chosen} has the highest bottom card and goes first")
+        # RY-1: the bottom cards are shown to everyone
+        cards = "; then ".join(", ".join(f"seat {s} {t}" for s, t in enumerate(level) if t) for level in self.opening)
+        self.log_event(chosen, f"bottom cards: {cards}: seat {chosen} goes first")
         return chosen
 
-    def _draw_up(self, seat: int) -> None:
-        """Draw to the hand limit; an empty deck is replaced by the shuffled discard pile (RY-2)."""
+    def _draw_up(self, seat: int) -> list[int]:
+        """Draw to the hand limit; an empty deck is replaced by the shuffled discard pile (RY-2).
+        Returns the cards drawn, in the order drawn."""
         hand, deck = self.hands[seat], self.decks[seat]
+        drawn: list[int] = []
         while len(hand) < self.hand_limit:
             if not deck:
                 pile = self.discards[seat]
@@ -239,11 +238,15 @@ class RoyalsState(State):
                 deck.extend(pile)
                 pile.clear()
                 self.rng.shuffle(deck)
-                self._note(f"seat {seat} shuffles its discard pile into a new deck ({len(deck)} cards)")
+                self.log_event(seat, f"seat {seat} shuffles its discard pile into a new deck ({len(deck)} cards)")
             take = min(self.hand_limit - len(hand), len(deck))
-            hand += deck[-take:]  # from the top (the end)
+            cards = deck[-take:]  # from the top (the end)
+            cards.reverse()
+            drawn += cards
+            hand += cards
             del deck[-take:]
         hand.sort()
+        return drawn
 
     def _begin_turn(self, seat: int) -> None:
         self.turn = seat
@@ -252,15 +255,22 @@ class RoyalsState(State):
         if self.points(seat) >= self.target:  # RY-2: winning at the start of one's turn
             self.winner = seat
             self.phase = OVER
-            self._note(f"seat {seat} begins its turn with {self.points(seat)} points and wins")
+            self.log_event(seat, f"seat {seat} begins its turn with {self.points(seat)} points in play "
+                                 f"(target {self.target}) and wins")
             return
         limit = self.options.get("max_turns")
         if isinstance(limit, int) and self.turns >= limit:  # RY-8
             self.phase = OVER
-            self._note(f"{limit} turns played: the game is a draw")
+            self.log_event(None, f"{limit} turns played: the game is a draw")
             return
         self.turns += 1
-        self._draw_up(seat)
+        drawn = self._draw_up(seat)
+        k = len(drawn)
+        if k:
+            public = f"turn {self.turns}: seat {seat} draws {k} card{'s' if k > 1 else ''}"
+            self.log_event(seat, public, {seat: f"{public}: {_names(drawn)}"})
+        else:
+            self.log_event(seat, f"turn {self.turns}: seat {seat} draws no card")
 
     # -- decisions ---------------------------------------------------------------------
     def _actors(self) -> tuple[int, ...]:
@@ -371,6 +381,17 @@ class RoyalsState(State):
         return [A.DISCARDS[face], *(table[c] for c in cards)]
 
     # -- carrying out ------------------------------------------------------------------
+    def apply(self, seat: int, action: Action | str) -> None:
+        super().apply(seat, action)
+        pending = self.pending
+        if pending and seat in pending:  # a secret commitment, held until every seat has committed
+            self._log_commit(seat, pending[seat])  # type: ignore[arg-type]
+
+    def _log_commit(self, seat: int, act: A.RoyalsAction) -> None:
+        """RY-4, RY-5: everyone sees that a seat has committed, only the seat sees what (until the reveal)."""
+        self.log_event(seat, f"seat {seat} has committed (hidden until the reveal)",
+                       {seat: f"seat {seat} commits {_names(act.cards) or 'no card'} (hidden until the reveal)"})
+
     def _resolve(self, actions: dict[int, Action]) -> None:
         if self.phase == COMMIT:
             self._reveal(actions)  # type: ignore[arg-type]
@@ -396,10 +417,11 @@ class RoyalsState(State):
             royals = self.royals[seat]
             royals.append((face, number))
             royals.sort()
-            self._note(f"seat {seat} plays the Royal {TEXT[face]} {TEXT[number]} ({RANKS[number]} points)")
+            self.log_event(seat, f"seat {seat} plays the Royal {TEXT[face]} {TEXT[number]} "
+                                 f"({RANKS[number]} point{'s' if RANKS[number] > 1 else ''})")
             self._begin_turn((seat + 1) % self.num_players)
         elif kind == "discard_hand":
-            self._note(f"seat {seat} discards its hand: {' '.join([TEXT[c] for c in hand]) or 'no cards'}")
+            self.log_event(seat, f"seat {seat} discards its hand: {_names(hand) or 'no cards'}")
             self.discards[seat] += hand
             hand.clear()
             self._begin_turn((seat + 1) % self.num_players)
@@ -415,7 +437,9 @@ class RoyalsState(State):
             royals, held = len(self.royals[s]), len(self.hands[s])
             need[s] = min(max(1, royals) if s == attacker else royals, held)
         self.fight = Fight(ATTACK, attacker, defender, need=need)
-        self._note(f"seat {attacker} attacks seat {defender}")
+        # RY-4: what each seat must (the defender: may) commit is public
+        counts = ", ".join(f"seat {s} {'up to ' if s == defender else ''}{k}" for s, k in need.items() if k)
+        self.log_event(attacker, f"seat {attacker} attacks seat {defender}; cards to commit: {counts or 'none'}")
         self._open_commitments()
 
     def _begin_assassination(self, assassin: int, owner: int, face: int) -> None:
@@ -424,7 +448,9 @@ class RoyalsState(State):
         need[assassin] = min(1, len(self.hands[assassin]))
         need[owner] = min(1, len(self.hands[owner]))
         self.fight = Fight(ASSASSINATE, assassin, owner, target=face, need=need)
-        self._note(f"seat {assassin} tries to assassinate seat {owner}'s Royal {TEXT[face]}")
+        counts = ", ".join(f"seat {s} {k}" for s, k in need.items() if k)
+        self.log_event(assassin, f"seat {assassin} tries to assassinate seat {owner}'s Royal {TEXT[face]}; "
+                                 f"cards to commit: {counts or 'none'}")
         self._open_commitments()
 
     def _open_commitments(self) -> None:
@@ -436,6 +462,8 @@ class RoyalsState(State):
         """All committed cards are shown at once; red number cards attack, black ones block (RY-4, RY-5)."""
         fight = self.fight
         assert fight is not None
+        if commits:  # the last seat to commit (the others were logged as they committed)
+            self._log_commit(self.history[-1][0], commits[self.history[-1][0]])
         shown = []
         for s in sorted(commits):
             cards = commits[s].cards
@@ -443,16 +471,19 @@ class RoyalsState(State):
             for c in cards:
                 hand.remove(c)
             table += cards
-            shown.append(f"seat {s}: {' '.join([TEXT[c] for c in table]) or 'nothing'}")
+            shown.append(f"seat {s}: {_names(table) or 'nothing'}")
         fight.revealed = True
-        self._note("revealed: " + ("; ".join(shown) or "no cards"))
         played = [c for cards in self.table for c in cards]
         attacks = fight.attacks = sorted([v for v in map(ATTACK_VALUES.__getitem__, played) if v])
         blocks = fight.blocks = sorted([v for v in map(BLOCK_VALUES.__getitem__, played) if v])
+        # RY-4, RY-5: red number cards attack, black ones block, whoever committed them
+        self.log_event(fight.defender, f"revealed: {'; '.join(shown) or 'no cards'} (attacks "
+                                       f"{_values(attacks)}; blocks {_values(blocks)})")
         if fight.kind == ASSASSINATE:
             # at most one card each way: the block cancels the attack if it is as high
             if attacks and blocks and len(attacks) == 1 and blocks[-1] >= attacks[0]:
                 fight.pairs.append((attacks[0], blocks[-1]))
+                self.log_event(fight.defender, f"the block of {blocks[-1]} cancels the attack of {attacks[0]}")
             self._count_hits()
             return
         self.phase = PAIR
@@ -464,11 +495,12 @@ class RoyalsState(State):
     def _pair(self, act: A.RoyalsAction) -> None:
         assert self.fight is not None
         if act.kind == "done":
+            self.log_event(self.fight.defender, f"seat {self.fight.defender} pairs no more blocks")
             self._count_hits()
             return
         a, b = act.values
         self.fight.pairs.append((a, b))
-        self._note(f"seat {self.fight.defender} blocks an attack of {a} with a {b}")
+        self.log_event(self.fight.defender, f"seat {self.fight.defender} blocks the attack of {a} with the {b}")
         self._after_pairing_step()
 
     def _after_pairing_step(self) -> None:
@@ -481,9 +513,10 @@ class RoyalsState(State):
         """Every attack not cancelled scores one hit (RY-4)."""
         fight = self.fight
         assert fight is not None
-        fight.hits = len(fight.attacks) - len(fight.pairs)
-        if fight.hits:
-            self._note(f"seat {fight.defender} takes {fight.hits} hit{'s' if fight.hits > 1 else ''}")
+        hits = fight.hits = len(fight.attacks) - len(fight.pairs)
+        where = f" on its Royal {TEXT[fight.target]}" if fight.kind == ASSASSINATE else ""
+        self.log_event(fight.defender,
+                       f"seat {fight.defender} takes {hits or 'no'} hit{'' if hits == 1 else 's'}{where}")
         if fight.kind == ASSASSINATE:
             fight.assigned = [fight.target] * fight.hits  # RY-5: all on the chosen Royal
             self._start_losses()
@@ -502,11 +535,16 @@ class RoyalsState(State):
             if len(choices) > 1:
                 return
             fight.assigned.append(choices[0])
+        spread = ", ".join(f"{TEXT[f]} {h}" for f, h in fight.wounds())
+        self.log_event(fight.defender, f"seat {fight.defender} spreads the hits: {spread}")
         self._start_losses()
 
     def _hit(self, face: int) -> None:
         assert self.fight is not None
         self.fight.assigned.append(face)
+        if len(self.fight.assigned) < self.fight.hits:
+            d = self.fight.defender
+            self.log_event(d, f"seat {d} puts hit {len(self.fight.assigned)} of {self.fight.hits} on {TEXT[face]}")
         self._auto_hits()
 
     def _start_losses(self) -> None:
@@ -539,7 +577,8 @@ class RoyalsState(State):
             self.royals[seat] = sorted((f, new if f == face else n) for f, n in self.royals[seat])
             self.hands[seat].remove(new)
             self.discards[seat].append(old)  # RY-7
-            self._note(f"seat {seat} puts {TEXT[new]} under {TEXT[face]} in place of {TEXT[old]}")
+            self.log_event(seat, f"seat {seat} puts {TEXT[new]} under its Royal {TEXT[face]} in place of "
+                                 f"{TEXT[old]} ({RANKS[old]} to {RANKS[new]} points)")
         fight.resolved += 1
         self._next_loss()
 
@@ -547,7 +586,7 @@ class RoyalsState(State):
         number = dict(self.royals[seat])[face]
         self.royals[seat].remove((face, number))
         self.discards[seat].extend((face, number))  # RY-6, RY-7
-        self._note(f"seat {seat} discards its Royal {TEXT[face]} {TEXT[number]}")
+        self.log_event(seat, f"seat {seat} discards its Royal {TEXT[face]} {TEXT[number]}")
 
     def _end_fight(self) -> None:
         self.last_fight, self.last_table = self.fight, self.table
@@ -601,11 +640,11 @@ class RoyalsState(State):
         players = [
             {
                 "seat": s,
-                "hand": len(self.hands[s]),
-                "deck": len(self.decks[s]),
-                "discard": texts(self.discards[s]),
+                "hand_size": len(self.hands[s]),
+                "deck_size": len(self.decks[s]),
+                "discard": texts(self.discards[s][::-1]),  # top card first
                 "royals": [{"face": TEXT[f], "number": TEXT[c], "value": rank(c)} for f, c in self.royals[s]],
-                "points": self.points(s),
+                "score": self.points(s),
                 "table": texts(self.table[s]),
                 "new_deck": self._new_deck_json(s),
             }
@@ -619,8 +658,8 @@ class RoyalsState(State):
             "options": dict(self.options),
             "version": self.version,
             "phase": self.phase,
+            "round": max(self.turns, 1),
             "turn": self.turn,
-            "turn_number": self.turns,
             "hand_limit": self.hand_limit,
             "target": self.target,
             "first_player": self.first_player,
@@ -630,11 +669,10 @@ class RoyalsState(State):
             "fight": self._fight_view(),
             "last_fight": self._last_fight_json(),
             "pending": self.pending_view(seat),
-            "log": list(self.log),
+            "hand": [] if seat is None else texts(self.hands[seat]),
+            "log": self.log_view(seat),
             "result": None if res is None else res.to_json(),
         }
-        if seat is not None:
-            v["hand"] = texts(self.hands[seat])
         return v
 
     # -- cards by place (conformance) ---------------------------------------------------
@@ -736,7 +774,6 @@ class RoyalsState(State):
             "fight": None if self.fight is None else self.fight.to_json(),
             "last_fight": self._last_fight_json(),
             "winner": self.winner,
-            "log": list(self.log),
             "new_decks": [self._new_deck_json(s) for s in range(self.num_players)],
         }
 
@@ -817,7 +854,6 @@ class RoyalsState(State):
             raise PositionError(f"phase {self.phase!r} needs a 'fight'")
         winner = data.get("winner")
         self.winner = None if winner is None else _seat_field(data, "winner", 0, n)
-        self.log = [str(t) for t in data.get("log", [])]
         new_decks = data.get("new_decks") or [None] * n
         if not isinstance(new_decks, list) or len(new_decks) != n:
             raise PositionError(f"'new_decks' must list {n} seats' cards or nulls")
@@ -849,6 +885,14 @@ class RoyalsState(State):
                 royals.append((f, c))
             out.append(sorted(royals))
         return out
+
+
+def _names(cards: list[int] | tuple[int, ...]) -> str:
+    return " ".join([TEXT[c] for c in cards])
+
+
+def _values(values: list[int]) -> str:
+    return " ".join(map(str, values)) or "none"
 
 
 def _seat_field(data: Mapping[str, Any], key: str, default: int, n: int) -> int:
