@@ -69,21 +69,21 @@ def test_first_player_has_highest_bottom_card_ties_look_one_card_up(n: int) -> N
 
 
 def test_first_player_tie_broken_by_next_card_up() -> None:
-    state = pos(["", "", ""], decks=[["KC", "2C", "9C"], ["KD", "5D", "AD"], ["QH", "10H"]])
+    state = pos(["", "", ""], decks=[["9C", "2C", "KC"], ["AD", "5D", "KD"], ["10H", "QH"]])
     assert state._choose_first() == 1  # RY-1: K K Q, then 2 against 5 between the tied seats
     assert state.opening == [["KC", "KD", "QH"], ["2C", "5D", ""]]
 
 
 # -- RY-2 turn, drawing, winning -------------------------------------------------------------
 def test_turn_begins_by_drawing_up_to_the_limit() -> None:
-    state = pos(["AC 2C", "", ""], decks=[["3C", "4C", "5C", "6C", "7C", "8C"], [], []], phase="start")
+    state = pos(["AC 2C", "", ""], decks=[["8C", "7C", "6C", "5C", "4C", "3C"], [], []], phase="start")
     assert place(state, "hand:0") == ["AC", "2C", "5C", "6C", "7C", "8C"]  # top of the deck is the end
     assert place(state, "deck:0") == ["3C", "4C"]
     assert state.to_move() == (0,) and state.phase == "action"
 
 
 def test_empty_deck_is_replaced_by_own_shuffled_discard_pile() -> None:
-    state = pos(["AC 2C", "", ""], decks=[["3C", "4C", "5C"], [], []], phase="start")
+    state = pos(["AC 2C", "", ""], decks=[["5C", "4C", "3C"], [], []], phase="start")
     # RY-2: 3 cards drawn, then the other 47 of seat 0's cards (its discard pile) become its deck
     hand = place(state, "hand:0")
     assert len(hand) == 6 and hand[:5] == ["AC", "2C", "3C", "4C", "5C"]

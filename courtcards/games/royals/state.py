@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from courtcards.core.errors import NotationError, PositionError
+from courtcards.core.errors import PositionError
+from courtcards.core.positions import Fields, as_card, as_int, as_list
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.royals import actions as A
@@ -93,22 +94,63 @@ class Fight:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Fight:
-        target = data.get("target")
-        return cls(
-            kind=str(data["kind"]),
-            attacker=int(data["attacker"]),
-            defender=int(data["defender"]),
-            target=-1 if target is None else parse_card(str(target)),
-            need={int(s): int(k) for s, k in dict(data.get("need", {})).items()},
-            revealed=bool(data.get("revealed", False)),
-            attacks=[int(v) for v in data.get("attacks", [])],
-            blocks=[int(v) for v in data.get("blocks", [])],
-            pairs=[(int(a), int(b)) for a, b in data.get("pairs", [])],
-            hits=int(data.get("hits", 0)),
-            assigned=[parse_card(str(t)) for t in data.get("assigned", [])],
-            resolved=int(data.get("resolved", 0)),
+    def from_json(cls, data: Any, path: str = "fight", num_players: int = 6) -> Fight:
+        """A fight as :meth:`to_json` writes it; left-out fields read as a fight just declared
+        (the loader fills them in from the position: ``RoyalsState._complete_fight``)."""
+        return cls.from_fields(Fields(data, path), num_players)
+
+    @classmethod
+    def from_fields(cls, f: Fields, n: int) -> Fight:
+        kind = f.text("kind", (ATTACK, ASSASSINATE))
+        attacker, defender = f.integer("attacker", 0, n - 1), f.integer("defender", 0, n - 1)
+        if attacker == defender:
+            raise PositionError(f.at("defender"), f"a seat cannot fight itself (attacker is seat {attacker})")
+        target = -1
+        if kind == ASSASSINATE:
+            target = f.card("target", parse_card)
+            if not is_face(target):
+                raise PositionError(f.at("target"), f"an assassination names a Royal by its face card, "
+                                                    f"not {TEXT[target]}")
+        elif f.data.get("target") is not None:
+            raise PositionError(f.at("target"), "only an assassination has a target")
+        need: dict[int, int] = {}
+        if f.has("need"):
+            nf = f.obj("need")
+            for key in nf.data:
+                if not (isinstance(key, str) and key.isdigit() and int(key) < n):
+                    raise PositionError(nf.at(key), "is not a seat at this table")
+                need[int(key)] = nf.integer(key, 0, 2 * n)
+        def fight_values(key: str) -> list[int]:
+            return sorted(f.ints(key, None, 1, 10, default=[]))
+
+        pairs = []
+        for i, pair in enumerate(f.array("pairs", default=[])):
+            at = f"{f.at('pairs')}[{i}]"
+            a, b = (as_int(v, f"{at}[{j}]", 1, 10) for j, v in enumerate(as_list(pair, at, 2)))
+            if b < a:
+                raise PositionError(at, f"a block of {b} cannot cancel an attack of {a} (RY-4)")
+            pairs.append((a, b))
+        fight = cls(
+            kind=kind,
+            attacker=attacker,
+            defender=defender,
+            target=target,
+            need=need,
+            revealed=f.boolean("revealed", default=False),
+            attacks=fight_values("attacks"),
+            blocks=fight_values("blocks"),
+            pairs=pairs,
+            hits=f.integer("hits", 0, 10 * n, default=0),
+            assigned=f.cards("assigned", parse_card, default=[]),
+            resolved=f.integer("resolved", 0, 12, default=0),
         )
+        for i, face in enumerate(fight.assigned):
+            if not is_face(face):
+                raise PositionError(f"{f.at('assigned')}[{i}]", f"a hit goes on a Royal, named by its face card, "
+                                                               f"not {TEXT[face]}")
+        if fight.assigned != sorted(fight.assigned):
+            raise PositionError(f.at("assigned"), "hits are listed in card order of the face cards")
+        return fight
 
     def copy(self) -> Fight:
         """An independent copy (every list and dict its own)."""
@@ -261,7 +303,7 @@ class RoyalsState(State):
         limit = self.options.get("max_turns")
         if isinstance(limit, int) and self.turns >= limit:  # RY-8
             self.phase = OVER
-            self.log_event(None, f"{limit} turns played: the game is a draw")
+            self.log_event(None, f"{limit} turn{'s' if limit > 1 else ''} played: the game is a draw (turn limit)")
             return
         self.turns += 1
         drawn = self._draw_up(seat)
@@ -766,9 +808,9 @@ class RoyalsState(State):
             "turns": self.turns,
             "first_player": self.first_player,
             "opening": [list(level) for level in self.opening],
-            "decks": [texts(d) for d in self.decks],
+            "decks": [texts(d[::-1]) for d in self.decks],  # top card first
             "hands": [texts(h) for h in self.hands],
-            "discards": [texts(d) for d in self.discards],
+            "discards": [texts(d[::-1]) for d in self.discards],  # top card first
             "royals": [[[TEXT[f], TEXT[c]] for f, c in rs] for rs in self.royals],
             "table": [texts(t) for t in self.table],
             "fight": None if self.fight is None else self.fight.to_json(),
@@ -778,38 +820,25 @@ class RoyalsState(State):
         }
 
     def load_json(self, data: Mapping[str, Any]) -> bool:
-        """Fill this state from full-state JSON or an explicit position.
+        """Fill this state from full-state JSON or an explicit position (docs/notation.md).
+        Every pile is listed top card first. Every field is read through
+        :class:`~courtcards.core.positions.Fields`: a bad one raises PositionError naming it.
 
         Left-out fields: no Royals, empty hands, discard piles and tables; each
         seat's deck holds its remaining cards, shuffled (if ``decks`` is given,
-        the remaining cards are in the discard pile instead). Returns True if
-        the position asks for its turn to begin (phase ``start``)."""
+        the remaining cards are in the discard pile instead). A fight may leave
+        out what follows from the position (``RoyalsState._complete_fight``).
+        Returns True if the position asks for its turn to begin (phase ``start``)."""
         n = self.num_players
-
-        def card_lists(key: str) -> list[list[int]] | None:
-            raw = data.get(key)
-            if raw is None:
-                return None
-            if not isinstance(raw, list) or len(raw) != n:
-                raise PositionError(f"{key!r} must list {n} seats' cards")
-            out = []
-            for s, item in enumerate(raw):
-                words = item.split() if isinstance(item, str) else item
-                if not isinstance(words, list):
-                    raise PositionError(f"{key!r}: seat {s}'s cards must be a list or text")
-                try:
-                    out.append([parse_card(str(t)) for t in words])
-                except NotationError as exc:
-                    raise PositionError(f"{key!r}, seat {s}: {exc}") from None
-            return out
-
-        if "rng" in data:
-            self.rng.state = int(data["rng"])
-        self.hands = [sorted(h) for h in (card_lists("hands") or [[] for _ in range(n)])]
-        self.table = card_lists("table") or [[] for _ in range(n)]
-        self.royals = self._load_royals(data.get("royals"))
-        decks = card_lists("decks")
-        discards = card_lists("discards")
+        f = Fields(data)
+        if f.has("rng"):
+            self.rng.state = f.integer("rng", 0, 2**64 - 1)
+        hands = self._seat_cards(f, "hands")
+        self.hands = [sorted(h) for h in hands] if hands is not None else [[] for _ in range(n)]
+        self.table = self._seat_cards(f, "table") or [[] for _ in range(n)]
+        self.royals = self._load_royals(f)
+        decks = self._seat_cards(f, "decks")
+        discards = self._seat_cards(f, "discards")
         self.decks = [[] for _ in range(n)]
         self.discards = [[] for _ in range(n)]
         for s in range(n):
@@ -817,72 +846,158 @@ class RoyalsState(State):
             placed += (decks[s] if decks else []) + (discards[s] if discards else [])
             dupes = sorted(c for c, k in Counter(placed).items() if k > 1)
             if dupes:
-                raise PositionError(f"seat {s} has {', '.join(texts(dupes))} more than once")
+                raise PositionError("cards", f"seat {s} has {_names(dupes)} more than once")
             rest = sorted(set(DECK) - set(placed))
             if decks is not None and discards is not None and rest:
-                raise PositionError(f"seat {s}'s cards do not add up to its deck: missing {' '.join(texts(rest))}")
+                raise PositionError("cards", f"seat {s}'s cards do not add up to its deck: missing {_names(rest)}")
             if decks is None:
                 self.rng.shuffle(rest)
                 self.decks[s] = rest
-                self.discards[s] = discards[s] if discards else []
+                self.discards[s] = discards[s][::-1] if discards else []  # kept bottom card first
             else:
-                self.decks[s] = decks[s]
-                self.discards[s] = discards[s] if discards is not None else rest
+                self.decks[s] = decks[s][::-1]
+                self.discards[s] = discards[s][::-1] if discards is not None else rest
             if len(self.hands[s]) > self.hand_limit:
-                raise PositionError(f"seat {s} holds {len(self.hands[s])} cards, above the limit {self.hand_limit}")
-        self.phase = str(data.get("phase", ACTION))
-        if self.phase not in (*PHASES, START):
-            raise PositionError(f"unknown phase {self.phase!r}; phases are {', '.join((*PHASES, START))}")
-        self.turn = _seat_field(data, "turn", 0, n)
-        self.turns = int(data.get("turns", 0 if self.phase == START else 1))
-        self.first_player = _seat_field(data, "first_player", self.turn, n)
-        self.opening = [[str(t) for t in level] for level in data.get("opening", [])]
-        fight = data.get("fight")
-        try:
-            self.fight = None if fight is None else Fight.from_json(fight)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise PositionError(f"malformed 'fight': {exc}") from None
-        last = data.get("last_fight")
-        try:
-            self.last_fight = None if last is None else Fight.from_json(last)
-            self.last_table = [[parse_card(str(t)) for t in cards] for cards in (last or {}).get("table", [])]
-        except (KeyError, TypeError, ValueError) as exc:
-            raise PositionError(f"malformed 'last_fight': {exc}") from None
-        if len(self.last_table) != n:
-            self.last_table = [[] for _ in range(n)]
-        if self.phase in (COMMIT, PAIR, HITS, LOSSES) and self.fight is None:
-            raise PositionError(f"phase {self.phase!r} needs a 'fight'")
-        winner = data.get("winner")
-        self.winner = None if winner is None else _seat_field(data, "winner", 0, n)
-        new_decks = data.get("new_decks") or [None] * n
-        if not isinstance(new_decks, list) or len(new_decks) != n:
-            raise PositionError(f"'new_decks' must list {n} seats' cards or nulls")
-        try:
-            self.new_decks = [None if d is None else tuple(sorted(parse_card(str(t)) for t in d)) for d in new_decks]
-        except (NotationError, TypeError) as exc:
-            raise PositionError(f"malformed 'new_decks': {exc}") from None
-        if self.phase == ACTION and self.fight is not None:
-            raise PositionError("no fight is under way in phase 'action'")
+                raise PositionError(f"hands[{s}]", f"seat {s} holds {len(self.hands[s])} cards, above the limit "
+                                                   f"{self.hand_limit}")
+        self.phase = f.text("phase", (*PHASES, START), default=ACTION)
+        fight = None if f.data.get("fight") is None else Fight.from_fields(f.obj("fight"), n)
+        self.fight = fight
+        self.turn = f.integer("turn", 0, n - 1, default=fight.attacker if fight is not None else 0)
+        self.turns = f.integer("turns", 0, default=0 if self.phase == START else 1)
+        self.first_player = f.integer("first_player", 0, n - 1, default=self.turn)
+        self.opening = []
+        for i, level in enumerate(f.array("opening", default=[])):
+            at = f"opening[{i}]"
+            row = as_list(level, at, n)
+            self.opening.append(["" if t == "" else TEXT[as_card(t, f"{at}[{j}]", parse_card)]
+                                 for j, t in enumerate(row)])
+        if fight is None and self.phase in (COMMIT, PAIR, HITS, LOSSES):
+            raise PositionError("fight", f"phase {self.phase!r} needs a fight")
+        if fight is not None:
+            if self.phase not in (COMMIT, PAIR, HITS, LOSSES):
+                raise PositionError("fight", f"no fight is under way in phase {self.phase!r}")
+            if fight.attacker != self.turn:
+                raise PositionError("fight.attacker", f"the fight is seat {self.turn}'s turn action, "
+                                                      f"not seat {fight.attacker}'s")
+            self._complete_fight(f.obj("fight"))
+        elif any(self.table):
+            raise PositionError("table", "cards lie on the table only during a fight")
+        self.last_fight, self.last_table = None, [[] for _ in range(n)]
+        if f.data.get("last_fight") is not None:
+            lf = f.obj("last_fight")
+            self.last_fight = Fight.from_fields(lf, n)
+            table = lf.card_lists("table", parse_card, n, default=None)
+            if table is not None:
+                self.last_table = table
+        winner = f.opt_integer("winner", 0, n - 1)
+        self.winner = winner
+        if winner is not None and self.phase != OVER:
+            raise PositionError("winner", f"a winner only once the game is over, not in phase {self.phase!r}")
+        self.new_decks = [None] * n
+        for i, pile in enumerate(f.array("new_decks", n, default=[None] * n)):
+            if pile is not None:
+                at = f"new_decks[{i}]"
+                self.new_decks[i] = tuple(sorted(as_card(t, f"{at}[{j}]", parse_card)
+                                                 for j, t in enumerate(as_list(pile, at))))
         return self.phase == START
 
-    def _load_royals(self, raw: Any) -> list[list[Royal]]:
+    def _complete_fight(self, f: Fields) -> None:
+        """Fill in what a fight of an explicit position leaves out, and check what it gives.
+
+        ``need``: the commitments RY-4 or RY-5 asks for, from the hands at the
+        declaration (a seat's hand and its cards on the table); ``revealed``: after
+        the commit phase; ``attacks`` and ``blocks``: the red and black number cards
+        on the table; ``hits``: the attacks not cancelled; ``assigned``: for an
+        assassination, every hit on its target."""
+        fight = self.fight
+        assert fight is not None
         n = self.num_players
-        if raw is None:
+        if fight.kind == ASSASSINATE and fight.target not in dict(self.royals[fight.defender]):
+            raise PositionError("fight.target", f"seat {fight.defender} has no Royal {TEXT[fight.target]} in play")
+        if not self.royals[fight.defender] and fight.kind == ATTACK and self.phase == COMMIT:
+            raise PositionError("fight.defender", f"seat {fight.defender} has no Royal to attack (RY-4)")
+        held = [len(self.hands[s]) + len(self.table[s]) for s in range(n)]
+        if not f.has("need"):
+            if fight.kind == ATTACK:
+                fight.need = {s: min(max(1, len(self.royals[s])) if s == fight.attacker else len(self.royals[s]),
+                                     held[s]) for s in range(n)}
+            else:
+                fight.need = {s: 0 for s in range(n)}
+                fight.need[fight.attacker] = min(1, held[fight.attacker])
+                fight.need[fight.defender] = min(1, held[fight.defender])
+        else:
+            fight.need = {s: fight.need.get(s, 0) for s in range(n)}
+            for s, k in fight.need.items():
+                if k > held[s]:
+                    raise PositionError(f"fight.need.{s}", f"seat {s} holds {held[s]} cards, it cannot commit {k}")
+        committing = self.phase == COMMIT
+        if not f.has("revealed"):
+            fight.revealed = not committing
+        if fight.revealed == committing:
+            raise PositionError("fight.revealed", "the cards are revealed after the commit phase, not before")
+        if committing and any(self.table):
+            raise PositionError("table", "committed cards lie on the table only after the reveal (until then "
+                                         "they are the seats' pending choices)")
+        played = [c for cards in self.table for c in cards]
+        attacks = sorted([v for v in map(ATTACK_VALUES.__getitem__, played) if v])
+        blocks = sorted([v for v in map(BLOCK_VALUES.__getitem__, played) if v])
+        for key, values, shown in (("attacks", fight.attacks, attacks), ("blocks", fight.blocks, blocks)):
+            if not f.has(key):
+                values[:] = shown
+            elif values != shown:
+                raise PositionError(f"fight.{key}", f"the table shows {key} {_values(shown)}, not {_values(values)}")
+        paired_attacks, paired_blocks = Counter(a for a, _ in fight.pairs), Counter(b for _, b in fight.pairs)
+        if paired_attacks - Counter(attacks) or paired_blocks - Counter(blocks):
+            raise PositionError("fight.pairs", "each pair needs its own attack and block on the table")
+        if not f.has("hits") and self.phase in (HITS, LOSSES):
+            fight.hits = len(attacks) - len(fight.pairs)
+        if self.phase in (HITS, LOSSES) and fight.hits != len(attacks) - len(fight.pairs):
+            raise PositionError("fight.hits", f"{len(attacks)} attacks with {len(fight.pairs)} blocked make "
+                                              f"{len(attacks) - len(fight.pairs)} hits, not {fight.hits}")
+        if not f.has("assigned") and fight.kind == ASSASSINATE and self.phase == LOSSES:
+            fight.assigned = [fight.target] * fight.hits  # RY-5
+        if len(fight.assigned) > fight.hits:
+            raise PositionError("fight.assigned", f"{len(fight.assigned)} hits placed of {fight.hits}")
+        if fight.resolved > len(fight.wounds()):
+            raise PositionError("fight.resolved", f"{fight.resolved} hit Royals dealt with, but only "
+                                                  f"{len(fight.wounds())} are hit")
+        if self.phase == LOSSES and len(fight.assigned) != fight.hits:
+            raise PositionError("fight.assigned", f"every hit is placed before the losses: {len(fight.assigned)} "
+                                                  f"of {fight.hits}")
+        faces = dict(self.royals[fight.defender])
+        for face, _ in fight.wounds()[fight.resolved:]:
+            if face not in faces:
+                raise PositionError("fight.assigned", f"seat {fight.defender} has no Royal {TEXT[face]} in play")
+
+    def _seat_cards(self, f: Fields, key: str) -> list[list[int]] | None:
+        """Per seat, a list of cards (or their text separated by spaces); None if absent."""
+        if f.data.get(key) is None:
+            return None
+        out = []
+        for s, item in enumerate(f.array(key, self.num_players)):
+            at = f"{key}[{s}]"
+            words = item.split() if isinstance(item, str) else as_list(item, at)
+            out.append([as_card(t, f"{at}[{j}]", parse_card) for j, t in enumerate(words)])
+        return out
+
+    def _load_royals(self, f: Fields) -> list[list[Royal]]:
+        n = self.num_players
+        if f.data.get("royals") is None:
             return [[] for _ in range(n)]
-        if not isinstance(raw, list) or len(raw) != n:
-            raise PositionError(f"'royals' must list {n} seats' Royals")
         out: list[list[Royal]] = []
-        for s, items in enumerate(raw):
+        for s, items in enumerate(f.array("royals", n)):
             royals: list[Royal] = []
-            for item in items:
-                words = item.split() if isinstance(item, str) else item
-                try:
-                    f, c = (parse_card(str(t)) for t in words)
-                except (NotationError, ValueError):
-                    raise PositionError(f"seat {s}: a Royal is a face card and a number card, not {item!r}") from None
-                if not (is_face(f) and is_number(c) and suit(f) == suit(c)):
-                    raise PositionError(f"seat {s}: {item!r} is not a face card with a number card of its suit")
-                royals.append((f, c))
+            for i, item in enumerate(as_list(items, f"royals[{s}]")):
+                at = f"royals[{s}][{i}]"
+                words = item.split() if isinstance(item, str) else as_list(item, at)
+                if len(words) != 2:
+                    raise PositionError(at, f"a Royal is a face card and a number card, not {item!r}")
+                face, number = (as_card(t, f"{at}[{j}]", parse_card) for j, t in enumerate(words))
+                if not (is_face(face) and is_number(number) and suit(face) == suit(number)):
+                    raise PositionError(at, f"{TEXT[face]} {TEXT[number]} is not a face card with a number card "
+                                            "of its suit (RY-3)")
+                royals.append((face, number))
             out.append(sorted(royals))
         return out
 
@@ -895,8 +1010,3 @@ def _values(values: list[int]) -> str:
     return " ".join(map(str, values)) or "none"
 
 
-def _seat_field(data: Mapping[str, Any], key: str, default: int, n: int) -> int:
-    value = data.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
-        raise PositionError(f"{key!r} must be a seat 0..{n - 1}, not {value!r}")
-    return value
