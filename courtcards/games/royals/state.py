@@ -58,6 +58,21 @@ ATTACK, ASSASSINATE = "attack", "assassinate"
 
 Royal = tuple[int, int]  # (face card, number card)
 
+_PHASE_WANTS = {
+    ACTION: "a turn action (royal, attack, assassinate, discard hand)",
+    COMMIT: "the cards to commit ('commit ...')",
+    PAIR: "a pairing ('block A with B') or 'done'",
+    HITS: "where the next hit goes ('hit QH')",
+    LOSSES: "'discard QH' or 'replace QH 3H' for the hit Royal",
+}
+_KINDS_BY_PHASE = {
+    ACTION: ("royal", "attack", "assassinate", "discard_hand"),
+    COMMIT: ("commit",),
+    PAIR: ("block", "done"),
+    HITS: ("hit",),
+    LOSSES: ("discard", "replace"),
+}
+
 
 @dataclass
 class Fight:
@@ -361,23 +376,47 @@ class RoyalsState(State):
         table = A.ROYALS
         return [table[f][c] for f in faces for c in numbers[f // 13]]
 
+    # The rules of each decision are stated once, in the helpers below (``_targets``,
+    # ``_may_assassinate``, ``_commit_need``, ``_cancels``, ``_hit_choices``,
+    # ``_replacements``): the legal lists are built from them and ``refusal`` says
+    # which of them an action fails.
+    def _targets(self, seat: int) -> list[int]:
+        """The seats ``seat`` may attack, or whose Royals it may try to assassinate:
+        any other seat with a Royal in play (RY-4, RY-5)."""
+        royals = self.royals
+        return [s for s in range(self.num_players) if s != seat and royals[s]]
+
+    def _may_assassinate(self, seat: int) -> bool:
+        """RY-5: the assassin must commit a card, so needs one in hand."""
+        return bool(self.hands[seat])
+
+    def _commit_need(self, seat: int) -> tuple[int, bool]:
+        """How many cards ``seat`` commits and whether that is only a maximum (the
+        defender of an attack) (RY-4, RY-5; fixed as the fight is declared)."""
+        fight = self.fight
+        assert fight is not None
+        return fight.need[seat], fight.kind == ATTACK and seat == fight.defender
+
+    @staticmethod
+    def _cancels(attack: int, block: int) -> bool:
+        """RY-4: a block cancels an attack of equal or lower value."""
+        return block >= attack
+
     def _legal_turn(self, seat: int) -> list[A.RoyalsAction]:
         out = self._royal_plays(seat)  # RY-3
         royals = self.royals
-        others = [s for s in range(self.num_players) if s != seat and royals[s]]
+        others = self._targets(seat)
         out += [A.ATTACKS[s] for s in others]  # RY-4
-        if self.hands[seat]:  # RY-5: the assassin must commit a card
+        if self._may_assassinate(seat):  # RY-5
             out += [A.ASSASSINATES[s][f] for s in others for f, _ in royals[s]]
         out.append(A.DISCARD_HAND)  # RY-2: always legal
         return out
 
     def _legal_commit(self, seat: int) -> list[A.RoyalsAction]:
-        fight = self.fight
-        assert fight is not None
-        k = fight.need[seat]
+        k, up_to = self._commit_need(seat)
         hand = self.hands[seat]
         get, commit = A.COMMITS_GET, A.commit
-        if fight.kind == ATTACK and seat == fight.defender:
+        if up_to:
             return [get(c) or commit(c) for size in range(k + 1) for c in combinations(hand, size)]
         if k == 1:
             singles = A.SINGLES
@@ -387,8 +426,8 @@ class RoyalsState(State):
     def _legal_pair(self) -> list[A.RoyalsAction]:
         assert self.fight is not None
         blocks = sorted(set(self.fight.open_blocks()))
-        table = A.BLOCKS
-        out = [table[a][b] for a in sorted(set(self.fight.open_attacks())) for b in blocks if b >= a]
+        table, cancels = A.BLOCKS, self._cancels
+        out = [table[a][b] for a in sorted(set(self.fight.open_attacks())) for b in blocks if cancels(a, b)]
         out.append(A.DONE)
         return out
 
@@ -793,11 +832,101 @@ class RoyalsState(State):
             problems.append(f"fight.assigned names a Royal seat {fight.defender} does not have")
         return problems
 
-    def explain_illegal(self, seat: int, action: Action) -> str:
-        from courtcards.games.royals.explain import explain
+    # -- why an action is refused: the rules above, asked of one action --------------------------
+    def refusal(self, seat: int, action: Action) -> str | None:
+        if not isinstance(action, A.RoyalsAction):
+            return "not a Royals action"
+        phase = self.phase
+        if action.kind not in _KINDS_BY_PHASE.get(phase, ()):
+            return f"the game wants {_PHASE_WANTS.get(phase, 'no action')} now"
+        if phase == ACTION:
+            return self._turn_refusal(seat, action)
+        if phase == COMMIT:
+            return self._commit_refusal(seat, action)
+        if phase == PAIR:
+            return self._pair_refusal(action)
+        if phase == HITS:
+            return self._hit_refusal(action)
+        return self._loss_refusal(seat, action)
 
-        assert isinstance(action, A.RoyalsAction)
-        return explain(self, seat, action)
+    def _missing(self, seat: int, cards: tuple[int, ...]) -> str | None:
+        hand = self.hands[seat]
+        missing = [TEXT[c] for c in cards if c not in hand]
+        return f"{' and '.join(missing)} not in your hand" if missing else None
+
+    def _turn_refusal(self, seat: int, act: A.RoyalsAction) -> str | None:
+        kind = act.kind
+        if kind == "discard_hand":
+            return None  # RY-2: always legal
+        if kind == "royal":
+            face, number = act.cards
+            if not (is_face(face) and is_number(number) and suit(face) == suit(number)):
+                return "a Royal is a face card and a number card of its suit (RY-3)"
+            return self._missing(seat, act.cards)
+        target = act.seat
+        if target not in self._targets(seat):
+            if target == seat:
+                return "you cannot attack or assassinate your own Royals (RY-4, RY-5)"
+            if not 0 <= target < self.num_players:
+                return f"there is no seat {target}"
+            return f"seat {target} has no Royal in play (RY-4, RY-5)"
+        if kind == "assassinate":
+            if act.cards[0] not in dict(self.royals[target]):
+                return f"seat {target} has no Royal {TEXT[act.cards[0]]} in play"
+            if not self._may_assassinate(seat):
+                return "you need a card in hand to commit to an assassination (RY-5)"
+        return None
+
+    def _commit_refusal(self, seat: int, act: A.RoyalsAction) -> str | None:
+        missing = self._missing(seat, act.cards)
+        if missing:
+            return missing
+        k, up_to = self._commit_need(seat)
+        size = len(act.cards)
+        if size == k or (up_to and size < k):
+            return None
+        if up_to:
+            return f"the defender commits at most {k} card(s) (RY-4)"
+        return f"you must commit exactly {k} card(s) (RY-4, RY-5)"
+
+    def _pair_refusal(self, act: A.RoyalsAction) -> str | None:
+        if act.kind == "done":
+            return None
+        fight = self.fight
+        assert fight is not None
+        a, b = act.values
+        if not self._cancels(a, b):
+            return "a block only cancels an attack of equal or lower value (RY-4)"
+        if a not in fight.open_attacks() or b not in fight.open_blocks():
+            return f"no open attack of {a} and block of {b} to pair"
+        return None
+
+    def _hit_refusal(self, act: A.RoyalsAction) -> str | None:
+        fight = self.fight
+        assert fight is not None
+        face = act.cards[0]
+        if face in self._hit_choices():
+            return None
+        if face not in dict(self.royals[fight.defender]):
+            return f"you have no Royal {TEXT[face]}"
+        return "hits are placed in card order of the face cards (each spread has one notation)"
+
+    def _loss_refusal(self, seat: int, act: A.RoyalsAction) -> str | None:
+        face, cards = self._replacements()
+        if act.cards[0] != face:
+            return f"the hit Royal to deal with now is {TEXT[face]}"
+        if act.kind == "discard":
+            return None  # RY-6: a hit Royal may always be discarded
+        new = act.cards[1]
+        if new in cards:
+            return None
+        if new not in self.hands[seat]:
+            return f"{TEXT[new]} not in your hand"
+        if not is_number(new) or suit(new) != suit(face):
+            return f"the new card must be a number card of {TEXT[face]}'s suit (RY-6)"
+        _, number, hits = self._current_wound()
+        return (f"{TEXT[face]} takes {hits} hit(s) at {rank(number)}: the new card must be at most "
+                f"{rank(number) - hits} (RY-6)")
 
     # -- JSON ---------------------------------------------------------------------------------
     def _to_json(self) -> JSON:
