@@ -301,8 +301,8 @@ def test_pending_commitments_of_other_seats_are_resampled_the_own_kept() -> None
         assert len(mine.cards) == 1 and mine.cards[0] in world.hands[2]
         seen.add(mine.text)
         world.apply(1, "commit none")  # the sampled world plays on: the reveal uses the sampled cards
-        revealed = [line for line in world.events.texts() if line.startswith("revealed")]
-        assert world.phase != "commit" and f"seat 2: {TEXT[mine.cards[0]]}" in revealed[-1]
+        revealed = [part for line in world.events.texts() for part in line.split("; ") if part.startswith("revealed")]
+        assert world.phase != "commit" and f"seat 2 {TEXT[mine.cards[0]]}" in revealed[-1]
     assert seen == {"commit 5H", "commit 6S", "commit AD"}  # any of its 3 hidden cards: 2 in hand, 1 in deck
     # the defender's pending choice is drawn among any number of cards up to its limit
     state = attack_position()

@@ -22,8 +22,22 @@ def texts(state: RoyalsState, seat: int | None = None) -> list[str]:
 
 
 def new(state: RoyalsState, before: int, seat: int | None = None) -> list[str]:
-    """The sentences logged since the log had ``before`` events."""
-    return [e["text"] for e in state.view(seat)["log"] if e["n"] > before]
+    """The sentences logged since the log had ``before`` events (an action makes one event, its
+    sentences joined by "; ")."""
+    return [part for e in state.view(seat)["log"] if e["n"] > before for part in e["text"].split("; ")]
+
+
+def test_one_event_per_action() -> None:
+    state = G.new_game(4, seed=8)
+    for k in range(300):
+        if state.is_over():
+            break
+        n = state.events.n
+        seat = state.to_move()[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[k % len(legal)])
+        assert state.events.n == n + 1
+        assert state.view(None)["log"][-1]["seat"] == seat  # the event of the seat that acted
 
 
 def test_the_view_uses_the_shared_words() -> None:
@@ -85,7 +99,7 @@ def test_an_attack_from_declaration_to_losses() -> None:
     state = fight_position()
     state.apply(0, "attack 1")
     # RY-4: what each seat must (the defender: may) commit is public
-    assert texts(state)[-1] == "seat 0 attacks seat 1; cards to commit: seat 0 1, seat 1 up to 2, seat 2 1"
+    assert texts(state)[-1] == "seat 0 attacks seat 1 (cards to commit: seat 0 1, seat 1 up to 2, seat 2 1)"
     n = state.events.n
     state.apply(0, "commit 9D")
     state.apply(1, "commit none")
@@ -95,11 +109,12 @@ def test_an_attack_from_declaration_to_losses() -> None:
         assert new(state, n, viewer) == [f"seat 0 {hidden}", f"seat 1 {hidden}"]
     assert new(state, n, 0) == ["seat 0 commits 9D (hidden until the reveal)", f"seat 1 {hidden}"]
     assert new(state, n, 1) == [f"seat 0 {hidden}", "seat 1 commits no card (hidden until the reveal)"]
+    assert state.to_json()["events"][-1]["secret"] == {"1": "seat 1 commits no card (hidden until the reveal)"}
     n = state.events.n
     state.apply(2, "commit 6H")
     assert new(state, n) == [
-        f"seat 2 {hidden}",
-        "revealed: seat 0: 9D; seat 1: nothing; seat 2: 6H (attacks 6 9; blocks none)",  # RY-4: red attacks
+        "seat 2 has committed",  # the last to commit: all is revealed at once
+        "revealed: seat 0 9D, seat 1 nothing, seat 2 6H (attacks 6 9, blocks none)",  # RY-4: red attacks
         "seat 1 takes 2 hits",
     ]
     n = state.events.n
@@ -144,10 +159,10 @@ def test_an_assassination_stopped_by_an_equal_black_card() -> None:
     state.apply(0, "commit 7H")
     state.apply(1, "commit 7S")
     assert new(state, n)[:6] == [
-        "seat 0 tries to assassinate seat 1's Royal QH; cards to commit: seat 0 1, seat 1 1",  # RY-5
+        "seat 0 tries to assassinate seat 1's Royal QH (cards to commit: seat 0 1, seat 1 1)",  # RY-5
         "seat 0 has committed (hidden until the reveal)",
-        "seat 1 has committed (hidden until the reveal)",
-        "revealed: seat 0: 7H; seat 1: 7S (attacks 7; blocks 7)",
+        "seat 1 has committed",
+        "revealed: seat 0 7H, seat 1 7S (attacks 7, blocks 7)",
         "the block of 7 cancels the attack of 7",  # RY-5: a black card of equal value stops the attack
         "seat 1 takes no hits on its Royal QH",
     ]
@@ -159,7 +174,7 @@ def test_a_win_and_a_drawn_game_are_logged() -> None:
     assert won.is_over() and texts(won)[-1] == "seat 0 begins its turn with 19 points in play (target 17) and wins"
     drawn = pos(["2C", "", ""], options={"max_turns": 1})
     drawn.apply(0, "discard hand")
-    assert drawn.is_over() and texts(drawn)[-1] == "1 turn played: the game is a draw (turn limit)"  # RY-8
+    assert drawn.is_over() and texts(drawn)[-1].endswith("; 1 turn played: the game is a draw (turn limit)")  # RY-8
 
 
 def test_a_secret_never_reaches_another_seat_in_random_play() -> None:

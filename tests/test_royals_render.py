@@ -57,8 +57,8 @@ def test_reveal_and_end_are_described() -> None:
     before = state.view(None)
     state.apply(2, "commit 6H")
     lines = R.describe_event(before, state.view(None), 2, "commit 6H")
-    assert lines[0] == "Seat 2 has committed (hidden until the reveal)"
-    assert any("Revealed: seat 0: 9D; seat 1: nothing; seat 2: 6H" in line for line in lines)
+    assert lines == ["Seat 2 has committed; revealed: seat 0 9D, seat 1 nothing, seat 2 6H (attacks 6 9, blocks none); "
+                     "seat 1 takes 2 hits"]
     assert any("takes 2 hits" in line for line in lines)
 
 

@@ -114,6 +114,7 @@ class RoyalsGame(Game[RoyalsState]):
         state = RoyalsState(self, num_players, options, seed)
         if state.load_json(data):
             state._begin_turn(state.turn)
+            state._flush(state.turn)
             state.__dict__["_began"] = state.events  # the core sets the loaded events next: these follow them
         return state
 

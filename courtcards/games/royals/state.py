@@ -17,7 +17,7 @@ card). Steps with a single possible outcome are carried out at once.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
@@ -57,6 +57,14 @@ PHASES = (ACTION, COMMIT, PAIR, HITS, LOSSES, OVER)
 ATTACK, ASSASSINATE = "attack", "assassinate"
 
 Royal = tuple[int, int]  # (face card, number card)
+
+# sentences of the log worded once here, for the hot paths (random playouts word every event)
+_COMMITTED = tuple(f"seat {s} has committed (hidden until the reveal)" for s in range(6))
+_LAST_COMMITTED = tuple(f"seat {s} has committed" for s in range(6))
+_DRAWS = ("no card", "1 card", *(f"{k} cards" for k in range(2, 13)))
+_ROYAL = {(f, c): f"the Royal {TEXT[f]} {TEXT[c]} ({RANKS[c]} point{'s' if RANKS[c] > 1 else ''})"
+          for f in DECK if is_face(f) for c in DECK if is_number(c) and suit(c) == suit(f)}
+_HITS = ("no hits", "1 hit", *(f"{k} hits" for k in range(2, 80)))
 
 _PHASE_WANTS = {
     ACTION: "a turn action (royal, attack, assassinate, discard hand)",
@@ -226,6 +234,11 @@ class RoyalsState(State):
         self.last_fight: Fight | None = None  # the latest finished fight, with its revealed cards
         self.last_table: list[list[int]] = [[] for _ in range(num_players)]
         self.winner: int | None = None
+        # what the action being carried out has caused so far: (public sentence, seat told more, its
+        # sentences); apply() words them as one event of the log (RoyalsState._flush)
+        self._said: list[str] = []
+        # the part of it one seat is told more of: (index in _said, seat, the cards it drew or committed)
+        self._told: tuple[int, int, list[int] | tuple[int, ...]] | None = None
         # per seat, the cards of its discard pile when it was last shuffled into a new
         # deck (public: the pile lay face up), None before any such shuffle
         self.new_decks: list[tuple[int, ...] | None] = [None] * n
@@ -240,6 +253,8 @@ class RoyalsState(State):
         new.last_table = [x.copy() for x in self.last_table]
         new.opening = [x.copy() for x in self.opening]
         new.new_decks = self.new_decks.copy()
+        new._said = []
+        new._told = None
         if self.fight is not None:
             new.fight = self.fight.copy()
         if self.last_fight is not None:
@@ -262,6 +277,7 @@ class RoyalsState(State):
         self.log_event(None, public, {s: f"{public}; seat {s} draws {_names(drawn[s])}" for s in range(n)})
         self.first_player = self._choose_first()
         self._begin_turn(self.first_player)
+        self._flush(self.first_player)
 
     def _choose_first(self) -> int:
         """RY-1: highest bottom card (Ace 1 .. King 13); ties look at the next card
@@ -278,7 +294,7 @@ class RoyalsState(State):
         chosen = tied[0]
         # RY-1: the bottom cards are shown to everyone
         cards = "; then ".join(", ".join(f"seat {s} {t}" for s, t in enumerate(level) if t) for level in self.opening)
-        self.log_event(chosen, f"bottom cards: {cards}: seat {chosen} goes first")
+        self.log_event(chosen, f"bottom cards: {cards}: seat {chosen} goes first")  # not part of an action
         return chosen
 
     def _draw_up(self, seat: int) -> list[int]:
@@ -295,7 +311,7 @@ class RoyalsState(State):
                 deck.extend(pile)
                 pile.clear()
                 self.rng.shuffle(deck)
-                self.log_event(seat, f"seat {seat} shuffles its discard pile into a new deck ({len(deck)} cards)")
+                self._said.append(f"seat {seat} shuffles its discard pile into a new deck ({len(deck)} cards)")
             take = min(self.hand_limit - len(hand), len(deck))
             cards = deck[-take:]  # from the top (the end)
             cards.reverse()
@@ -312,22 +328,24 @@ class RoyalsState(State):
         if self.points(seat) >= self.target:  # RY-2: winning at the start of one's turn
             self.winner = seat
             self.phase = OVER
-            self.log_event(seat, f"seat {seat} begins its turn with {self.points(seat)} points in play "
-                                 f"(target {self.target}) and wins")
+            self._said.append(f"seat {seat} begins its turn with {self.points(seat)} points in play "
+                              f"(target {self.target}) and wins")
             return
         limit = self.options.get("max_turns")
         if isinstance(limit, int) and self.turns >= limit:  # RY-8
             self.phase = OVER
-            self.log_event(None, f"{limit} turn{'s' if limit > 1 else ''} played: the game is a draw (turn limit)")
+            self._said.append(f"{limit} turn{'s' if limit > 1 else ''} played: the game is a draw (turn limit)")
             return
         self.turns += 1
         drawn = self._draw_up(seat)
         k = len(drawn)
         if k:
-            public = f"turn {self.turns}: seat {seat} draws {k} card{'s' if k > 1 else ''}"
-            self.log_event(seat, public, {seat: f"{public}: {_names(drawn)}"})
+            # RY-2: the drawer alone sees the cards (named only when a view asks: see _Told)
+            said = self._said
+            self._told = (len(said), seat, drawn)
+            said.append(f"turn {self.turns}: seat {seat} draws {_DRAWS[k]}")
         else:
-            self.log_event(seat, f"turn {self.turns}: seat {seat} draws no card")
+            self._said.append(f"turn {self.turns}: seat {seat} draws no card")
 
     # -- decisions ---------------------------------------------------------------------
     def _actors(self) -> tuple[int, ...]:
@@ -463,15 +481,30 @@ class RoyalsState(State):
 
     # -- carrying out ------------------------------------------------------------------
     def apply(self, seat: int, action: Action | str) -> None:
-        super().apply(seat, action)
+        State.apply(self, seat, action)
         pending = self.pending
         if pending and seat in pending:  # a secret commitment, held until every seat has committed
-            self._log_commit(seat, pending[seat])  # type: ignore[arg-type]
+            # RY-4, RY-5: everyone sees that a seat has committed, only the seat sees what (until the reveal)
+            self._told = (0, seat, pending[seat].cards)  # type: ignore[attr-defined]
+            self._said = [_COMMITTED[seat]]
+        said = self._said
+        if said:  # _flush, inline: this runs for every action
+            self._said = []
+            told = self._told
+            text = said[0] if len(said) == 1 else "; ".join(said)
+            if told is None:
+                self.log_event(seat, text)
+            else:
+                self._told = None
+                self.log_event(seat, text, _Told(said, told))
 
-    def _log_commit(self, seat: int, act: A.RoyalsAction) -> None:
-        """RY-4, RY-5: everyone sees that a seat has committed, only the seat sees what (until the reveal)."""
-        self.log_event(seat, f"seat {seat} has committed (hidden until the reveal)",
-                       {seat: f"seat {seat} commits {_names(act.cards) or 'no card'} (hidden until the reveal)"})
+    def _flush(self, seat: int | None) -> None:
+        """Log what the action of ``seat`` caused as one event: its parts joined by "; ", and to a seat
+        told more (its draw, its commitment) the same with its own wording of its part."""
+        said, told = self._said, self._told
+        if said:
+            self._said, self._told = [], None
+            self.log_event(seat, "; ".join(said), None if told is None else _Told(said, told))
 
     def _resolve(self, actions: dict[int, Action]) -> None:
         if self.phase == COMMIT:
@@ -498,11 +531,10 @@ class RoyalsState(State):
             royals = self.royals[seat]
             royals.append((face, number))
             royals.sort()
-            self.log_event(seat, f"seat {seat} plays the Royal {TEXT[face]} {TEXT[number]} "
-                                 f"({RANKS[number]} point{'s' if RANKS[number] > 1 else ''})")
+            self._said.append(f"seat {seat} plays {_ROYAL[face, number]}")
             self._begin_turn((seat + 1) % self.num_players)
         elif kind == "discard_hand":
-            self.log_event(seat, f"seat {seat} discards its hand: {_names(hand) or 'no cards'}")
+            self._said.append(f"seat {seat} discards its hand: {_names(hand) or 'no cards'}")
             self.discards[seat] += hand
             hand.clear()
             self._begin_turn((seat + 1) % self.num_players)
@@ -519,8 +551,8 @@ class RoyalsState(State):
             need[s] = min(max(1, royals) if s == attacker else royals, held)
         self.fight = Fight(ATTACK, attacker, defender, need=need)
         # RY-4: what each seat must (the defender: may) commit is public
-        counts = ", ".join(f"seat {s} {'up to ' if s == defender else ''}{k}" for s, k in need.items() if k)
-        self.log_event(attacker, f"seat {attacker} attacks seat {defender}; cards to commit: {counts or 'none'}")
+        counts = ", ".join([f"seat {s} {'up to ' if s == defender else ''}{k}" for s, k in need.items() if k])
+        self._said.append(f"seat {attacker} attacks seat {defender} (cards to commit: {counts or 'none'})")
         self._open_commitments()
 
     def _begin_assassination(self, assassin: int, owner: int, face: int) -> None:
@@ -529,9 +561,9 @@ class RoyalsState(State):
         need[assassin] = min(1, len(self.hands[assassin]))
         need[owner] = min(1, len(self.hands[owner]))
         self.fight = Fight(ASSASSINATE, assassin, owner, target=face, need=need)
-        counts = ", ".join(f"seat {s} {k}" for s, k in need.items() if k)
-        self.log_event(assassin, f"seat {assassin} tries to assassinate seat {owner}'s Royal {TEXT[face]}; "
-                                 f"cards to commit: {counts or 'none'}")
+        counts = ", ".join([f"seat {s} {k}" for s, k in need.items() if k])
+        self._said.append(f"seat {assassin} tries to assassinate seat {owner}'s Royal {TEXT[face]} "
+                          f"(cards to commit: {counts or 'none'})")
         self._open_commitments()
 
     def _open_commitments(self) -> None:
@@ -543,8 +575,8 @@ class RoyalsState(State):
         """All committed cards are shown at once; red number cards attack, black ones block (RY-4, RY-5)."""
         fight = self.fight
         assert fight is not None
-        if commits:  # the last seat to commit (the others were logged as they committed)
-            self._log_commit(self.history[-1][0], commits[self.history[-1][0]])
+        if commits:  # the last seat to commit (the others were logged as they committed): revealed at once
+            self._said.append(_LAST_COMMITTED[self.history[-1][0]])
         shown = []
         for s in sorted(commits):
             cards = commits[s].cards
@@ -552,19 +584,19 @@ class RoyalsState(State):
             for c in cards:
                 hand.remove(c)
             table += cards
-            shown.append(f"seat {s}: {_names(table) or 'nothing'}")
+            shown.append(f"seat {s} {_names(table) or 'nothing'}")
         fight.revealed = True
         played = [c for cards in self.table for c in cards]
         attacks = fight.attacks = sorted([v for v in map(ATTACK_VALUES.__getitem__, played) if v])
         blocks = fight.blocks = sorted([v for v in map(BLOCK_VALUES.__getitem__, played) if v])
         # RY-4, RY-5: red number cards attack, black ones block, whoever committed them
-        self.log_event(fight.defender, f"revealed: {'; '.join(shown) or 'no cards'} (attacks "
-                                       f"{_values(attacks)}; blocks {_values(blocks)})")
+        self._said.append(f"revealed: {', '.join(shown) or 'no cards'} (attacks {_values(attacks)}, "
+                          f"blocks {_values(blocks)})")
         if fight.kind == ASSASSINATE:
             # at most one card each way: the block cancels the attack if it is as high
             if attacks and blocks and len(attacks) == 1 and blocks[-1] >= attacks[0]:
                 fight.pairs.append((attacks[0], blocks[-1]))
-                self.log_event(fight.defender, f"the block of {blocks[-1]} cancels the attack of {attacks[0]}")
+                self._said.append(f"the block of {blocks[-1]} cancels the attack of {attacks[0]}")
             self._count_hits()
             return
         self.phase = PAIR
@@ -576,12 +608,12 @@ class RoyalsState(State):
     def _pair(self, act: A.RoyalsAction) -> None:
         assert self.fight is not None
         if act.kind == "done":
-            self.log_event(self.fight.defender, f"seat {self.fight.defender} pairs no more blocks")
+            self._said.append(f"seat {self.fight.defender} pairs no more blocks")
             self._count_hits()
             return
         a, b = act.values
         self.fight.pairs.append((a, b))
-        self.log_event(self.fight.defender, f"seat {self.fight.defender} blocks the attack of {a} with the {b}")
+        self._said.append(f"seat {self.fight.defender} blocks the attack of {a} with the {b}")
         self._after_pairing_step()
 
     def _after_pairing_step(self) -> None:
@@ -595,9 +627,10 @@ class RoyalsState(State):
         fight = self.fight
         assert fight is not None
         hits = fight.hits = len(fight.attacks) - len(fight.pairs)
-        where = f" on its Royal {TEXT[fight.target]}" if fight.kind == ASSASSINATE else ""
-        self.log_event(fight.defender,
-                       f"seat {fight.defender} takes {hits or 'no'} hit{'' if hits == 1 else 's'}{where}")
+        if fight.kind == ASSASSINATE:
+            self._said.append(f"seat {fight.defender} takes {_HITS[hits]} on its Royal {TEXT[fight.target]}")
+        else:
+            self._said.append(f"seat {fight.defender} takes {_HITS[hits]}")
         if fight.kind == ASSASSINATE:
             fight.assigned = [fight.target] * fight.hits  # RY-5: all on the chosen Royal
             self._start_losses()
@@ -617,7 +650,7 @@ class RoyalsState(State):
                 return
             fight.assigned.append(choices[0])
         spread = ", ".join(f"{TEXT[f]} {h}" for f, h in fight.wounds())
-        self.log_event(fight.defender, f"seat {fight.defender} spreads the hits: {spread}")
+        self._said.append(f"seat {fight.defender} spreads the hits: {spread}")
         self._start_losses()
 
     def _hit(self, face: int) -> None:
@@ -625,7 +658,7 @@ class RoyalsState(State):
         self.fight.assigned.append(face)
         if len(self.fight.assigned) < self.fight.hits:
             d = self.fight.defender
-            self.log_event(d, f"seat {d} puts hit {len(self.fight.assigned)} of {self.fight.hits} on {TEXT[face]}")
+            self._said.append(f"seat {d} puts hit {len(self.fight.assigned)} of {self.fight.hits} on {TEXT[face]}")
         self._auto_hits()
 
     def _start_losses(self) -> None:
@@ -658,8 +691,8 @@ class RoyalsState(State):
             self.royals[seat] = sorted((f, new if f == face else n) for f, n in self.royals[seat])
             self.hands[seat].remove(new)
             self.discards[seat].append(old)  # RY-7
-            self.log_event(seat, f"seat {seat} puts {TEXT[new]} under its Royal {TEXT[face]} in place of "
-                                 f"{TEXT[old]} ({RANKS[old]} to {RANKS[new]} points)")
+            self._said.append(f"seat {seat} puts {TEXT[new]} under its Royal {TEXT[face]} in place of "
+                              f"{TEXT[old]} ({RANKS[old]} to {RANKS[new]} points)")
         fight.resolved += 1
         self._next_loss()
 
@@ -667,7 +700,7 @@ class RoyalsState(State):
         number = dict(self.royals[seat])[face]
         self.royals[seat].remove((face, number))
         self.discards[seat].extend((face, number))  # RY-6, RY-7
-        self.log_event(seat, f"seat {seat} discards its Royal {TEXT[face]} {TEXT[number]}")
+        self._said.append(f"seat {seat} discards its Royal {TEXT[face]} {TEXT[number]}")
 
     def _end_fight(self) -> None:
         self.last_fight, self.last_table = self.fight, self.table
@@ -1129,6 +1162,36 @@ class RoyalsState(State):
                 royals.append((face, number))
             out.append(sorted(royals))
         return out
+
+
+class _Told(Mapping[int, str]):
+    """The secret wording of an event for the one seat told more (``courtcards.core.events``):
+    the event's parts with that seat's own wording of its part (its commitment, or the cards it
+    drew, named only when a view asks for them)."""
+
+    __slots__ = ("parts", "seat", "told")
+
+    def __init__(self, parts: list[str], told: tuple[int, int, list[int] | tuple[int, ...]]) -> None:
+        self.parts = parts
+        self.told = told
+        self.seat = told[1]
+
+    def __getitem__(self, seat: int) -> str:
+        if seat != self.seat:
+            raise KeyError(seat)
+        index, _, cards = self.told
+        out = list(self.parts)
+        if isinstance(cards, tuple):  # a commitment (RY-4, RY-5)
+            out[index] = f"seat {seat} commits {_names(cards) or 'no card'} (hidden until the reveal)"
+        else:  # a draw (RY-2)
+            out[index] = f"{out[index]}: {_names(cards)}"
+        return "; ".join(out)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter((self.seat,))
+
+    def __len__(self) -> int:
+        return 1
 
 
 def _names(cards: list[int] | tuple[int, ...]) -> str:
