@@ -78,3 +78,18 @@ def test_hits_and_losses() -> None:
                 table=[["7D", "3D"], [], [], []])
     assert why(state, 1, "replace QH 6H") == "QH takes 2 hit(s) at 7: the new card must be at most 5 (RY-6)"
     assert why(state, 1, "replace QH 4H") is None
+
+
+def test_actions_are_the_cores_frozen_actions_with_a_repr_that_rebuilds_them() -> None:
+    from enum import StrEnum
+
+    from courtcards.core.actions import Action
+    from courtcards.games.royals.actions import RoyalsAction, RoyalsKind
+
+    action = G.parse_action("commit ks 7h")
+    assert isinstance(action, RoyalsAction) and isinstance(action, Action)
+    assert isinstance(action.kind, StrEnum) and action.kind is RoyalsKind.COMMIT
+    assert action.kind.value == "commit" and str(action.kind) == "commit"
+    assert repr(action) == "RoyalsAction.parse('commit 7H KS')" and eval(repr(action)) == action
+    with pytest.raises(AttributeError, match="immutable"):
+        action.seat = 2
