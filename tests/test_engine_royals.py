@@ -200,7 +200,7 @@ def same_view(world: Any, seat: int, view: dict[str, Any]) -> bool:
 
 def small_position(**fields: Any) -> RoyalsState:
     """Three seats whose hidden cards are few: every other card is in a discard pile."""
-    return pos(["QH 7H", "2C 3C", "2S 3S 5S"], decks=[["AH", "2H", "3H"], ["4C", "5C", "6C"], ["4S", "6S"]],
+    return pos(["QH 7H", "2C 3C", "2S 3S 5S"], decks=[["3H", "2H", "AH"], ["6C", "5C", "4C"], ["6S", "4S"]],
                **fields)
 
 
@@ -238,7 +238,7 @@ def chi_square(counts: dict[Any, int], cells: int, total: int) -> float:
 
 
 def test_hidden_cards_are_dealt_uniformly_chi_square() -> None:
-    state = pos(["QH", "2C 3C", "2S"], decks=[["AH"], ["4C", "5C"], ["3S"]])
+    state = pos(["QH", "2C 3C", "2S"], decks=[["AH"], ["5C", "4C"], ["3S"]])
     view = state.view(0)
     counts: dict[Any, int] = {}
     total = 2400
@@ -258,7 +258,7 @@ def test_opening_cards_stay_at_the_bottom_of_a_deck_not_yet_drawn_past_or_reshuf
         assert world.decks[0][0] == parse_card("AH") and world.decks[1][:2] == [parse_card("4C"), parse_card("5C")]
         assert world.decks[2] == [parse_card("4S"), parse_card("6S")]
     # seat 1 drew down past its second shown card: that card is in its hand
-    state = pos(["QH 7H", "2C 3C 5C", "2S"], decks=[["AH", "2H", "3H"], ["4C"], ["4S"]],
+    state = pos(["QH 7H", "2C 3C 5C", "2S"], decks=[["3H", "2H", "AH"], ["4C"], ["4S"]],
                 opening=[["AH", "4C", "4S"], ["", "5C", ""]])
     for k in range(20):
         world = G.sample_world(state.view(0), k)
@@ -301,8 +301,8 @@ def test_pending_commitments_of_other_seats_are_resampled_the_own_kept() -> None
         assert len(mine.cards) == 1 and mine.cards[0] in world.hands[2]
         seen.add(mine.text)
         world.apply(1, "commit none")  # the sampled world plays on: the reveal uses the sampled cards
-        revealed = [line for line in world.log if line.startswith("revealed")]
-        assert world.phase != "commit" and f"seat 2: {TEXT[mine.cards[0]]}" in revealed[-1]
+        revealed = [part for line in world.events.texts() for part in line.split("; ") if part.startswith("revealed")]
+        assert world.phase != "commit" and f"seat 2 {TEXT[mine.cards[0]]}" in revealed[-1]
     assert seen == {"commit 5H", "commit 6S", "commit AD"}  # any of its 3 hidden cards: 2 in hand, 1 in deck
     # the defender's pending choice is drawn among any number of cards up to its limit
     state = attack_position()
@@ -338,7 +338,7 @@ def test_sampled_world_record_replays_to_it() -> None:
     [
         (lambda v: v.update(game="rank"), "not a Royals view"),
         (lambda v: v.update(seat=None), "spectator"),
-        (lambda v: v["players"][1].update(hand=3), "hidden cards"),
+        (lambda v: v["players"][1].update(hand_size=3), "hidden cards"),
         (lambda v: v["players"][1].update(discard=["ZZ"]), "'ZZ' is not a card"),
         (lambda v: v.update(hand=["KS"]), "does not fit its hidden cards"),
         (lambda v: v.pop("players"), "malformed Royals view"),

@@ -42,8 +42,10 @@ def test_commitments_stay_hidden_until_the_reveal() -> None:
     state.apply(0, "commit 9D")
     after = state.view(2)
     lines = R.describe_event(before, after, 0, "commit 9D")
-    assert lines == ["Seat 0 has committed (hidden until the reveal)."]
+    assert lines == ["Seat 0 has committed (hidden until the reveal)"]  # RY-4: the engine's public sentence
     assert "9D" not in text_of(R.render_view, after)
+    own = R.describe_event(state.view(0) | {"log": before["log"]}, state.view(0), 0, "commit 9D")
+    assert own == ["Seat 0 (you) commits 9D (hidden until the reveal)"]  # the committer's secret wording
     assert "You chose: commit 9D" in text_of(R.render_view, state.view(0))
 
 
@@ -55,10 +57,15 @@ def test_reveal_and_end_are_described() -> None:
     before = state.view(None)
     state.apply(2, "commit 6H")
     lines = R.describe_event(before, state.view(None), 2, "commit 6H")
-    assert any("revealed: seat 0: 9D; seat 1: nothing; seat 2: 6H" in line for line in lines)
+    assert lines == ["Seat 2 has committed; revealed: seat 0 9D, seat 1 nothing, seat 2 6H (attacks 6 9, blocks none); "
+                     "seat 1 takes 2 hits"]
     assert any("takes 2 hits" in line for line in lines)
 
 
 def test_new_log_lines_survive_a_truncated_log() -> None:
-    assert R._new_entries(["a", "b", "c"], ["b", "c", "d"]) == ["d"]
-    assert R._new_entries([], ["x"]) == ["x"]
+    def view(*ns: int) -> dict[str, object]:
+        return {"seat": 1, "log": [{"n": n, "seat": None, "text": f"seat {n % 3} did {n}"} for n in ns]}
+
+    assert R.describe_event(view(1, 2, 3), view(2, 3, 4), 0, "done") == ["Seat 1 (you) did 4"]
+    assert R.describe_event(view(), view(1), 0, "done") == ["Seat 1 (you) did 1"]
+    assert R.describe_start(view(5, 6)) == ["Seat 2 did 5", "Seat 0 did 6"]

@@ -45,8 +45,8 @@ def test_setup_hand_limit_target_and_own_decks(n: int) -> None:
     assert isinstance(state, RoyalsState)
     view = state.view(None)
     assert view["hand_limit"] == 2 * n and view["target"] == 20 - n  # RY-1
-    assert [p["hand"] for p in view["players"]] == [2 * n] * n
-    assert [p["deck"] for p in view["players"]] == [52 - 2 * n] * n
+    assert [p["hand_size"] for p in view["players"]] == [2 * n] * n
+    assert [p["deck_size"] for p in view["players"]] == [52 - 2 * n] * n
     assert state.invariants() == []  # every seat holds exactly its own 52 cards
     assert state.to_move() == (state.first_player,) and state.turn == state.first_player
 
@@ -69,27 +69,27 @@ def test_first_player_has_highest_bottom_card_ties_look_one_card_up(n: int) -> N
 
 
 def test_first_player_tie_broken_by_next_card_up() -> None:
-    state = pos(["", "", ""], decks=[["KC", "2C", "9C"], ["KD", "5D", "AD"], ["QH", "10H"]])
+    state = pos(["", "", ""], decks=[["9C", "2C", "KC"], ["AD", "5D", "KD"], ["10H", "QH"]])
     assert state._choose_first() == 1  # RY-1: K K Q, then 2 against 5 between the tied seats
     assert state.opening == [["KC", "KD", "QH"], ["2C", "5D", ""]]
 
 
 # -- RY-2 turn, drawing, winning -------------------------------------------------------------
 def test_turn_begins_by_drawing_up_to_the_limit() -> None:
-    state = pos(["AC 2C", "", ""], decks=[["3C", "4C", "5C", "6C", "7C", "8C"], [], []], phase="start")
+    state = pos(["AC 2C", "", ""], decks=[["8C", "7C", "6C", "5C", "4C", "3C"], [], []], phase="start")
     assert place(state, "hand:0") == ["AC", "2C", "5C", "6C", "7C", "8C"]  # top of the deck is the end
     assert place(state, "deck:0") == ["3C", "4C"]
     assert state.to_move() == (0,) and state.phase == "action"
 
 
 def test_empty_deck_is_replaced_by_own_shuffled_discard_pile() -> None:
-    state = pos(["AC 2C", "", ""], decks=[["3C", "4C", "5C"], [], []], phase="start")
+    state = pos(["AC 2C", "", ""], decks=[["5C", "4C", "3C"], [], []], phase="start")
     # RY-2: 3 cards drawn, then the other 47 of seat 0's cards (its discard pile) become its deck
     hand = place(state, "hand:0")
     assert len(hand) == 6 and hand[:5] == ["AC", "2C", "3C", "4C", "5C"]
     assert len(place(state, "deck:0")) == 46 and place(state, "discard:0") == []
     assert len(place(state, "discard:1")) == 52  # other seats' piles untouched
-    assert any("shuffles its discard pile" in line for line in state.log)
+    assert any("shuffles its discard pile" in line for line in state.events.texts())
     assert state.invariants() == []
 
 
@@ -106,7 +106,7 @@ def test_win_at_the_start_of_ones_turn_not_when_reaching_the_target() -> None:
     # 4 players: target 16 (RY-1); seat 0 reaches 16 on its turn but only wins when its next turn begins
     state = pos(["KH 10H 2C", "3C", "4C", "5C"], royals=[["QS 6S"], [], [], []])
     state.apply(0, "royal KH 10H")
-    assert not state.is_over() and state.view(None)["players"][0]["points"] == 16
+    assert not state.is_over() and state.view(None)["players"][0]["score"] == 16
     for seat in (1, 2, 3):
         state.apply(seat, "discard hand")
     assert state.is_over()  # RY-2
@@ -141,14 +141,14 @@ def test_a_royal_is_a_face_card_and_a_number_card_of_its_suit() -> None:
     plays = {t for t in legal(state, 0) if t.startswith("royal")}
     assert plays == {"royal QH 7H", "royal QH 10H", "royal KS AS"}  # RY-3: JD has no diamond number card
     state.apply(0, "royal QH 10H")
-    assert royals(state, 0) == ["QH 10H"] and state.view(None)["players"][0]["points"] == 10
+    assert royals(state, 0) == ["QH 10H"] and state.view(None)["players"][0]["score"] == 10
     assert place(state, "hand:0") == ["JD", "7H", "AS", "KS"]  # hand order: suit C D H S, then rank
 
 
 def test_ace_is_worth_one_point() -> None:
     state = pos(["KS AS", "", ""])
     state.apply(0, "royal KS AS")
-    assert state.view(None)["players"][0]["points"] == 1  # RY-3
+    assert state.view(None)["players"][0]["score"] == 1  # RY-3
 
 
 def test_royal_from_cards_not_in_hand_is_refused_with_reason() -> None:
@@ -432,9 +432,9 @@ def test_views_hide_hands_and_decks_but_show_discards_and_royals() -> None:
     state = G.new_game(4, seed=3)
     assert isinstance(state, RoyalsState)
     me = state.view(0)
-    assert me["hand"] == place(state, "hand:0") and "hand" not in state.view(None)
+    assert me["hand"] == place(state, "hand:0") and state.view(None)["hand"] == []
     other = state.view(1)["players"][0]
-    assert other["hand"] == 8 and other["deck"] == 44  # sizes only
+    assert other["hand_size"] == 8 and other["deck_size"] == 44 and "hand" not in other  # sizes only
     assert set(state.hidden_places(1)) == {f"deck:{s}" for s in range(4)} | {"hand:0", "hand:2", "hand:3"}
 
 

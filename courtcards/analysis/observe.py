@@ -277,13 +277,13 @@ def observe_royals(record: GameRecord, kinds: tuple[str, ...]) -> GameFacts:
     fight: JSON | None = None
     before: list[int] = []
     swung = False
-    turn = int(view["turn_number"])
+    turn = int(view["round"])
     prev = view
     for _, _, view in views:
-        points = [int(p["points"]) for p in view["players"]]
+        points = [int(p["score"]) for p in view["players"]]
         cur = view["fight"]
         if fight is None and cur is not None and cur["kind"] == "assassinate":
-            fight, before = cur, [int(p["points"]) for p in prev["players"]]
+            fight, before = cur, [int(p["score"]) for p in prev["players"]]
             attempts += 1
         if fight is not None and (cur is None or cur["kind"] != "assassinate" or view["phase"] == "over"):
             d, face = int(fight["defender"]), fight["target"]
@@ -294,11 +294,11 @@ def observe_royals(record: GameRecord, kinds: tuple[str, ...]) -> GameFacts:
                     swings += 1
                     swung = True
             fight = None
-        if int(view["turn_number"]) != turn or view["phase"] == "over":
+        if int(view["round"]) != turn or view["phase"] == "over":
             timeline.append(points)
             swing_turns.append(swung)
             swung = False
-            turn = int(view["turn_number"])
+            turn = int(view["round"])
         prev = view
     res = prev["result"]
     turns = int(res["details"]["turns"])

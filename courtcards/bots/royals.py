@@ -83,8 +83,8 @@ class GreedyRoyalsBot:
         royals = [a for a in legal if a.kind == "royal"]
         players = view["players"]
         others = [p for p in players if p["seat"] != me and p["royals"]]
-        leader = max(others, key=lambda p: (p["points"], -p["seat"])) if others else None
-        threat = leader is not None and leader["points"] >= view["target"]  # wins at its next turn
+        leader = max(others, key=lambda p: (p["score"], -p["seat"])) if others else None
+        threat = leader is not None and leader["score"] >= view["target"]  # wins at its next turn
         if royals and not threat:  # the best Royal: most points, then keep the higher face cards' partners
             return max(royals, key=lambda a: (rank(a.cards[1]), -a.cards[0]))
         if leader is not None:
@@ -114,7 +114,7 @@ class GreedyRoyalsBot:
             return HELP_ATTACK
         if me == defender:
             return HELP_DEFENCE
-        points = [p["points"] for p in view["players"]]
+        points = [p["score"] for p in view["players"]]
         return HELP_ATTACK if points[defender] >= points[me] else NEUTRAL
 
     def _commit(self, view: dict[str, Any], legal: list[RoyalsAction]) -> RoyalsAction:

@@ -7,6 +7,7 @@ to their owner until every committing seat has chosen (RY-4, RY-5).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -78,18 +79,18 @@ def _fight_lines(view: View) -> list[str]:
 
 
 def render_view(console: Console, view: View) -> None:
-    console.rule(f"[bold]Royals[/] · turn {view['turn_number']} · target {view['target']} points · "
+    console.rule(f"[bold]Royals[/] · turn {view['round']} · target {view['target']} points · "
                  f"hand limit {view['hand_limit']}")
     table = Table(box=box.SIMPLE, show_header=True)
-    for col in ("player", "points", "Royals", "hand", "deck", "table", "discard pile (newest last)"):
+    for col in ("player", "points", "Royals", "hand", "deck", "table", "discard pile (top first)"):
         table.add_column(col)
     for p in view["players"]:
-        pile = p["discard"]
-        shown = cards_markup(pile[-8:]) if pile else "[dim]empty[/]"
+        pile = p["discard"]  # top card first
+        shown = cards_markup(pile[:8]) if pile else "[dim]empty[/]"
         if len(pile) > 8:
-            shown = f"[dim]({len(pile) - 8} more)[/] " + shown
+            shown += f" [dim]({len(pile) - 8} more)[/]"
         name = who(view, p["seat"], True) + (" [bold]*[/]" if p["seat"] == view["turn"] else "")
-        table.add_row(name, str(p["points"]), _royals(p), str(p["hand"]), str(p["deck"]),
+        table.add_row(name, str(p["score"]), _royals(p), str(p["hand_size"]), str(p["deck_size"]),
                       cards_markup(p["table"]) if p["table"] else "", shown)
     console.print(table)
     for line in _fight_lines(view):
@@ -98,25 +99,35 @@ def render_view(console: Console, view: View) -> None:
         console.print("Your hand: " + cards_markup(view["hand"]))
 
 
-def _new_entries(before: Sequence[str], after: Sequence[str]) -> list[str]:
-    """Log lines in ``after`` that ``before`` did not have (the log keeps only its latest lines)."""
-    for start in range(len(before) + 1):
-        tail = before[start:]
-        if list(after[: len(tail)]) == list(tail):
-            return list(after[len(tail):])
-    return list(after)
+_SEAT = re.compile(r"\b[Ss]eat (\d+)\b")
+
+
+def named(view: View, text: str) -> str:
+    """An engine sentence for the terminal: the viewer's own seat marked "(you)", the first word capitalised."""
+    me = view.get("seat")
+
+    def name(m: re.Match[str]) -> str:
+        seat = int(m.group(1))
+        word = "Seat" if m.start() == 0 else "seat"
+        return f"{word} {seat} (you)" if seat == me else f"{word} {seat}"
+
+    out = _SEAT.sub(name, escape(text))
+    return out[:1].upper() + out[1:]
+
+
+def log_lines(view: View, after: int = -1) -> list[str]:
+    """The engine's sentences of ``view["log"]`` numbered after ``after``, as the viewer sees them."""
+    return [named(view, e["text"]) for e in view["log"] if e["n"] > after]
 
 
 def describe_event(before: View, after: View, seat: int, text: str) -> list[str]:
-    me = after.get("seat")
-    lines: list[str] = []
-    if before["phase"] == "commit":
-        if seat == me:
-            lines.append(f"You {escape(text)}.")
-        else:
-            lines.append(f"{who(after, seat, True)} has committed (hidden until the reveal).")
-    lines.extend(escape(line) for line in _new_entries(before["log"], after["log"]))
-    return lines
+    """What the engine logged since ``before`` (its sentences are worded for each viewer)."""
+    last = before["log"][-1]["n"] if before["log"] else -1
+    return log_lines(after, last)
+
+
+def describe_start(view: View) -> list[str]:
+    return log_lines(view)
 
 
 def render_moves(console: Console, view: View, legal: Sequence[str], full: bool) -> None:

@@ -17,6 +17,10 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+from typing import ClassVar
+
+from courtcards.core.actions import Action
 from courtcards.core.errors import NotationError
 from courtcards.games.royals.cards import TEXT, is_face, is_number, parse_card, parse_card_list, suit
 
@@ -24,38 +28,54 @@ HINT = ("actions are: royal QH 7H, attack SEAT, assassinate SEAT QH, discard han
         "block A with B, done, hit QH, discard QH, replace QH 3H")
 
 
-class RoyalsAction:
-    """A Royals action. ``kind`` is one of royal, attack, assassinate,
-    discard_hand, commit, block, done, hit, discard, replace. Equal actions
-    have equal text."""
+class RoyalsKind(StrEnum):
+    """What a Royals action does (a StrEnum: ``action.kind == "royal"`` reads too)."""
 
-    __slots__ = ("_hash", "cards", "kind", "seat", "text", "values")
+    ROYAL = "royal"
+    ATTACK = "attack"
+    ASSASSINATE = "assassinate"
+    DISCARD_HAND = "discard_hand"
+    COMMIT = "commit"
+    BLOCK = "block"
+    DONE = "done"
+    HIT = "hit"
+    DISCARD = "discard"
+    REPLACE = "replace"
 
-    kind: str
-    seat: int  # the target seat (attack, assassinate), else -1
+
+_KINDS: dict[str, RoyalsKind] = {k.value: k for k in RoyalsKind}  # also by member: a StrEnum hashes as its text
+_KINDS.update({k: k for k in RoyalsKind})
+
+
+class RoyalsAction(Action):
+    """A Royals action (the core's :class:`~courtcards.core.actions.Action`: immutable,
+    equal when its text is equal, ``repr`` a call that rebuilds it). ``kind`` is a
+    :class:`RoyalsKind`; ``seat`` the target seat (attack, assassinate), else -1; ``cards``
+    the cards it names, in card order; ``values`` a pairing's (attack, block) values."""
+
+    __slots__ = ("cards", "seat", "values")
+
+    Kind = RoyalsKind
+    game: ClassVar[str] = "royals"
+    kind: RoyalsKind
+    seat: int
     cards: tuple[int, ...]
-    values: tuple[int, ...]  # block: (attack value, block value)
-    text: str
+    values: tuple[int, ...]
 
     def __init__(self, kind: str, seat: int = -1, cards: tuple[int, ...] = (), values: tuple[int, ...] = ()) -> None:
-        self.kind = kind
-        self.seat = seat
-        self.cards = cards
-        self.values = values
-        self.text = _text(kind, seat, cards, values)
-        self._hash = hash(self.text)
+        # Action._init's fields, set directly: commitments are built by the thousand in fresh processes
+        text = _text(kind, seat, cards, values)
+        setattr_ = object.__setattr__
+        setattr_(self, "kind", _KINDS[kind])
+        setattr_(self, "text", text)
+        setattr_(self, "_hash", hash(text))
+        setattr_(self, "seat", seat)
+        setattr_(self, "cards", cards)
+        setattr_(self, "values", values)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, RoyalsAction) and other.text == self.text
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __str__(self) -> str:
-        return self.text
-
-    def __repr__(self) -> str:
-        return f"RoyalsAction({self.text!r})"
+    @classmethod
+    def parse(cls, text: str) -> RoyalsAction:
+        return parse_action(text)
 
 
 def _text(kind: str, seat: int, cards: tuple[int, ...], values: tuple[int, ...]) -> str:

@@ -8,9 +8,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from courtcards.core.events import EventLog
 from courtcards.core.game import Game
 from courtcards.core.options import Option, OptionSet, OptionValue
 from courtcards.core.rng import Rng
+from courtcards.core.state import STATE_FORMAT_VERSION
 from courtcards.games.royals import observation
 from courtcards.games.royals.actions import RoyalsAction, parse_action
 from courtcards.games.royals.cards import TEXT, parse_card_list
@@ -31,6 +33,25 @@ ROYALS_OPTIONS = OptionSet(
         "short": "A draw after 100 turns (RY-8), for simulations.",
     },
 )
+
+
+def _turned_over(pile: Any) -> Any:
+    """A pile (a list, or cards in one text) in the other order; anything else as it is (the loader
+    names what is wrong with it)."""
+    if isinstance(pile, str):
+        return " ".join(reversed(pile.split()))
+    return list(reversed(pile)) if isinstance(pile, list) else pile
+
+
+def _events(log: EventLog) -> list[EventLog]:
+    """The events of ``log``, oldest first."""
+    out = []
+    node: EventLog | None = log
+    while node is not None and node.prev is not None:
+        out.append(node)
+        node = node.prev
+    out.reverse()
+    return out
 
 
 class RoyalsGame(Game[RoyalsState]):
@@ -67,6 +88,20 @@ class RoyalsGame(Game[RoyalsState]):
         state._start()
         return state
 
+    def _upgrade_position(self, data: dict[str, Any], version: int) -> dict[str, Any]:
+        """Royals saves before format 3 listed decks and discard piles bottom card first
+        and kept their own ``log`` of sentences: turn the piles over and make the
+        sentences the engine's events (with no seat: the old log did not say whose)."""
+        for key in ("decks", "discards"):
+            piles = data.get(key)
+            if isinstance(piles, list):
+                data[key] = [_turned_over(pile) for pile in piles]
+        log = data.pop("log", None)
+        if isinstance(log, list) and "events" not in data:
+            data["events"] = [{"n": i, "seat": None, "text": t} for i, t in enumerate(log, 1)]
+        data["format_version"] = STATE_FORMAT_VERSION  # a record's start position is upgraded once
+        return data
+
     def _players_in_position(self, data: Mapping[str, Any]) -> int | None:
         for key in ("hands", "royals", "decks", "discards"):
             if isinstance(data.get(key), list):
@@ -79,6 +114,16 @@ class RoyalsGame(Game[RoyalsState]):
         state = RoyalsState(self, num_players, options, seed)
         if state.load_json(data):
             state._begin_turn(state.turn)
+            state._flush(state.turn)
+            state.__dict__["_began"] = state.events  # the core sets the loaded events next: these follow them
+        return state
+
+    def state_from_json(self, data: Mapping[str, Any], *, strict: bool = True) -> RoyalsState:
+        state = super().state_from_json(data, strict=strict)
+        began = state.__dict__.pop("_began", None)
+        if began is not None:  # a position in phase 'start': the turn began as it was loaded
+            for event in _events(began):
+                state.log_event(event.seat, event.text, event.secret)
         return state
 
     def parse_action(self, text: str) -> RoyalsAction:

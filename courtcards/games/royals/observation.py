@@ -94,9 +94,9 @@ def tensor(view: Mapping[str, Any], prefix: Sequence[int]) -> npt.NDArray[np.flo
         k = base + 277
         wants = need.get(str(s))
         out[k:k + 12] = (
-            p["hand"] / limit,
-            p["deck"] / 52,
-            p["points"] / view["target"],
+            p["hand_size"] / limit,
+            p["deck_size"] / 52,
+            p["score"] / view["target"],
             s == view["turn"],
             s in to_move,
             s in committed,
@@ -121,7 +121,7 @@ def tensor(view: Mapping[str, Any], prefix: Sequence[int]) -> npt.NDArray[np.flo
             out[base + 35 + face_index(CODE[face])] = hits
         out[base + 47] = fight["resolved"]
         out[base + 48] = fight["revealed"]
-    out[base + FIGHT_SIZE] = view["turn_number"] / 100
+    out[base + FIGHT_SIZE] = view["round"] / 100
     return out
 
 
@@ -130,8 +130,8 @@ def _seat_line(view: Mapping[str, Any], s: int) -> str:
     me = view["seat"]
     who = f"seat {s} (you)" if s == me else f"seat {s}"
     royals = ", ".join(f"{r['face']} {r['number']}" for r in p["royals"]) or "-"
-    hand = (" ".join(view["hand"]) or "-") if s == me else str(p["hand"])
-    parts = [f"{who}: hand {hand}", f"deck {p['deck']}", f"Royals {royals} = {p['points']}",
+    hand = (" ".join(view["hand"]) or "-") if s == me else str(p["hand_size"])
+    parts = [f"{who}: hand {hand}", f"deck {p['deck_size']}", f"Royals {royals} = {p['score']}",
              f"discard {' '.join(p['discard']) or '-'}"]
     if p["table"]:
         parts.append(f"table {' '.join(p['table'])}")
@@ -156,7 +156,7 @@ def string(view: Mapping[str, Any], prefix: Sequence[int]) -> str:
     """One line (the information state string is one line per step), parts split by " | "."""
     n = view["num_players"]
     movers = ", ".join(str(s) for s in view["to_move"]) or "nobody"
-    lines = [f"Royals, {n} players, target {view['target']}; turn {view['turn_number']} of seat {view['turn']}; "
+    lines = [f"Royals, {n} players, target {view['target']}; turn {view['round']} of seat {view['turn']}; "
              f"phase {view['phase']}; to move: {movers}"]
     lines += [_seat_line(view, s) for s in range(n)]
     if view["fight"]:
@@ -172,5 +172,5 @@ def string(view: Mapping[str, Any], prefix: Sequence[int]) -> str:
         winner = view["result"]["winner"]
         lines.append("over: " + ("a draw" if winner is None else f"seat {winner} wins"))
     if view["log"]:
-        lines.append(f"last: {view['log'][-1]}")
+        lines.append(f"last: {view['log'][-1]['text']}")
     return " | ".join(lines)

@@ -17,12 +17,13 @@ card). Steps with a single possible outcome are carried out at once.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from courtcards.core.errors import NotationError, PositionError
+from courtcards.core.errors import PositionError
+from courtcards.core.positions import Fields, as_card, as_int, as_list
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.royals import actions as A
@@ -54,9 +55,31 @@ START = "start"  # positions only: the turn is about to begin (win check, then d
 PHASES = (ACTION, COMMIT, PAIR, HITS, LOSSES, OVER)
 
 ATTACK, ASSASSINATE = "attack", "assassinate"
-LOG_SIZE = 40
 
 Royal = tuple[int, int]  # (face card, number card)
+
+# sentences of the log worded once here, for the hot paths (random playouts word every event)
+_COMMITTED = tuple(f"seat {s} has committed (hidden until the reveal)" for s in range(6))
+_LAST_COMMITTED = tuple(f"seat {s} has committed" for s in range(6))
+_DRAWS = ("no card", "1 card", *(f"{k} cards" for k in range(2, 13)))
+_ROYAL = {(f, c): f"the Royal {TEXT[f]} {TEXT[c]} ({RANKS[c]} point{'s' if RANKS[c] > 1 else ''})"
+          for f in DECK if is_face(f) for c in DECK if is_number(c) and suit(c) == suit(f)}
+_HITS = ("no hits", "1 hit", *(f"{k} hits" for k in range(2, 80)))
+
+_PHASE_WANTS = {
+    ACTION: "a turn action (royal, attack, assassinate, discard hand)",
+    COMMIT: "the cards to commit ('commit ...')",
+    PAIR: "a pairing ('block A with B') or 'done'",
+    HITS: "where the next hit goes ('hit QH')",
+    LOSSES: "'discard QH' or 'replace QH 3H' for the hit Royal",
+}
+_KINDS_BY_PHASE = {
+    ACTION: ("royal", "attack", "assassinate", "discard_hand"),
+    COMMIT: ("commit",),
+    PAIR: ("block", "done"),
+    HITS: ("hit",),
+    LOSSES: ("discard", "replace"),
+}
 
 
 @dataclass
@@ -94,22 +117,63 @@ class Fight:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Fight:
-        target = data.get("target")
-        return cls(
-            kind=str(data["kind"]),
-            attacker=int(data["attacker"]),
-            defender=int(data["defender"]),
-            target=-1 if target is None else parse_card(str(target)),
-            need={int(s): int(k) for s, k in dict(data.get("need", {})).items()},
-            revealed=bool(data.get("revealed", False)),
-            attacks=[int(v) for v in data.get("attacks", [])],
-            blocks=[int(v) for v in data.get("blocks", [])],
-            pairs=[(int(a), int(b)) for a, b in data.get("pairs", [])],
-            hits=int(data.get("hits", 0)),
-            assigned=[parse_card(str(t)) for t in data.get("assigned", [])],
-            resolved=int(data.get("resolved", 0)),
+    def from_json(cls, data: Any, path: str = "fight", num_players: int = 6) -> Fight:
+        """A fight as :meth:`to_json` writes it; left-out fields read as a fight just declared
+        (the loader fills them in from the position: ``RoyalsState._complete_fight``)."""
+        return cls.from_fields(Fields(data, path), num_players)
+
+    @classmethod
+    def from_fields(cls, f: Fields, n: int) -> Fight:
+        kind = f.text("kind", (ATTACK, ASSASSINATE))
+        attacker, defender = f.integer("attacker", 0, n - 1), f.integer("defender", 0, n - 1)
+        if attacker == defender:
+            raise PositionError(f.at("defender"), f"a seat cannot fight itself (attacker is seat {attacker})")
+        target = -1
+        if kind == ASSASSINATE:
+            target = f.card("target", parse_card)
+            if not is_face(target):
+                raise PositionError(f.at("target"), f"an assassination names a Royal by its face card, "
+                                                    f"not {TEXT[target]}")
+        elif f.data.get("target") is not None:
+            raise PositionError(f.at("target"), "only an assassination has a target")
+        need: dict[int, int] = {}
+        if f.has("need"):
+            nf = f.obj("need")
+            for key in nf.data:
+                if not (isinstance(key, str) and key.isdigit() and int(key) < n):
+                    raise PositionError(nf.at(key), "is not a seat at this table")
+                need[int(key)] = nf.integer(key, 0, 2 * n)
+        def fight_values(key: str) -> list[int]:
+            return sorted(f.ints(key, None, 1, 10, default=[]))
+
+        pairs = []
+        for i, pair in enumerate(f.array("pairs", default=[])):
+            at = f"{f.at('pairs')}[{i}]"
+            a, b = (as_int(v, f"{at}[{j}]", 1, 10) for j, v in enumerate(as_list(pair, at, 2)))
+            if b < a:
+                raise PositionError(at, f"a block of {b} cannot cancel an attack of {a} (RY-4)")
+            pairs.append((a, b))
+        fight = cls(
+            kind=kind,
+            attacker=attacker,
+            defender=defender,
+            target=target,
+            need=need,
+            revealed=f.boolean("revealed", default=False),
+            attacks=fight_values("attacks"),
+            blocks=fight_values("blocks"),
+            pairs=pairs,
+            hits=f.integer("hits", 0, 10 * n, default=0),
+            assigned=f.cards("assigned", parse_card, default=[]),
+            resolved=f.integer("resolved", 0, 12, default=0),
         )
+        for i, face in enumerate(fight.assigned):
+            if not is_face(face):
+                raise PositionError(f"{f.at('assigned')}[{i}]", f"a hit goes on a Royal, named by its face card, "
+                                                               f"not {TEXT[face]}")
+        if fight.assigned != sorted(fight.assigned):
+            raise PositionError(f.at("assigned"), "hits are listed in card order of the face cards")
+        return fight
 
     def copy(self) -> Fight:
         """An independent copy (every list and dict its own)."""
@@ -170,7 +234,11 @@ class RoyalsState(State):
         self.last_fight: Fight | None = None  # the latest finished fight, with its revealed cards
         self.last_table: list[list[int]] = [[] for _ in range(num_players)]
         self.winner: int | None = None
-        self.log: list[str] = []  # the latest public events
+        # what the action being carried out has caused so far: (public sentence, seat told more, its
+        # sentences); apply() words them as one event of the log (RoyalsState._flush)
+        self._said: list[str] = []
+        # the part of it one seat is told more of: (index in _said, seat, the cards it drew or committed)
+        self._told: tuple[int, int, list[int] | tuple[int, ...]] | None = None
         # per seat, the cards of its discard pile when it was last shuffled into a new
         # deck (public: the pile lay face up), None before any such shuffle
         self.new_decks: list[tuple[int, ...] | None] = [None] * n
@@ -184,8 +252,9 @@ class RoyalsState(State):
         new.table = [x.copy() for x in self.table]
         new.last_table = [x.copy() for x in self.last_table]
         new.opening = [x.copy() for x in self.opening]
-        new.log = self.log.copy()
         new.new_decks = self.new_decks.copy()
+        new._said = []
+        new._told = None
         if self.fight is not None:
             new.fight = self.fight.copy()
         if self.last_fight is not None:
@@ -194,22 +263,21 @@ class RoyalsState(State):
     def points(self, seat: int) -> int:
         return sum([RANKS[num] for _, num in self.royals[seat]])
 
-    def _note(self, text: str) -> None:
-        self.log.append(text)
-        if len(self.log) > LOG_SIZE:
-            del self.log[: len(self.log) - LOG_SIZE]
-
     # -- setup -------------------------------------------------------------------------
     def _start(self) -> None:
         """RY-1: everyone shuffles and draws the hand limit; the highest bottom card starts."""
         n = self.num_players
+        drawn = []
         for s in range(n):
             deck = list(DECK)
             self.rng.shuffle(deck)
             self.decks[s] = deck
-            self._draw_up(s)
+            drawn.append(self._draw_up(s))
+        public = f"each seat shuffles its deck and draws {self.hand_limit} cards"
+        self.log_event(None, public, {s: f"{public}; seat {s} draws {_names(drawn[s])}" for s in range(n)})
         self.first_player = self._choose_first()
         self._begin_turn(self.first_player)
+        self._flush(self.first_player)
 
     def _choose_first(self) -> int:
         """RY-1: highest bottom card (Ace 1 .. King 13); ties look at the next card
@@ -224,12 +292,16 @@ class RoyalsState(State):
             if len(tied) == 1:
                 break
         chosen = tied[0]
-        self._note(f"seat {chosen} has the highest bottom card and goes first")
+        # RY-1: the bottom cards are shown to everyone
+        cards = "; then ".join(", ".join(f"seat {s} {t}" for s, t in enumerate(level) if t) for level in self.opening)
+        self.log_event(chosen, f"bottom cards: {cards}: seat {chosen} goes first")  # not part of an action
         return chosen
 
-    def _draw_up(self, seat: int) -> None:
-        """Draw to the hand limit; an empty deck is replaced by the shuffled discard pile (RY-2)."""
+    def _draw_up(self, seat: int) -> list[int]:
+        """Draw to the hand limit; an empty deck is replaced by the shuffled discard pile (RY-2).
+        Returns the cards drawn, in the order drawn."""
         hand, deck = self.hands[seat], self.decks[seat]
+        drawn: list[int] = []
         while len(hand) < self.hand_limit:
             if not deck:
                 pile = self.discards[seat]
@@ -239,11 +311,15 @@ class RoyalsState(State):
                 deck.extend(pile)
                 pile.clear()
                 self.rng.shuffle(deck)
-                self._note(f"seat {seat} shuffles its discard pile into a new deck ({len(deck)} cards)")
+                self._said.append(f"seat {seat} shuffles its discard pile into a new deck ({len(deck)} cards)")
             take = min(self.hand_limit - len(hand), len(deck))
-            hand += deck[-take:]  # from the top (the end)
+            cards = deck[-take:]  # from the top (the end)
+            cards.reverse()
+            drawn += cards
+            hand += cards
             del deck[-take:]
         hand.sort()
+        return drawn
 
     def _begin_turn(self, seat: int) -> None:
         self.turn = seat
@@ -252,15 +328,24 @@ class RoyalsState(State):
         if self.points(seat) >= self.target:  # RY-2: winning at the start of one's turn
             self.winner = seat
             self.phase = OVER
-            self._note(f"seat {seat} begins its turn with {self.points(seat)} points and wins")
+            self._said.append(f"seat {seat} begins its turn with {self.points(seat)} points in play "
+                              f"(target {self.target}) and wins")
             return
         limit = self.options.get("max_turns")
         if isinstance(limit, int) and self.turns >= limit:  # RY-8
             self.phase = OVER
-            self._note(f"{limit} turns played: the game is a draw")
+            self._said.append(f"{limit} turn{'s' if limit > 1 else ''} played: the game is a draw (turn limit)")
             return
         self.turns += 1
-        self._draw_up(seat)
+        drawn = self._draw_up(seat)
+        k = len(drawn)
+        if k:
+            # RY-2: the drawer alone sees the cards (named only when a view asks: see _Told)
+            said = self._said
+            self._told = (len(said), seat, drawn)
+            said.append(f"turn {self.turns}: seat {seat} draws {_DRAWS[k]}")
+        else:
+            self._said.append(f"turn {self.turns}: seat {seat} draws no card")
 
     # -- decisions ---------------------------------------------------------------------
     def _actors(self) -> tuple[int, ...]:
@@ -309,23 +394,47 @@ class RoyalsState(State):
         table = A.ROYALS
         return [table[f][c] for f in faces for c in numbers[f // 13]]
 
+    # The rules of each decision are stated once, in the helpers below (``_targets``,
+    # ``_may_assassinate``, ``_commit_need``, ``_cancels``, ``_hit_choices``,
+    # ``_replacements``): the legal lists are built from them and ``refusal`` says
+    # which of them an action fails.
+    def _targets(self, seat: int) -> list[int]:
+        """The seats ``seat`` may attack, or whose Royals it may try to assassinate:
+        any other seat with a Royal in play (RY-4, RY-5)."""
+        royals = self.royals
+        return [s for s in range(self.num_players) if s != seat and royals[s]]
+
+    def _may_assassinate(self, seat: int) -> bool:
+        """RY-5: the assassin must commit a card, so needs one in hand."""
+        return bool(self.hands[seat])
+
+    def _commit_need(self, seat: int) -> tuple[int, bool]:
+        """How many cards ``seat`` commits and whether that is only a maximum (the
+        defender of an attack) (RY-4, RY-5; fixed as the fight is declared)."""
+        fight = self.fight
+        assert fight is not None
+        return fight.need[seat], fight.kind == ATTACK and seat == fight.defender
+
+    @staticmethod
+    def _cancels(attack: int, block: int) -> bool:
+        """RY-4: a block cancels an attack of equal or lower value."""
+        return block >= attack
+
     def _legal_turn(self, seat: int) -> list[A.RoyalsAction]:
         out = self._royal_plays(seat)  # RY-3
         royals = self.royals
-        others = [s for s in range(self.num_players) if s != seat and royals[s]]
+        others = self._targets(seat)
         out += [A.ATTACKS[s] for s in others]  # RY-4
-        if self.hands[seat]:  # RY-5: the assassin must commit a card
+        if self._may_assassinate(seat):  # RY-5
             out += [A.ASSASSINATES[s][f] for s in others for f, _ in royals[s]]
         out.append(A.DISCARD_HAND)  # RY-2: always legal
         return out
 
     def _legal_commit(self, seat: int) -> list[A.RoyalsAction]:
-        fight = self.fight
-        assert fight is not None
-        k = fight.need[seat]
+        k, up_to = self._commit_need(seat)
         hand = self.hands[seat]
         get, commit = A.COMMITS_GET, A.commit
-        if fight.kind == ATTACK and seat == fight.defender:
+        if up_to:
             return [get(c) or commit(c) for size in range(k + 1) for c in combinations(hand, size)]
         if k == 1:
             singles = A.SINGLES
@@ -335,8 +444,8 @@ class RoyalsState(State):
     def _legal_pair(self) -> list[A.RoyalsAction]:
         assert self.fight is not None
         blocks = sorted(set(self.fight.open_blocks()))
-        table = A.BLOCKS
-        out = [table[a][b] for a in sorted(set(self.fight.open_attacks())) for b in blocks if b >= a]
+        table, cancels = A.BLOCKS, self._cancels
+        out = [table[a][b] for a in sorted(set(self.fight.open_attacks())) for b in blocks if cancels(a, b)]
         out.append(A.DONE)
         return out
 
@@ -371,6 +480,32 @@ class RoyalsState(State):
         return [A.DISCARDS[face], *(table[c] for c in cards)]
 
     # -- carrying out ------------------------------------------------------------------
+    def apply(self, seat: int, action: Action | str) -> None:
+        State.apply(self, seat, action)
+        pending = self.pending
+        if pending and seat in pending:  # a secret commitment, held until every seat has committed
+            # RY-4, RY-5: everyone sees that a seat has committed, only the seat sees what (until the reveal)
+            self._told = (0, seat, pending[seat].cards)  # type: ignore[attr-defined]
+            self._said = [_COMMITTED[seat]]
+        said = self._said
+        if said:  # _flush, inline: this runs for every action
+            self._said = []
+            told = self._told
+            text = said[0] if len(said) == 1 else "; ".join(said)
+            if told is None:
+                self.log_event(seat, text)
+            else:
+                self._told = None
+                self.log_event(seat, text, _Told(said, told))
+
+    def _flush(self, seat: int | None) -> None:
+        """Log what the action of ``seat`` caused as one event: its parts joined by "; ", and to a seat
+        told more (its draw, its commitment) the same with its own wording of its part."""
+        said, told = self._said, self._told
+        if said:
+            self._said, self._told = [], None
+            self.log_event(seat, "; ".join(said), None if told is None else _Told(said, told))
+
     def _resolve(self, actions: dict[int, Action]) -> None:
         if self.phase == COMMIT:
             self._reveal(actions)  # type: ignore[arg-type]
@@ -396,10 +531,10 @@ class RoyalsState(State):
             royals = self.royals[seat]
             royals.append((face, number))
             royals.sort()
-            self._note(f"seat {seat} plays the Royal {TEXT[face]} {TEXT[number]} ({RANKS[number]} points)")
+            self._said.append(f"seat {seat} plays {_ROYAL[face, number]}")
             self._begin_turn((seat + 1) % self.num_players)
         elif kind == "discard_hand":
-            self._note(f"seat {seat} discards its hand: {' '.join([TEXT[c] for c in hand]) or 'no cards'}")
+            self._said.append(f"seat {seat} discards its hand: {_names(hand) or 'no cards'}")
             self.discards[seat] += hand
             hand.clear()
             self._begin_turn((seat + 1) % self.num_players)
@@ -415,7 +550,9 @@ class RoyalsState(State):
             royals, held = len(self.royals[s]), len(self.hands[s])
             need[s] = min(max(1, royals) if s == attacker else royals, held)
         self.fight = Fight(ATTACK, attacker, defender, need=need)
-        self._note(f"seat {attacker} attacks seat {defender}")
+        # RY-4: what each seat must (the defender: may) commit is public
+        counts = ", ".join([f"seat {s} {'up to ' if s == defender else ''}{k}" for s, k in need.items() if k])
+        self._said.append(f"seat {attacker} attacks seat {defender} (cards to commit: {counts or 'none'})")
         self._open_commitments()
 
     def _begin_assassination(self, assassin: int, owner: int, face: int) -> None:
@@ -424,7 +561,9 @@ class RoyalsState(State):
         need[assassin] = min(1, len(self.hands[assassin]))
         need[owner] = min(1, len(self.hands[owner]))
         self.fight = Fight(ASSASSINATE, assassin, owner, target=face, need=need)
-        self._note(f"seat {assassin} tries to assassinate seat {owner}'s Royal {TEXT[face]}")
+        counts = ", ".join([f"seat {s} {k}" for s, k in need.items() if k])
+        self._said.append(f"seat {assassin} tries to assassinate seat {owner}'s Royal {TEXT[face]} "
+                          f"(cards to commit: {counts or 'none'})")
         self._open_commitments()
 
     def _open_commitments(self) -> None:
@@ -436,6 +575,8 @@ class RoyalsState(State):
         """All committed cards are shown at once; red number cards attack, black ones block (RY-4, RY-5)."""
         fight = self.fight
         assert fight is not None
+        if commits:  # the last seat to commit (the others were logged as they committed): revealed at once
+            self._said.append(_LAST_COMMITTED[self.history[-1][0]])
         shown = []
         for s in sorted(commits):
             cards = commits[s].cards
@@ -443,16 +584,19 @@ class RoyalsState(State):
             for c in cards:
                 hand.remove(c)
             table += cards
-            shown.append(f"seat {s}: {' '.join([TEXT[c] for c in table]) or 'nothing'}")
+            shown.append(f"seat {s} {_names(table) or 'nothing'}")
         fight.revealed = True
-        self._note("revealed: " + ("; ".join(shown) or "no cards"))
         played = [c for cards in self.table for c in cards]
         attacks = fight.attacks = sorted([v for v in map(ATTACK_VALUES.__getitem__, played) if v])
         blocks = fight.blocks = sorted([v for v in map(BLOCK_VALUES.__getitem__, played) if v])
+        # RY-4, RY-5: red number cards attack, black ones block, whoever committed them
+        self._said.append(f"revealed: {', '.join(shown) or 'no cards'} (attacks {_values(attacks)}, "
+                          f"blocks {_values(blocks)})")
         if fight.kind == ASSASSINATE:
             # at most one card each way: the block cancels the attack if it is as high
             if attacks and blocks and len(attacks) == 1 and blocks[-1] >= attacks[0]:
                 fight.pairs.append((attacks[0], blocks[-1]))
+                self._said.append(f"the block of {blocks[-1]} cancels the attack of {attacks[0]}")
             self._count_hits()
             return
         self.phase = PAIR
@@ -464,11 +608,12 @@ class RoyalsState(State):
     def _pair(self, act: A.RoyalsAction) -> None:
         assert self.fight is not None
         if act.kind == "done":
+            self._said.append(f"seat {self.fight.defender} pairs no more blocks")
             self._count_hits()
             return
         a, b = act.values
         self.fight.pairs.append((a, b))
-        self._note(f"seat {self.fight.defender} blocks an attack of {a} with a {b}")
+        self._said.append(f"seat {self.fight.defender} blocks the attack of {a} with the {b}")
         self._after_pairing_step()
 
     def _after_pairing_step(self) -> None:
@@ -481,9 +626,11 @@ class RoyalsState(State):
         """Every attack not cancelled scores one hit (RY-4)."""
         fight = self.fight
         assert fight is not None
-        fight.hits = len(fight.attacks) - len(fight.pairs)
-        if fight.hits:
-            self._note(f"seat {fight.defender} takes {fight.hits} hit{'s' if fight.hits > 1 else ''}")
+        hits = fight.hits = len(fight.attacks) - len(fight.pairs)
+        if fight.kind == ASSASSINATE:
+            self._said.append(f"seat {fight.defender} takes {_HITS[hits]} on its Royal {TEXT[fight.target]}")
+        else:
+            self._said.append(f"seat {fight.defender} takes {_HITS[hits]}")
         if fight.kind == ASSASSINATE:
             fight.assigned = [fight.target] * fight.hits  # RY-5: all on the chosen Royal
             self._start_losses()
@@ -502,11 +649,16 @@ class RoyalsState(State):
             if len(choices) > 1:
                 return
             fight.assigned.append(choices[0])
+        spread = ", ".join(f"{TEXT[f]} {h}" for f, h in fight.wounds())
+        self._said.append(f"seat {fight.defender} spreads the hits: {spread}")
         self._start_losses()
 
     def _hit(self, face: int) -> None:
         assert self.fight is not None
         self.fight.assigned.append(face)
+        if len(self.fight.assigned) < self.fight.hits:
+            d = self.fight.defender
+            self._said.append(f"seat {d} puts hit {len(self.fight.assigned)} of {self.fight.hits} on {TEXT[face]}")
         self._auto_hits()
 
     def _start_losses(self) -> None:
@@ -539,7 +691,8 @@ class RoyalsState(State):
             self.royals[seat] = sorted((f, new if f == face else n) for f, n in self.royals[seat])
             self.hands[seat].remove(new)
             self.discards[seat].append(old)  # RY-7
-            self._note(f"seat {seat} puts {TEXT[new]} under {TEXT[face]} in place of {TEXT[old]}")
+            self._said.append(f"seat {seat} puts {TEXT[new]} under its Royal {TEXT[face]} in place of "
+                              f"{TEXT[old]} ({RANKS[old]} to {RANKS[new]} points)")
         fight.resolved += 1
         self._next_loss()
 
@@ -547,7 +700,7 @@ class RoyalsState(State):
         number = dict(self.royals[seat])[face]
         self.royals[seat].remove((face, number))
         self.discards[seat].extend((face, number))  # RY-6, RY-7
-        self._note(f"seat {seat} discards its Royal {TEXT[face]} {TEXT[number]}")
+        self._said.append(f"seat {seat} discards its Royal {TEXT[face]} {TEXT[number]}")
 
     def _end_fight(self) -> None:
         self.last_fight, self.last_table = self.fight, self.table
@@ -601,11 +754,11 @@ class RoyalsState(State):
         players = [
             {
                 "seat": s,
-                "hand": len(self.hands[s]),
-                "deck": len(self.decks[s]),
-                "discard": texts(self.discards[s]),
+                "hand_size": len(self.hands[s]),
+                "deck_size": len(self.decks[s]),
+                "discard": texts(self.discards[s][::-1]),  # top card first
                 "royals": [{"face": TEXT[f], "number": TEXT[c], "value": rank(c)} for f, c in self.royals[s]],
-                "points": self.points(s),
+                "score": self.points(s),
                 "table": texts(self.table[s]),
                 "new_deck": self._new_deck_json(s),
             }
@@ -619,8 +772,8 @@ class RoyalsState(State):
             "options": dict(self.options),
             "version": self.version,
             "phase": self.phase,
+            "round": max(self.turns, 1),
             "turn": self.turn,
-            "turn_number": self.turns,
             "hand_limit": self.hand_limit,
             "target": self.target,
             "first_player": self.first_player,
@@ -630,11 +783,10 @@ class RoyalsState(State):
             "fight": self._fight_view(),
             "last_fight": self._last_fight_json(),
             "pending": self.pending_view(seat),
-            "log": list(self.log),
+            "hand": [] if seat is None else texts(self.hands[seat]),
+            "log": self.log_view(seat),
             "result": None if res is None else res.to_json(),
         }
-        if seat is not None:
-            v["hand"] = texts(self.hands[seat])
         return v
 
     # -- cards by place (conformance) ---------------------------------------------------
@@ -713,11 +865,101 @@ class RoyalsState(State):
             problems.append(f"fight.assigned names a Royal seat {fight.defender} does not have")
         return problems
 
-    def explain_illegal(self, seat: int, action: Action) -> str:
-        from courtcards.games.royals.explain import explain
+    # -- why an action is refused: the rules above, asked of one action --------------------------
+    def refusal(self, seat: int, action: Action) -> str | None:
+        if not isinstance(action, A.RoyalsAction):
+            return "not a Royals action"
+        phase = self.phase
+        if action.kind not in _KINDS_BY_PHASE.get(phase, ()):
+            return f"the game wants {_PHASE_WANTS.get(phase, 'no action')} now"
+        if phase == ACTION:
+            return self._turn_refusal(seat, action)
+        if phase == COMMIT:
+            return self._commit_refusal(seat, action)
+        if phase == PAIR:
+            return self._pair_refusal(action)
+        if phase == HITS:
+            return self._hit_refusal(action)
+        return self._loss_refusal(seat, action)
 
-        assert isinstance(action, A.RoyalsAction)
-        return explain(self, seat, action)
+    def _missing(self, seat: int, cards: tuple[int, ...]) -> str | None:
+        hand = self.hands[seat]
+        missing = [TEXT[c] for c in cards if c not in hand]
+        return f"{' and '.join(missing)} not in your hand" if missing else None
+
+    def _turn_refusal(self, seat: int, act: A.RoyalsAction) -> str | None:
+        kind = act.kind
+        if kind == "discard_hand":
+            return None  # RY-2: always legal
+        if kind == "royal":
+            face, number = act.cards
+            if not (is_face(face) and is_number(number) and suit(face) == suit(number)):
+                return "a Royal is a face card and a number card of its suit (RY-3)"
+            return self._missing(seat, act.cards)
+        target = act.seat
+        if target not in self._targets(seat):
+            if target == seat:
+                return "you cannot attack or assassinate your own Royals (RY-4, RY-5)"
+            if not 0 <= target < self.num_players:
+                return f"there is no seat {target}"
+            return f"seat {target} has no Royal in play (RY-4, RY-5)"
+        if kind == "assassinate":
+            if act.cards[0] not in dict(self.royals[target]):
+                return f"seat {target} has no Royal {TEXT[act.cards[0]]} in play"
+            if not self._may_assassinate(seat):
+                return "you need a card in hand to commit to an assassination (RY-5)"
+        return None
+
+    def _commit_refusal(self, seat: int, act: A.RoyalsAction) -> str | None:
+        missing = self._missing(seat, act.cards)
+        if missing:
+            return missing
+        k, up_to = self._commit_need(seat)
+        size = len(act.cards)
+        if size == k or (up_to and size < k):
+            return None
+        if up_to:
+            return f"the defender commits at most {k} card(s) (RY-4)"
+        return f"you must commit exactly {k} card(s) (RY-4, RY-5)"
+
+    def _pair_refusal(self, act: A.RoyalsAction) -> str | None:
+        if act.kind == "done":
+            return None
+        fight = self.fight
+        assert fight is not None
+        a, b = act.values
+        if not self._cancels(a, b):
+            return "a block only cancels an attack of equal or lower value (RY-4)"
+        if a not in fight.open_attacks() or b not in fight.open_blocks():
+            return f"no open attack of {a} and block of {b} to pair"
+        return None
+
+    def _hit_refusal(self, act: A.RoyalsAction) -> str | None:
+        fight = self.fight
+        assert fight is not None
+        face = act.cards[0]
+        if face in self._hit_choices():
+            return None
+        if face not in dict(self.royals[fight.defender]):
+            return f"you have no Royal {TEXT[face]}"
+        return "hits are placed in card order of the face cards (each spread has one notation)"
+
+    def _loss_refusal(self, seat: int, act: A.RoyalsAction) -> str | None:
+        face, cards = self._replacements()
+        if act.cards[0] != face:
+            return f"the hit Royal to deal with now is {TEXT[face]}"
+        if act.kind == "discard":
+            return None  # RY-6: a hit Royal may always be discarded
+        new = act.cards[1]
+        if new in cards:
+            return None
+        if new not in self.hands[seat]:
+            return f"{TEXT[new]} not in your hand"
+        if not is_number(new) or suit(new) != suit(face):
+            return f"the new card must be a number card of {TEXT[face]}'s suit (RY-6)"
+        _, number, hits = self._current_wound()
+        return (f"{TEXT[face]} takes {hits} hit(s) at {rank(number)}: the new card must be at most "
+                f"{rank(number) - hits} (RY-6)")
 
     # -- JSON ---------------------------------------------------------------------------------
     def _to_json(self) -> JSON:
@@ -728,51 +970,37 @@ class RoyalsState(State):
             "turns": self.turns,
             "first_player": self.first_player,
             "opening": [list(level) for level in self.opening],
-            "decks": [texts(d) for d in self.decks],
+            "decks": [texts(d[::-1]) for d in self.decks],  # top card first
             "hands": [texts(h) for h in self.hands],
-            "discards": [texts(d) for d in self.discards],
+            "discards": [texts(d[::-1]) for d in self.discards],  # top card first
             "royals": [[[TEXT[f], TEXT[c]] for f, c in rs] for rs in self.royals],
             "table": [texts(t) for t in self.table],
             "fight": None if self.fight is None else self.fight.to_json(),
             "last_fight": self._last_fight_json(),
             "winner": self.winner,
-            "log": list(self.log),
             "new_decks": [self._new_deck_json(s) for s in range(self.num_players)],
         }
 
     def load_json(self, data: Mapping[str, Any]) -> bool:
-        """Fill this state from full-state JSON or an explicit position.
+        """Fill this state from full-state JSON or an explicit position (docs/notation.md).
+        Every pile is listed top card first. Every field is read through
+        :class:`~courtcards.core.positions.Fields`: a bad one raises PositionError naming it.
 
         Left-out fields: no Royals, empty hands, discard piles and tables; each
         seat's deck holds its remaining cards, shuffled (if ``decks`` is given,
-        the remaining cards are in the discard pile instead). Returns True if
-        the position asks for its turn to begin (phase ``start``)."""
+        the remaining cards are in the discard pile instead). A fight may leave
+        out what follows from the position (``RoyalsState._complete_fight``).
+        Returns True if the position asks for its turn to begin (phase ``start``)."""
         n = self.num_players
-
-        def card_lists(key: str) -> list[list[int]] | None:
-            raw = data.get(key)
-            if raw is None:
-                return None
-            if not isinstance(raw, list) or len(raw) != n:
-                raise PositionError(f"{key!r} must list {n} seats' cards")
-            out = []
-            for s, item in enumerate(raw):
-                words = item.split() if isinstance(item, str) else item
-                if not isinstance(words, list):
-                    raise PositionError(f"{key!r}: seat {s}'s cards must be a list or text")
-                try:
-                    out.append([parse_card(str(t)) for t in words])
-                except NotationError as exc:
-                    raise PositionError(f"{key!r}, seat {s}: {exc}") from None
-            return out
-
-        if "rng" in data:
-            self.rng.state = int(data["rng"])
-        self.hands = [sorted(h) for h in (card_lists("hands") or [[] for _ in range(n)])]
-        self.table = card_lists("table") or [[] for _ in range(n)]
-        self.royals = self._load_royals(data.get("royals"))
-        decks = card_lists("decks")
-        discards = card_lists("discards")
+        f = Fields(data)
+        if f.has("rng"):
+            self.rng.state = f.integer("rng", 0, 2**64 - 1)
+        hands = self._seat_cards(f, "hands")
+        self.hands = [sorted(h) for h in hands] if hands is not None else [[] for _ in range(n)]
+        self.table = self._seat_cards(f, "table") or [[] for _ in range(n)]
+        self.royals = self._load_royals(f)
+        decks = self._seat_cards(f, "decks")
+        discards = self._seat_cards(f, "discards")
         self.decks = [[] for _ in range(n)]
         self.discards = [[] for _ in range(n)]
         for s in range(n):
@@ -780,79 +1008,197 @@ class RoyalsState(State):
             placed += (decks[s] if decks else []) + (discards[s] if discards else [])
             dupes = sorted(c for c, k in Counter(placed).items() if k > 1)
             if dupes:
-                raise PositionError(f"seat {s} has {', '.join(texts(dupes))} more than once")
+                raise PositionError("cards", f"seat {s} has {_names(dupes)} more than once")
             rest = sorted(set(DECK) - set(placed))
             if decks is not None and discards is not None and rest:
-                raise PositionError(f"seat {s}'s cards do not add up to its deck: missing {' '.join(texts(rest))}")
+                raise PositionError("cards", f"seat {s}'s cards do not add up to its deck: missing {_names(rest)}")
             if decks is None:
                 self.rng.shuffle(rest)
                 self.decks[s] = rest
-                self.discards[s] = discards[s] if discards else []
+                self.discards[s] = discards[s][::-1] if discards else []  # kept bottom card first
             else:
-                self.decks[s] = decks[s]
-                self.discards[s] = discards[s] if discards is not None else rest
+                self.decks[s] = decks[s][::-1]
+                self.discards[s] = discards[s][::-1] if discards is not None else rest
             if len(self.hands[s]) > self.hand_limit:
-                raise PositionError(f"seat {s} holds {len(self.hands[s])} cards, above the limit {self.hand_limit}")
-        self.phase = str(data.get("phase", ACTION))
-        if self.phase not in (*PHASES, START):
-            raise PositionError(f"unknown phase {self.phase!r}; phases are {', '.join((*PHASES, START))}")
-        self.turn = _seat_field(data, "turn", 0, n)
-        self.turns = int(data.get("turns", 0 if self.phase == START else 1))
-        self.first_player = _seat_field(data, "first_player", self.turn, n)
-        self.opening = [[str(t) for t in level] for level in data.get("opening", [])]
-        fight = data.get("fight")
-        try:
-            self.fight = None if fight is None else Fight.from_json(fight)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise PositionError(f"malformed 'fight': {exc}") from None
-        last = data.get("last_fight")
-        try:
-            self.last_fight = None if last is None else Fight.from_json(last)
-            self.last_table = [[parse_card(str(t)) for t in cards] for cards in (last or {}).get("table", [])]
-        except (KeyError, TypeError, ValueError) as exc:
-            raise PositionError(f"malformed 'last_fight': {exc}") from None
-        if len(self.last_table) != n:
-            self.last_table = [[] for _ in range(n)]
-        if self.phase in (COMMIT, PAIR, HITS, LOSSES) and self.fight is None:
-            raise PositionError(f"phase {self.phase!r} needs a 'fight'")
-        winner = data.get("winner")
-        self.winner = None if winner is None else _seat_field(data, "winner", 0, n)
-        self.log = [str(t) for t in data.get("log", [])]
-        new_decks = data.get("new_decks") or [None] * n
-        if not isinstance(new_decks, list) or len(new_decks) != n:
-            raise PositionError(f"'new_decks' must list {n} seats' cards or nulls")
-        try:
-            self.new_decks = [None if d is None else tuple(sorted(parse_card(str(t)) for t in d)) for d in new_decks]
-        except (NotationError, TypeError) as exc:
-            raise PositionError(f"malformed 'new_decks': {exc}") from None
-        if self.phase == ACTION and self.fight is not None:
-            raise PositionError("no fight is under way in phase 'action'")
+                raise PositionError(f"hands[{s}]", f"seat {s} holds {len(self.hands[s])} cards, above the limit "
+                                                   f"{self.hand_limit}")
+        self.phase = f.text("phase", (*PHASES, START), default=ACTION)
+        fight = None if f.data.get("fight") is None else Fight.from_fields(f.obj("fight"), n)
+        self.fight = fight
+        self.turn = f.integer("turn", 0, n - 1, default=fight.attacker if fight is not None else 0)
+        self.turns = f.integer("turns", 0, default=0 if self.phase == START else 1)
+        self.first_player = f.integer("first_player", 0, n - 1, default=self.turn)
+        self.opening = []
+        for i, level in enumerate(f.array("opening", default=[])):
+            at = f"opening[{i}]"
+            row = as_list(level, at, n)
+            self.opening.append(["" if t == "" else TEXT[as_card(t, f"{at}[{j}]", parse_card)]
+                                 for j, t in enumerate(row)])
+        if fight is None and self.phase in (COMMIT, PAIR, HITS, LOSSES):
+            raise PositionError("fight", f"phase {self.phase!r} needs a fight")
+        if fight is not None:
+            if self.phase not in (COMMIT, PAIR, HITS, LOSSES):
+                raise PositionError("fight", f"no fight is under way in phase {self.phase!r}")
+            if fight.attacker != self.turn:
+                raise PositionError("fight.attacker", f"the fight is seat {self.turn}'s turn action, "
+                                                      f"not seat {fight.attacker}'s")
+            self._complete_fight(f.obj("fight"))
+        elif any(self.table):
+            raise PositionError("table", "cards lie on the table only during a fight")
+        self.last_fight, self.last_table = None, [[] for _ in range(n)]
+        if f.data.get("last_fight") is not None:
+            lf = f.obj("last_fight")
+            self.last_fight = Fight.from_fields(lf, n)
+            table = lf.card_lists("table", parse_card, n, default=None)
+            if table is not None:
+                self.last_table = table
+        winner = f.opt_integer("winner", 0, n - 1)
+        self.winner = winner
+        if winner is not None and self.phase != OVER:
+            raise PositionError("winner", f"a winner only once the game is over, not in phase {self.phase!r}")
+        self.new_decks = [None] * n
+        for i, pile in enumerate(f.array("new_decks", n, default=[None] * n)):
+            if pile is not None:
+                at = f"new_decks[{i}]"
+                self.new_decks[i] = tuple(sorted(as_card(t, f"{at}[{j}]", parse_card)
+                                                 for j, t in enumerate(as_list(pile, at))))
         return self.phase == START
 
-    def _load_royals(self, raw: Any) -> list[list[Royal]]:
+    def _complete_fight(self, f: Fields) -> None:
+        """Fill in what a fight of an explicit position leaves out, and check what it gives.
+
+        ``need``: the commitments RY-4 or RY-5 asks for, from the hands at the
+        declaration (a seat's hand and its cards on the table); ``revealed``: after
+        the commit phase; ``attacks`` and ``blocks``: the red and black number cards
+        on the table; ``hits``: the attacks not cancelled; ``assigned``: for an
+        assassination, every hit on its target."""
+        fight = self.fight
+        assert fight is not None
         n = self.num_players
-        if raw is None:
+        if fight.kind == ASSASSINATE and fight.target not in dict(self.royals[fight.defender]):
+            raise PositionError("fight.target", f"seat {fight.defender} has no Royal {TEXT[fight.target]} in play")
+        if not self.royals[fight.defender] and fight.kind == ATTACK and self.phase == COMMIT:
+            raise PositionError("fight.defender", f"seat {fight.defender} has no Royal to attack (RY-4)")
+        held = [len(self.hands[s]) + len(self.table[s]) for s in range(n)]
+        if not f.has("need"):
+            if fight.kind == ATTACK:
+                fight.need = {s: min(max(1, len(self.royals[s])) if s == fight.attacker else len(self.royals[s]),
+                                     held[s]) for s in range(n)}
+            else:
+                fight.need = {s: 0 for s in range(n)}
+                fight.need[fight.attacker] = min(1, held[fight.attacker])
+                fight.need[fight.defender] = min(1, held[fight.defender])
+        else:
+            fight.need = {s: fight.need.get(s, 0) for s in range(n)}
+            for s, k in fight.need.items():
+                if k > held[s]:
+                    raise PositionError(f"fight.need.{s}", f"seat {s} holds {held[s]} cards, it cannot commit {k}")
+        committing = self.phase == COMMIT
+        if not f.has("revealed"):
+            fight.revealed = not committing
+        if fight.revealed == committing:
+            raise PositionError("fight.revealed", "the cards are revealed after the commit phase, not before")
+        if committing and any(self.table):
+            raise PositionError("table", "committed cards lie on the table only after the reveal (until then "
+                                         "they are the seats' pending choices)")
+        played = [c for cards in self.table for c in cards]
+        attacks = sorted([v for v in map(ATTACK_VALUES.__getitem__, played) if v])
+        blocks = sorted([v for v in map(BLOCK_VALUES.__getitem__, played) if v])
+        for key, values, shown in (("attacks", fight.attacks, attacks), ("blocks", fight.blocks, blocks)):
+            if not f.has(key):
+                values[:] = shown
+            elif values != shown:
+                raise PositionError(f"fight.{key}", f"the table shows {key} {_values(shown)}, not {_values(values)}")
+        paired_attacks, paired_blocks = Counter(a for a, _ in fight.pairs), Counter(b for _, b in fight.pairs)
+        if paired_attacks - Counter(attacks) or paired_blocks - Counter(blocks):
+            raise PositionError("fight.pairs", "each pair needs its own attack and block on the table")
+        if not f.has("hits") and self.phase in (HITS, LOSSES):
+            fight.hits = len(attacks) - len(fight.pairs)
+        if self.phase in (HITS, LOSSES) and fight.hits != len(attacks) - len(fight.pairs):
+            raise PositionError("fight.hits", f"{len(attacks)} attacks with {len(fight.pairs)} blocked make "
+                                              f"{len(attacks) - len(fight.pairs)} hits, not {fight.hits}")
+        if not f.has("assigned") and fight.kind == ASSASSINATE and self.phase == LOSSES:
+            fight.assigned = [fight.target] * fight.hits  # RY-5
+        if len(fight.assigned) > fight.hits:
+            raise PositionError("fight.assigned", f"{len(fight.assigned)} hits placed of {fight.hits}")
+        if fight.resolved > len(fight.wounds()):
+            raise PositionError("fight.resolved", f"{fight.resolved} hit Royals dealt with, but only "
+                                                  f"{len(fight.wounds())} are hit")
+        if self.phase == LOSSES and len(fight.assigned) != fight.hits:
+            raise PositionError("fight.assigned", f"every hit is placed before the losses: {len(fight.assigned)} "
+                                                  f"of {fight.hits}")
+        faces = dict(self.royals[fight.defender])
+        for face, _ in fight.wounds()[fight.resolved:]:
+            if face not in faces:
+                raise PositionError("fight.assigned", f"seat {fight.defender} has no Royal {TEXT[face]} in play")
+
+    def _seat_cards(self, f: Fields, key: str) -> list[list[int]] | None:
+        """Per seat, a list of cards (or their text separated by spaces); None if absent."""
+        if f.data.get(key) is None:
+            return None
+        out = []
+        for s, item in enumerate(f.array(key, self.num_players)):
+            at = f"{key}[{s}]"
+            words = item.split() if isinstance(item, str) else as_list(item, at)
+            out.append([as_card(t, f"{at}[{j}]", parse_card) for j, t in enumerate(words)])
+        return out
+
+    def _load_royals(self, f: Fields) -> list[list[Royal]]:
+        n = self.num_players
+        if f.data.get("royals") is None:
             return [[] for _ in range(n)]
-        if not isinstance(raw, list) or len(raw) != n:
-            raise PositionError(f"'royals' must list {n} seats' Royals")
         out: list[list[Royal]] = []
-        for s, items in enumerate(raw):
+        for s, items in enumerate(f.array("royals", n)):
             royals: list[Royal] = []
-            for item in items:
-                words = item.split() if isinstance(item, str) else item
-                try:
-                    f, c = (parse_card(str(t)) for t in words)
-                except (NotationError, ValueError):
-                    raise PositionError(f"seat {s}: a Royal is a face card and a number card, not {item!r}") from None
-                if not (is_face(f) and is_number(c) and suit(f) == suit(c)):
-                    raise PositionError(f"seat {s}: {item!r} is not a face card with a number card of its suit")
-                royals.append((f, c))
+            for i, item in enumerate(as_list(items, f"royals[{s}]")):
+                at = f"royals[{s}][{i}]"
+                words = item.split() if isinstance(item, str) else as_list(item, at)
+                if len(words) != 2:
+                    raise PositionError(at, f"a Royal is a face card and a number card, not {item!r}")
+                face, number = (as_card(t, f"{at}[{j}]", parse_card) for j, t in enumerate(words))
+                if not (is_face(face) and is_number(number) and suit(face) == suit(number)):
+                    raise PositionError(at, f"{TEXT[face]} {TEXT[number]} is not a face card with a number card "
+                                            "of its suit (RY-3)")
+                royals.append((face, number))
             out.append(sorted(royals))
         return out
 
 
-def _seat_field(data: Mapping[str, Any], key: str, default: int, n: int) -> int:
-    value = data.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
-        raise PositionError(f"{key!r} must be a seat 0..{n - 1}, not {value!r}")
-    return value
+class _Told(Mapping[int, str]):
+    """The secret wording of an event for the one seat told more (``courtcards.core.events``):
+    the event's parts with that seat's own wording of its part (its commitment, or the cards it
+    drew, named only when a view asks for them)."""
+
+    __slots__ = ("parts", "seat", "told")
+
+    def __init__(self, parts: list[str], told: tuple[int, int, list[int] | tuple[int, ...]]) -> None:
+        self.parts = parts
+        self.told = told
+        self.seat = told[1]
+
+    def __getitem__(self, seat: int) -> str:
+        if seat != self.seat:
+            raise KeyError(seat)
+        index, _, cards = self.told
+        out = list(self.parts)
+        if isinstance(cards, tuple):  # a commitment (RY-4, RY-5)
+            out[index] = f"seat {seat} commits {_names(cards) or 'no card'} (hidden until the reveal)"
+        else:  # a draw (RY-2)
+            out[index] = f"{out[index]}: {_names(cards)}"
+        return "; ".join(out)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter((self.seat,))
+
+    def __len__(self) -> int:
+        return 1
+
+
+def _names(cards: list[int] | tuple[int, ...]) -> str:
+    return " ".join([TEXT[c] for c in cards])
+
+
+def _values(values: list[int]) -> str:
+    return " ".join(map(str, values)) or "none"
+
+

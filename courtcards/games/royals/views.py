@@ -1,13 +1,17 @@
 """The Royals view as a type (courtcards.core.views): what ``state.view(seat)``
-returns, field by field; see docs/notation.md and docs/schemas/views/royals.json."""
+returns, field by field; see docs/notation.md and docs/schemas/views/royals.json.
+
+The shared words (``round``, ``turn``, ``hand``, ``log``, and in each players
+entry ``seat``, ``hand_size``, ``deck_size``, ``discard``, ``score``) come from
+:class:`~courtcards.core.views.ViewBase` and :class:`~courtcards.core.views.PlayerBase`;
+``round`` is the number of the current turn (turns begun, from 1) and ``score``
+the points in play."""
 
 from __future__ import annotations
 
-from typing import NotRequired
-
 from typing_extensions import TypedDict
 
-from courtcards.core.views import ViewHeader, closed
+from courtcards.core.views import PlayerBase, ViewBase, closed
 
 
 @closed
@@ -18,13 +22,11 @@ class RoyalsRoyal(TypedDict):
 
 
 @closed
-class RoyalsPlayer(TypedDict):
-    seat: int
-    hand: int
-    deck: int
-    discard: list[str]
+class RoyalsPlayer(PlayerBase):
+    deck_size: int
+    discard: list[str]  # top card first
     royals: list[RoyalsRoyal]
-    points: int
+    score: int
     table: list[str]
     new_deck: list[str] | None
 
@@ -64,9 +66,7 @@ class RoyalsLastFight(RoyalsFightBase):
 
 
 @closed
-class RoyalsView(ViewHeader):
-    turn: int
-    turn_number: int
+class RoyalsView(ViewBase):
     hand_limit: int
     target: int
     first_player: int
@@ -74,5 +74,3 @@ class RoyalsView(ViewHeader):
     players: list[RoyalsPlayer]
     fight: RoyalsFight | None
     last_fight: RoyalsLastFight | None
-    log: list[str]
-    hand: NotRequired[list[str]]

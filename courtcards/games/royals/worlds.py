@@ -22,6 +22,7 @@ from math import comb
 from typing import TYPE_CHECKING, Any
 
 from courtcards.core.errors import ViewError
+from courtcards.core.events import EventLog
 from courtcards.core.rng import Rng
 from courtcards.games.royals import actions as A
 from courtcards.games.royals.cards import DECK, TEXT, is_face, is_number, suit
@@ -83,13 +84,13 @@ def _sample(game: RoyalsGame, view: Mapping[str, Any], rng: Rng) -> RoyalsState:
         royals = [(CODE[r["face"]], CODE[r["number"]]) for r in p["royals"]]
         if any(not (is_face(f) and is_number(c) and suit(f) == suit(c)) for f, c in royals):
             raise _Bad(f"seat {t} has a malformed Royal")
-        discard, table = _cards(p["discard"]), _cards(p["table"])
+        discard, table = _cards(p["discard"])[::-1], _cards(p["table"])  # the view lists the pile top first
         new_deck = None if p["new_deck"] is None else tuple(_cards(p["new_deck"]))
         public = set(discard) | set(table) | {c for r in royals for c in r}
         if len(public) != len(discard) + len(table) + 2 * len(royals):
             raise _Bad(f"seat {t} shows a card twice")
         hidden = [c for c in DECK if c not in public]
-        hand_size, deck_size = p["hand"], p["deck"]
+        hand_size, deck_size = p["hand_size"], p["deck_size"]
         if len(hidden) != hand_size + deck_size:
             raise _Bad(f"seat {t} has {len(hidden)} hidden cards for a hand of {hand_size} and a deck of {deck_size}")
         shown = []
@@ -110,11 +111,13 @@ def _sample(game: RoyalsGame, view: Mapping[str, Any], rng: Rng) -> RoyalsState:
     state.phase = view["phase"]
     if state.phase not in PHASES:
         raise _Bad(f"unknown phase {state.phase!r}")
-    state.turn, state.turns, state.first_player = view["turn"], view["turn_number"], view["first_player"]
+    state.turn, state.turns, state.first_player = view["turn"], view["round"], view["first_player"]
     state.opening = opening
-    state.log = [str(t) for t in view["log"]]
+    state.events = EventLog.from_json(view["log"], "log", n)  # the seat's own wording of the events
     result = view["result"]
     state.winner = None if result is None else result["winner"]
+    if result is not None:  # 'round' counts from 1; a game won before any turn began has 0 turns
+        state.turns = result["details"]["turns"]
     state.fight = None if view["fight"] is None else _fight(view["fight"], n)
     last = view["last_fight"]
     if last is not None:

@@ -11,21 +11,6 @@ const PHASES = {
   over: "game over",
 };
 
-function named(ctx, line) {
-  return line.replace(/\bseat (\d+)('s)?/g, (_, n, poss) => {
-    const s = Number(n);
-    return ctx.name(s, { you: false }) + (s === ctx.me ? " (you)" : "") + (poss || "");
-  });
-}
-
-function newEntries(before, after) {
-  for (let start = 0; start <= before.length; start += 1) {
-    const tail = before.slice(start);
-    if (tail.every((x, i) => after[i] === x) && tail.length <= after.length) return after.slice(tail.length);
-  }
-  return after;
-}
-
 function royalEl(r, hits) {
   const box = el("span", { class: "royal", title: `Royal ${r.face} over ${r.number}: ${r.value} points` },
     cardEl("royals", r.face, { small: true }), cardEl("royals", r.number, { small: true }),
@@ -52,7 +37,7 @@ export default {
   },
 
   subtitle(view) {
-    return `Turn ${view.turn_number} · ${PHASES[view.phase] || view.phase} · target ${view.target} points · hand limit ${view.hand_limit}`;
+    return `Turn ${view.round} · ${PHASES[view.phase] || view.phase} · target ${view.target} points · hand limit ${view.hand_limit}`;
   },
 
   seatInfo(view, seat) {
@@ -68,14 +53,15 @@ export default {
       p.royals.length ? p.royals.map((r) => royalEl(r, wounds.get(r.face))) : el("span", { class: "muted" }, "no Royals"));
     if (p.table.length) extra.append(el("div", { class: "on-table" }, el("span", { class: "muted" }, "on the table: "), cardRow("royals", p.table)));
     if (p.discard.length) {
-      extra.append(el("div", { class: "discards" }, el("span", { class: "muted" }, `discard pile (${p.discard.length}): `),
-        cardRow("royals", p.discard.slice(-6))));
+      // the view lists the pile top card first: show the top six
+      extra.append(el("div", { class: "discards" }, el("span", { class: "muted" }, `discard pile (${p.discard.length}, top first): `),
+        cardRow("royals", p.discard.slice(0, 6))));
     }
     return {
-      role: `${p.points} pts`,
-      roleClass: p.points >= view.target ? "role-king" : "",
-      cards: p.hand,
-      stats: [["deck", p.deck]],
+      role: `${p.score} pts`,
+      roleClass: p.score >= view.target ? "role-king" : "",
+      cards: p.hand_size,
+      stats: [["deck", p.deck_size]],
       status,
       extra,
     };
@@ -111,19 +97,6 @@ export default {
     }
     box.append(panel);
     return box;
-  },
-
-  initialLog(view, ctx) {
-    return view.log.map((line) => named(ctx, line));
-  },
-
-  events(prev, view, ctx) {
-    const lines = newEntries(prev.log, view.log).map((line) => named(ctx, line));
-    const before = (prev.pending || {}).committed || [];
-    for (const s of (view.pending || {}).committed || []) {
-      if (!before.includes(s)) lines.unshift(`${ctx.name(s, { cap: true })} ${s === ctx.me ? "have" : "has"} committed (hidden until the reveal).`);
-    }
-    return lines;
   },
 
   revealed(prev, view) {
