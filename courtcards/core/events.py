@@ -80,6 +80,13 @@ class EventLog(tuple):  # type: ignore[type-arg]
         out.reverse()
         return out
 
+    def then(self, later: EventLog) -> EventLog:
+        """This log followed by the events of ``later`` (a log begun apart, from EMPTY)."""
+        log = self
+        for node in later._nodes(later[1]):
+            log = log.add(node[2], node[3], node[4])
+        return log
+
     def __len__(self) -> int:
         return int(self[1])
 

@@ -279,7 +279,8 @@ class Game(ABC, Generic[S]):
                 raise PositionError(path, str(exc)) from None
             self._check_pending(state, seat, action, strict)
             state.pending[seat] = action
-        state.events = EventLog.from_json(f.array("events", default=[]), "events", n)
+        # the saved log, then whatever the loader logged (a position that begins a turn as it loads)
+        state.events = EventLog.from_json(f.array("events", default=[]), "events", n).then(state.events)
         prefixes = data.get("id_prefixes") or {}
         if prefixes:
             self._load_id_prefixes(state, prefixes)

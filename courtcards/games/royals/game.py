@@ -8,7 +8,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from courtcards.core.events import EventLog
 from courtcards.core.game import Game
 from courtcards.core.options import Option, OptionSet, OptionValue
 from courtcards.core.rng import Rng
@@ -41,17 +40,6 @@ def _turned_over(pile: Any) -> Any:
     if isinstance(pile, str):
         return " ".join(reversed(pile.split()))
     return list(reversed(pile)) if isinstance(pile, list) else pile
-
-
-def _events(log: EventLog) -> list[EventLog]:
-    """The events of ``log``, oldest first."""
-    out = []
-    node: EventLog | None = log
-    while node is not None and node.prev is not None:
-        out.append(node)
-        node = node.prev
-    out.reverse()
-    return out
 
 
 class RoyalsGame(Game[RoyalsState]):
@@ -115,15 +103,6 @@ class RoyalsGame(Game[RoyalsState]):
         if state.load_json(data):
             state._begin_turn(state.turn)
             state._flush(state.turn)
-            state.__dict__["_began"] = state.events  # the core sets the loaded events next: these follow them
-        return state
-
-    def state_from_json(self, data: Mapping[str, Any], *, strict: bool = True) -> RoyalsState:
-        state = super().state_from_json(data, strict=strict)
-        began = state.__dict__.pop("_began", None)
-        if began is not None:  # a position in phase 'start': the turn began as it was loaded
-            for event in _events(began):
-                state.log_event(event.seat, event.text, event.secret)
         return state
 
     def parse_action(self, text: str) -> RoyalsAction:
