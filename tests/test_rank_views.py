@@ -195,6 +195,21 @@ def test_classic_president_taxes_are_seen_by_the_two_seats_only() -> None:
     assert {(e["from"], e["to"]) for e in taxes} == {(beggar, king), (second_last, queen)}
 
 
+def test_a_secret_give_back_is_known_to_be_chosen_not_what() -> None:
+    # RK-13 with RK-16: King and Queen give back at once; each sees only its own choice until both have
+    s = pos(["", "5", "", "7 8"], turn=1, finished=[2, 0], options={"classic_president": True})
+    play(s, "5")
+    assert s.to_move() == (0, 2)
+    choice = s.legal_actions(2)[0]
+    s.apply(2, choice)
+    public = "seat 2 has chosen what to give back."
+    for seat in (None, 0, 1, 3):
+        assert s.view(seat)["log"][-1]["text"] == public
+    assert s.view(2)["log"][-1]["text"] == f"seat 2 chooses to {choice.text} (hidden until both have chosen)."
+    s.apply(0, s.legal_actions(0)[0])
+    assert s.phase == "play" and all(public != e["text"] for e in s.view(0)["log"][-1:])
+
+
 def test_the_kings_hand_choice() -> None:
     # RK-14
     s = pos(["3 4", "5 6", "9 2", "7"], kings_hand=["1"] * 7, options={"kings_hand": True},
@@ -281,3 +296,16 @@ def test_the_fast_play_generator_lists_exactly_what_the_rules_allow(seed: int) -
                 checked += 1
         legal = s.legal_actions(seat)
         s.apply(seat, legal[rng.below(len(legal))])
+
+
+def test_the_cores_default_words_for_a_secret_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    from courtcards.core.state import State
+
+    monkeypatch.setattr(RankState, "_committed", State._committed)  # a game that words none of its own
+    s = pos(["", "5", "", "7 8"], turn=1, finished=[2, 0], options={"classic_president": True})
+    play(s, "5")
+    choice = s.legal_actions(0)[0]
+    s.apply(0, choice)
+    assert s.view(1)["log"][-1] == {"n": s.events.n, "seat": 0,
+                                    "text": "seat 0 has chosen (hidden until every seat has chosen)"}
+    assert s.view(0)["log"][-1]["text"] == f"seat 0 chooses {choice.text} (hidden until every seat has chosen)"

@@ -215,15 +215,8 @@ def render_moves(console: Console, view: View, legal: Sequence[str], full: bool)
 
 # -- events ----------------------------------------------------------------------------------------
 def describe_event(before: View, after: View, seat: int, text: str) -> list[str]:
-    """The engine's sentences logged since ``before``, as the viewer sees them (RK-16); and who
-    has committed a secret give-back (the core's pending choices, RK-13), never what."""
-    lines = _new_events(before, after)
-    old = set(before.get("pending", {}).get("committed", []))
-    for s in after.get("pending", {}).get("committed", []):
-        if s not in old:
-            lines.append(f"{name(after, s, True)} {'have' if s == after.get('seat') else 'has'} chosen "
-                         "what to give back.")
-    return lines
+    """The engine's sentences logged since ``before``, as the viewer sees them (RK-16)."""
+    return _new_events(before, after)
 
 
 # -- results -------------------------------------------------------------------------------------

@@ -120,15 +120,7 @@ def describe_start(view: View) -> list[str]:
 
 def describe_event(before: View, after: View, seat: int, text: str) -> list[str]:
     """The engine's new sentences; a secret choice (RR-3) is only said to have been made."""
-    new = new_events(before, after)
-    lines: list[str] = []
-    if before["phase"] == "play" and not new:
-        if seat == after.get("seat"):
-            lines.append(f"You choose {card_markup(text)} (secret until both have chosen).")
-        else:
-            lines.append(f"{who(after, seat, True)} has chosen a card.")
-    lines.extend(sentence(after, e["text"]) for e in new)
-    return lines
+    return [sentence(after, e["text"]) for e in new_events(before, after)]
 
 
 def render_moves(console: Console, view: View, legal: Sequence[str], full: bool) -> None:

@@ -122,6 +122,13 @@ class State(ABC):
     def _resolve(self, actions: dict[int, Action]) -> None:
         """Carry out one legal action per actor (all of them at once)."""
 
+    def _committed(self, seat: int, action: Action) -> None:
+        """``seat`` made its secret choice and others have still to make theirs: log that it
+        has chosen for everyone, and what only for itself. A game may word it its own way;
+        the reveal, when the last seat chooses, is the game's own event."""
+        self.log_event(seat, f"seat {seat} has chosen (hidden until every seat has chosen)",
+                       {seat: f"seat {seat} chooses {action.text} (hidden until every seat has chosen)"})
+
     @abstractmethod
     def is_over(self) -> bool: ...
 
@@ -300,6 +307,8 @@ class State(ABC):
             if len(self.pending) == len(actors):
                 committed, self.pending = self.pending, {}
                 self._resolve(committed)
+            else:
+                self._committed(seat, act)
         # the game may have looked at its own decisions while resolving
         self._move_cache = None
         self._legal_cache = None

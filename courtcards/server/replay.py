@@ -16,9 +16,8 @@ from typing import Any
 from courtcards.core.record import GameRecord
 from courtcards.core.state import State
 
-MARK_KEYS = (("hand_number", "Hand"), ("round", "Round"), ("turn_number", "Turn"))
-#: what a game calls the ``round`` of its view in the marks (a Rank round is a hand)
-ROUND_WORDS = {"rank": "Hand"}
+#: what a game calls the ``round`` of its view in the marks (a Rank round is a hand, a Royals one a turn)
+ROUND_WORDS = {"rank": "Hand", "royals": "Turn"}
 
 
 @dataclass
@@ -53,9 +52,7 @@ def build(record: GameRecord, every: int) -> Replay:
     state = record.initial_state()
     checkpoints = [_checkpoint(state)]
     view = state.view(None)
-    key = next((k for k in MARK_KEYS if k[0] in view), None)
-    if key is not None and key[0] == "round" and record.game in ROUND_WORDS:
-        key = ("round", ROUND_WORDS[record.game])
+    key = ("round", ROUND_WORDS.get(record.game, "Round")) if "round" in view else None  # every view has it
     marks: list[dict[str, Any]] = []
     prev: Any = object()
 

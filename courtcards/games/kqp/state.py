@@ -373,10 +373,11 @@ class KqpState(State):
                 self._play(seat, action)  # type: ignore[arg-type]
             return
         super().apply(seat, action)
-        if seat in self.pending:  # a give-back chosen in secret (KQ-4): only the seat sees which
-            act = self.pending[seat]
-            self.log_event(seat, f"{self._who(seat)} has chosen a give-back.",
-                           {seat: f"{self._who(seat)} has chosen to give back {' '.join(act.text.split()[1:])}."})
+
+    def _committed(self, seat: int, action: Action) -> None:
+        # a give-back chosen in secret (KQ-4): only the seat sees which
+        self.log_event(seat, f"{self._who(seat)} has chosen a give-back.",
+                       {seat: f"{self._who(seat)} has chosen to give back {' '.join(action.text.split()[1:])}."})
 
     def _legal_for(self, seat: int) -> tuple[list[Action], dict[Action, Action]]:
         cache = self._legal_cache

@@ -586,6 +586,11 @@ class RankState(State):
             out.append(A.PASS)
         return out
 
+    def _committed(self, seat: int, action: Action) -> None:
+        # RK-13: the King's and the Queen's give-backs are chosen in secret, each seen by its chooser only
+        self.log_event(seat, f"seat {seat} has chosen what to give back.",
+                       {seat: f"seat {seat} chooses to {action.text} (hidden until both have chosen)."})
+
     def _resolve(self, actions: dict[int, Action]) -> None:
         phase = self.phase
         if phase == PLAY:

@@ -110,6 +110,8 @@ def discard_table(value: OptionValue) -> tuple[int, int, int]:
     return low, middle, high
 
 
+_CHOSEN = tuple(f"seat {s} has chosen a card (hidden until both have chosen)" for s in (0, 1))
+
 class RoyaleState(State):
     """A game of Rank Royale between seats 0 and 1."""
 
@@ -196,6 +198,11 @@ class RoyaleState(State):
         if action.kind == "discard" and len(action.cards) != self.owe:
             return f"you must discard exactly {self.owe} card(s), not {len(action.cards)} (RR-2, RR-4)"
         return "not a legal action now"
+
+    def _committed(self, seat: int, action: Action) -> None:
+        # RR-3: the other seat learns that a card was chosen, never which, until both have chosen
+        self.log_event(seat, _CHOSEN[seat],
+                       {seat: f"seat {seat} chooses {action.text} (hidden until both have chosen)"})
 
     def _resolve(self, actions: dict[int, Action]) -> None:
         # One event per action (the engine's log): the reveal with its outcome, and whatever

@@ -480,23 +480,10 @@ class RoyalsState(State):
         return [A.DISCARDS[face], *(table[c] for c in cards)]
 
     # -- carrying out ------------------------------------------------------------------
-    def apply(self, seat: int, action: Action | str) -> None:
-        State.apply(self, seat, action)
-        pending = self.pending
-        if pending and seat in pending:  # a secret commitment, held until every seat has committed
-            # RY-4, RY-5: everyone sees that a seat has committed, only the seat sees what (until the reveal)
-            self._told = (0, seat, pending[seat].cards)  # type: ignore[attr-defined]
-            self._said = [_COMMITTED[seat]]
-        said = self._said
-        if said:  # _flush, inline: this runs for every action
-            self._said = []
-            told = self._told
-            text = said[0] if len(said) == 1 else "; ".join(said)
-            if told is None:
-                self.log_event(seat, text)
-            else:
-                self._told = None
-                self.log_event(seat, text, _Told(said, told))
+    def _committed(self, seat: int, action: Action) -> None:
+        # RY-4, RY-5: everyone sees that a seat has committed, only the seat sees what (until the reveal)
+        said = [_COMMITTED[seat]]
+        self.log_event(seat, said[0], _Told(said, (0, seat, action.cards)))  # type: ignore[attr-defined]
 
     def _flush(self, seat: int | None) -> None:
         """Log what the action of ``seat`` caused as one event: its parts joined by "; ", and to a seat
@@ -507,8 +494,10 @@ class RoyalsState(State):
             self.log_event(seat, "; ".join(said), None if told is None else _Told(said, told))
 
     def _resolve(self, actions: dict[int, Action]) -> None:
+        """Carry out the action(s), then log what they caused as one event (``_flush``)."""
         if self.phase == COMMIT:
             self._reveal(actions)  # type: ignore[arg-type]
+            self._flush(self.history[-1][0])
             return
         ((seat, act),) = actions.items()
         phase = self.phase
@@ -520,6 +509,7 @@ class RoyalsState(State):
             self._hit(act.cards[0])  # type: ignore[attr-defined]
         elif phase == LOSSES:
             self._loss(act)  # type: ignore[arg-type]
+        self._flush(seat)
 
     def _turn_action(self, seat: int, act: A.RoyalsAction) -> None:
         kind = act.kind
