@@ -66,6 +66,22 @@ def test_prompt_is_self_contained_from_the_view(game: str) -> None:
         build_prompt(state.view(seat), legal, rules="none")
 
 
+@pytest.mark.parametrize("game", ["rank", "kqp", "royale", "royals"])
+def test_the_prompt_tells_what_happened_in_the_engines_words(game: str) -> None:
+    n, options = SMALL[game]
+    state = get_game(game).new_game(n, options, seed=3)
+    for _ in range(30):  # into the game, so the log has more than its opening
+        seat = state.to_move()[0]
+        state.apply(seat, state.legal_actions(seat)[-1])
+        if state.is_over():
+            break
+    seat = state.to_move()[0] if state.to_move() else 0
+    view = state.view(seat)
+    prompt = build_prompt(view, [a.text for a in state.legal_actions(seat)])
+    lately = prompt.split("## What happened lately (oldest first)\n", 1)[1].split("\n\n", 1)[0]
+    assert lately.splitlines() == [e["text"] for e in view["log"][-12:]] and lately.strip()
+
+
 @pytest.mark.parametrize("game", sorted(SMALL))
 def test_scripted_agent_plays_whole_local_games(game: str) -> None:
     n, options = SMALL[game]

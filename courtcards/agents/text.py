@@ -38,6 +38,7 @@ AgentFn = Callable[[str], str]
 SubmitFn = Callable[[str], str | None]
 
 MAX_LISTED_MOVES = 300
+RECENT_EVENTS = 12  # events of the log shown in a prompt
 
 
 class AgentError(CourtcardsError):
@@ -69,6 +70,12 @@ def situation(view: Mapping[str, Any]) -> str:
     """A seat's view in words: the board as the terminal renderer shows it."""
     renderer = get_renderer(str(view["game"]))
     return _plain(lambda console: renderer.view(console, dict(view)))
+
+
+def recent(view: Mapping[str, Any], k: int = RECENT_EVENTS) -> str:
+    """The last ``k`` events of the view's log, in the engine's words as this seat reads them."""
+    events = list(view.get("log") or [])[-k:]
+    return "\n".join(str(e["text"]) for e in events) or "nothing yet"
 
 
 def notation(game: Game[Any]) -> str:
@@ -111,6 +118,7 @@ def build_prompt(view: Mapping[str, Any], legal: Sequence[str], rules: str = "br
         f"## Rules{' in brief' if rules == 'brief' else ''}\n{rules_text}\n\n"
         f"## Notation\n{notation(game)}\n\n"
         f"## The situation (what you can see; 'you' is seat {seat})\n{situation(view)}\n\n"
+        f"## What happened lately (oldest first)\n{recent(view)}\n\n"
         f"## Your legal moves\n" + "\n".join(shown) + more + "\n\n"
         "## Your answer\nThink if you like, then end your answer with one line `MOVE: <move>`, the move written "
         "exactly as in the list above (e.g. `MOVE: " + (shown[0] if shown else "pass") + "`)."

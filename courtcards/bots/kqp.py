@@ -19,7 +19,7 @@ from typing import Any
 from courtcards.bots.base import register_bot
 from courtcards.core.state import Action
 from courtcards.games.kqp.actions import PASS, KqpAction
-from courtcards.games.kqp.cards import GOLD, KING, NCODES, PLAIN, QUEEN, parse_card
+from courtcards.games.kqp.cards import GOLD, KING, PLAIN, QUEEN, counts_of, parse_card
 
 
 @dataclass(frozen=True)
@@ -35,10 +35,7 @@ class Weights:
 
 
 def hand_counts(texts: Sequence[str]) -> list[int]:
-    counts = [0] * NCODES
-    for t in texts:
-        counts[parse_card(t)] += 1
-    return counts
+    return counts_of([parse_card(t) for t in texts])
 
 
 def badness(h: Sequence[int], w: Weights = Weights()) -> float:

@@ -20,7 +20,18 @@ from courtcards.bots.base import register_bot
 from courtcards.core.rng import Rng
 from courtcards.core.state import Action
 from courtcards.games.rank.actions import RankAction, parse_action
-from courtcards.games.rank.cards import CROWN, CROWN2, DECK_COUNTS, DOWN, NCODES, NUMBERS, UP, WILD, parse_card
+from courtcards.games.rank.cards import (
+    CROWN,
+    CROWN2,
+    DECK_COUNTS,
+    DOWN,
+    NCODES,
+    NUMBERS,
+    UP,
+    WILD,
+    counts_of,
+    parse_card,
+)
 
 HAND_SIZE = 15
 
@@ -48,10 +59,7 @@ class Weights:
 
 
 def hand_counts(texts: Sequence[str]) -> list[int]:
-    counts = [0] * NCODES
-    for t in texts:
-        counts[parse_card(t)] += 1
-    return counts
+    return counts_of([parse_card(t) for t in texts])
 
 
 def badness(h: Sequence[int], w: Weights = Weights()) -> float:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -71,6 +71,16 @@ def render_moves(console: Console, view: View, legal: Sequence[str], full: bool)
     console.print("Your moves: " + ", ".join(f"[bold]{escape(t)}[/]" for t in shown))
     if len(shown) < len(legal):
         console.print(f"... and {len(legal) - len(shown)} more (type [bold]moves[/] to list all)")
+
+
+def print_result(console: Console, view: View, lines: Callable[[View], list[str]]) -> bool:
+    """Print a finished game's result as ``lines`` words it, or that it is not over; whether it is."""
+    if not view.get("result"):
+        console.print("The game is not over.")
+        return False
+    for line in lines(view):
+        console.print(line)
+    return True
 
 
 def render_result(console: Console, view: View) -> None:

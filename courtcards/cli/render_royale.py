@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from courtcards.cli.render import View, seat_name, suited_card
+from courtcards.cli.render import View, print_result, seat_name, suited_card
 from courtcards.games.royale.cards import TIER_OF_RANK, tier_name
 
 TIER_STYLE = {"low": "green", "middle": "yellow", "high": "magenta"}
@@ -146,11 +146,7 @@ def _result_lines(view: View) -> list[str]:
 
 
 def render_result(console: Console, view: View) -> None:
-    if not view.get("result"):
-        console.print("The game is not over.")
-        return
-    for line in _result_lines(view):
-        console.print(line)
+    print_result(console, view, _result_lines)
 
 
 def render_hands(console: Console, views: Sequence[View]) -> None:

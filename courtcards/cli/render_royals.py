@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from courtcards.cli.render import SUIT_STYLE, View, seat_name, suited_card
+from courtcards.cli.render import SUIT_STYLE, View, print_result, seat_name, suited_card
 
 HELP = """[bold]Royals notation[/] (case does not matter)
   Cards:   rank then suit: [bold]AS[/] [bold]7H[/] [bold]10D[/] [bold]KC[/] (A = 1; suits C D H S; \
@@ -149,11 +149,8 @@ def _result_lines(view: View) -> list[str]:
 
 
 def render_result(console: Console, view: View) -> None:
-    if not view.get("result"):
-        console.print("The game is not over.")
+    if not print_result(console, view, _result_lines):
         return
-    for line in _result_lines(view):
-        console.print(line)
     res = view["result"]
     for place, s in enumerate(res["ranking"], 1):
         console.print(f"  {place}. {who(view, s)}: {res['scores'][s]} points in play")
