@@ -369,3 +369,39 @@ def test_format_2_names_in_a_format_3_position_are_refused_with_the_reason() -> 
         KQP.state_from_json({"hands": HANDS, "pile": ["5"]})
     assert exc.value.field == "pile"
     assert KQP.state_from_json({"hands": HANDS, "pile": ["5"], "owner": 3, "format_version": 2}).owner == 3
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_fast_generators_list_exactly_what_the_rules_allow(seed: int) -> None:
+    # KQ-4 to KQ-7: refusal() is the rules' one statement; _gives and _legal_plays must agree with it
+    import itertools
+
+    from courtcards.core.rng import Rng
+    from courtcards.games.kqp import actions as KA
+    from courtcards.games.kqp.cards import NCODES as N
+
+    game = get_game("kqp")
+    rng = Rng(seed)
+    state = game.new_game(4 + seed % 3, {"rounds": 2, "target": None}, seed=seed)
+    checked = 0
+    while not state.is_over() and checked < 120:
+        for seat in state.to_move():
+            h = state.hands[seat]
+            held = [v for v in range(N) if h[v]]
+            candidates = {KA.PASS}
+            for v in held:
+                candidates.update(KA.make("play", (v,) * c) for c in range(1, h[v] + 2))
+                candidates.update(KA.make("give", (v,) * c) for c in range(1, 3))
+            for v, w in itertools.combinations(held, 2):
+                candidates.add(KA.make("play", (v, w)))
+                candidates.add(KA.make("give", (v, w)))
+            legal = set(state.legal_actions(seat))
+            allowed = {a for a in candidates if state.refusal(seat, a) is None}
+            assert allowed == legal & candidates, (seat, state.phase)
+            assert all(state.refusal(seat, a) is None for a in legal)
+            checked += 1
+        movers = state.to_move()
+        seat = movers[rng.below(len(movers))]
+        options = state.legal_actions(seat)
+        state.apply(seat, options[rng.below(len(options))])
+    assert checked >= 40

@@ -312,3 +312,28 @@ def test_the_terminal_says_what_the_engine_says() -> None:
     assert lines == ["Round 1: seat 0 (you) plays 9S (middle), seat 1 plays 5H (middle): the same tier, seat 0 (you) "
                      "wins on rank and draws 2D; seat 0 (you) draws 3D and seat 1 draws a card"]
     assert R.tier_of("10H") == tier_name("10H") == "middle"  # the engine's tiers (RR-1)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_legal_list_is_exactly_what_the_rules_allow(seed: int) -> None:
+    # RR-3, RR-4: refusal() is the rules' one statement; the legal list agrees with it
+    import itertools
+
+    from courtcards.core.rng import Rng
+    from courtcards.games.royale import actions as RA
+
+    state = GAME.new_game(2, {"discards": "4,3,2"}, seed=seed)
+    rng = Rng(seed)
+    while not state.is_over() and state.round < 40:
+        for seat in state.to_move():  # refusal() speaks for a seat with a decision now
+            hand = state.hands[seat]
+            candidates = {RA.play(c) for c in range(52)}
+            for k in range(1, 5):
+                candidates.update(RA.discard(combo) for combo in itertools.combinations(hand[:7], k))
+            candidates.add(RA.discard([c for c in range(52) if c not in hand][:2]))
+            legal = set(state.legal_actions(seat))
+            allowed = {a for a in candidates if state.refusal(seat, a) is None}
+            assert allowed == legal & candidates and all(state.refusal(seat, a) is None for a in legal)
+        seat = min(state.to_move())
+        options = state.legal_actions(seat)
+        state.apply(seat, options[rng.below(len(options))])

@@ -673,9 +673,12 @@ class KqpState(State):
     def hidden_places(self, seat: int | None) -> list[str]:
         return [f"hand:{s}" for s in range(self.num_players) if s != seat]
 
-    def explain_illegal(self, seat: int, action: Action) -> str:
+    def refusal(self, seat: int, action: Action) -> str | None:
+        """KQ-4 to KQ-7 for one action: why it is refused, None if it is legal. The rules'
+        one statement; the fast generators (``_gives``, ``_legal_plays``) list exactly the
+        actions it allows (tests/test_kqp_views.py and the conformance suite check it)."""
         assert isinstance(action, A.KqpAction)
-        return _explain(self, seat, action)
+        return _why_not(self, seat, action)
 
     # -- copy --------------------------------------------------------------------------------
     def _copy_into(self, new: State) -> None:
@@ -864,7 +867,7 @@ class KqpState(State):
                         "why": e.text("why", ("tax", "give"))})
 
 
-def _explain(state: KqpState, seat: int, act: A.KqpAction) -> str:
+def _why_not(state: KqpState, seat: int, act: A.KqpAction) -> str | None:
     h = state.hands[seat]
     need = counts_of(act.cards)
     short = [c for c in range(NCODES) if need[c] > h[c]]
@@ -876,27 +879,30 @@ def _explain(state: KqpState, seat: int, act: A.KqpAction) -> str:
             return f"give back exactly {k} card{'s' if k != 1 else ''}"
         if any(c not in PLAIN for c in act.cards):
             return "Queens and the King are never given in taxes (KQ-4)"
-        if short:
-            return _short(h, need, short[0])
-        return "you cannot give those cards"
+        return _short(h, need, short[0]) if short else None
+    if state.phase != PLAY or seat != state.turn:
+        return "not your decision now"
     if act.kind == "give":
         return "cards are only given back during taxes"
+    k = state.pile_count
     if act.kind == "pass":
-        return "you lead this pile: play any card or set of one value (KQ-5)"
+        return "you lead this pile: play any card or set of one value (KQ-5)" if k == 0 else None  # KQ-6
     if short:
         return _short(h, need, short[0])
     if not act.value:
         return "a play is cards of one value (KQ-5)"
-    if state.pile_count == 0:
-        return "not legal now"
-    v, k = state.pile_value, state.pile_count
+    if k == 0:
+        return None  # leading: any set of one value (KQ-5)
+    v = state.pile_value
     if v == KING:
         return "nothing beats the King (KQ-5)"
     if act.value == KING:
-        return "not legal now"
+        return None  # the King tops any set, in consecutive mode too (KQ-5, KQ-7)
     if v == QUEEN:
         return "only the King beats a Queen (KQ-5)"
     if act.value == QUEEN:
+        if act.count == k:
+            return None  # a single Queen on any single, both Queens on any double (KQ-5, KQ-7)
         if act.count == 1:
             return "a single Queen only tops a single card (KQ-5)"
         return "both Queens together only top a double (KQ-5)"
@@ -905,7 +911,9 @@ def _explain(state: KqpState, seat: int, act: A.KqpAction) -> str:
     if state.consecutive and act.value != v + 1:
         return f"consecutive mode: only {TEXT[v + 1] if v + 1 <= GOLD else 'a Queen or the King'} " \
                f"(one value above {TEXT[v]}), a Queen or the King may follow (KQ-7)"
-    return f"{TEXT[act.value]} does not beat the pile's {TEXT[v]}"
+    if act.value <= v:
+        return f"{TEXT[act.value]} does not beat the pile's {TEXT[v]}"
+    return None
 
 
 def _short(hand: list[int], need: list[int], card: int) -> str:

@@ -185,19 +185,27 @@ class RoyaleState(State):
             return [make((A.DISCARD, *combo)) for combo in combinations(hand, self.owe)]
         return []
 
-    def explain_illegal(self, seat: int, action: Action) -> str:
+    def refusal(self, seat: int, action: Action) -> str | None:
+        """RR-3 and RR-4 for one action: why it is refused, None if it is legal (the rules'
+        one statement; ``_legal`` lists exactly what it allows, which the tests check)."""
         assert isinstance(action, A.RoyaleAction)
         hand = self.hands[seat]
-        if self.phase == PLAY and action.kind != "play":
-            return "this is the play phase: choose one card from your hand, like '7H'"
-        if self.phase == DISCARD and action.kind != "discard":
-            return f"you lost on tier and must discard {self.owe} card(s), like 'discard 3C 9S'"
+        if self.phase == PLAY:
+            if action.kind != "play":
+                return "this is the play phase: choose one card from your hand, like '7H'"
+        elif self.phase == DISCARD and seat == self.loser:
+            if action.kind != "discard":
+                return f"you lost on tier and must discard {self.owe} card(s), like 'discard 3C 9S'"
+        else:
+            return "not your decision now"
+        if len(set(action.cards)) != len(action.cards):
+            return "a card is listed twice"
         missing = [TEXT[c] for c in action.cards if c not in hand]
         if missing:
             return f"you do not hold {', '.join(missing)} (hand: {' '.join(texts(hand)) or 'empty'})"
         if action.kind == "discard" and len(action.cards) != self.owe:
             return f"you must discard exactly {self.owe} card(s), not {len(action.cards)} (RR-2, RR-4)"
-        return "not a legal action now"
+        return None
 
     def _committed(self, seat: int, action: Action) -> None:
         # RR-3: the other seat learns that a card was chosen, never which, until both have chosen
