@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from courtcards.core import cards as cards52
 from courtcards.core.errors import ActionIdError, NotYourTurnError, ViewError
 from courtcards.core.game import get_game
 from courtcards.games.royals.actions import RoyalsAction
@@ -97,7 +98,10 @@ def test_numbering_size_and_blocks() -> None:
     assert codec.describe(120 + 2) == "attack 2" and codec.describe(124 + 2 * 12 + 4) == "assassinate 2 QD"
     state = pos(["QH 7H", "", "", ""])
     assert state.action_ids("royal QH 7H") == (7 * 10 + 6,)
-    assert state.action_ids("commit 7H KS") == (codec.COMMIT_CARD + 32, codec.COMMIT_CARD + 51, codec.COMMIT_DONE)
+    # commit ids use the one numbering of the 52 cards ((rank - 1) * 4 + suit), as Rank Royale's do
+    assert state.action_ids("commit 7H KS") == (codec.COMMIT_CARD + 26, codec.COMMIT_CARD + 51, codec.COMMIT_DONE)
+    assert cards52.CODE["7H"] == 26 and cards52.CODE["KS"] == 51
+    assert codec.describe(codec.COMMIT_CARD + 26) == "commit: card 7H"
     assert state.action_ids("commit none") == (codec.COMMIT_DONE,)
     assert state.action_ids("block 1 with 1") == (codec.BLOCK,) and codec.describe(codec.DONE) == "done"
     assert state.action_ids("replace KS 9S") == (codec.size - 2,)
@@ -132,7 +136,7 @@ def test_hits_are_placed_one_id_at_a_time() -> None:
 def test_a_commitment_is_chosen_card_by_card_then_done() -> None:
     state = attack_position()
     codec = codec_of(state.action_codec())
-    card = {TEXT[c]: codec.COMMIT_CARD + c for c in range(52)}
+    card = {t: codec.COMMIT_CARD + c for c, t in enumerate(cards52.TEXT)}
     # the attacker commits exactly one card: done only after it
     assert state.legal_action_ids(0) == sorted(card[t] for t in ("7H", "2C", "KS", "3D"))
     assert state.apply_id(0, card["3D"]) is None and state.id_prefix(0) == (card["3D"],)
@@ -154,11 +158,11 @@ def test_a_defender_with_two_royals_may_stop_after_one_card() -> None:
     state = pos(["7H", "9C 2S 4H", "", ""], royals=[[], ["QH 8H", "KD 9D"], [], []])
     state.apply(0, "attack 1")
     codec = codec_of(state.action_codec())
-    c9, c2, c4 = (codec.COMMIT_CARD + parse_card(t) for t in ("9C", "2S", "4H"))
+    c9, c2, c4 = (codec.COMMIT_CARD + cards52.CODE[t] for t in ("9C", "2S", "4H"))
     assert state.legal_action_ids(1) == sorted([codec.COMMIT_DONE, c9, c2, c4])
     assert_ids_round_trip(state)
-    state.apply_id(1, c4)  # 4H: only later cards (2S) may follow, or done
-    assert state.legal_action_ids(1) == sorted([c2, codec.COMMIT_DONE])
+    state.apply_id(1, c4)  # 4H: only later cards in the numbering (9C) may follow, or done
+    assert state.legal_action_ids(1) == sorted([c9, codec.COMMIT_DONE])
 
 
 @pytest.mark.parametrize(
@@ -362,11 +366,11 @@ def test_observation_tensor_layout() -> None:
     state = attack_position()
     state.apply(0, "commit 7H")
     codec = codec_of(state.action_codec())
-    state.apply_id(2, codec.COMMIT_CARD + parse_card("6S"))
+    state.apply_id(2, codec.COMMIT_CARD + cards52.CODE["6S"])
     assert G.observation_shape(4) == (212 + 289 * 4,) and G.observation_shape(6) == (212 + 289 * 6,)
     obs = state.observation_tensor(0)
     assert obs.dtype == np.float32 and obs.shape == (1368,)
-    cards = [TEXT[c] for c in range(52)]
+    cards = cards52.TEXT  # card blocks use the one numbering of the 52 cards
     assert [cards[c] for c in np.flatnonzero(obs[:52])] == ["2C", "3D", "7H", "KS"]  # own hand
     assert [cards[c] for c in np.flatnonzero(obs[52:104])] == ["7H"]  # own pending commitment
     assert obs[156 + 1] == 1 and obs[156:162].sum() == 1  # phase commit
@@ -377,7 +381,7 @@ def test_observation_tensor_layout() -> None:
     assert obs[seat1 + 277 + 4] == 1 and obs[seat1 + 277 + 5] == 0  # decides now, not committed yet
     # seen from seat 2, seat 1 is the last block and seat 2's partial choice is 6S
     obs2 = state.observation_tensor(2)
-    assert np.flatnonzero(obs2[104:156]).tolist() == [parse_card("6S")]
+    assert np.flatnonzero(obs2[104:156]).tolist() == [cards52.CODE["6S"]]
     assert np.flatnonzero(obs2[162 + 289 * 3:162 + 289 * 3 + 120]).tolist() == [77]
     fight = 162 + 289 * 4
     assert obs[fight] == 1 and obs[fight + 48] == 0  # an attack, not revealed yet
@@ -407,7 +411,7 @@ def test_observation_string_says_what_the_seat_sees() -> None:
     assert "yours" not in state.observation_string(0) and "5H 6S" not in state.observation_string(0)
     lines = state.information_state_string(0).split("\n")  # one line per step
     assert len(lines) == len(state.history) + 1 and lines[-1] == state.observation_string(0)
-    state.apply_id(0, codec_of(state.action_codec()).COMMIT_CARD + parse_card("KS"))
+    state.apply_id(0, codec_of(state.action_codec()).COMMIT_CARD + cards52.CODE["KS"])
     assert "choosing to commit: KS" in state.observation_string(0)
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable
 
-ACTION_IDS_VERSION = 1
+ACTION_IDS_VERSION = 2  # 2: Royals' commit ids in the one numbering of the 52 cards
 
 
 class ActionCodec(ABC):

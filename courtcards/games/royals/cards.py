@@ -8,16 +8,22 @@ leaves its owner's places (deck, hand, discard pile, Royals, committed cards),
 so a card's owner is the seat whose place holds it.
 
 Internally a card is a code 0..51 = suit * 13 + (rank - 1), so sorting codes
-sorts by suit (C, D, H, S), then rank.
+sorts by suit (C, D, H, S), then rank: the rules walk a suit's cards as one range
+(RY-3, RY-6). Everything Royals publishes by number (action ids, observation
+tensors) uses the one numbering of the 52 cards, ``courtcards.core.cards``, as
+Rank Royale does: :data:`CORE` maps a code to it.
 """
 
 from __future__ import annotations
 
+from courtcards.core import cards as cards52
 from courtcards.core.cards import card_name, parse_rank_suit
 
 RED_SUITS = (1, 2)  # diamonds, hearts
 DECK: tuple[int, ...] = tuple(range(52))
 TEXT: tuple[str, ...] = tuple(card_name(c % 13 + 1, c // 13) for c in DECK)
+#: each card's code in the one numbering of the 52 cards (courtcards.core.cards)
+CORE: tuple[int, ...] = tuple(cards52.code(c % 13 + 1, c // 13) for c in DECK)
 
 
 def rank(code: int) -> int:

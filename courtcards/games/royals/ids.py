@@ -10,7 +10,7 @@ block                  size       id inside the block
 ``attack S``           n          S
 ``assassinate S F``    12 n       S * 12 + face index
 ``discard hand``       1
-commit: card ``C``     52         card code (suit * 13 + rank - 1)
+commit: card ``C``     52         card code, the core numbering ((rank - 1) * 4 + suit)
 commit: done           1
 ``block A with B``     55         pairs 1 <= A <= B <= 10, by A then B
 ``done``               1          (pairing)
@@ -19,7 +19,8 @@ commit: done           1
 ``replace F N``        120        face index * 10 + rank of N - 1
 =====================  =========  ==========================================
 
-A commitment is a sequence: each committed card in ascending card order, then
+A commitment is a sequence: each committed card in ascending code order (the one
+numbering of the 52 cards, ``courtcards.core.cards``, as in Rank Royale's ids), then
 commit-done (``commit none`` is commit-done alone). Every other action is one id.
 """
 
@@ -28,10 +29,11 @@ from __future__ import annotations
 from collections.abc import Hashable
 from functools import cache
 
+from courtcards.core import cards as cards52
 from courtcards.core.errors import ActionIdError
 from courtcards.core.ids import ActionCodec
 from courtcards.games.royals.actions import RoyalsAction
-from courtcards.games.royals.cards import TEXT, rank, suit
+from courtcards.games.royals.cards import CORE, TEXT, rank, suit
 
 FACES = tuple(s * 13 + r for s in range(4) for r in (10, 11, 12))
 BLOCK_PAIRS = tuple((a, b) for a in range(1, 11) for b in range(a, 11))
@@ -76,7 +78,8 @@ class RoyalsCodec(ActionCodec):
             raise ActionIdError(action, None, "not a Royals action")
         kind, cards = action.kind, action.cards
         if kind == "commit":
-            return (*(self.COMMIT_CARD + c for c in cards), self.COMMIT_DONE)
+            first = self.COMMIT_CARD
+            return (*sorted(first + CORE[c] for c in cards), self.COMMIT_DONE)
         if kind == "royal":
             return (self.ROYAL + face_index(cards[0]) * 10 + rank(cards[1]) - 1,)
         if kind == "attack":
@@ -112,7 +115,7 @@ class RoyalsCodec(ActionCodec):
         if i == self.DISCARD_HAND:
             return "discard hand"
         if i < self.COMMIT_DONE:
-            return f"commit: card {TEXT[i - self.COMMIT_CARD]}"
+            return f"commit: card {cards52.TEXT[i - self.COMMIT_CARD]}"
         if i == self.COMMIT_DONE:
             return "commit: done"
         if i < self.DONE:

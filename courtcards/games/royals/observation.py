@@ -1,8 +1,9 @@
 """Royals' observation tensor and string, computed from a seat's view only.
 
 The tensor (float32, ``212 + 289 n`` values for ``n`` players) is laid out in
-blocks; a card block has 52 entries indexed by card code (suit * 13 + rank - 1,
-suits C D H S), a face block 12 entries by face index (3 * suit + J 0, Q 1, K 2).
+blocks; a card block has 52 entries indexed by card code in the one numbering of
+the 52 cards ((rank - 1) * 4 + suit, suits C D H S: ``courtcards.core.cards``, as
+in Rank Royale), a face block 12 entries by face index (3 * suit + J 0, Q 1, K 2).
 Seats are listed from the observer's point of view: the observer first, then
 the seat on its left (observer + 1), and so on.
 
@@ -38,10 +39,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from courtcards.core import cards as cards52
 from courtcards.games.royals.cards import TEXT
 from courtcards.games.royals.ids import codec, face_index
 
-CODE = {t: c for c, t in enumerate(TEXT)}
+CODE = {t: c for c, t in enumerate(TEXT)}  # Royals' own codes (for face indices)
+BLOCK = cards52.CODE  # a card's entry in a 52-card block
 PHASE_INDEX = {"action": 0, "commit": 1, "pair": 2, "hits": 3, "losses": 4, "over": 5}
 SEAT_SIZE = 120 + 52 * 3 + 1 + 12
 FIGHT_SIZE = 2 + 12 + 10 + 10 + 1 + 12 + 1 + 1
@@ -60,7 +63,7 @@ def _prefix_cards(view: Mapping[str, Any], prefix: Sequence[int]) -> list[int]:
 
 def _mark(out: npt.NDArray[np.float32], base: int, cards: Sequence[str]) -> None:
     for t in cards:
-        out[base + CODE[t]] = 1.0
+        out[base + BLOCK[t]] = 1.0
 
 
 def tensor(view: Mapping[str, Any], prefix: Sequence[int]) -> npt.NDArray[np.float32]:
@@ -167,7 +170,7 @@ def string(view: Mapping[str, Any], prefix: Sequence[int]) -> str:
         lines.append(line + (f" (yours: {pending['mine']})" if "mine" in pending else ""))
     chosen = _prefix_cards(view, prefix)
     if chosen:
-        lines.append(f"choosing to commit: {' '.join(TEXT[c] for c in chosen)}")
+        lines.append(f"choosing to commit: {' '.join(cards52.TEXT[c] for c in chosen)}")
     if view["result"]:
         winner = view["result"]["winner"]
         lines.append("over: " + ("a draw" if winner is None else f"seat {winner} wins"))
