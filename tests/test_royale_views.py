@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_royale_rules import H0, H1, play
+from test_royale_rules import position as rules_position
 
 from courtcards.core.errors import PositionError, ViewError
 from courtcards.core.game import get_game
@@ -19,22 +21,12 @@ from courtcards.games.royale.views import RoyalePlayer, RoyaleView
 
 GAME = get_game("royale")
 FIXTURES = Path(__file__).parent / "fixtures" / "positions"
-H0 = ["AS", "3S", "7S", "9S", "QS", "KS"]
-H1 = ["2H", "4H", "5H", "8H", "JH", "KH"]
 D0 = ["2D", "3D", "4D"]  # seat 0 draws 2D first
 D1 = ["6C", "7C"]
 
 
 def position(hands: list[list[str]] | None = None, decks: list[list[str]] | None = None, **extra: Any) -> RoyaleState:
-    data: dict[str, Any] = {"game": "royale", "hands": hands or [H0, H1], "decks": decks or [D0, D1], **extra}
-    state = GAME.state_from_json(data)
-    assert isinstance(state, RoyaleState)
-    return state
-
-
-def play(state: RoyaleState, c0: str, c1: str) -> None:
-    state.apply(0, c0)
-    state.apply(1, c1)
+    return rules_position(hands or [H0, H1], decks or [D0, D1], **extra)
 
 
 def texts(state: RoyaleState, seat: int | None) -> list[str]:

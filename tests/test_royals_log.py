@@ -130,23 +130,25 @@ def test_an_attack_from_declaration_to_losses() -> None:
     assert lines[1] == "turn 2: seat 1 draws 7 cards"
 
 
-def test_pairing_blocks_with_attacks_is_logged() -> None:
+def revealed_attack() -> RoyalsState:
+    """Seat 0 attacks seat 1 with 9D, seat 2 joins with 5H, seat 1 holds 10S: revealed, to pair."""
     state = pos(["9D", "10S 3S", "5H", ""], royals=[[], ["QH 7H", "KS 9S"], ["JC 2C"], []])
     state.apply(0, "attack 1")
     state.apply(0, "commit 9D")
     state.apply(1, "commit 10S")
     state.apply(2, "commit 5H")
+    return state
+
+
+def test_pairing_blocks_with_attacks_is_logged() -> None:
+    state = revealed_attack()
     n = state.events.n
     state.apply(1, "block 9 with 10")  # RY-4: one block per attack, equal or higher
     assert new(state, n) == ["seat 1 blocks the attack of 9 with the 10", "seat 1 takes 1 hit"]
 
 
 def test_ending_the_pairing_early_is_logged() -> None:
-    state = pos(["9D", "10S 3S", "5H", ""], royals=[[], ["QH 7H", "KS 9S"], ["JC 2C"], []])
-    state.apply(0, "attack 1")
-    state.apply(0, "commit 9D")
-    state.apply(1, "commit 10S")
-    state.apply(2, "commit 5H")
+    state = revealed_attack()
     n = state.events.n
     state.apply(1, "done")
     assert new(state, n)[:2] == ["seat 1 pairs no more blocks", "seat 1 takes 2 hits"]
