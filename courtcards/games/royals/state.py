@@ -1159,23 +1159,29 @@ class _Told(Mapping[int, str]):
     the event's parts with that seat's own wording of its part (its commitment, or the cards it
     drew, named only when a view asks for them)."""
 
-    __slots__ = ("parts", "seat", "told")
+    __slots__ = ("parts", "seat", "text", "told")
 
     def __init__(self, parts: list[str], told: tuple[int, int, list[int] | tuple[int, ...]]) -> None:
         self.parts = parts
         self.told = told
         self.seat = told[1]
+        self.text: str | None = None
 
     def __getitem__(self, seat: int) -> str:
         if seat != self.seat:
             raise KeyError(seat)
-        index, _, cards = self.told
-        out = list(self.parts)
-        if isinstance(cards, tuple):  # a commitment (RY-4, RY-5)
-            out[index] = f"seat {seat} commits {_names(cards) or 'no card'} (hidden until the reveal)"
-        else:  # a draw (RY-2)
-            out[index] = f"{out[index]}: {_names(cards)}"
-        return "; ".join(out)
+        if self.text is None:  # worded once, when a view first asks
+            index, _, cards = self.told
+            out = list(self.parts)
+            if isinstance(cards, tuple):  # a commitment (RY-4, RY-5)
+                out[index] = f"seat {seat} commits {_names(cards) or 'no card'} (hidden until the reveal)"
+            else:  # a draw (RY-2)
+                out[index] = f"{out[index]}: {_names(cards)}"
+            self.text = "; ".join(out)
+        return self.text
+
+    def get(self, seat: int, default: Any = None) -> Any:  # every view asks: no KeyError for other seats
+        return self[seat] if seat == self.seat else default
 
     def __iter__(self) -> Iterator[int]:
         return iter((self.seat,))
