@@ -55,6 +55,10 @@ def test_rank_royale_duel_between_two_contexts(pages: Pages, server: Server, scr
     # Ann chooses in secret: Bob sees only that she has chosen
     chosen = play_first_legal(ann)
     bob.wait_for_function("() => document.querySelector('.player[data-seat=\"0\"]').innerText.includes('has chosen')")
+    # the engine's sentences name the seats as they are now: Bob joined after Ann's page showed the deal
+    ann.wait_for_function("() => document.querySelector('#log').innerText.includes('Bob')")
+    assert "Seat 1" not in ann.inner_text("#log") and "Ann (you)" in ann.inner_text("#log")
+    assert "Ann has chosen a card" in bob.inner_text("#log") and chosen not in bob.inner_text("#log")  # RR-3
     assert "chosen, hidden" in bob.inner_text("#center")
     assert ann.locator(f'#center .card[data-code="{chosen}"]').count() == 1  # her own choice, to her only
     assert "You chose" in ann.inner_text("#headline")

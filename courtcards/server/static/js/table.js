@@ -23,6 +23,7 @@ const st = {
   socket: null,
   logCount: 0,
   logN: -1, // the number of the last engine event shown
+  events: [], // the engine events shown, kept so that names put in can follow the seats
   hint: null, // the last hint: { version, action, win_chance } or { version, error }
   hinting: false,
 };
@@ -390,8 +391,12 @@ function onState(msg) {
   if (engineLog) {
     // the engine words every event (view.log); the page only puts in the seats' names
     const after = restart ? -1 : st.logN;
-    addLog(msg.view.log.filter((e) => e.n > after).map((e) => withNames(e.text, ctx)));
+    if (restart) st.events = [];
+    st.events = st.events.concat(msg.view.log.filter((e) => e.n > after)).slice(-200);
     st.logN = msg.view.log.length ? msg.view.log[msg.view.log.length - 1].n : after;
+    // names as the seats are now (a player who joins later is named in the earlier lines too)
+    clear($("log"));
+    addLog(st.events.map((e) => withNames(e.text, ctx)));
   } else if (restart) {
     addLog(R.initialLog(msg.view, ctx));
   } else if (prev.version !== msg.view.version || prev.phase !== msg.view.phase) {
