@@ -173,7 +173,7 @@ def test_replay_of_a_non_utf8_file_is_one_line(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("change", "message"), [
     (lambda d: d.pop("seed"), "malformed game record: no 'seed'"),
-    (lambda d: d.update(seed="seven"), "malformed game record: 'seed' cannot be 'seven'"),
+    (lambda d: d.update(seed="seven"), "malformed game record: 'seed' must be an integer, not 'seven'"),
     (lambda d: d.update(actions=5), "'actions' must be a list of [seat, action] pairs"),
     (lambda d: d.update(meta=[1]), "'meta' must be an object"),
 ])

@@ -153,6 +153,15 @@ def test_record_from_a_position_replays_from_that_position() -> None:
         ("not json", "is not JSON"),
         ('{"format": "other"}', "not a courtcards game record"),
         ('{"format": "courtcards/record", "format_version": 1}', "malformed"),
+        ('{"format": "courtcards/record", "format_version": 3}', "unsupported record format version 3"),
+        ('{"format": "courtcards/record", "format_version": 2, "game": "rank", "num_players": 1e999, "options": {},'
+         ' "seed": 1, "actions": []}', "'num_players' must be an integer, not inf"),
+        ('{"format": "courtcards/record", "format_version": 2, "game": "rank", "num_players": 4, "options": {},'
+         ' "seed": true, "actions": []}', "'seed' must be an integer, not True"),
+        ('{"format": "courtcards/record", "format_version": 2, "game": "rank", "num_players": 4, "options": [],'
+         ' "seed": 1, "actions": []}', "'options' must be an object"),
+        ('{"format": "courtcards/record", "format_version": 2, "game": "rank", "num_players": 4, "options": {},'
+         ' "seed": 1, "actions": [[1e999, "pass"]]}', "'actions' must be a list of \\[seat, action\\] pairs"),
     ],
 )
 def test_bad_record_files_get_clear_errors(tmp_path: Path, content: str, message: str) -> None:

@@ -285,7 +285,8 @@ class Game(ABC, Generic[S]):
         if prefixes:
             self._load_id_prefixes(state, prefixes)
         if strict:
-            check_loaded(state, saved="history" in data)
+            # a game begun from a position written by hand is held to what that position was held to
+            check_loaded(state, saved="history" in data and state.start is None)
         return state
 
     def _load_id_prefixes(self, state: State, prefixes: Any) -> None:

@@ -103,17 +103,21 @@ class GameRecord:
         missing = [k for k in ("game", "num_players", "options", "seed", "actions") if k not in data]
         if missing:
             raise RecordError(f"malformed game record: no {', '.join(repr(k) for k in missing)}")
-        try:
-            actions = [(int(s), str(t)) for s, t in data["actions"]]
-        except (TypeError, ValueError):
-            raise RecordError("malformed game record: 'actions' must be a list of [seat, action] pairs") from None
+        raw = data["actions"]
+        if not isinstance(raw, list) or not all(
+            isinstance(p, list) and len(p) == 2 and isinstance(p[0], int) and not isinstance(p[0], bool)
+            and isinstance(p[1], str) for p in raw
+        ):
+            raise RecordError("malformed game record: 'actions' must be a list of [seat, action] pairs")
+        actions = [(s, t) for s, t in raw]
         fields = {"num_players": int, "options": dict, "seed": int}
         values: dict[str, Any] = {}
         for key, kind in fields.items():
-            try:
-                values[key] = kind(data[key])
-            except (TypeError, ValueError):
-                raise RecordError(f"malformed game record: {key!r} cannot be {data[key]!r}") from None
+            value = data[key]
+            if not isinstance(value, kind) or isinstance(value, bool):
+                what = "an integer" if kind is int else "an object"
+                raise RecordError(f"malformed game record: {key!r} must be {what}, not {value!r}")
+            values[key] = kind(value)
         if not isinstance(data.get("meta") or {}, dict):
             raise RecordError("malformed game record: 'meta' must be an object")
         start = data.get("start")

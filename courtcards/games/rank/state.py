@@ -1122,6 +1122,10 @@ class RankState(State):
                 raise PositionError("hands", f"more cards than the deck holds: {', '.join(too_many)}")
         if self.phase == PLAY and self.sizes[self.turn] == 0:
             raise PositionError("turn", f"seat {self.turn} is to play but holds no cards")
+        if self.phase != OVER:
+            holding = [s for s in self.finished if self.sizes[s]]
+            if holding:  # RK-10: the finish order lists the players who have gone out, in order
+                raise PositionError("finished", f"seat {holding[0]} is listed as out but holds cards")
 
     @staticmethod
     def _hand_record(e: Fields, n: int, number: int, tokens: list[int]) -> JSON:
