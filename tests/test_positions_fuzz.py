@@ -194,23 +194,6 @@ def test_corrupted_records_are_refused_or_replay(game: str, n: int, data: st.Dat
 ENVELOPE = ("format", "format_version", "history", "version", "pending", "start", "events", "id_prefixes", "rng")
 
 
-def play_on(state: State, rng: random.Random) -> None:
-    """A loaded hand-written position plays on: views, movers, legal actions, results."""
-    get_game(state.game.name).state_from_json(json.loads(json.dumps(state.to_json())))
-    for _ in range(12):
-        if state.is_over():
-            state.result()
-            break
-        for seat in [None, *range(state.num_players)]:
-            state.view(seat)
-        movers = state.to_move()
-        assert movers, "a game that is not over has someone to move"
-        seat = rng.choice(movers)
-        legal = state.legal_actions(seat)
-        assert legal, f"seat {seat} is to move with no legal action"
-        state.apply(seat, rng.choice(legal))
-
-
 @pytest.mark.parametrize(("game", "n"), GAMES, ids=[f"{g}-{n}p" for g, n in GAMES])
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 @given(data=st.data())
@@ -225,4 +208,4 @@ def test_corrupted_hand_written_positions_are_refused_or_play(game: str, n: int,
         except PositionError as exc:
             assert exc.reason and str(exc)
             return
-        play_on(state, random.Random(0))
+        exercise(state, random.Random(0))  # begun from a position: held to what a position is
