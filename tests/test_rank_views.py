@@ -247,6 +247,15 @@ def test_a_format_2_save_still_loads() -> None:
     assert s.view(None)["pile"]["cards"] == now["pile"] and s.card_places()["pile"] == now["pile"]
 
 
+def test_a_finish_order_naming_a_seat_that_holds_cards_is_refused() -> None:
+    # RK-10: 'finished' lists the players who have gone out, in order; one still holding cards is a contradiction
+    with pytest.raises(PositionError) as caught:
+        G.state_from_json({"hands": [["5"], ["6"], ["7", "8"]], "finished": [1], "turn": 0})
+    assert caught.value.field == "finished" and "seat 1" in caught.value.reason
+    ok = G.state_from_json({"hands": [["5"], [], ["7", "8"]], "finished": [1], "turn": 0})
+    assert ok.view(None)["players"][1]["out"] == 1
+
+
 def test_a_current_position_that_says_hand_number_is_refused() -> None:
     with pytest.raises(PositionError, match="'hand_number'.*called 'round'"):
         G.state_from_json({"hands": [["5"], ["6"], ["7"]], "hand_number": 2})
