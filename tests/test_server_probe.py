@@ -337,6 +337,9 @@ def test_a_client_that_does_not_read_is_dropped_with_a_reason(server: Server, wo
             sent += 50
     except OSError:
         pass  # the server closed the connection
+    # how many frames the kernel and the server take in first depends on the machine's speed (about a
+    # million in 10 s on a quiet machine); what the server bounds is how long it goes on taking them
+    dropped_after = 30 - (end - time.time())
     sock.settimeout(10)
     data = b""
     try:
@@ -352,7 +355,7 @@ def test_a_client_that_does_not_read_is_dropped_with_a_reason(server: Server, wo
     assert at >= 0, tail
     code = struct.unpack("!H", tail[at + 2:at + 4])[0]
     assert code == 4408 and b"too slow" in tail[at + 4:], tail
-    assert sent < 1_000_000
+    assert sent > 0 and dropped_after < 20, (sent, dropped_after)
     assert world.snapshot() == world.before
     # and it can reconnect: the current state again
     with server.ws(f"/ws/tables/{world.rank_id}?token={world.rank_tokens[0]}") as ws:
