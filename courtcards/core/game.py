@@ -189,7 +189,12 @@ class Game(ABC, Generic[S]):
         view = self.check_view(view, seat)
         generator = as_rng(rng)
         try:
-            return self._sample_world(view, generator)
+            world = self._sample_world(view, generator)
+            # the events as this seat read them (its own secret sentences): the world shows it the same log
+            world.events = EventLog.from_json(view["log"], "log", world.num_players)
+            # the world is its record's start, pending choices and all: the record replays to it
+            world.start = {k: v for k, v in world.to_json().items() if k not in ("history", "start")}
+            return world
         except ViewError:
             raise
         except (CourtcardsError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:

@@ -26,7 +26,6 @@ from math import comb
 from typing import TYPE_CHECKING, Any
 
 from courtcards.core.errors import ViewError
-from courtcards.core.events import EventLog
 from courtcards.core.rng import Rng
 from courtcards.games.kqp.cards import NCODES, PLAIN, TEXT, counts_of, deck_counts, parse_card
 from courtcards.games.kqp.state import OVER, PLAY, TAX, KqpState, _record, hand_levels, tax_cards
@@ -116,7 +115,6 @@ def sample_world(game: KqpGame, view: Mapping[str, Any], rng: Rng) -> KqpState:
     state.finished = [int(s) for s in view["finished"]] if phase != OVER else list(state.rounds_log[-1]["finish"])
     state.owed = {int(k): int(v) for k, v in view["owed"].items()}
     state.version = int(view["version"])
-    state.events = EventLog.from_json(view["log"], "log", n)  # as this seat saw them
     state.seed = rng.next64()
     state.rng = Rng(rng.next64())
 
@@ -128,7 +126,6 @@ def sample_world(game: KqpGame, view: Mapping[str, Any], rng: Rng) -> KqpState:
         else:
             gives = state._gives(s)
             state.pending[s] = gives[rng.below(len(gives))]
-    state.start = {k: v for k, v in state.to_json().items() if k not in ("history", "version", "pending", "start")}
     return state
 
 

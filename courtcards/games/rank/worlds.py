@@ -25,7 +25,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from courtcards.core.errors import ViewError
-from courtcards.core.events import EventLog
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON
 from courtcards.games.rank.actions import parse_action
@@ -138,7 +137,6 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
         "winner": (view["result"] or {}).get("winner"),
     }
     world = game.state_from_json(data, strict=False)
-    world.events = EventLog.from_json(view["log"], "log", n)  # as the seat saw them
     world.rng = world_rng
     pending = view["pending"]
     for s in pending["committed"]:

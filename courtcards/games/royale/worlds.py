@@ -17,7 +17,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from courtcards.core.errors import CourtcardsError, ViewError
-from courtcards.core.events import EventLog
 from courtcards.core.positions import Fields
 from courtcards.core.rng import Rng
 from courtcards.games.royale import actions as A
@@ -102,8 +101,6 @@ def sample_world(game: RoyaleGame, view: Mapping[str, Any], rng: Rng) -> RoyaleS
     world.reshuffles = [_get(p, "reshuffles", int, "players") for p in players]
     try:
         world._rounds = read_rounds_log(Fields(view), "rounds_log", required=True)
-        # the events as the seat saw them (its own secret sentences): the world's view shows the same
-        world.events = EventLog.from_json(_get(view, "log", list), "log", 2)  # in the seat's own wording
     except CourtcardsError as exc:
         raise ViewError(f"malformed Rank Royale view: {exc}") from None
     if phase == DISCARD:
@@ -129,6 +126,4 @@ def sample_world(game: RoyaleGame, view: Mapping[str, Any], rng: Rng) -> RoyaleS
         else:
             world.pending[s] = A.play(rng.choice(world.hands[s]))
     world.version = _get(view, "version", int)
-    data = world.to_json()
-    world.start = {k: v for k, v in data.items() if k not in ("history", "start")}
     return world

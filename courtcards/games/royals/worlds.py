@@ -22,7 +22,6 @@ from math import comb
 from typing import TYPE_CHECKING, Any
 
 from courtcards.core.errors import ViewError
-from courtcards.core.events import EventLog
 from courtcards.core.rng import Rng
 from courtcards.games.royals import actions as A
 from courtcards.games.royals.cards import DECK, TEXT, is_face, is_number, suit
@@ -113,7 +112,6 @@ def _sample(game: RoyalsGame, view: Mapping[str, Any], rng: Rng) -> RoyalsState:
         raise _Bad(f"unknown phase {state.phase!r}")
     state.turn, state.turns, state.first_player = view["turn"], view["round"], view["first_player"]
     state.opening = opening
-    state.events = EventLog.from_json(view["log"], "log", n)  # the seat's own wording of the events
     result = view["result"]
     state.winner = None if result is None else result["winner"]
     if result is not None:  # 'round' counts from 1; a game won before any turn began has 0 turns
@@ -127,9 +125,6 @@ def _sample(game: RoyalsGame, view: Mapping[str, Any], rng: Rng) -> RoyalsState:
         raise _Bad(f"phase {state.phase!r} does not fit the fight and the result")
     _pending(state, view, me, rng)
     state.version = view["version"]
-    start = state.to_json()
-    del start["history"], start["start"]
-    state.start = start
     return state
 
 
