@@ -63,12 +63,13 @@ class EventLog(tuple):  # type: ignore[type-arg]
             return self._cut().add(seat, text, secret)
         return _new(EventLog, (self, self[1] + 1, seat, text, secret, depth + 1))
 
-    def _cut(self) -> EventLog:
+    def _tail(self) -> tuple[int, list[tuple[int | None, str, Mapping[int, str] | None]]]:
+        """The last LOG_LIMIT events, flat: the number before the first and each (seat, text, secret)."""
         nodes = self._nodes(LOG_LIMIT)
-        log = EventLog.base(nodes[0][1] - 1 if nodes else self[1])
-        for node in nodes:
-            log = _new(EventLog, (log, node[1], node[2], node[3], node[4], log[5] + 1))
-        return log
+        return nodes[0][1] - 1 if nodes else self[1], [(e[2], e[3], e[4]) for e in nodes]
+
+    def _cut(self) -> EventLog:
+        return _rebuild(*self._tail())
 
     def _nodes(self, k: int) -> list[EventLog]:
         """The last ``k`` events, oldest first."""
@@ -95,9 +96,7 @@ class EventLog(tuple):  # type: ignore[type-arg]
     __hash__ = object.__hash__
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # flat, not the chain: pickling a chain of nested tuples would recurse once per event
-        nodes = self._nodes(LOG_LIMIT)
-        return _rebuild, (nodes[0][1] - 1 if nodes else self[1], [(e[2], e[3], e[4]) for e in nodes])
+        return _rebuild, self._tail()  # flat, not the chain: a chain of tuples pickles recursively
 
     def __copy__(self) -> EventLog:
         return self
