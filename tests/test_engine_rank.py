@@ -158,7 +158,7 @@ def test_bad_ids_are_refused_and_change_nothing() -> None:
         (s.action_id("4"), ActionIdError, "not legal now"),  # RK-5: a single on a pair
     ]:
         with pytest.raises(error, match=match):
-            s.apply_id(0, bad)  # type: ignore[arg-type]
+            s.apply_id(0, bad)
         assert dump(s) == before
     with pytest.raises(NotYourTurnError, match="no decision"):
         s.apply_id(1, 0)

@@ -83,6 +83,18 @@ def transfers_view(transfers: Iterable[Mapping[str, Any]], seat: int | None) -> 
     return out
 
 
+class LegalList(list):  # type: ignore[type-arg]
+    """A legal list that is also the core's lookup of a listed action object:
+    by identity in the short list (climbing actions are interned) instead of a
+    hash table built for every list. (Here, not in a game's compiled state module:
+    a compiled class cannot inherit from ``list``.)"""
+
+    __slots__ = ()
+
+    def get(self, action: Any, default: Any = None) -> Any:
+        return action if action in self else default
+
+
 class ClimbingAction(Action):
     """An action of a climbing game: ``kind`` PLAY with the cards played, GIVE
     with the cards given, or one of the game's word actions (PASS, ...) with no

@@ -80,7 +80,7 @@ class State(ABC):
     rng: Rng
     #: each seat's partial choice in the id layer (see :mod:`courtcards.core.ids`)
     id_prefixes: dict[int, tuple[int, ...]]
-    _legal_cache: tuple[int, int, list[Action], dict[Action, Action] | None] | None
+    _legal_cache: tuple[int, int, list[Action], Any] | None  # (version, seat, legal, index with .get or None)
     _move_cache: tuple[int, tuple[int, ...], tuple[int, ...]] | None
     _ids_cache: tuple[int, int, tuple[int, ...], dict[int, Action | None]] | None
     _infolog: list[list[str]] | None
@@ -107,6 +107,7 @@ class State(ABC):
         self._move_cache = None
         self._ids_cache = None
         self._infolog = None
+        self._codec: ActionCodec | None = None
         self.events = EMPTY_LOG
 
     # -- hooks a game implements -------------------------------------------------
@@ -227,7 +228,7 @@ class State(ABC):
         self._legal_cache = (self.version, seat, legal, None)
         return legal
 
-    def _legal_for(self, seat: int) -> tuple[list[Action], dict[Action, Action]]:
+    def _legal_for(self, seat: int) -> tuple[list[Action], Any]:  # Any: a dict or a LegalList (.get)
         """The legal list and an index by action (built only when an action must be looked up)."""
         legal = self._legal_list(seat)
         cache = self._legal_cache
@@ -267,7 +268,7 @@ class State(ABC):
                 raise NotYourTurnError(act.text, seat, "this seat has already committed its choice")
             waiting = ", ".join(str(s) for s in movers)
             raise NotYourTurnError(act.text, seat, f"it is not this seat's decision (waiting for seat {waiting})")
-        found = self._legal_for(seat)[1].get(act)
+        found: Action | None = self._legal_for(seat)[1].get(act)
         if found is None:
             raise IllegalActionError(act.text, seat, self.explain_illegal(seat, act))
         return found
@@ -332,9 +333,9 @@ class State(ABC):
     # -- action ids -------------------------------------------------------------------
     def action_codec(self) -> ActionCodec:
         """The numbering of this game configuration's actions."""
-        codec: ActionCodec | None = self.__dict__.get("_codec")
+        codec = self._codec
         if codec is None:
-            codec = self.__dict__["_codec"] = self.game.action_codec(self.num_players, self.options)
+            codec = self._codec = self.game.action_codec(self.num_players, self.options)
         return codec
 
     def action_ids(self, action: Action | str) -> tuple[int, ...]:
@@ -394,7 +395,7 @@ class State(ABC):
             mask[i] = 1
         return np.frombuffer(mask, dtype=np.bool_)
 
-    def _check_id(self, seat: int, action_id: int) -> Action | None:
+    def _check_id(self, seat: int, action_id: object) -> Action | None:  # object: checked here, compiled too
         steps = self._id_steps(seat)
         if not isinstance(action_id, (int, np.integer)) or isinstance(action_id, bool):
             raise ActionIdError(action_id, seat, f"an action id is an integer, not {type(action_id).__name__}")
@@ -407,17 +408,17 @@ class State(ABC):
             raise ActionIdError(i, seat, f"{what!r} is not legal now (legal ids: {list(steps)})")
         return steps[i]
 
-    def action_from_id(self, seat: int, action_id: int) -> Action | None:
+    def action_from_id(self, seat: int, action_id: object) -> Action | None:
         """The engine action that ``action_id`` completes for ``seat`` now, or None
         when the id is one step of a composite choice. Raises if it is not legal."""
         return self._check_id(seat, action_id)
 
-    def apply_id(self, seat: int, action_id: int) -> Action | None:
+    def apply_id(self, seat: int, action_id: object) -> Action | None:
         """Choose ``action_id`` for ``seat``: applies the engine action it completes
         (and returns it), or records the step of a composite choice (returns None)."""
         action = self._check_id(seat, action_id)
         if action is None:
-            self.id_prefixes[seat] = (*self.id_prefixes.get(seat, ()), int(action_id))
+            self.id_prefixes[seat] = (*self.id_prefixes.get(seat, ()), int(action_id))  # type: ignore[call-overload]
             return None
         self.apply(seat, action)
         return action
@@ -501,27 +502,37 @@ class State(ABC):
 
     def copy(self) -> Self:
         """A fully independent copy (no JSON): the core copies its own fields and
-        :meth:`_copy_into` the game's."""
-        new = object.__new__(type(self))
-        fields = self.__dict__.copy()
-        fields["options"] = dict(self.options)
-        fields["history"] = list(self.history)
-        fields["pending"] = dict(self.pending)
-        fields["id_prefixes"] = dict(self.id_prefixes)
-        fields["rng"] = self.rng.copy()
-        if self._infolog is not None:
-            fields["_infolog"] = [list(log) for log in self._infolog]
-        new.__dict__ = fields
+        :meth:`_copy_into` the game's. Every field is set by name (no ``__dict__``),
+        so the same code runs compiled (see ``courtcards.compiled``)."""
+        new = self._shell()
+        new.game = self.game
+        new.num_players = self.num_players
+        new.options = dict(self.options)
+        new.seed = self.seed
+        new.history = list(self.history)
+        new.pending = dict(self.pending)
+        new.version = self.version
+        new.start = self.start
+        new.rng = self.rng.copy()
+        new.id_prefixes = dict(self.id_prefixes)
+        new._legal_cache = self._legal_cache
+        new._move_cache = self._move_cache
+        new._ids_cache = self._ids_cache
+        new._infolog = None if self._infolog is None else [list(log) for log in self._infolog]
+        new._codec = self._codec
+        new.events = self.events
         self._copy_into(new)
         return new
 
+    @abstractmethod
+    def _shell(self) -> Self:
+        """An empty state of this one's class for :meth:`copy` to fill (its constructor
+        called with ``shell=True``, which sets nothing)."""
+
     def _copy_into(self, new: State) -> None:
-        """Give ``new`` (a shallow copy of this state) its own copy of every
-        mutable field of the game. The default goes through JSON; games override it."""
-        other = self.game.state_from_json(self.to_json())
-        keep = {k: new.__dict__[k] for k in ("_infolog",)}
-        new.__dict__ = other.__dict__
-        new.__dict__.update(keep)
+        """Give ``new`` (which has the core's fields) every field of the game, a copy
+        of each mutable one."""
+        raise NotImplementedError
 
     def record(self) -> GameRecord:
         """The game record so far (replays to this state from its start)."""

@@ -10,8 +10,9 @@ to best, the Queen, the King, then Pauper-2 again.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self, cast
 
+from courtcards.core.climbing import LegalList as _Legal
 from courtcards.core.climbing import Record, frozen_record, thawed_record, transfers_view
 from courtcards.core.errors import CourtcardsError, PositionError
 from courtcards.core.positions import Fields, as_int, as_list
@@ -45,17 +46,6 @@ OVER = "over"
 K_ROLE, Q_ROLE, COMMONER, P1_ROLE, P2_ROLE = "king", "queen", "commoner", "pauper-1", "pauper-2"
 ROLE_NAMES = {K_ROLE: "King", Q_ROLE: "Queen", COMMONER: "Commoner", P1_ROLE: "Pauper-1", P2_ROLE: "Pauper-2"}
 _ORDINAL = ("", "1st", "2nd", "3rd", *(f"{k}th" for k in range(4, 10)))
-
-
-class _Legal(list):  # type: ignore[type-arg]
-    """A legal list that is also the core's lookup of a listed action object:
-    by identity in the short list (actions are interned) instead of a hash
-    table built for every list."""
-
-    __slots__ = ()
-
-    def get(self, action: Any, default: Any = None) -> Any:
-        return action if action in self else default
 
 
 # Interned plays: _SETS[v][a] is ``a`` cards of value ``v``.
@@ -173,7 +163,10 @@ class KqpState(State):
 
     game: KqpGame
 
-    def __init__(self, game: KqpGame, num_players: int, options: dict[str, OptionValue], seed: int) -> None:
+    def __init__(self, game: KqpGame, num_players: int, options: dict[str, OptionValue], seed: int, *,
+                 shell: bool = False) -> None:
+        if shell:
+            return
         self._init_base(game, num_players, options, seed)
         n = num_players
         self.rng = Rng(seed)
@@ -379,7 +372,7 @@ class KqpState(State):
         self.log_event(seat, f"{self._who(seat)} has chosen a give-back.",
                        {seat: f"{self._who(seat)} has chosen to give back {' '.join(action.text.split()[1:])}."})
 
-    def _legal_for(self, seat: int) -> tuple[list[Action], dict[Action, Action]]:
+    def _legal_for(self, seat: int) -> tuple[list[Action], Any]:  # Any: a dict or a LegalList (.get)
         cache = self._legal_cache
         if cache is not None and cache[0] == self.version and cache[1] == seat and cache[3] is not None:
             return cache[2], cache[3]
@@ -681,22 +674,29 @@ class KqpState(State):
         return _why_not(self, seat, action)
 
     # -- copy --------------------------------------------------------------------------------
+    def _shell(self) -> Self:
+        return type(self)(self.game, self.num_players, self.options, self.seed, shell=True)
+
     def _copy_into(self, new: State) -> None:
-        d = new.__dict__
-        d["hands"] = [h[:] for h in self.hands]
-        d["played"] = [p[:] for p in self.played]
-        d["sizes"] = self.sizes[:]
-        d["levels"] = self.levels[:]
-        d["positions"] = self.positions[:]
-        d["nxt"] = self.nxt[:]
-        d["pile"] = self.pile[:]
-        d["passes"] = self.passes[:]
-        d["pile_log"] = self.pile_log[:]  # tuples of (seat, text)
-        d["finished"] = self.finished[:]
-        d["totals"] = self.totals[:]
-        d["rounds_log"] = self.rounds_log[:]  # read-only entries
-        d["taxes"] = self.taxes[:]
-        d["owed"] = self.owed.copy()
+        d = cast(KqpState, new)
+        d.counts, d.roles, d.place, d.discard, d.top = self.counts, self.roles, self.place, self.discard, self.top
+        d.phase, d.round, d.turn, d.owner, d.winner = self.phase, self.round, self.turn, self.owner, self.winner
+        d.pile_value, d.pile_count, d.plays = self.pile_value, self.pile_count, self.plays
+        d.first_value, d.consecutive = self.first_value, self.consecutive
+        d.hands = [h[:] for h in self.hands]
+        d.played = [p[:] for p in self.played]
+        d.sizes = self.sizes[:]
+        d.levels = self.levels[:]
+        d.positions = self.positions[:]
+        d.nxt = self.nxt[:]
+        d.pile = self.pile[:]
+        d.passes = self.passes[:]
+        d.pile_log = self.pile_log[:]  # tuples of (seat, text)
+        d.finished = self.finished[:]
+        d.totals = self.totals[:]
+        d.rounds_log = self.rounds_log[:]  # read-only entries
+        d.taxes = self.taxes[:]
+        d.owed = self.owed.copy()
 
     # -- JSON --------------------------------------------------------------------------------
     def _to_json(self) -> JSON:

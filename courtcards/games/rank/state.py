@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import combinations_with_replacement, compress, pairwise
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from courtcards.core.climbing import Record, transfers_view
 from courtcards.core.climbing import frozen_record as _frozen
@@ -169,7 +169,10 @@ class RankState(State):
 
     game: RankGame
 
-    def __init__(self, game: RankGame, num_players: int, options: dict[str, OptionValue], seed: int) -> None:
+    def __init__(self, game: RankGame, num_players: int, options: dict[str, OptionValue], seed: int, *,
+                 shell: bool = False) -> None:
+        if shell:
+            return
         self._init_base(game, num_players, options, seed)
         n = num_players
         self.decks = 2 if n >= 7 else 1  # RK-1
@@ -971,25 +974,38 @@ class RankState(State):
         return hidden
 
     # -- copy ------------------------------------------------------------------------------
+    def _shell(self) -> Self:
+        return type(self)(self.game, self.num_players, self.options, self.seed, shell=True)
+
     def _copy_into(self, new: State) -> None:
-        d = new.__dict__
-        d["hands"] = [h[:] for h in self.hands]
-        d["sizes"] = self.sizes[:]
-        d["draw"] = self.draw[:]
-        d["pile"] = self.pile[:]
-        d["discard"] = self.discard[:]
-        d["kings_hand"] = self.kings_hand[:]
-        d["set_aside"] = self.set_aside[:]
-        d["passed"] = self.passed[:]
-        d["finished"] = self.finished[:]
-        d["characters"] = self.characters[:]
-        d["tokens"] = self.tokens[:]
-        d["kings"] = self.kings[:]
-        d["hands_log"] = self.hands_log[:]  # read-only entries
-        d["exchanges"] = self.exchanges[:]
-        d["owed"] = self.owed.copy()
-        d["round_log"] = self.round_log[:]  # tuples of (seat, text)
-        d["last_round"] = self.last_round[:]
+        d = cast(RankState, new)
+        d.decks = self.decks
+        d.hands = [h[:] for h in self.hands]
+        d.sizes = self.sizes[:]
+        d.draw = self.draw[:]
+        d.pile = self.pile[:]
+        d.top = self.top
+        d.pile_value = self.pile_value
+        d.pile_count = self.pile_count
+        d.owner = self.owner
+        d.discard = self.discard[:]
+        d.kings_hand = self.kings_hand[:]
+        d.set_aside = self.set_aside[:]
+        d.kh_choice = self.kh_choice
+        d.passed = self.passed[:]
+        d.turn = self.turn
+        d.phase = self.phase
+        d.finished = self.finished[:]
+        d.characters = self.characters[:]
+        d.tokens = self.tokens[:]
+        d.kings = self.kings[:]
+        d.hand_number = self.hand_number
+        d.hands_log = self.hands_log[:]  # read-only entries
+        d.exchanges = self.exchanges[:]
+        d.owed = self.owed.copy()
+        d.round_log = self.round_log[:]  # tuples of (seat, text)
+        d.last_round = self.last_round[:]
+        d.winner = self.winner
 
     # -- JSON ------------------------------------------------------------------------------
     def _to_json(self) -> JSON:

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Mapping
 from functools import cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Self, TypeAlias
 
 from courtcards.core.errors import PositionError
 from courtcards.core.positions import Fields
@@ -117,7 +117,9 @@ class RoyaleState(State):
 
     game: RoyaleGame
 
-    def __init__(self, game: RoyaleGame, options: dict[str, OptionValue], seed: int) -> None:
+    def __init__(self, game: RoyaleGame, options: dict[str, OptionValue], seed: int, *, shell: bool = False) -> None:
+        if shell:
+            return
         self._init_base(game, 2, options, seed)
         self.rng = Rng(seed)
         self.table = discard_table(options["discards"])
@@ -152,6 +154,9 @@ class RoyaleState(State):
         """The public record of the rounds, one JSON object per round (a fresh copy)."""
         return [thaw_entry(e) for e in self._rounds]
 
+    def _shell(self) -> Self:
+        return type(self)(self.game, self.options, self.seed, shell=True)
+
     def _copy_into(self, new: State) -> None:
         assert isinstance(new, RoyaleState)
         h, d, p, k = self.hands, self.decks, self.piles, self.known
@@ -161,6 +166,9 @@ class RoyaleState(State):
         new.known = [k[0][:], k[1][:]]
         new.reshuffles = self.reshuffles[:]
         new._rounds = self._rounds[:]
+        new.table, new.limit, new.loose = self.table, self.limit, self.loose
+        new.phase, new.round = self.phase, self.round
+        new.loser, new.owe, new.winner, new.end_reason = self.loser, self.owe, self.winner, self.end_reason
 
     # -- decisions ---------------------------------------------------------------
     def _actors(self) -> tuple[int, ...]:

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from courtcards.core.errors import PositionError
 from courtcards.core.positions import Fields, as_card, as_int, as_list
@@ -177,13 +177,9 @@ class Fight:
 
     def copy(self) -> Fight:
         """An independent copy (every list and dict its own)."""
-        new = Fight.__new__(Fight)
-        new.__dict__.update(self.__dict__)
-        new.need = dict(self.need)
-        new.attacks = list(self.attacks)
-        new.blocks = list(self.blocks)
-        new.pairs = list(self.pairs)
-        new.assigned = list(self.assigned)
+        new = Fight(self.kind, self.attacker, self.defender, self.target, dict(self.need), self.revealed,
+                    list(self.attacks), list(self.blocks), list(self.pairs), self.hits, list(self.assigned),
+                    self.resolved, self.committers)
         return new
 
     def open_attacks(self) -> list[int]:
@@ -214,7 +210,10 @@ class RoyalsState(State):
 
     game: RoyalsGame
 
-    def __init__(self, game: RoyalsGame, num_players: int, options: dict[str, OptionValue], seed: int) -> None:
+    def __init__(self, game: RoyalsGame, num_players: int, options: dict[str, OptionValue], seed: int, *,
+                 shell: bool = False) -> None:
+        if shell:
+            return
         self._init_base(game, num_players, options, seed)
         n = num_players
         self.hand_limit = 2 * n  # RY-1
@@ -243,6 +242,9 @@ class RoyalsState(State):
         # deck (public: the pile lay face up), None before any such shuffle
         self.new_decks: list[tuple[int, ...] | None] = [None] * n
 
+    def _shell(self) -> Self:
+        return type(self)(self.game, self.num_players, self.options, self.seed, shell=True)
+
     def _copy_into(self, new: State) -> None:
         assert isinstance(new, RoyalsState)
         new.decks = [x.copy() for x in self.decks]
@@ -255,10 +257,10 @@ class RoyalsState(State):
         new.new_decks = self.new_decks.copy()
         new._said = []
         new._told = None
-        if self.fight is not None:
-            new.fight = self.fight.copy()
-        if self.last_fight is not None:
-            new.last_fight = self.last_fight.copy()
+        new.fight = None if self.fight is None else self.fight.copy()
+        new.last_fight = None if self.last_fight is None else self.last_fight.copy()
+        new.hand_limit, new.target, new.phase = self.hand_limit, self.target, self.phase
+        new.turn, new.turns, new.first_player, new.winner = self.turn, self.turns, self.first_player, self.winner
 
     def points(self, seat: int) -> int:
         return sum([RANKS[num] for _, num in self.royals[seat]])
