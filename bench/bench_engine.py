@@ -4,13 +4,17 @@ Random playouts (``to_move``, ``legal_actions``, ``apply`` of a uniformly chosen
 legal action, as any agent does) measured in actions per CPU second for each game,
 alternating between this tree and a baseline (by default the commit before the
 engine work, ``8d48620``, extracted with ``git archive`` into a temporary folder),
-each in its own process. Then per-operation times (``copy``, ``view``,
-``legal_action_mask``, ``observation_tensor``, ``sample_world``) on positions
-taken along random games. Prints the machine, its load, medians and ratios.
+each in its own process. This tree runs twice: pure Python, and compiled with
+mypyc (setup.py; the copy is built by ``bench/compiled_tree.py``, cached). Then
+per-operation times (``copy``, ``view``, ``legal_action_mask``,
+``observation_tensor``, ``sample_world``) on positions taken along random games.
+Each worker plays a few untimed games first (module caches warm). Prints the
+machine, its load, medians and ratios.
 
     python bench/bench_engine.py                       # every game, 5 rounds
     python bench/bench_engine.py --game rank --rounds 7
     python bench/bench_engine.py --ops-only            # per-operation figures only
+    python bench/bench_engine.py --no-compiled         # pure Python only (no C compiler needed)
 """
 
 from __future__ import annotations
@@ -50,6 +54,11 @@ def playouts(game: str, players: int, games: int, seed: int) -> dict[str, float]
     from courtcards.core.rng import Rng
 
     g = get_game(game)
+    for i in range(3):  # untimed: lazily built tables of both trees filled first
+        state = g.new_game(players, {}, seed=seed - 1 - i)
+        while not state.is_over():
+            seat = state.to_move()[0]
+            state.apply(seat, state.legal_actions(seat)[0])
     pick = Rng(seed ^ 0x5EED)
     actions = 0
     start = time.process_time()
@@ -143,6 +152,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5, help="alternating runs of baseline and this tree")
     ap.add_argument("--baseline", default="8d48620", help="git ref to compare against")
     ap.add_argument("--ops-only", action="store_true")
+    ap.add_argument("--no-compiled", action="store_true", help="skip the mypyc-compiled build of this tree")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--ops", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--new-api", action="store_true", help=argparse.SUPPRESS)
@@ -159,41 +169,46 @@ def main() -> None:
     print(f"machine: {platform.platform()}; CPU: {cpu_model()} x{os.cpu_count()}; Python {platform.python_version()}")
     print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; baseline {args.baseline}")
     base = extract(args.baseline)
+    trees = {"pure": ROOT}
+    if not args.no_compiled:
+        sys.path.insert(0, str(ROOT / "bench"))
+        from compiled_tree import compiled_tree
+
+        trees["compiled"] = compiled_tree()
     try:
-        compare(args, games, base)
+        compare(args, games, base, trees)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     load = os.getloadavg()
     print(f"\nload average at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
 
-def compare(args: argparse.Namespace, games: list[str], base: Path) -> None:
+def compare(args: argparse.Namespace, games: list[str], base: Path, trees: dict[str, Path]) -> None:
     if not args.ops_only:
         print("\nRandom playouts, actions per CPU second (median of alternating runs, each in its own process)")
-        print(f"{'game':8} {'players':>7} {'baseline':>10} {'now':>10} {'ratio':>6}")
+        print(f"{'game':8} {'players':>7} {'baseline':>10}" + "".join(f" {k:>10} {'ratio':>6}" for k in trees))
         for game in games:
             n = GAMES[game]
-            old: list[float] = []
-            new: list[float] = []
+            rates: dict[str, list[float]] = {"baseline": [], **{k: [] for k in trees}}
             for r in range(args.rounds):
                 common = ["--game", game, "--players", str(n), "--games", str(GAMES_PER_RUN[game]),
                           "--seed", str(100 + r * 1000)]
-                a = run(base, *common)
-                b = run(ROOT, *common)
-                old.append(a["actions"] / a["cpu"])
-                new.append(b["actions"] / b["cpu"])
-            mo, mn = statistics.median(old), statistics.median(new)
-            print(f"{game:8} {n:>7} {mo:>10,.0f} {mn:>10,.0f} {mn / mo:>5.2f}x")
+                for name, tree in [("baseline", base), *trees.items()]:
+                    out = run(tree, *common)
+                    rates[name].append(out["actions"] / out["cpu"])
+            med = {k: statistics.median(v) for k, v in rates.items()}
+            print(f"{game:8} {n:>7} {med['baseline']:>10,.0f}"
+                  + "".join(f" {med[k]:>10,.0f} {med[k] / med['baseline']:>5.2f}x" for k in trees))
 
     print("\nPer operation, CPU µs per call (median of 5 passes over 200 positions from random games)")
-    print(f"{'game':8} {'operation':20} {'baseline':>10} {'now':>10}")
+    print(f"{'game':8} {'operation':20} {'baseline':>10}" + "".join(f" {k:>10}" for k in trees))
     for game in games:
         n = GAMES[game]
         a = run(base, "--ops", "--game", game, "--players", str(n))
-        b = run(ROOT, "--ops", "--new-api", "--game", game, "--players", str(n))
-        for op, value in b.items():
+        ours = {k: run(tree, "--ops", "--new-api", "--game", game, "--players", str(n)) for k, tree in trees.items()}
+        for op in ours["pure"]:
             before = f"{a[op]:10.1f}" if op in a else f"{'-':>10}"
-            print(f"{game:8} {op:20} {before} {value:10.1f}")
+            print(f"{game:8} {op:20} {before}" + "".join(f" {ours[k][op]:10.1f}" for k in trees))
 
 
 if __name__ == "__main__":

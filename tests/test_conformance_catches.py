@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from engine_build import pure_only
 
 from courtcards.core.conformance import (
     ConformanceError,
@@ -29,6 +30,8 @@ from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
 from courtcards.core.state import State
 from courtcards.games.rank.state import RankState
+
+pytestmark = pure_only  # broken games are made by patching RankState
 
 
 def _state() -> RankState:

@@ -7,6 +7,7 @@ import itertools
 from typing import Any
 
 import pytest
+from engine_build import pure_only
 from test_rank_hands import BENEFIT, log
 from test_rank_rules import G, play, pos
 
@@ -307,6 +308,7 @@ def test_the_fast_play_generator_lists_exactly_what_the_rules_allow(seed: int) -
         s.apply(seat, legal[rng.below(len(legal))])
 
 
+@pure_only
 def test_the_cores_default_words_for_a_secret_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     from courtcards.core.state import State
 

@@ -12,6 +12,22 @@ from courtcards.core.game import game_names, get_game
 app = typer.Typer(help="courtcards: royal card games to play, study and train agents on.", no_args_is_help=True)
 
 
+def _version(value: bool) -> None:
+    if value:
+        from courtcards import __version__, engine_build
+
+        typer.echo(f"courtcards {__version__} (engine: {engine_build()})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print the version and whether the engine is compiled, then exit."),
+) -> None:
+    """courtcards: royal card games to play, study and train agents on."""
+
+
 def _word(value: object) -> str:
     """An option value as ``--option`` takes it."""
     return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
