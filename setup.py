@@ -11,13 +11,12 @@ import sys
 
 from setuptools import setup
 
+GAMES = ["rank", "kqp", "royale", "royals"]
 COMPILED = [
     "courtcards/core/rng.py",
     "courtcards/core/state.py",
-    "courtcards/games/rank/state.py",
-    "courtcards/games/kqp/state.py",
-    "courtcards/games/royale/state.py",
-    "courtcards/games/royals/state.py",
+    "courtcards/core/ids.py",
+    *(f"courtcards/games/{game}/{module}.py" for game in GAMES for module in ("state", "ids", "observation", "worlds")),
 ]
 
 ext_modules = []

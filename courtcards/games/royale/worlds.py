@@ -118,10 +118,10 @@ def sample_world(game: RoyaleGame, view: Mapping[str, Any], rng: Rng) -> RoyaleS
         raise ViewError(f"malformed Rank Royale view: 'pending' is {pending!r}")
     for s in sorted(committed):
         if s == seat:
-            mine = _get(pending, "mine", str, "pending")
-            card = _cards([mine], "your committed card")[0]
+            chosen = _get(pending, "mine", str, "pending")
+            card = _cards([chosen], "your committed card")[0]
             if card not in hand:
-                raise ViewError(f"malformed Rank Royale view: your committed card {mine} is not in your hand")
+                raise ViewError(f"malformed Rank Royale view: your committed card {chosen} is not in your hand")
             world.pending[s] = A.play(card)
         else:
             world.pending[s] = A.play(rng.choice(world.hands[s]))
