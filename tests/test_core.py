@@ -246,3 +246,26 @@ def test_batched_shuffle_and_draws_are_exactly_one_draw_at_a_time(seed: int) -> 
     assert [draws.below(n) for n in bounds] == [r1.below(n) for n in bounds]
     draws.close()
     assert r1.state == r2.state
+
+
+@given(seed=st.integers(min_value=0, max_value=2**64 - 1),
+       bounds=st.lists(st.integers(min_value=1, max_value=2000), min_size=1, max_size=300),
+       cut=st.integers(min_value=0, max_value=300))
+def test_rng_below_draws_exactly_as_one_output_at_a_time(seed: int, bounds: list[int], cut: int) -> None:
+    # the batch below() reads from is a cache: results and state equal the one-at-a-time reference,
+    # across a copy, a saved and restored state and a shuffle taken mid-batch
+    fast, slow = Rng(seed), Rng(seed)
+    for i, n in enumerate(bounds):
+        if i == cut:
+            fast = fast.copy()
+            restored = Rng(0)
+            restored.state = slow.state
+            slow = restored
+            items = list(range(n % 40))
+            other = items[:]
+            fast.shuffle(items)
+            slow.shuffle_slow(other)
+            assert items == other
+        assert fast.below(n) == slow.below_slow(n)
+        assert fast.state == slow.state
+    assert fast.next64() == slow.next64()

@@ -31,39 +31,66 @@ def _outputs(state: int, count: int) -> list[int]:
 
 
 class Rng:
-    """A small deterministic generator owned by a game state."""
+    """A small deterministic generator owned by a game state.
 
-    __slots__ = ("state",)
+    Its whole state is :attr:`state` (one 64-bit integer). :meth:`below` reads
+    outputs from a batch computed ahead in NumPy (16 at first, up to 256 as a
+    generator keeps drawing); the batch is only a cache of the outputs that follow
+    ``state``, so every result, and ``state`` after it, is exactly that of drawing
+    one output at a time (:meth:`next64`, :meth:`below_slow`)."""
+
+    __slots__ = ("_base", "_batch", "_pos", "_size")
 
     def __init__(self, seed: int) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise TypeError(f"seed must be an int, not {type(seed).__name__}")
-        self.state = seed & _MASK
+        self._base = seed & _MASK  # the state before the first output of _batch
+        self._batch: tuple[int, ...] = ()  # immutable: copies share it
+        self._pos = 0  # outputs of _batch used
+        self._size = 16  # the next batch's size
+
+    @property
+    def state(self) -> int:
+        return (self._base + self._pos * _GAMMA) & _MASK
+
+    @state.setter
+    def state(self, value: int) -> None:
+        self._base = value & _MASK
+        self._batch = ()
+        self._pos = 0
+        self._size = 16
 
     def next64(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = self.state
+        z = self.state = (self.state + _GAMMA) & _MASK
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """A uniform integer in ``[0, n)`` (rejection sampling, no bias).
-        :meth:`next64` is written out here: this is the hottest call of a playout."""
+        """A uniform integer in ``[0, n)`` (rejection sampling on the top bits, no bias)."""
         if n <= 0:
             raise ValueError(f"below() needs a positive bound, got {n}")
         shift = _SHIFTS[n] if n < 1025 else 64 - n.bit_length()
-        z = self.state
+        batch, pos = self._batch, self._pos
         while True:
-            z = (z + 0x9E3779B97F4A7C15) & _MASK
-            state = z
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            r = (z ^ (z >> 31)) >> shift
+            if pos == len(batch):
+                self._base = (self._base + pos * _GAMMA) & _MASK
+                batch = self._batch = tuple(_outputs(self._base, self._size))
+                self._size = min(256, 2 * self._size)
+                pos = 0
+            r: int = batch[pos] >> shift
+            pos += 1
             if r < n:
-                self.state = state
+                self._pos = pos
                 return r
-            z = state
+
+    def below_slow(self, n: int) -> int:
+        """The reference for :meth:`below`: one output at a time."""
+        shift = 64 - n.bit_length()
+        while True:
+            r = self.next64() >> shift
+            if r < n:
+                return r
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates shuffle in place, with ``below(i + 1)`` for i from the top down.
@@ -92,7 +119,7 @@ class Rng:
     def shuffle_slow(self, items: MutableSequence[T]) -> None:
         """The reference: Fisher-Yates one draw at a time."""
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            j = self.below_slow(i + 1)
             items[i], items[j] = items[j], items[i]
 
     def draws(self, expected: int) -> Draws:
@@ -105,7 +132,7 @@ class Rng:
 
     def copy(self) -> Rng:
         other = Rng(0)
-        other.state = self.state
+        other._base, other._batch, other._pos, other._size = self._base, self._batch, self._pos, self._size
         return other
 
 
