@@ -22,6 +22,7 @@ carries; ``texas_holdem_v4.env()`` has it with two more) wraps the courtcards en
 
     pip install 'courtcards[rl]' shimmy open_spiel rlcard pygame
     python bench/bench_envs.py --rounds 5 --steps 20000
+    python bench/bench_envs.py --rounds 5 --steps 20000 --compiled   # courtcards compiled with mypyc (setup.py)
 """
 
 from __future__ import annotations
@@ -81,13 +82,27 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--steps", type=int, default=20_000, help="agent steps per env per round (whole episodes)")
     ap.add_argument("--classic", default="texas_holdem_v4", help="PettingZoo classic env module name")
+    ap.add_argument("--compiled", action="store_true", help="run on this tree compiled with mypyc (built and cached "
+                                                            "by bench/compiled_tree.py)")
     args = ap.parse_args()
+    if args.compiled:  # the same command again, importing courtcards from the compiled copy
+        import sys
+        from pathlib import Path
+
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from compiled_tree import compiled_tree
+
+        tree = str(compiled_tree())
+        argv = [str(Path(__file__).resolve()), *(a for a in sys.argv[1:] if a != "--compiled")]
+        os.chdir(tree)
+        os.execve(sys.executable, [sys.executable, *argv], dict(os.environ, PYTHONPATH=tree))
 
     import importlib
 
     from pettingzoo.utils.wrappers import OrderEnforcingWrapper
     from shimmy import OpenSpielCompatibilityV0
 
+    from courtcards import engine_build
     from courtcards.envs.pettingzoo import env as cc_env
 
     def ordered(make: Callable[[], Any]) -> Callable[[], Any]:
@@ -107,7 +122,8 @@ def main() -> None:
     }
     load = os.getloadavg()
     print(f"machine: {platform.platform()}; {platform.processor() or platform.machine()}; "
-          f"Python {platform.python_version()}; load average at start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+          f"Python {platform.python_version()}; courtcards engine: {engine_build()}; "
+          f"load average at start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     rates: dict[str, list[float]] = {name: [] for name in envs}
     for r in range(args.rounds):
         for name, run in envs.items():

@@ -5,10 +5,13 @@ OpenSpiel is not a dependency of courtcards: ``--install`` creates a virtual
 environment for it (default ``bench/.venv-peers``) and installs ``open_spiel``
 there; the peer runs in that environment, courtcards in this one. Only player
 actions are counted: Dou Dizhu's deal is chance nodes (resolved by the same loop,
-uniformly, not counted), Rank deals inside ``apply``.
+uniformly, not counted), Rank deals inside ``apply``. Rank runs twice: pure
+Python, and compiled with mypyc (setup.py; ``bench/compiled_tree.py`` builds
+the copy), each in its own process.
 
     python bench/bench_peers.py --install          # once
     python bench/bench_peers.py --rounds 7
+    python bench/bench_peers.py --no-compiled      # pure Python only
 """
 
 from __future__ import annotations
@@ -48,8 +51,7 @@ print(json.dumps({"actions": actions, "cpu": time.process_time() - start}))
 
 
 def rank_worker(games: int, seed: int) -> dict[str, float]:
-    sys.path.insert(0, str(ROOT))
-    sys.path.insert(0, str(ROOT / "bench"))
+    sys.path.insert(0, str(ROOT / "bench"))  # courtcards itself comes from PYTHONPATH (the tree measured)
     from bench_engine import playouts
 
     return playouts("rank", 4, games, seed)
@@ -62,6 +64,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--rank-games", type=int, default=40)
     ap.add_argument("--peer-games", type=int, default=400)
+    ap.add_argument("--no-compiled", action="store_true", help="skip the mypyc-compiled build")
     ap.add_argument("--rank-worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -78,21 +81,34 @@ def main() -> None:
     load = os.getloadavg()
     print(f"machine: {platform.platform()}; Python {platform.python_version()}; "
           f"load average at start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    ours: list[float] = []
+    trees = {"pure": ROOT}
+    if not args.no_compiled:
+        sys.path.insert(0, str(ROOT / "bench"))
+        from compiled_tree import compiled_tree
+
+        trees["compiled"] = compiled_tree()
+    ours: dict[str, list[float]] = {k: [] for k in trees}
     theirs: list[float] = []
     for r in range(args.rounds):
         seed = 1 + r * 10_000
-        a = subprocess.run([sys.executable, __file__, "--rank-worker", "--rank-games", str(args.rank_games),
-                            "--seed", str(seed)], check=True, capture_output=True, text=True)
+        for name, tree in trees.items():
+            a = subprocess.run([sys.executable, __file__, "--rank-worker", "--rank-games", str(args.rank_games),
+                                "--seed", str(seed)], check=True, capture_output=True, text=True, cwd=tree,
+                               env=dict(os.environ, PYTHONPATH=str(tree)))
+            x = json.loads(a.stdout)
+            ours[name].append(x["actions"] / x["cpu"])
         b = subprocess.run([str(python), "-c", PEER, str(args.peer_games), str(seed)],
                            check=True, capture_output=True, text=True)
-        x, y = json.loads(a.stdout), json.loads(b.stdout)
-        ours.append(x["actions"] / x["cpu"])
+        y = json.loads(b.stdout)
         theirs.append(y["actions"] / y["cpu"])
-        print(f"  round {r + 1}: Rank 4p {ours[-1]:,.0f}/s, OpenSpiel Dou Dizhu {theirs[-1]:,.0f}/s")
-    mo, mt = statistics.median(ours), statistics.median(theirs)
-    print(f"median actions per CPU second: Rank 4p {mo:,.0f}, OpenSpiel C++ Dou Dizhu via Python {mt:,.0f}; "
-          f"ratio {mo / mt:.2f}")
+        print(f"  round {r + 1}: " + ", ".join(f"Rank 4p {k} {v[-1]:,.0f}/s" for k, v in ours.items())
+              + f", OpenSpiel Dou Dizhu {theirs[-1]:,.0f}/s")
+    mt = statistics.median(theirs)
+    print(f"median actions per CPU second: OpenSpiel C++ Dou Dizhu via Python {mt:,.0f}; "
+          + "; ".join(f"Rank 4p {k} {statistics.median(v):,.0f}, ratio {statistics.median(v) / mt:.2f}"
+                      for k, v in ours.items()))
+    load = os.getloadavg()
+    print(f"load average at end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
 
 if __name__ == "__main__":
