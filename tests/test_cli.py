@@ -226,3 +226,13 @@ def test_steal_card_is_shown_to_king_and_beggar_only() -> None:
     assert "The King (seat 0) steals 12 from the Beggar (you)" in lines[3]
     assert "steals a card from the Beggar (seat 3)" in lines[1]
     assert "12" not in lines[2] and "steals a card" in lines[2]
+
+
+def test_version_names_the_engine_build() -> None:
+    import courtcards
+    from courtcards.core import state
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    build = "pure" if state.__file__.endswith(".py") else "compiled"  # .ci/test-compiled runs this on both
+    assert result.output.strip() == f"courtcards {courtcards.__version__} (engine: {build})"
