@@ -6,6 +6,10 @@ agents all show these sentences, so no client writes its own. A view carries the
 last :data:`LOG_LIMIT` events; each has its number ``n`` since the game began, so
 a client that keeps a longer log can append without duplicates.
 
+A state appends plain tuples of the same six fields (cheaper than the subclass)
+and wraps its last one as an EventLog when read; every method here reads nodes
+by index, so either kind of node may be in a chain.
+
 An event that shows private cards has a public sentence for everyone and, in
 ``secret``, the fuller sentence each entitled seat sees instead ("seat 0 takes a
 card from seat 3" / to seat 0 and 3: "seat 0 takes 12 from seat 3"). Every event
@@ -39,7 +43,11 @@ class EventLog(tuple):  # type: ignore[type-arg]
 
     __slots__ = ()
 
-    prev: EventLog | None = property(itemgetter(0))  # type: ignore[assignment]
+    @property
+    def prev(self) -> EventLog | None:
+        node = self[0]
+        return node if node is None or type(node) is EventLog else _new(EventLog, node)  # a state's plain node
+
     n: int = property(itemgetter(1))  # type: ignore[assignment]
     seat: int | None = property(itemgetter(2))  # type: ignore[assignment]
     text: str = property(itemgetter(3))  # type: ignore[assignment]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -84,13 +84,14 @@ class State(ABC):
     _move_cache: tuple[int, tuple[int, ...], tuple[int, ...]] | None
     _ids_cache: tuple[int, int, tuple[int, ...], dict[int, Action | None]] | None
     _infolog: list[list[str]] | None
-    #: the engine's sentences of what happened (courtcards.core.events); immutable
-    events: EventLog
+    #: the event log's last node: an EventLog, or a plain tuple of the same fields that
+    #: log_event appended (wrapped as an EventLog when ``events`` is read)
+    _log: tuple[Any, ...]
 
     #: attributes a copy may share with its original: immutable, or caches
     #: that are replaced and never mutated in place
     SHARED_ON_COPY: ClassVar[frozenset[str]] = frozenset(
-        {"game", "start", "events", "_legal_cache", "_move_cache", "_ids_cache", "_codec"}
+        {"game", "start", "_log", "_legal_cache", "_move_cache", "_ids_cache", "_codec"}
     )
 
     def _init_base(self, game: Game[Any], num_players: int, options: dict[str, OptionValue], seed: int) -> None:
@@ -108,7 +109,7 @@ class State(ABC):
         self._ids_cache = None
         self._infolog = None
         self._codec: ActionCodec | None = None
-        self.events = EMPTY_LOG
+        self._log = EMPTY_LOG
 
     # -- hooks a game implements -------------------------------------------------
     @abstractmethod
@@ -317,14 +318,26 @@ class State(ABC):
             self._log_observations()
 
     # -- the event log ------------------------------------------------------------------
+    @property
+    def events(self) -> EventLog:
+        """The engine's sentences of what happened (courtcards.core.events); immutable."""
+        log = self._log
+        if type(log) is not EventLog:
+            log = self._log = _node(EventLog, log)
+        return cast(EventLog, log)
+
+    @events.setter
+    def events(self, log: EventLog) -> None:
+        self._log = log
+
     def log_event(self, seat: int | None, text: str, secret: Mapping[int, str] | None = None) -> None:
         """Record an event in the engine's words: ``text`` for everyone (name seats
         as "seat N"), ``secret[s]`` instead for a seat entitled to see more."""
-        log = self.events
-        depth = log[5]
-        # EventLog.add without its call: this runs at nearly every action of every playout
-        self.events = _node(EventLog, (log, log[1] + 1, seat, text, secret, depth + 1)) if depth < MAX_DEPTH \
-            else log.add(seat, text, secret)
+        log = self._log
+        depth: int = log[5]
+        # a plain tuple node (EventLog's fields): this runs at nearly every action of every playout
+        self._log = (log, log[1] + 1, seat, text, secret, depth + 1) if depth < MAX_DEPTH \
+            else self.events.add(seat, text, secret)
 
     def log_view(self, seat: int | None) -> list[JSON]:
         """The ``log`` of ``seat``'s view: the last events as that seat sees them."""
@@ -520,7 +533,7 @@ class State(ABC):
         new._ids_cache = self._ids_cache
         new._infolog = None if self._infolog is None else [list(log) for log in self._infolog]
         new._codec = self._codec
-        new.events = self.events
+        new._log = self.events  # immutable: shared
         self._copy_into(new)
         return new
 
