@@ -10,6 +10,7 @@ from browser_ui import (
     join,
     play_first_legal,
     play_together_until_over,
+    version,
     wait_state,
     wait_turn_or_end,
 )
@@ -138,7 +139,10 @@ def test_kqp_taxes_then_play(pages: Pages, server: Server, screenshot: Screensho
     assert page.locator("#play").is_disabled() and "exactly 2 cards" in page.inner_text("#why")
     page.locator(f'#hand .card[data-code="{cards[1]}"][aria-pressed="false"]').first.click()
     assert page.inner_text("#play").startswith("Give ")
+    before = version(page)
     page.click("#play")
+    # the give-back's buttons stay until the server's answer redraws the page (slow under load)
+    page.wait_for_function(f"() => document.body.dataset.version !== {before!r}")
     for _ in range(3):
         wait_turn_or_end(page)
         play_first_legal(page)
