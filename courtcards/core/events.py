@@ -24,14 +24,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from operator import itemgetter
-from typing import Any
+from typing import Any, Final
 
 from courtcards.core.errors import PositionError
 from courtcards.core.positions import Fields
 
-LOG_LIMIT = 40
-MAX_TEXT = 400
-MAX_DEPTH = 10 * LOG_LIMIT  # a longer chain is cut back to the last LOG_LIMIT events (nothing shows more)
+LOG_LIMIT: Final = 40
+MAX_TEXT: Final = 400
+MAX_DEPTH: Final = 400  # 10 * LOG_LIMIT: a longer chain is cut back to the last LOG_LIMIT events (nothing shows more)
 _new = tuple.__new__
 
 

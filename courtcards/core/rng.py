@@ -8,16 +8,16 @@ Python version (``random.Random`` makes no such promise across versions).
 from __future__ import annotations
 
 from collections.abc import MutableSequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 import numpy as np
 
 T = TypeVar("T")
 
-_MASK = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
-_STEPS = np.arange(1, 1025, dtype=np.uint64) * np.uint64(_GAMMA)  # k * GAMMA, wrapping
-_SHIFTS = [64 - n.bit_length() for n in range(1025)]  # below(n) keeps the top bits of a draw
+_MASK: Final = (1 << 64) - 1
+_GAMMA: Final = 0x9E3779B97F4A7C15
+_STEPS: Final = np.arange(1, 1025, dtype=np.uint64) * np.uint64(_GAMMA)  # k * GAMMA, wrapping
+_SHIFTS: Final = [64 - n.bit_length() for n in range(1025)]  # below(n) keeps the top bits of a draw
 
 
 def _outputs(state: int, count: int) -> list[int]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, Self, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 JSON = dict[str, Any]
 
 STATE_FORMAT = "courtcards/state"
-_node = tuple.__new__
+_node: Final = tuple.__new__
 STATE_FORMAT_VERSION = 3  # 2: one position format (piles top card first, shared names); 3: the event log
 
 

@@ -7,11 +7,18 @@ and Crown + Draw 2.
 
 from __future__ import annotations
 
+from typing import Final
+
 from courtcards.core import climbing
 from courtcards.core.errors import NotationError
 
-WILD, UP, DOWN, CROWN, CROWN2 = 13, 14, 15, 16, 17
-NCODES = 18
+# Final: the compiled engine inlines them (docs/engine/README.md, "Compiled engine")
+WILD: Final = 13
+UP: Final = 14
+DOWN: Final = 15
+CROWN: Final = 16
+CROWN2: Final = 17
+NCODES: Final = 18
 NUMBERS = range(1, 13)
 MODIFIERS = (UP, DOWN)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import combinations_with_replacement, compress, pairwise
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Self, cast
+from typing import TYPE_CHECKING, Any, Final, Self, cast
 
 from courtcards.core.climbing import Record, transfers_view
 from courtcards.core.climbing import frozen_record as _frozen
@@ -42,12 +42,12 @@ HAND_SIZE = 15
 KING, QUEEN, KNIGHT, BEGGAR = "king", "queen", "knight", "beggar"
 
 # Phases
-KINGS_HAND = "kings_hand"  # the King may take the King's Hand (RK-14)
-BENEFIT = "benefit"  # the King chooses lead or steal (RK-12)
-GIVE_BACK = "give_back"  # after a steal, the King gives one card (RK-12)
-EXCHANGE = "exchange"  # Classic President give-backs, King and Queen at once (RK-13)
-PLAY = "play"
-OVER = "over"
+KINGS_HAND: Final = "kings_hand"  # the King may take the King's Hand (RK-14)
+BENEFIT: Final = "benefit"  # the King chooses lead or steal (RK-12)
+GIVE_BACK: Final = "give_back"  # after a steal, the King gives one card (RK-12)
+EXCHANGE: Final = "exchange"  # Classic President give-backs, King and Queen at once (RK-13)
+PLAY: Final = "play"
+OVER: Final = "over"
 
 # Classic President: what the Beggar hands over first (RK-13).
 _PRESIDENT_ORDER = (CROWN, CROWN2, *range(12, 0, -1))
@@ -55,7 +55,7 @@ _PRESIDENT_ORDER = (CROWN, CROWN2, *range(12, 0, -1))
 _NONE, _UP, _DOWN = 0, 1, 2
 
 # _LEFT[n][seat]: the seats to the left of seat, in order, ending with seat itself (RK-3)
-_LEFT = {n: tuple(tuple((s + i) % n for i in range(1, n + 1)) for s in range(n)) for n in range(1, 13)}
+_LEFT: Final = {n: tuple(tuple((s + i) % n for i in range(1, n + 1)) for s in range(n)) for n in range(1, 13)}
 _DECKS = {d: tuple(c for c in range(NCODES) for _ in range(DECK_COUNTS[c] * d)) for d in (1, 2)}
 
 
@@ -69,13 +69,13 @@ def _set_action(x: int, a: int, lift: int, w: int, mod: int) -> A.RankAction:
 # Following a pile of count k: _FOLLOW[shape][k][x][a] is the set of a x's (shape 3: plus
 # one x-1) with Wilds making up the count; shapes 0 plain, 1 Rank-Up, 2 Rank-Down, 3 lifted.
 _SHAPES = ((0, _NONE), (0, _UP), (0, _DOWN), (1, _UP))
-_FOLLOW: tuple[dict[int, list[list[A.RankAction]]], ...] = ({}, {}, {}, {})
+_FOLLOW: Final[tuple[dict[int, list[list[A.RankAction]]], ...]] = ({}, {}, {}, {})
 
 
-_PLACEHOLDER = A.PASS  # index 0 of a row: never read
+_PLACEHOLDER: Final = A.PASS  # index 0 of a row: never read
 # Wilds alone: _WILDS[w] and _WILDS_UP[w] (with a Rank-Up)
-_WILDS = [_PLACEHOLDER] + [A.make("play", (WILD,) * w) for w in range(1, 9)]
-_WILDS_UP = [_PLACEHOLDER] + [A.make("play", (WILD,) * w + (UP,)) for w in range(1, 9)]
+_WILDS: Final = [_PLACEHOLDER] + [A.make("play", (WILD,) * w) for w in range(1, 9)]
+_WILDS_UP: Final = [_PLACEHOLDER] + [A.make("play", (WILD,) * w + (UP,)) for w in range(1, 9)]
 
 
 def _follow_rows(shape: int, k: int) -> list[list[A.RankAction]]:
@@ -91,13 +91,16 @@ def _follow_rows(shape: int, k: int) -> list[list[A.RankAction]]:
 
 
 # Following a single: _PLAIN1[x] is x alone, _UP1[x] is x U, _DOWN1[x] is x D
-_PLAIN1, _UP1, _DOWN1 = (
-    [_PLACEHOLDER] + [_set_action(x, 1, 0, 0, mod) for x in NUMBERS] for mod in (_NONE, _UP, _DOWN)
-)
+_PLAIN1: Final = [_PLACEHOLDER] + [_set_action(x, 1, 0, 0, _NONE) for x in NUMBERS]
+_UP1: Final = [_PLACEHOLDER] + [_set_action(x, 1, 0, 0, _UP) for x in NUMBERS]
+_DOWN1: Final = [_PLACEHOLDER] + [_set_action(x, 1, 0, 0, _DOWN) for x in NUMBERS]
+# the actions module's names that apply reads at every action
+_PASS: Final = A.PASS
+_RANK_ACTION: Final = A.RankAction
 
 # Leading: _LEAD[(x, c, wilds, ups, lift, downs)] lists, for a = 1..c x's and w = 0..wilds
 # Wilds, the sets of a x's plain, with a Rank-Up, lifted (one x-1 and a Rank-Up), with a Rank-Down.
-_LEAD: dict[tuple[int, int, int, bool, int, bool], list[A.RankAction]] = {}
+_LEAD: Final[dict[tuple[int, int, int, bool, int, bool], list[A.RankAction]]] = {}
 
 
 def _lead_block(key: tuple[int, int, int, bool, int, bool]) -> list[A.RankAction]:
@@ -114,10 +117,10 @@ def _lead_block(key: tuple[int, int, int, bool, int, bool]) -> list[A.RankAction
                 block.append(_set_action(x, a, 0, w, _DOWN))
     return block
 
-_CROWN = A.make("play", (CROWN,))
-_CROWN2 = A.make("play", (CROWN2,))
-_LONE_UP = A.make("play", (UP,))
-_LONE_DOWN = A.make("play", (DOWN,))
+_CROWN: Final = A.make("play", (CROWN,))
+_CROWN2: Final = A.make("play", (CROWN2,))
+_LONE_UP: Final = A.make("play", (UP,))
+_LONE_DOWN: Final = A.make("play", (DOWN,))
 
 
 def _canonical_cards(raw: Any) -> list[int] | None:
@@ -151,8 +154,8 @@ def _set_words(count: int, value: int) -> str:
     return words
 
 
-_SET_WORDS: dict[tuple[int, int], str] = {}
-_PASSES = tuple(f"seat {s} passes." for s in range(12))
+_SET_WORDS: Final[dict[tuple[int, int], str]] = {}
+_PASSES: Final = tuple(f"seat {s} passes." for s in range(12))
 
 
 def _ordinal(k: int) -> str:
@@ -343,7 +346,7 @@ class RankState(State):
         phase goes straight to the rules (actions are interned: identity is equality)."""
         cache = self._legal_cache
         if (cache is None or cache[0] != self.version or cache[1] != seat or self.phase != PLAY
-                or action.__class__ is not A.RankAction or action not in cache[2] or self.pending):
+                or action.__class__ is not _RANK_ACTION or action not in cache[2] or self.pending):
             super().apply(seat, action)
             return
         act: A.RankAction = action
@@ -351,7 +354,7 @@ class RankState(State):
         self.version += 1
         if self.id_prefixes:
             self.id_prefixes.pop(seat, None)
-        if act is A.PASS:
+        if act is _PASS:
             self._pass(seat)
         else:
             self._play(seat, act)
@@ -540,7 +543,7 @@ class RankState(State):
                 out.append(_LONE_UP)
             if downs and v > 1:
                 out.append(_LONE_DOWN)
-            out.append(A.PASS)
+            out.append(_PASS)
             return out
         if k == 1:  # the same sets as below, faster: single cards, with a modifier or not
             out += compress(_PLAIN1[v + 1 : 13], h[v + 1 : 13])
@@ -555,7 +558,7 @@ class RankState(State):
             if downs:
                 out += compress(_DOWN1[1:13], h[1:13])
             if seat != self.owner:
-                out.append(A.PASS)
+                out.append(_PASS)
             return out
         low = k - wilds if k > wilds else 1
         rows = _FOLLOW[0].get(k) or _follow_rows(0, k)
@@ -586,7 +589,7 @@ class RankState(State):
                 if c:
                     out += rows[x][low : (c if c < k else k) + 1]
         if seat != self.owner:
-            out.append(A.PASS)
+            out.append(_PASS)
         return out
 
     def _committed(self, seat: int, action: Action) -> None:
