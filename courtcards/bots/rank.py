@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from courtcards.bots.base import register_bot
 from courtcards.core.rng import Rng
@@ -136,6 +136,50 @@ def average_badness(w: Weights) -> float:
     return _AVERAGE[w]
 
 
+class Table(NamedTuple):
+    """What the greedy bot reads: the seat's hand (counts) and public facts."""
+
+    hand: list[int]
+    phase: str
+    seat: int | None
+    sizes: list[int]
+    leading: bool
+    deck_size: int
+    pile_value: int
+    pile_count: int
+    pile_owner: int | None
+    unseen: list[int]  # cards the seat has not seen (play phase only; else empty)
+
+
+def table_of_view(view: dict[str, Any]) -> Table:
+    h = hand_counts(view.get("hand", []))
+    pile = view["pile"]
+    play = view["phase"] not in ("kings_hand", "benefit", "give_back", "exchange")
+    return Table(
+        h, view["phase"], view.get("seat"), [int(p["hand_size"]) for p in view["players"]], bool(view["leading"]),
+        int(view.get("deck_size", 0)), int(pile["value"]), int(pile["count"]), pile["owner"],
+        unseen_counts(view, h) if play else [],
+    )
+
+
+def table_of_state(state: Any, seat: int) -> Table:
+    """The same table read from a Rank state (a sampled world): ``seat``'s hand and the public facts only."""
+    h = list(state.hands[seat])
+    phase = state.phase
+    unseen: list[int] = []
+    if phase not in ("kings_hand", "benefit", "give_back", "exchange"):
+        decks = 2 if state.num_players >= 7 else 1  # RK-1, as unseen_counts
+        unseen = [DECK_COUNTS[c] * decks - h[c] - state.discard[c] for c in range(NCODES)]
+        for c in state.pile:
+            unseen[c] -= 1
+        unseen = [max(0, c) for c in unseen]
+    count = state.pile_count
+    return Table(
+        h, phase, seat, list(state.sizes), phase == "play" and count == 0, len(state.draw), state.pile_value,
+        count, state.owner if state.owner >= 0 else None, unseen,
+    )
+
+
 class GreedyRankBot:
     """Greedy Rank bot; its seed only breaks ties between equally good actions."""
 
@@ -147,17 +191,24 @@ class GreedyRankBot:
         acts = [a if isinstance(a, RankAction) else parse_action(a.text) for a in legal]
         if len(acts) == 1:
             return legal[0]
-        h = hand_counts(view.get("hand", []))
-        phase = view["phase"]
-        if phase == "kings_hand":
-            pick = self._kings_hand(h)
-        elif phase == "benefit":
-            pick = self._benefit(h, acts)
-        elif phase in ("give_back", "exchange"):
-            pick = self._give(h, acts)
-        else:
-            pick = self._play(view, h, acts)
-        return legal[acts.index(pick)]
+        return legal[acts.index(self._decide(table_of_view(view), acts))]
+
+    def choose_state(self, state: Any, seat: int, legal: Sequence[Action]) -> Action:
+        """The move ``choose`` makes from ``seat``'s view, read from a (sampled) state: its hand and public facts."""
+        if len(legal) == 1:
+            return legal[0]
+        acts: list[RankAction] = legal  # type: ignore[assignment]  # the state's own actions
+        return self._decide(table_of_state(state, seat), acts)
+
+    def _decide(self, t: Table, acts: list[RankAction]) -> RankAction:
+        h = t.hand
+        if t.phase == "kings_hand":
+            return self._kings_hand(h)
+        if t.phase == "benefit":
+            return self._benefit(h, acts)
+        if t.phase in ("give_back", "exchange"):
+            return self._give(h, acts)
+        return self._play(t, h, acts)
 
     # -- before play -------------------------------------------------------------------
     def _kings_hand(self, h: list[int]) -> RankAction:
@@ -177,9 +228,9 @@ class GreedyRankBot:
         return self._best(acts, lambda a: (badness(_without(h, a.cards), self.w), sum(a.cards)))
 
     # -- play ----------------------------------------------------------------------------
-    def _play(self, view: dict[str, Any], h: list[int], acts: list[RankAction]) -> RankAction:
+    def _play(self, t: Table, h: list[int], acts: list[RankAction]) -> RankAction:
         size = sum(h)
-        draw = int(view.get("deck_size", 0))
+        draw = t.deck_size
         plays = [a for a in acts if a.kind == "play"]
         for a in plays:  # go out whenever a play empties the hand (RK-6: not a Crown + Draw 2 that draws)
             if len(a.cards) == size and not (a.cards == (CROWN2,) and draw > 0):
@@ -188,17 +239,15 @@ class GreedyRankBot:
         sets = [a for a in plays if not a.is_crown]
         sure = h[CROWN] + (h[CROWN2] if draw == 0 else 0)
         rest = _without(h, [CROWN] * h[CROWN] + [CROWN2] * h[CROWN2])
-        pile = view["pile"]
-        me = view.get("seat")
-        opp_min = min((p["hand_size"] for p in view["players"] if p["seat"] != me and p["hand_size"]),
-                      default=HAND_SIZE)
+        me = t.seat
+        opp_min = min((n for s, n in enumerate(t.sizes) if s != me and n), default=HAND_SIZE)
         late = size <= self.w.late_cards or opp_min <= self.w.late_cards
 
-        unseen = unseen_counts(view, h)
+        unseen = t.unseen
         groups = [x for x in NUMBERS if h[x]]
         safe = {x for x in groups if not beatable(x, h[x], unseen)}
 
-        if view["leading"]:
+        if t.leading:
             # every set but one wins its round (or a Crown covers it): lead the safe sets first
             if safe and len(groups) - len(safe) <= 1 + sure:
                 for a in sets:
@@ -208,15 +257,15 @@ class GreedyRankBot:
                 return self._best(crowns, lambda a: (a.cards[0] == CROWN,))  # only Crowns: C2 first
             return self._best(sets, lambda a: self._lead_key(h, a))
 
-        k = int(pile["count"])
+        k = t.pile_count
         for x in sorted(safe):  # a safe exact set takes the round; then the rest must be nearly done
-            if h[x] == k and x > int(pile["value"]) and len(groups) - len(safe) <= 1 + sure:
+            if h[x] == k and x > t.pile_value and len(groups) - len(safe) <= 1 + sure:
                 for a in sets:
                     if a.cards == (x,) * k:
                         return a
         base = badness(h, self.w)
         scored = [(badness(_without(h, a.cards), self.w) - base, a) for a in sets]
-        scored.sort(key=lambda t: (t[0], self._value(a=t[1], pile=pile)))
+        scored.sort(key=lambda d: (d[0], self._value(d[1], t)))
         if scored:
             delta, best = scored[0]
             limit = self.w.play_late if late else self.w.play_early
@@ -232,7 +281,7 @@ class GreedyRankBot:
             c1 = [a for a in crowns if a.cards == (CROWN,)]
             if c1 and size >= self.w.crown_min_cards:
                 return c1[0]
-            if late and opp_min <= 2 and pile["owner"] is not None and pile["owner"] != me:
+            if late and opp_min <= 2 and t.pile_owner is not None and t.pile_owner != me:
                 return self._best(crowns, lambda a: (a.cards[0] == CROWN2,))
         for a in acts:
             if a.kind == "pass":
@@ -244,10 +293,10 @@ class GreedyRankBot:
         return (badness(after, self.w) - self.w.lead_count * a.count, -len(a.cards), max(a.cards))
 
     @staticmethod
-    def _value(a: RankAction, pile: dict[str, Any]) -> int:
+    def _value(a: RankAction, t: Table) -> int:
         if a.base > 0:
             return a.base
-        value = int(pile["value"]) + 1 if pile["count"] else 1
+        value = t.pile_value + 1 if t.pile_count else 1
         return value + (1 if UP in a.cards else 0)
 
     def _best(self, acts: Sequence[RankAction], key: Any) -> RankAction:
