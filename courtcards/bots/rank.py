@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from courtcards.bots.base import register_bot
+from courtcards.core.errors import CourtcardsError
 from courtcards.core.rng import Rng
 from courtcards.core.state import Action
 from courtcards.games.rank.actions import RankAction, parse_action
@@ -308,3 +309,137 @@ class GreedyRankBot:
 
 
 register_bot("rank", "greedy", GreedyRankBot)
+
+
+def round_start(state: Any) -> tuple[Any, list[tuple[int, str]]] | None:
+    """A copy of a Rank state (a sampled world) as it was when the round before the one in play began
+    (or the one in play, when the round before cannot be undone), with the moves to replay on it; None
+    when there is nothing to rebuild. Within a round no card is drawn (a Crown ends it), so the hands
+    are today's plus the plays since; the previous round's cards are back from the discard."""
+    if state.phase != "play" or state.pending or not (state.round_log or state.last_round):
+        return None
+    now = list(state.round_log)
+    before = list(state.last_round)
+    back = [0] * NCODES  # the previous round's cards, out of the discard
+    for _, text in before:
+        if text != "pass":
+            for c in parse_action(text).cards:
+                back[c] += 1
+    if back[CROWN2] or any(b > d for b, d in zip(back, state.discard, strict=True)):
+        before = []  # a Crown + Draw 2 drew unknown cards, or the round was another hand's: not undone
+        back = [0] * NCODES
+    log = before + now
+    if not log:
+        return None
+    w = state.copy()
+    pile = 0
+    for s, text in log:
+        if text != "pass":
+            cards = parse_action(text).cards
+            for c in cards:
+                w.hands[s][c] += 1
+            w.sizes[s] += len(cards)
+            pile += len(cards)
+    if pile != len(w.pile) + sum(back):
+        return None
+    w.discard = [d - b for d, b in zip(w.discard, back, strict=True)]
+    w.pile, w.top, w.pile_value, w.pile_count, w.owner = [], (), 0, 0, -1
+    w.passed = [False] * w.num_players
+    w.finished = [s for s in w.finished if w.sizes[s] == 0]
+    w.turn = log[0][0]
+    w.round_log = []
+    w.last_round = [] if before else list(state.last_round)
+    w.version += 1
+    w._legal_cache = w._move_cache = None
+    return w, log
+
+
+def round_fit(state: Any, seat: int, model: Any) -> tuple[int, int]:
+    """How many of the other seats' choices in the round in play and the one before ``model`` (a bot with
+    ``choose_state``) would have made in this world, out of how many: a world's fit to what was seen."""
+    start = round_start(state)
+    if start is None:
+        return 0, 0
+    w, log = start
+    fit = asked = 0
+    try:
+        for s, text in log:
+            legal = w.legal_actions(s)
+            act = next((a for a in legal if a.text == text), None)
+            if act is None:
+                return fit, asked + 1
+            if s != seat and len(legal) > 1:
+                asked += 1
+                fit += model.choose_state(w, s, legal) is act
+            w.apply(s, act)
+    except CourtcardsError:  # a rebuilt position the rules refuse: this world explains nothing
+        return 0, max(asked, 1)
+    return fit, asked
+
+
+def refit(world: Any, seat: int, model: Any, rng: Rng, steps: int) -> tuple[int, int]:
+    """Swap hidden cards between the other hands and the draw pile while the world fits the moves seen no
+    worse (at most ``steps`` swaps, until it fits them all); the world is changed in place. Only for play
+    without exchanges, where every deal of the hidden cards with the same sizes fits the view."""
+    hits, asked = round_fit(world, seat, model)
+    if hits == asked or world.phase != "play" or world.exchanges:
+        return hits, asked
+    places = [s for s in range(world.num_players) if s != seat and world.sizes[s]]
+    draw = world.draw
+    for _ in range(steps):
+        a, b = rng.below(len(places) + 1), rng.below(len(places))
+        if a == len(places):  # the draw pile and a hand
+            if not draw:
+                continue
+            i = rng.below(len(draw))
+            hb = world.hands[places[b]]
+            d = _pick(hb, rng)
+            c = draw[i]
+            if c == d:
+                continue
+            draw[i] = d
+            hb[d] -= 1
+            hb[c] += 1
+            undo = (places[b], i, c, d)
+        else:
+            if a == b:
+                continue
+            ha, hb = world.hands[places[a]], world.hands[places[b]]
+            c, d = _pick(ha, rng), _pick(hb, rng)
+            if c == d:
+                continue
+            ha[c] -= 1
+            ha[d] += 1
+            hb[d] -= 1
+            hb[c] += 1
+            undo = (places[a], places[b], c, d)
+        world._legal_cache = world._move_cache = None
+        h2, a2 = round_fit(world, seat, model)
+        if h2 - a2 >= hits - asked:
+            hits, asked = h2, a2
+            if hits == asked:
+                break
+            continue
+        if len(undo) == 4 and isinstance(undo[1], int) and a == len(places):
+            s_b, i, c, d = undo
+            draw[i] = c
+            world.hands[s_b][d] += 1
+            world.hands[s_b][c] -= 1
+        else:
+            s_a, s_b, c, d = undo
+            world.hands[s_a][c] += 1
+            world.hands[s_a][d] -= 1
+            world.hands[s_b][d] += 1
+            world.hands[s_b][c] -= 1
+        world._legal_cache = world._move_cache = None
+    return hits, asked
+
+
+def _pick(h: Sequence[int], rng: Rng) -> int:
+    """A card of the hand (counts), each card equally likely."""
+    k = rng.below(sum(h))
+    for c, n in enumerate(h):
+        if k < n:
+            return c
+        k -= n
+    raise AssertionError("empty hand")
