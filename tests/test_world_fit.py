@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from courtcards.bots.ismcts import ISMCTSBot
-from courtcards.bots.rank import GreedyRankBot, refit, round_fit, round_start
+from courtcards.bots.rank import GreedyRankBot, RoundRecord, refit, round_fit, round_start
 from courtcards.core.conformance import resample_hidden
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
@@ -98,3 +98,30 @@ def test_refit_keeps_the_view_and_fits_the_moves_seen_better(players: int) -> No
                 perfect_after += refit_hits == refit_asked
             state.apply(seat, bots[seat].choose_state(state, seat, legal))
     assert after > before and perfect_after > perfect_before
+
+
+def test_round_record_pieces_the_hand_together_from_the_views() -> None:
+    # seat 0 sees only its views (the round in play and the one before) at its own turns; the record
+    # joins them into the hand's moves so far, and the real hands explain greedy's moves in all of them
+    whole = asked = 0
+    for seed in range(12):
+        state = RANK.new_game(4, {"tokens_to_win": 1}, seed=seed)
+        bots = [GreedyRankBot(s) for s in range(4)]
+        record = RoundRecord()
+        while not state.is_over():
+            seat = state.to_move()[0]
+            legal = state.legal_actions(seat)
+            move = bots[seat].choose_state(state, seat, legal)
+            if seat == 0:
+                view = state.view(0)
+                rounds = record.update(view)
+                moves = [m for r in rounds for m in r] + [(int(s), str(t)) for s, t in view["round_log"]]
+                history = list(state.history)
+                assert history[len(history) - len(moves):] == moves
+                whole += len(moves) == len(history)
+                asked += 1
+                hits, of = round_fit(state, 0, GreedyRankBot(0), rounds)
+                assert of - hits <= 1  # greedy's ties aside
+                record.current.append((0, move.text))
+            state.apply(seat, move)
+    assert whole >= 0.9 * asked

@@ -125,16 +125,19 @@ class Playout:
     guide: bool = False  # below the root too: the prior's move first, then progressive widening
 
 
-# refit(world, seat, model, rng, steps): make a sampled world fit the other seats' moves seen better
-# (the model makes them in it), in place; returns (moves the model makes, moves asked)
-FITS: dict[str, Callable[[State, int, Any, Rng, int], tuple[int, int]]] = {}
+# refit(world, seat, model, rng, steps, rounds): make a sampled world fit the other seats' moves seen
+# better (the model makes them in it), in place; returns (moves the model makes, moves asked)
+FITS: dict[str, Callable[[State, int, Any, Rng, int, Any], tuple[int, int]]] = {}
+# a record of the moves a seat saw over its views (``update(view)`` gives the ``rounds`` for refit)
+RECORDS: dict[str, Callable[[], Any]] = {}
 
 
 def _load_fits() -> None:
     if not FITS:
-        from courtcards.bots.rank import refit
+        from courtcards.bots.rank import RoundRecord, refit
 
         FITS["rank"] = refit
+        RECORDS["rank"] = RoundRecord
 
 
 PLAYOUTS: dict[str, Playout] = {
@@ -186,8 +189,20 @@ class ISMCTSBot:
         self.model = model  # a bot kind for the other seats' moves in the tree ("default": the game's; None: search)
         self.last_value: float | None = None  # the chosen move's mean value, for hints
         self.last_iterations = 0
+        self._records: dict[int, Any] = {}  # per seat: the moves seen in earlier views (RECORDS)
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        _load_fits()
+        record = None
+        if view["game"] in RECORDS and view.get("seat") is not None:  # what this seat saw in earlier views
+            record = self._records.setdefault(int(view["seat"]), RECORDS[view["game"]]())
+        rounds = record.update(view) if record is not None else None
+        action = self._search(view, legal, rounds)
+        if record is not None and view.get("phase") == "play":
+            record.current.append((int(view["seat"]), action.text))
+        return action
+
+    def _search(self, view: dict[str, Any], legal: Sequence[Action], rounds: Any) -> Action:
         if len(legal) == 1:
             self.last_value = None
             return legal[0]
@@ -226,7 +241,7 @@ class ISMCTSBot:
             width = 2 + int(self.widen * math.sqrt(done)) if first is not None else len(order)
             self._root_moves = (seat, {a.text for a in order[:width]})
             if done == 1 and fit > 0 and worlds:
-                pool = self._fitted_pool(game, view, seat, worlds, fit, rng, start)
+                pool = self._fitted_pool(game, view, seat, worlds, fit, rng, start, rounds)
                 searching = self.clock()  # the early stop's rate counts the search's time only
             if done <= worlds and len(pool) < done:
                 pool.append(game.sample_world(view, rng.next64()))
@@ -255,7 +270,8 @@ class ISMCTSBot:
         return by_text[best]
 
     def _fitted_pool(
-        self, game: Any, view: dict[str, Any], seat: int, worlds: int, fit: int, rng: Rng, start: float
+        self, game: Any, view: dict[str, Any], seat: int, worlds: int, fit: int, rng: Rng, start: float,
+        rounds: Any = None,
     ) -> list[State]:
         """Worlds drawn from the view, then their hidden cards swapped (at most ``fit`` times each) until
         the greedy model makes in them the other seats' moves seen (Rank: this round and the one before).
@@ -268,7 +284,7 @@ class ISMCTSBot:
         pool: list[State] = []
         for _ in range(worlds):
             world = game.sample_world(view, rng.next64())
-            refit(world, seat, model, Rng(rng.next64()), fit)
+            refit(world, seat, model, Rng(rng.next64()), fit, rounds)
             pool.append(world)
             if self.clock() - start > self.seconds / 4:
                 break

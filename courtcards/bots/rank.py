@@ -311,35 +311,39 @@ class GreedyRankBot:
 register_bot("rank", "greedy", GreedyRankBot)
 
 
-def round_start(state: Any) -> tuple[Any, list[tuple[int, str]]] | None:
-    """A copy of a Rank state (a sampled world) as it was when the round before the one in play began
-    (or the one in play, when the round before cannot be undone), with the moves to replay on it; None
-    when there is nothing to rebuild. Within a round no card is drawn (a Crown ends it), so the hands
-    are today's plus the plays since; the previous round's cards are back from the discard."""
-    if state.phase != "play" or state.pending or not (state.round_log or state.last_round):
+Moves = list[tuple[int, str]]
+
+
+def round_start(state: Any, rounds: Sequence[Moves] | None = None) -> tuple[Any, Moves] | None:
+    """A copy of a Rank state (a sampled world) as it was when the earliest round it can undo began, with
+    the moves to replay on it; None when there is nothing to rebuild. ``rounds``: the finished rounds of
+    this hand before the one in play, oldest first (default: the round before, from the state). No card
+    is drawn but by a Crown + Draw 2, which ends its round: rounds back to the last one is undone, the
+    hands being today's plus the plays since and the finished rounds' cards back from the discard."""
+    if state.phase != "play" or state.pending:
         return None
-    now = list(state.round_log)
-    before = list(state.last_round)
-    back = [0] * NCODES  # the previous round's cards, out of the discard
-    for _, text in before:
-        if text != "pass":
-            for c in parse_action(text).cards:
-                back[c] += 1
-    if back[CROWN2] or any(b > d for b, d in zip(back, state.discard, strict=True)):
-        before = []  # a Crown + Draw 2 drew unknown cards, or the round was another hand's: not undone
-        back = [0] * NCODES
-    log = before + now
+    done = [list(r) for r in (rounds if rounds is not None else [state.last_round]) if r]
+    back = [0] * NCODES  # the finished rounds' cards, out of the discard
+    kept: list[Moves] = []
+    for moves in reversed(done):  # newest first, until a Crown + Draw 2 or a round of another hand
+        cards = [c for _, text in moves if text != "pass" for c in parse_action(text).cards]
+        more = counts_of(cards)
+        if more[CROWN2] or any(b + m > d for b, m, d in zip(back, more, state.discard, strict=True)):
+            break
+        back = [b + m for b, m in zip(back, more, strict=True)]
+        kept.insert(0, moves)
+    log = [m for moves in kept for m in moves] + list(state.round_log)
     if not log:
         return None
     w = state.copy()
     pile = 0
     for s, text in log:
         if text != "pass":
-            cards = parse_action(text).cards
-            for c in cards:
+            played = parse_action(text).cards
+            for c in played:
                 w.hands[s][c] += 1
-            w.sizes[s] += len(cards)
-            pile += len(cards)
+            w.sizes[s] += len(played)
+            pile += len(played)
     if pile != len(w.pile) + sum(back):
         return None
     w.discard = [d - b for d, b in zip(w.discard, back, strict=True)]
@@ -348,16 +352,17 @@ def round_start(state: Any) -> tuple[Any, list[tuple[int, str]]] | None:
     w.finished = [s for s in w.finished if w.sizes[s] == 0]
     w.turn = log[0][0]
     w.round_log = []
-    w.last_round = [] if before else list(state.last_round)
+    w.last_round = [] if kept else list(state.last_round)
     w.version += 1
     w._legal_cache = w._move_cache = None
     return w, log
 
 
-def round_fit(state: Any, seat: int, model: Any) -> tuple[int, int]:
-    """How many of the other seats' choices in the round in play and the one before ``model`` (a bot with
-    ``choose_state``) would have made in this world, out of how many: a world's fit to what was seen."""
-    start = round_start(state)
+def round_fit(state: Any, seat: int, model: Any, rounds: Sequence[Moves] | None = None) -> tuple[int, int]:
+    """How many of the other seats' choices seen (the round in play and ``rounds`` before it, see
+    ``round_start``) ``model`` (a bot with ``choose_state``) would have made in this world, out of how
+    many: a world's fit to what was seen."""
+    start = round_start(state, rounds)
     if start is None:
         return 0, 0
     w, log = start
@@ -377,11 +382,12 @@ def round_fit(state: Any, seat: int, model: Any) -> tuple[int, int]:
     return fit, asked
 
 
-def refit(world: Any, seat: int, model: Any, rng: Rng, steps: int) -> tuple[int, int]:
+def refit(world: Any, seat: int, model: Any, rng: Rng, steps: int, rounds: Sequence[Moves] | None = None
+          ) -> tuple[int, int]:
     """Swap hidden cards between the other hands and the draw pile while the world fits the moves seen no
     worse (at most ``steps`` swaps, until it fits them all); the world is changed in place. Only for play
     without exchanges, where every deal of the hidden cards with the same sizes fits the view."""
-    hits, asked = round_fit(world, seat, model)
+    hits, asked = round_fit(world, seat, model, rounds)
     if hits == asked or world.phase != "play" or world.exchanges:
         return hits, asked
     places = [s for s in range(world.num_players) if s != seat and world.sizes[s]]
@@ -414,7 +420,7 @@ def refit(world: Any, seat: int, model: Any, rng: Rng, steps: int) -> tuple[int,
             hb[c] += 1
             undo = (places[a], places[b], c, d)
         world._legal_cache = world._move_cache = None
-        h2, a2 = round_fit(world, seat, model)
+        h2, a2 = round_fit(world, seat, model, rounds)
         if h2 - a2 >= hits - asked:
             hits, asked = h2, a2
             if hits == asked:
@@ -443,3 +449,30 @@ def _pick(h: Sequence[int], rng: Rng) -> int:
             return c
         k -= n
     raise AssertionError("empty hand")
+
+
+class RoundRecord:
+    """The rounds of the hand in play one seat has seen, pieced together from its successive views
+    (a view shows the round in play and the one before): what ``round_start`` can undo."""
+
+    def __init__(self) -> None:
+        self.hand = -1
+        self.rounds: list[Moves] = []  # finished rounds, oldest first
+        self.current: Moves = []
+
+    def update(self, view: dict[str, Any]) -> list[Moves]:
+        """Take in a view; the finished rounds of this hand seen without a gap, oldest first."""
+        now: Moves = [(int(s), str(t)) for s, t in view["round_log"]]
+        last: Moves = [(int(s), str(t)) for s, t in view["last_round"]]
+        if int(view["round"]) != self.hand:
+            self.hand, self.rounds = int(view["round"]), []
+        elif now[: len(self.current)] == self.current:
+            pass  # the same round goes on
+        elif self.current and last[: len(self.current)] == self.current:
+            self.rounds.append(last)  # that round ended; a new one is in play
+        else:
+            self.rounds = []  # a gap: start again from what this view shows
+        if not self.rounds and last:
+            self.rounds = [last]
+        self.current = now
+        return self.rounds
