@@ -13,9 +13,17 @@ evaluation scores it; values are per seat, so every seat in the tree maximises
 its own.
 
 Playouts are cheap on purpose: a pool of worlds sampled once per decision and
-copied, a per-game default policy (greedy, or greedy-lite that needs no view)
-and a depth after which a static evaluation scores the position. The search
-stops early when no other root move can catch up with the most visited one.
+copied, a per-game default policy (greedy, or greedy-lite that needs no view;
+bots with ``choose_state`` read the world's state: the seat's hand and public
+facts, greedy's own move) and a depth after which a static evaluation scores
+the position. The search stops early when no other root move can catch up with
+the most visited one.
+
+Per game (``PLAYOUTS``): the other seats may play a model bot's moves in the
+tree instead of searching (``model``), the prior may guide every node
+(``guide``), and pooled worlds may be refitted so that greedy makes in them the
+moves the other seats were seen to make (``fit``: Rank, over the rounds of the
+hand the seat's views showed it).
 
 The budget is a number of iterations (reproducible: same seed and budget, same
 move) with a cap in seconds of the thread's CPU time (default 1 s).
