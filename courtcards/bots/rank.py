@@ -457,6 +457,7 @@ class RoundRecord:
 
     def __init__(self) -> None:
         self.hand = -1
+        self.version = -1
         self.rounds: list[Moves] = []  # finished rounds, oldest first
         self.current: Moves = []
 
@@ -464,8 +465,8 @@ class RoundRecord:
         """Take in a view; the finished rounds of this hand seen without a gap, oldest first."""
         now: Moves = [(int(s), str(t)) for s, t in view["round_log"]]
         last: Moves = [(int(s), str(t)) for s, t in view["last_round"]]
-        if int(view["round"]) != self.hand:
-            self.hand, self.rounds = int(view["round"]), []
+        if int(view["round"]) != self.hand or int(view["version"]) < self.version:  # a new hand or game
+            self.hand, self.rounds, self.current = int(view["round"]), [], []
         elif now[: len(self.current)] == self.current:
             pass  # the same round goes on
         elif self.current and last[: len(self.current)] == self.current:
@@ -475,4 +476,5 @@ class RoundRecord:
         if not self.rounds and last:
             self.rounds = [last]
         self.current = now
+        self.version = int(view["version"])
         return self.rounds
