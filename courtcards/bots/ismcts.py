@@ -13,9 +13,17 @@ evaluation scores it; values are per seat, so every seat in the tree maximises
 its own.
 
 Playouts are cheap on purpose: a pool of worlds sampled once per decision and
-copied, a per-game default policy (greedy, or greedy-lite that needs no view)
-and a depth after which a static evaluation scores the position. The search
-stops early when no other root move can catch up with the most visited one.
+copied, a per-game default policy (greedy, or greedy-lite that needs no view;
+bots with ``choose_state`` read the world's state: the seat's hand and public
+facts, greedy's own move) and a depth after which a static evaluation scores
+the position. The search stops early when no other root move can catch up with
+the most visited one.
+
+Per game (``PLAYOUTS``): the other seats may play a model bot's moves in the
+tree instead of searching (``model``), the prior may guide every node
+(``guide``), and pooled worlds may be refitted so that greedy makes in them the
+moves the other seats were seen to make (``fit``: Rank, over the rounds of the
+hand the seat's views showed it).
 
 The budget is a number of iterations (reproducible: same seed and budget, same
 move) with a cap in seconds of the thread's CPU time (default 1 s).
@@ -120,10 +128,28 @@ class Playout:
     rollout: str = "greedy"  # the default policy: a bot kind of the game, or "random"
     depth: int = 0  # moves before the static evaluation (0: to the end of the hand, round or game)
     worlds: int = 0  # sampled worlds searched in turn (0: a fresh one every iteration)
+    model: str | None = None  # the bot kind that plays the other seats' moves in the tree (None: they search too)
+    fit: int = 0  # swaps of hidden cards per pooled world to make greedy's moves in it those seen (0: none)
+    guide: bool = False  # below the root too: the prior's move first, then progressive widening
+
+
+# refit(world, seat, model, rng, steps, rounds): make a sampled world fit the other seats' moves seen
+# better (the model makes them in it), in place; returns (moves the model makes, moves asked)
+FITS: dict[str, Callable[[State, int, Any, Rng, int, Any], tuple[int, int]]] = {}
+# a record of the moves a seat saw over its views (``update(view)`` gives the ``rounds`` for refit)
+RECORDS: dict[str, Callable[[], Any]] = {}
+
+
+def _load_fits() -> None:
+    if not FITS:
+        from courtcards.bots.rank import RoundRecord, refit
+
+        FITS["rank"] = refit
+        RECORDS["rank"] = RoundRecord
 
 
 PLAYOUTS: dict[str, Playout] = {
-    "rank": Playout("greedy", 0, 32),
+    "rank": Playout("greedy", 0, 32, model="greedy", fit=32, guide=True),
     "kqp": Playout("lite", 30, 32),
     "royals": Playout("greedy", 20, 32),
 }
@@ -147,6 +173,9 @@ class ISMCTSBot:
         depth: int | None = None,
         worlds: int | None = None,
         stop_early: bool = True,
+        model: str | None = "default",
+        fit: int | None = None,
+        guide: bool | None = None,
     ) -> None:
         if iterations < 1:
             raise ValueError("ISMCTS needs at least one iteration")
@@ -163,10 +192,25 @@ class ISMCTSBot:
         self.depth = depth  # playout moves before the static evaluation scores the position (0: to the horizon)
         self.worlds = worlds  # sample this many worlds and search copies of them in turn (0: a fresh world each time)
         self.stop_early = stop_early  # stop once no other root move can catch up with the most visited one
+        self.guide = guide  # below the root too: the prior's move first, then widening (None: the game's)
+        self.fit = fit  # swaps per pooled world to fit the greedy model to the moves seen (None: the game's)
+        self.model = model  # a bot kind for the other seats' moves in the tree ("default": the game's; None: search)
         self.last_value: float | None = None  # the chosen move's mean value, for hints
         self.last_iterations = 0
+        self._records: dict[int, Any] = {}  # per seat: the moves seen in earlier views (RECORDS)
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        _load_fits()
+        record = None
+        if view["game"] in RECORDS and view.get("seat") is not None:  # what this seat saw in earlier views
+            record = self._records.setdefault(int(view["seat"]), RECORDS[view["game"]]())
+        rounds = record.update(view) if record is not None else None
+        action = self._search(view, legal, rounds)
+        if record is not None and view.get("phase") == "play":
+            record.current.append((int(view["seat"]), action.text))
+        return action
+
+    def _search(self, view: dict[str, Any], legal: Sequence[Action], rounds: Any) -> Action:
         if len(legal) == 1:
             self.last_value = None
             return legal[0]
@@ -178,9 +222,15 @@ class ISMCTSBot:
         rollout = defaults.rollout if self.rollout is None else self.rollout
         self._depth = (defaults.depth if self.depth is None else self.depth) or None
         worlds = defaults.worlds if self.worlds is None else self.worlds
+        fit = defaults.fit if self.fit is None else self.fit
         self._policy = _game_bot(game.name, rollout, rng.next64())
-        self._policy_view = getattr(self._policy, "needs_view", True)
+        model = defaults.model if self.model == "default" else self.model
+        self._model = _game_bot(game.name, model, rng.next64()) if model else None
+        self._seat = seat
         prior = _game_bot(game.name, self.prior, rng.next64())
+        # below the root, a seat's first move at a node is the prior's in that world, then others widen in
+        guide = defaults.guide if self.guide is None else self.guide
+        self._guide = prior if guide and prior is not None and hasattr(prior, "choose_state") else None
         order = list(legal)
         for i in range(len(order) - 1, 0, -1):  # seeded shuffle: the order in which candidates enter
             j = rng.below(i + 1)
@@ -192,13 +242,16 @@ class ISMCTSBot:
         root = _Node()
         stats = root.stats.setdefault(seat, {})
         pool: list[State] = []
-        start = self.clock()
+        start = searching = self.clock()
         deadline = start + self.seconds
         done = 0
         for done in range(1, self.iterations + 1):
             width = 2 + int(self.widen * math.sqrt(done)) if first is not None else len(order)
             self._root_moves = (seat, {a.text for a in order[:width]})
-            if done <= worlds:
+            if done == 1 and fit > 0 and worlds:
+                pool = self._fitted_pool(game, view, seat, worlds, fit, rng, start, rounds)
+                searching = self.clock()  # the early stop's rate counts the search's time only
+            if done <= worlds and len(pool) < done:
                 pool.append(game.sample_world(view, rng.next64()))
             world = pool[(done - 1) % worlds].copy() if worlds else game.sample_world(view, rng.next64())
             self._iterate(root, world, rng, horizon)
@@ -206,7 +259,7 @@ class ISMCTSBot:
             if now > deadline:
                 break
             if self.stop_early and done % 8 == 0:
-                rate = done / max(now - start, 1e-9)
+                rate = done / max(now - searching, 1e-9)
                 left = min(self.iterations - done, rate * (deadline - now))
                 visits = sorted((e.visits for e in stats.values()), reverse=True)
                 if len(visits) > 1 and visits[0] - visits[1] > left:
@@ -224,32 +277,63 @@ class ISMCTSBot:
         self.last_value = edge.total / edge.visits if edge and edge.visits else None
         return by_text[best]
 
+    def _fitted_pool(
+        self, game: Any, view: dict[str, Any], seat: int, worlds: int, fit: int, rng: Rng, start: float,
+        rounds: Any = None,
+    ) -> list[State]:
+        """Worlds drawn from the view, then their hidden cards swapped (at most ``fit`` times each) until
+        the greedy model makes in them the other seats' moves seen (Rank: this round and the one before).
+        At most a quarter of the time; the rest of the pool is drawn as usual."""
+        _load_fits()
+        refit = FITS.get(game.name)
+        model = _game_bot(game.name, "greedy", rng.next64())
+        if refit is None or model is None or not hasattr(model, "choose_state"):
+            return []
+        pool: list[State] = []
+        for _ in range(worlds):
+            world = game.sample_world(view, rng.next64())
+            refit(world, seat, model, Rng(rng.next64()), fit, rounds)
+            pool.append(world)
+            if self.clock() - start > self.seconds / 4:
+                break
+        return pool
+
     def _iterate(self, root: _Node, world: State, rng: Rng, horizon: Horizon | None) -> None:
         path: list[tuple[_Node, list[tuple[int, str]]]] = []
         node = root
         while not world.is_over():
             movers = world.to_move()
             chosen: list[tuple[int, str]] = []
+            key_extra: list[str] = []
             expanded = False
             actions: list[tuple[int, Action]] = []
             for seat in movers:
                 legal = world.legal_actions(seat)
+                if self._model is not None and seat != self._seat:
+                    # another seat's move by the opponent model, from its view of this world: no statistics
+                    act = legal[0] if len(legal) == 1 else _decide(self._model, world, seat, legal)
+                    actions.append((seat, act))
+                    key_extra.append(act.text)
+                    continue
                 if node is root and seat == self._root_moves[0]:
                     allowed = self._root_moves[1]
                     legal = [a for a in legal if a.text in allowed] or legal
                 stats = node.stats.setdefault(seat, {})
-                action, new = self._select(stats, legal, rng)
+                if self._guide is not None and node is not root and len(legal) > 1:
+                    action, new = self._guided(stats, legal, rng, world, seat)
+                else:
+                    action, new = self._select(stats, legal, rng)
                 expanded |= new
                 chosen.append((seat, action.text))
                 actions.append((seat, action))
             path.append((node, chosen))
             for seat, action in actions:
                 world.apply(seat, action)
-            key = tuple(t for _, t in chosen)
+            key = (*(t for _, t in chosen), *key_extra)
             child = node.children.get(key)
             if child is None:
                 child = node.children[key] = _Node()
-                expanded = True
+                expanded = bool(chosen)  # the model's moves alone walk on to the next searched decision
             node = child
             if expanded:
                 break
@@ -259,6 +343,30 @@ class ISMCTSBot:
                 edge = visited.stats[seat][text]
                 edge.visits += 1
                 edge.total += values[seat]
+
+    def _guided(
+        self, stats: dict[str, _Edge], legal: Sequence[Action], rng: Rng, world: State, seat: int
+    ) -> tuple[Action, bool]:
+        """UCB over the moves tried here; a new one only while fewer than ``1 + widen * sqrt(visits)`` were
+        tried, the prior's move in this world first."""
+        tried = sum(1 for e in stats.values() if e.visits)
+        visits = sum(e.visits for e in stats.values())
+        if tried < 1 + self.widen * math.sqrt(visits):
+            pick = self._guide.choose_state(world, seat, legal)  # type: ignore[union-attr]
+            edge = stats.get(pick.text)
+            if edge is None or not edge.visits:
+                for action in legal:
+                    stats.setdefault(action.text, _Edge()).available += 1
+                return pick, True
+            untried = [a for a in legal if a.text not in stats or not stats[a.text].visits]
+            if untried:
+                for action in legal:
+                    stats.setdefault(action.text, _Edge()).available += 1
+                return untried[rng.below(len(untried))], True
+        known = [a for a in legal if a.text in stats and stats[a.text].visits]
+        if not known:  # none tried is available in this world
+            return self._select(stats, legal, rng)
+        return self._select(stats, known, rng)
 
     def _select(self, stats: dict[str, _Edge], legal: Sequence[Action], rng: Rng) -> tuple[Action, bool]:
         untried = []
@@ -290,11 +398,22 @@ class ISMCTSBot:
             seat = world.to_move()[0]
             legal = world.legal_actions(seat)
             if policy is not None and len(legal) > 1:
-                world.apply(seat, policy.choose(world.view(seat) if self._policy_view else {}, legal))
+                world.apply(seat, _decide(policy, world, seat, legal))
             else:
                 world.apply(seat, legal[rng.below(len(legal))])
             moves += 1
         return world.returns()
+
+
+def _decide(bot: Any, world: State, seat: int, legal: Sequence[Action]) -> Action:
+    """``bot``'s move for ``seat`` in a sampled world: read from the world's state by bots that can
+    (``choose_state``: the seat's hand and public facts only, the same move), else from the seat's view."""
+    by_state = getattr(bot, "choose_state", None)
+    if by_state is not None:
+        action: Action = by_state(world, seat, legal)
+        return action
+    action = bot.choose(world.view(seat) if getattr(bot, "needs_view", True) else {}, legal)
+    return action
 
 
 def win_chance(value: float, num_players: int) -> float:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from courtcards.bots.base import register_bot
 from courtcards.core.state import Action
@@ -47,21 +47,59 @@ def badness(h: Sequence[int], w: Weights = Weights()) -> float:
     return b - w.queen * h[QUEEN] - w.king * h[KING]
 
 
+class Table(NamedTuple):
+    """What the greedy bot reads: the seat's hand (counts) and public facts."""
+
+    hand: list[int]
+    pile_count: int
+    pile_owner: int | None
+    pile_value: int  # the top value's code (0: empty pile)
+    owner_cards: int  # cards left to the pile's owner (99: no owner)
+    king_seen: bool  # the King is in the discard or the pile
+
+
+def table_of_view(view: dict[str, Any]) -> Table:
+    pile = view["pile"]
+    owner = pile["owner"]
+    top = pile["value"]
+    return Table(
+        hand_counts(view.get("hand", [])), int(pile["count"]), owner, parse_card(top) if top is not None else 0,
+        view["players"][owner]["hand_size"] if owner is not None else 99,
+        "K" in view["discard"] or "K" in pile["cards"],
+    )
+
+
+def table_of_state(state: Any, seat: int) -> Table:
+    """The same table read from a KQP state (a sampled world): ``seat``'s hand and the public facts only."""
+    owner = state.owner if state.owner >= 0 else None
+    return Table(
+        list(state.hands[seat]), state.pile_count, owner, state.pile_value,
+        state.sizes[owner] if owner is not None else 99, KING in state.discard or KING in state.pile,
+    )
+
+
 class GreedyKqpBot:
     def __init__(self, seed: int = 0, weights: Weights | None = None) -> None:
         self.w = weights or Weights()
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        return self._decide(table_of_view(view), legal)
+
+    def choose_state(self, state: Any, seat: int, legal: Sequence[Action]) -> Action:
+        """The move ``choose`` makes from ``seat``'s view, read from a (sampled) state: its hand and public facts."""
+        return self._decide(table_of_state(state, seat), legal)
+
+    def _decide(self, t: Table, legal: Sequence[Action]) -> Action:
         acts = [a for a in legal if isinstance(a, KqpAction)]
-        h = hand_counts(view.get("hand", []))
+        h = t.hand
         if acts and acts[0].kind == "give":
             return min(acts, key=lambda a: (round(self._after(h, a), 6), sum(a.cards)))
         plays = [a for a in acts if a.kind == "play"]
         if not plays:
             return legal[0]
-        if view["pile"]["count"] == 0:
-            return self._lead(view, h, plays)
-        return self._follow(view, h, plays, legal)
+        if t.pile_count == 0:
+            return self._lead(t, h, plays)
+        return self._follow(t, h, plays, legal)
 
     def _after(self, h: Sequence[int], act: KqpAction) -> float:
         left = list(h)
@@ -69,14 +107,15 @@ class GreedyKqpBot:
             left[c] -= 1
         return badness(left, self.w)
 
-    def _king_gone(self, view: dict[str, Any], h: Sequence[int]) -> bool:
-        return bool(h[KING]) or "K" in view["discard"] or "K" in view["pile"]["cards"]
+    @staticmethod
+    def _king_gone(t: Table, h: Sequence[int]) -> bool:
+        return bool(h[KING]) or t.king_seen
 
-    def _lead(self, view: dict[str, Any], h: Sequence[int], plays: list[KqpAction]) -> Action:
+    def _lead(self, t: Table, h: Sequence[int], plays: list[KqpAction]) -> Action:
         groups = sum(1 for v in PLAIN if h[v])
         if groups <= 1:  # a sure winner first, then the last set
             for a in plays:
-                if a.value == KING or (a.value == QUEEN and self._king_gone(view, h) and a.count == h[QUEEN]):
+                if a.value == KING or (a.value == QUEEN and self._king_gone(t, h) and a.count == h[QUEEN]):
                     return a
         full = [a for a in plays if a.value in PLAIN and a.count == h[a.value]]
         if full:
@@ -85,9 +124,7 @@ class GreedyKqpBot:
             return min(full, key=lambda a: a.value)
         return max(plays, key=lambda a: a.count)  # only royals left
 
-    def _follow(
-        self, view: dict[str, Any], h: Sequence[int], plays: list[KqpAction], legal: Sequence[Action]
-    ) -> Action:
+    def _follow(self, t: Table, h: Sequence[int], plays: list[KqpAction], legal: Sequence[Action]) -> Action:
         w = self.w
         plain = [a for a in plays if a.value in PLAIN]
         whole = [a for a in plain if a.count == h[a.value]]
@@ -99,11 +136,10 @@ class GreedyKqpBot:
         royal = [a for a in plays if a.value in (QUEEN, KING)]
         if royal:
             groups = sum(1 for v in PLAIN if h[v])
-            owner = view["pile"]["owner"]
-            owner_cards = view["players"][owner]["hand_size"] if owner is not None else 99
-            top = view["pile"]["value"]
-            high_top = top is not None and parse_card(top) >= GOLD - 2
-            if groups <= w.royal_groups or owner_cards <= w.danger_cards or (high_top and groups <= w.royal_groups + 2):
+            high_top = t.pile_value != 0 and t.pile_value >= GOLD - 2
+            if groups <= w.royal_groups or t.owner_cards <= w.danger_cards or (
+                high_top and groups <= w.royal_groups + 2
+            ):
                 queens = [a for a in royal if a.value == QUEEN]
                 return queens[0] if queens else royal[0]
         plain_any = [a for a in plain if h[a.value] - a.count >= 2]

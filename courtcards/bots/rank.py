@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from courtcards.bots.base import register_bot
+from courtcards.core.errors import CourtcardsError
 from courtcards.core.rng import Rng
 from courtcards.core.state import Action
 from courtcards.games.rank.actions import RankAction, parse_action
@@ -136,6 +137,50 @@ def average_badness(w: Weights) -> float:
     return _AVERAGE[w]
 
 
+class Table(NamedTuple):
+    """What the greedy bot reads: the seat's hand (counts) and public facts."""
+
+    hand: list[int]
+    phase: str
+    seat: int | None
+    sizes: list[int]
+    leading: bool
+    deck_size: int
+    pile_value: int
+    pile_count: int
+    pile_owner: int | None
+    unseen: list[int]  # cards the seat has not seen (play phase only; else empty)
+
+
+def table_of_view(view: dict[str, Any]) -> Table:
+    h = hand_counts(view.get("hand", []))
+    pile = view["pile"]
+    play = view["phase"] not in ("kings_hand", "benefit", "give_back", "exchange")
+    return Table(
+        h, view["phase"], view.get("seat"), [int(p["hand_size"]) for p in view["players"]], bool(view["leading"]),
+        int(view.get("deck_size", 0)), int(pile["value"]), int(pile["count"]), pile["owner"],
+        unseen_counts(view, h) if play else [],
+    )
+
+
+def table_of_state(state: Any, seat: int) -> Table:
+    """The same table read from a Rank state (a sampled world): ``seat``'s hand and the public facts only."""
+    h = list(state.hands[seat])
+    phase = state.phase
+    unseen: list[int] = []
+    if phase not in ("kings_hand", "benefit", "give_back", "exchange"):
+        decks = 2 if state.num_players >= 7 else 1  # RK-1, as unseen_counts
+        unseen = [DECK_COUNTS[c] * decks - h[c] - state.discard[c] for c in range(NCODES)]
+        for c in state.pile:
+            unseen[c] -= 1
+        unseen = [max(0, c) for c in unseen]
+    count = state.pile_count
+    return Table(
+        h, phase, seat, list(state.sizes), phase == "play" and count == 0, len(state.draw), state.pile_value,
+        count, state.owner if state.owner >= 0 else None, unseen,
+    )
+
+
 class GreedyRankBot:
     """Greedy Rank bot; its seed only breaks ties between equally good actions."""
 
@@ -147,17 +192,24 @@ class GreedyRankBot:
         acts = [a if isinstance(a, RankAction) else parse_action(a.text) for a in legal]
         if len(acts) == 1:
             return legal[0]
-        h = hand_counts(view.get("hand", []))
-        phase = view["phase"]
-        if phase == "kings_hand":
-            pick = self._kings_hand(h)
-        elif phase == "benefit":
-            pick = self._benefit(h, acts)
-        elif phase in ("give_back", "exchange"):
-            pick = self._give(h, acts)
-        else:
-            pick = self._play(view, h, acts)
-        return legal[acts.index(pick)]
+        return legal[acts.index(self._decide(table_of_view(view), acts))]
+
+    def choose_state(self, state: Any, seat: int, legal: Sequence[Action]) -> Action:
+        """The move ``choose`` makes from ``seat``'s view, read from a (sampled) state: its hand and public facts."""
+        if len(legal) == 1:
+            return legal[0]
+        acts: list[RankAction] = legal  # type: ignore[assignment]  # the state's own actions
+        return self._decide(table_of_state(state, seat), acts)
+
+    def _decide(self, t: Table, acts: list[RankAction]) -> RankAction:
+        h = t.hand
+        if t.phase == "kings_hand":
+            return self._kings_hand(h)
+        if t.phase == "benefit":
+            return self._benefit(h, acts)
+        if t.phase in ("give_back", "exchange"):
+            return self._give(h, acts)
+        return self._play(t, h, acts)
 
     # -- before play -------------------------------------------------------------------
     def _kings_hand(self, h: list[int]) -> RankAction:
@@ -177,9 +229,9 @@ class GreedyRankBot:
         return self._best(acts, lambda a: (badness(_without(h, a.cards), self.w), sum(a.cards)))
 
     # -- play ----------------------------------------------------------------------------
-    def _play(self, view: dict[str, Any], h: list[int], acts: list[RankAction]) -> RankAction:
+    def _play(self, t: Table, h: list[int], acts: list[RankAction]) -> RankAction:
         size = sum(h)
-        draw = int(view.get("deck_size", 0))
+        draw = t.deck_size
         plays = [a for a in acts if a.kind == "play"]
         for a in plays:  # go out whenever a play empties the hand (RK-6: not a Crown + Draw 2 that draws)
             if len(a.cards) == size and not (a.cards == (CROWN2,) and draw > 0):
@@ -188,17 +240,15 @@ class GreedyRankBot:
         sets = [a for a in plays if not a.is_crown]
         sure = h[CROWN] + (h[CROWN2] if draw == 0 else 0)
         rest = _without(h, [CROWN] * h[CROWN] + [CROWN2] * h[CROWN2])
-        pile = view["pile"]
-        me = view.get("seat")
-        opp_min = min((p["hand_size"] for p in view["players"] if p["seat"] != me and p["hand_size"]),
-                      default=HAND_SIZE)
+        me = t.seat
+        opp_min = min((n for s, n in enumerate(t.sizes) if s != me and n), default=HAND_SIZE)
         late = size <= self.w.late_cards or opp_min <= self.w.late_cards
 
-        unseen = unseen_counts(view, h)
+        unseen = t.unseen
         groups = [x for x in NUMBERS if h[x]]
         safe = {x for x in groups if not beatable(x, h[x], unseen)}
 
-        if view["leading"]:
+        if t.leading:
             # every set but one wins its round (or a Crown covers it): lead the safe sets first
             if safe and len(groups) - len(safe) <= 1 + sure:
                 for a in sets:
@@ -208,15 +258,15 @@ class GreedyRankBot:
                 return self._best(crowns, lambda a: (a.cards[0] == CROWN,))  # only Crowns: C2 first
             return self._best(sets, lambda a: self._lead_key(h, a))
 
-        k = int(pile["count"])
+        k = t.pile_count
         for x in sorted(safe):  # a safe exact set takes the round; then the rest must be nearly done
-            if h[x] == k and x > int(pile["value"]) and len(groups) - len(safe) <= 1 + sure:
+            if h[x] == k and x > t.pile_value and len(groups) - len(safe) <= 1 + sure:
                 for a in sets:
                     if a.cards == (x,) * k:
                         return a
         base = badness(h, self.w)
         scored = [(badness(_without(h, a.cards), self.w) - base, a) for a in sets]
-        scored.sort(key=lambda t: (t[0], self._value(a=t[1], pile=pile)))
+        scored.sort(key=lambda d: (d[0], self._value(d[1], t)))
         if scored:
             delta, best = scored[0]
             limit = self.w.play_late if late else self.w.play_early
@@ -232,7 +282,7 @@ class GreedyRankBot:
             c1 = [a for a in crowns if a.cards == (CROWN,)]
             if c1 and size >= self.w.crown_min_cards:
                 return c1[0]
-            if late and opp_min <= 2 and pile["owner"] is not None and pile["owner"] != me:
+            if late and opp_min <= 2 and t.pile_owner is not None and t.pile_owner != me:
                 return self._best(crowns, lambda a: (a.cards[0] == CROWN2,))
         for a in acts:
             if a.kind == "pass":
@@ -244,10 +294,10 @@ class GreedyRankBot:
         return (badness(after, self.w) - self.w.lead_count * a.count, -len(a.cards), max(a.cards))
 
     @staticmethod
-    def _value(a: RankAction, pile: dict[str, Any]) -> int:
+    def _value(a: RankAction, t: Table) -> int:
         if a.base > 0:
             return a.base
-        value = int(pile["value"]) + 1 if pile["count"] else 1
+        value = t.pile_value + 1 if t.pile_count else 1
         return value + (1 if UP in a.cards else 0)
 
     def _best(self, acts: Sequence[RankAction], key: Any) -> RankAction:
@@ -259,3 +309,172 @@ class GreedyRankBot:
 
 
 register_bot("rank", "greedy", GreedyRankBot)
+
+
+Moves = list[tuple[int, str]]
+
+
+def round_start(state: Any, rounds: Sequence[Moves] | None = None) -> tuple[Any, Moves] | None:
+    """A copy of a Rank state (a sampled world) as it was when the earliest round it can undo began, with
+    the moves to replay on it; None when there is nothing to rebuild. ``rounds``: the finished rounds of
+    this hand before the one in play, oldest first (default: the round before, from the state). No card
+    is drawn but by a Crown + Draw 2, which ends its round: rounds back to the last one is undone, the
+    hands being today's plus the plays since and the finished rounds' cards back from the discard."""
+    if state.phase != "play" or state.pending:
+        return None
+    done = [list(r) for r in (rounds if rounds is not None else [state.last_round]) if r]
+    back = [0] * NCODES  # the finished rounds' cards, out of the discard
+    kept: list[Moves] = []
+    for moves in reversed(done):  # newest first, until a Crown + Draw 2 or a round of another hand
+        cards = [c for _, text in moves if text != "pass" for c in parse_action(text).cards]
+        more = counts_of(cards)
+        if more[CROWN2] or any(b + m > d for b, m, d in zip(back, more, state.discard, strict=True)):
+            break
+        back = [b + m for b, m in zip(back, more, strict=True)]
+        kept.insert(0, moves)
+    log = [m for moves in kept for m in moves] + list(state.round_log)
+    if not log:
+        return None
+    w = state.copy()
+    pile = 0
+    for s, text in log:
+        if text != "pass":
+            played = parse_action(text).cards
+            for c in played:
+                w.hands[s][c] += 1
+            w.sizes[s] += len(played)
+            pile += len(played)
+    if pile != len(w.pile) + sum(back):
+        return None
+    w.discard = [d - b for d, b in zip(w.discard, back, strict=True)]
+    w.pile, w.top, w.pile_value, w.pile_count, w.owner = [], (), 0, 0, -1
+    w.passed = [False] * w.num_players
+    w.finished = [s for s in w.finished if w.sizes[s] == 0]
+    w.turn = log[0][0]
+    w.round_log = []
+    w.last_round = [] if kept else list(state.last_round)
+    w.version += 1
+    w._legal_cache = w._move_cache = None
+    return w, log
+
+
+def round_fit(state: Any, seat: int, model: Any, rounds: Sequence[Moves] | None = None) -> tuple[int, int]:
+    """How many of the other seats' choices seen (the round in play and ``rounds`` before it, see
+    ``round_start``) ``model`` (a bot with ``choose_state``) would have made in this world, out of how
+    many: a world's fit to what was seen."""
+    start = round_start(state, rounds)
+    if start is None:
+        return 0, 0
+    w, log = start
+    fit = asked = 0
+    try:
+        for s, text in log:
+            legal = w.legal_actions(s)
+            act = next((a for a in legal if a.text == text), None)
+            if act is None:
+                return fit, asked + 1
+            if s != seat and len(legal) > 1:
+                asked += 1
+                fit += model.choose_state(w, s, legal) is act
+            w.apply(s, act)
+    except CourtcardsError:  # a rebuilt position the rules refuse: this world explains nothing
+        return 0, max(asked, 1)
+    return fit, asked
+
+
+def refit(world: Any, seat: int, model: Any, rng: Rng, steps: int, rounds: Sequence[Moves] | None = None
+          ) -> tuple[int, int]:
+    """Swap hidden cards between the other hands and the draw pile while the world fits the moves seen no
+    worse (at most ``steps`` swaps, until it fits them all); the world is changed in place. Only for play
+    without exchanges, where every deal of the hidden cards with the same sizes fits the view."""
+    hits, asked = round_fit(world, seat, model, rounds)
+    if hits == asked or world.phase != "play" or world.exchanges:
+        return hits, asked
+    places = [s for s in range(world.num_players) if s != seat and world.sizes[s]]
+    draw = world.draw
+    for _ in range(steps):
+        a, b = rng.below(len(places) + 1), rng.below(len(places))
+        if a == len(places):  # the draw pile and a hand
+            if not draw:
+                continue
+            i = rng.below(len(draw))
+            hb = world.hands[places[b]]
+            d = _pick(hb, rng)
+            c = draw[i]
+            if c == d:
+                continue
+            draw[i] = d
+            hb[d] -= 1
+            hb[c] += 1
+            undo = (places[b], i, c, d)
+        else:
+            if a == b:
+                continue
+            ha, hb = world.hands[places[a]], world.hands[places[b]]
+            c, d = _pick(ha, rng), _pick(hb, rng)
+            if c == d:
+                continue
+            ha[c] -= 1
+            ha[d] += 1
+            hb[d] -= 1
+            hb[c] += 1
+            undo = (places[a], places[b], c, d)
+        world._legal_cache = world._move_cache = None
+        h2, a2 = round_fit(world, seat, model, rounds)
+        if h2 - a2 >= hits - asked:
+            hits, asked = h2, a2
+            if hits == asked:
+                break
+            continue
+        if len(undo) == 4 and isinstance(undo[1], int) and a == len(places):
+            s_b, i, c, d = undo
+            draw[i] = c
+            world.hands[s_b][d] += 1
+            world.hands[s_b][c] -= 1
+        else:
+            s_a, s_b, c, d = undo
+            world.hands[s_a][c] += 1
+            world.hands[s_a][d] -= 1
+            world.hands[s_b][d] += 1
+            world.hands[s_b][c] -= 1
+        world._legal_cache = world._move_cache = None
+    return hits, asked
+
+
+def _pick(h: Sequence[int], rng: Rng) -> int:
+    """A card of the hand (counts), each card equally likely."""
+    k = rng.below(sum(h))
+    for c, n in enumerate(h):
+        if k < n:
+            return c
+        k -= n
+    raise AssertionError("empty hand")
+
+
+class RoundRecord:
+    """The rounds of the hand in play one seat has seen, pieced together from its successive views
+    (a view shows the round in play and the one before): what ``round_start`` can undo."""
+
+    def __init__(self) -> None:
+        self.hand = -1
+        self.version = -1
+        self.rounds: list[Moves] = []  # finished rounds, oldest first
+        self.current: Moves = []
+
+    def update(self, view: dict[str, Any]) -> list[Moves]:
+        """Take in a view; the finished rounds of this hand seen without a gap, oldest first."""
+        now: Moves = [(int(s), str(t)) for s, t in view["round_log"]]
+        last: Moves = [(int(s), str(t)) for s, t in view["last_round"]]
+        if int(view["round"]) != self.hand or int(view["version"]) < self.version:  # a new hand or game
+            self.hand, self.rounds, self.current = int(view["round"]), [], []
+        elif now[: len(self.current)] == self.current:
+            pass  # the same round goes on
+        elif self.current and last[: len(self.current)] == self.current:
+            self.rounds.append(last)  # that round ended; a new one is in play
+        else:
+            self.rounds = []  # a gap: start again from what this view shows
+        if not self.rounds and last:
+            self.rounds = [last]
+        self.current = now
+        self.version = int(view["version"])
+        return self.rounds

@@ -1,0 +1,67 @@
+"""Diagnostic, not a player: the search bot handed the true state as every world (it cheats), to
+measure how much of its strength is lost to not knowing the hidden cards.
+
+    python bench/bench_oracle.py 60 --ismcts model=greedy
+
+Rank one hand a game (tokens_to_win=1), 4 seats, one search seat against three greedy, seat-rotated
+with the seeds of bench_strength.py (seed 7), so the deals are the same.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from courtcards.analysis.stats import wilson
+from courtcards.bots.base import bot_move, make_bot
+from courtcards.bots.ismcts import ISMCTSBot
+from courtcards.core.game import get_game
+from courtcards.core.state import State
+from courtcards.sim import derive_seed, seat_kinds
+
+
+def _value(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return None if text == "none" else text
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("games", type=int)
+    ap.add_argument("--ismcts", action="append", default=[], help="ISMCTSBot argument key=value")
+    args = ap.parse_args()
+    kwargs: dict[str, Any] = {k: _value(v) for k, v in (o.split("=", 1) for o in args.ismcts)}
+    kwargs.setdefault("fit", 0)  # every world is the true one: nothing to fit
+    game = get_game("rank")
+    true: list[State] = []
+
+    def cheat(view: Any, rng: Any, *, seat: int | None = None) -> State:
+        return true[0].copy()
+
+    game.sample_world = cheat  # type: ignore[method-assign]
+    wins = 0
+    for i in range(args.games):
+        kinds = seat_kinds(["ismcts", "greedy", "greedy", "greedy"], i)
+        state = game.new_game(4, {"tokens_to_win": 1}, seed=derive_seed(7, i, 0))
+        bots = [
+            ISMCTSBot(derive_seed(7, i, s + 1), **kwargs)
+            if k == "ismcts"
+            else make_bot("rank", k, derive_seed(7, i, s + 1))
+            for s, k in enumerate(kinds)
+        ]
+        while not state.is_over():
+            seat = state.to_move()[0]
+            true[:] = [state]
+            state.apply(seat, bot_move(bots[seat], state, seat))
+        result = state.result()
+        wins += result is not None and result.winner is not None and kinds[result.winner] == "ismcts"
+        p, lo, hi = wilson(wins, i + 1)
+        print(f"game {i}: wins {wins}/{i + 1} = {p:.0%} [{lo:.0%}, {hi:.0%}] {kwargs}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

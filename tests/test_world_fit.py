@@ -1,0 +1,127 @@
+"""Worlds that fit what was seen: Rank's round rewound and replayed, greedy's fit to the moves seen,
+and the search's pool of fitting worlds (still drawn from the view only)."""
+
+from __future__ import annotations
+
+import pytest
+
+from courtcards.bots.ismcts import ISMCTSBot
+from courtcards.bots.rank import GreedyRankBot, RoundRecord, refit, round_fit, round_start
+from courtcards.core.conformance import resample_hidden
+from courtcards.core.game import get_game
+from courtcards.core.rng import Rng
+
+RANK = get_game("rank")
+
+
+@pytest.mark.parametrize("players", [3, 4, 6, 8])
+def test_round_start_replays_to_the_same_position_and_greedy_fits_greedy_play(players: int) -> None:
+    fits = asked = sampled_fit = sampled_asked = rebuilt = 0
+    for seed in range(4):
+        state = RANK.new_game(players, {"tokens_to_win": 3}, seed=seed)
+        bots = [GreedyRankBot(seed * 10 + s) for s in range(players)]
+        rng = Rng(seed)
+        while not state.is_over():
+            seat = state.to_move()[0]
+            start = round_start(state)
+            if start is not None:
+                world, log = start
+                assert world.pile_count == 0 and not world.round_log
+                for s, text in log:
+                    world.apply(s, text)
+                for name in ("hands", "sizes", "pile", "pile_value", "pile_count", "owner", "passed", "finished",
+                             "turn", "round_log", "last_round", "discard", "draw"):
+                    assert getattr(world, name) == getattr(state, name), name
+                rebuilt += 1
+                f, a = round_fit(state, seat, GreedyRankBot(seed))
+                fits, asked = fits + f, asked + a
+                other = RANK.sample_world(state.view(seat), rng.next64())
+                f, a = round_fit(other, seat, GreedyRankBot(seed))
+                sampled_fit, sampled_asked = sampled_fit + f, sampled_asked + a
+            legal = state.legal_actions(seat)
+            state.apply(seat, bots[seat].choose_state(state, seat, legal))
+    assert rebuilt > 50 and asked > 50
+    # greedy opponents' real hands explain their moves (ties aside); uniformly drawn hands less often
+    assert fits >= 0.95 * asked
+    assert sampled_fit < 0.9 * sampled_asked
+
+
+def test_fitted_pool_keeps_worlds_where_greedy_makes_the_moves_seen() -> None:
+    for seed in range(40):
+        state = RANK.new_game(4, {"tokens_to_win": 1}, seed=seed)
+        bots = [GreedyRankBot(s) for s in range(4)]
+        while not state.is_over() and len(state.round_log) < 3:
+            seat = state.to_move()[0]
+            state.apply(seat, bots[seat].choose_state(state, seat, state.legal_actions(seat)))
+        seat = state.to_move()[0] if not state.is_over() else -1
+        if seat >= 0 and len(state.legal_actions(seat)) > 1:
+            break
+    bot = ISMCTSBot(seed=1, iterations=20, seconds=60, worlds=8, fit=16)
+    view = state.view(seat)
+    pool = bot._fitted_pool(RANK, view, seat, 8, 16, Rng(3), bot.clock())
+    assert len(pool) == 8
+    assert round_fit(state, seat, GreedyRankBot(0)) == (3, 3)  # the real hands explain the three plays
+    # the pool's worlds explain more of the plays seen than worlds drawn uniformly from the view
+    rng = Rng(4)
+    pooled = sum(round_fit(w, seat, GreedyRankBot(0))[0] for w in pool) / 8
+    drawn = sum(round_fit(RANK.sample_world(view, rng.next64()), seat, GreedyRankBot(0))[0] for _ in range(64)) / 64
+    assert pooled > drawn
+    # the same view dealt differently gives the same pool (worlds come from the view alone)
+    other = resample_hidden(state, seat, Rng(9))
+    again = bot._fitted_pool(RANK, other.view(seat), seat, 8, 16, Rng(3), bot.clock())
+    assert [w.to_json() for w in again] == [w.to_json() for w in pool]
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_refit_keeps_the_view_and_fits_the_moves_seen_better(players: int) -> None:
+    before = after = perfect_before = perfect_after = 0
+    public = ("hand", "players", "pile", "discard", "deck_size", "round_log", "last_round", "phase", "turn")
+    for seed in range(6):
+        state = RANK.new_game(players, {"tokens_to_win": 1}, seed=seed)
+        bots = [GreedyRankBot(s) for s in range(players)]
+        rng = Rng(seed)
+        while not state.is_over():
+            seat = state.to_move()[0]
+            legal = state.legal_actions(seat)
+            if seat == 0 and len(legal) > 1:
+                view = state.view(seat)
+                world = RANK.sample_world(view, rng.next64())
+                hits, asked = round_fit(world, seat, GreedyRankBot(0))
+                refit_hits, refit_asked = refit(world, seat, GreedyRankBot(0), rng, 24)
+                assert refit_hits - refit_asked >= hits - asked  # never a worse fit
+                assert (refit_hits, refit_asked) == round_fit(world, seat, GreedyRankBot(0))
+                seen = world.view(seat)
+                assert {k: seen[k] for k in public} == {k: view[k] for k in public}
+                assert sorted(world.deck()) == sorted(state.deck())  # the same cards, dealt otherwise
+                before, after = before + hits, after + refit_hits
+                perfect_before += hits == asked
+                perfect_after += refit_hits == refit_asked
+            state.apply(seat, bots[seat].choose_state(state, seat, legal))
+    assert after > before and perfect_after > perfect_before
+
+
+def test_round_record_pieces_the_hand_together_from_the_views() -> None:
+    # seat 0 sees only its views (the round in play and the one before) at its own turns; the record
+    # joins them into the hand's moves so far, and the real hands explain greedy's moves in all of them
+    whole = asked = 0
+    for seed in range(12):
+        state = RANK.new_game(4, {"tokens_to_win": 1}, seed=seed)
+        bots = [GreedyRankBot(s) for s in range(4)]
+        record = RoundRecord()
+        while not state.is_over():
+            seat = state.to_move()[0]
+            legal = state.legal_actions(seat)
+            move = bots[seat].choose_state(state, seat, legal)
+            if seat == 0:
+                view = state.view(0)
+                rounds = record.update(view)
+                moves = [m for r in rounds for m in r] + [(int(s), str(t)) for s, t in view["round_log"]]
+                history = list(state.history)
+                assert history[len(history) - len(moves):] == moves
+                whole += len(moves) == len(history)
+                asked += 1
+                hits, of = round_fit(state, 0, GreedyRankBot(0), rounds)
+                assert of - hits <= 1  # greedy's ties aside
+                record.current.append((0, move.text))
+            state.apply(seat, move)
+    assert whole >= 0.9 * asked
