@@ -12,21 +12,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from bench_strength import _value  # the same key=value parsing (run from bench/, like it)
+
 from courtcards.analysis.stats import wilson
 from courtcards.bots.base import bot_move, make_bot
 from courtcards.bots.ismcts import ISMCTSBot
 from courtcards.core.game import get_game
 from courtcards.core.state import State
 from courtcards.sim import derive_seed, seat_kinds
-
-
-def _value(text: str) -> Any:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return None if text == "none" else text
 
 
 def main() -> None:
