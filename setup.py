@@ -1,4 +1,4 @@
-"""Compiles the engine with mypyc when ``COURTCARDS_COMPILE=1`` (docs/engine.md, "Compiled engine").
+"""Compiles the engine with mypyc when ``COURTCARDS_COMPILE=1`` (docs/engine/README.md, "Compiled engine").
 
 The modules below are the rules engine's hot paths; they are ordinary Python,
 type-checked with mypy --strict, and mypyc turns them into C extensions with the

@@ -40,14 +40,15 @@ class Rng:
     one output at a time (:meth:`next64`, :meth:`below_slow`)."""
 
     __slots__ = ("_base", "_batch", "_pos", "_size")
+    _base: int  # the state before the first output of _batch
+    _batch: tuple[int, ...]  # immutable: copies share it
+    _pos: int  # outputs of _batch used
+    _size: int  # the next batch's size
 
     def __init__(self, seed: int) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise TypeError(f"seed must be an int, not {type(seed).__name__}")
-        self._base = seed & _MASK  # the state before the first output of _batch
-        self._batch: tuple[int, ...] = ()  # immutable: copies share it
-        self._pos = 0  # outputs of _batch used
-        self._size = 16  # the next batch's size
+        self.state = seed
 
     @property
     def state(self) -> int:

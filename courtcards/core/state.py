@@ -408,7 +408,8 @@ class State(ABC):
             mask[i] = 1
         return np.frombuffer(mask, dtype=np.bool_)
 
-    def _check_id(self, seat: int, action_id: object) -> Action | None:  # object: checked here, compiled too
+    def _check_id(self, seat: int, action_id: object) -> tuple[int, Action | None]:  # object: checked here
+        """The id as an int and the engine action it completes (None: one step of several)."""
         steps = self._id_steps(seat)
         if not isinstance(action_id, (int, np.integer)) or isinstance(action_id, bool):
             raise ActionIdError(action_id, seat, f"an action id is an integer, not {type(action_id).__name__}")
@@ -419,19 +420,19 @@ class State(ABC):
         if i not in steps:
             what = self.action_codec().describe(i)
             raise ActionIdError(i, seat, f"{what!r} is not legal now (legal ids: {list(steps)})")
-        return steps[i]
+        return i, steps[i]
 
     def action_from_id(self, seat: int, action_id: object) -> Action | None:
         """The engine action that ``action_id`` completes for ``seat`` now, or None
         when the id is one step of a composite choice. Raises if it is not legal."""
-        return self._check_id(seat, action_id)
+        return self._check_id(seat, action_id)[1]
 
     def apply_id(self, seat: int, action_id: object) -> Action | None:
         """Choose ``action_id`` for ``seat``: applies the engine action it completes
         (and returns it), or records the step of a composite choice (returns None)."""
-        action = self._check_id(seat, action_id)
+        i, action = self._check_id(seat, action_id)
         if action is None:
-            self.id_prefixes[seat] = (*self.id_prefixes.get(seat, ()), int(action_id))  # type: ignore[call-overload]
+            self.id_prefixes[seat] = (*self.id_prefixes.get(seat, ()), i)
             return None
         self.apply(seat, action)
         return action
@@ -516,7 +517,7 @@ class State(ABC):
     def copy(self) -> Self:
         """A fully independent copy (no JSON): the core copies its own fields and
         :meth:`_copy_into` the game's. Every field is set by name (no ``__dict__``),
-        so the same code runs compiled (see ``courtcards.compiled``)."""
+        so the same code runs compiled (docs/engine/README.md, "Compiled engine")."""
         new = self._shell()
         new.game = self.game
         new.num_players = self.num_players
@@ -542,10 +543,10 @@ class State(ABC):
         """An empty state of this one's class for :meth:`copy` to fill (its constructor
         called with ``shell=True``, which sets nothing)."""
 
+    @abstractmethod
     def _copy_into(self, new: State) -> None:
         """Give ``new`` (which has the core's fields) every field of the game, a copy
         of each mutable one."""
-        raise NotImplementedError
 
     def record(self) -> GameRecord:
         """The game record so far (replays to this state from its start)."""
