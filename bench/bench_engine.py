@@ -169,12 +169,9 @@ def main() -> None:
     print(f"machine: {platform.platform()}; CPU: {cpu_model()} x{os.cpu_count()}; Python {platform.python_version()}")
     print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; baseline {args.baseline}")
     base = extract(args.baseline)
-    trees = {"pure": ROOT}
-    if not args.no_compiled:
-        sys.path.insert(0, str(ROOT / "bench"))
-        from compiled_tree import compiled_tree
+    from compiled_tree import trees as builds  # bench/, this script's folder
 
-        trees["compiled"] = compiled_tree()
+    trees = builds(compiled=not args.no_compiled)
     try:
         compare(args, games, base, trees)
     finally:

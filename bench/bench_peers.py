@@ -81,12 +81,9 @@ def main() -> None:
     load = os.getloadavg()
     print(f"machine: {platform.platform()}; Python {platform.python_version()}; "
           f"load average at start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    trees = {"pure": ROOT}
-    if not args.no_compiled:
-        sys.path.insert(0, str(ROOT / "bench"))
-        from compiled_tree import compiled_tree
+    from compiled_tree import trees as builds  # bench/, this script's folder
 
-        trees["compiled"] = compiled_tree()
+    trees = builds(compiled=not args.no_compiled)
     ours: dict[str, list[float]] = {k: [] for k in trees}
     theirs: list[float] = []
     for r in range(args.rounds):

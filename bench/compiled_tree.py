@@ -1,9 +1,13 @@
 """A copy of this tree with the engine compiled by mypyc (setup.py, ``COURTCARDS_COMPILE=1``),
-for benchmarks that compare the pure and the compiled engine in one run.
+for the benchmarks that compare the pure and the compiled engine in one run and for
+``.ci/test-compiled``, which runs the test suite in it.
 
 The copy is kept in ``bench/.compiled/<hash>`` (git-ignored), keyed on the contents
-of the tree's Python files, and rebuilt only when they change: the build takes a
-minute or two. Needs mypy (in ``courtcards[dev]``) and a C compiler.
+of the tree's files (those git tracks or would track, as they are in the working
+tree), and rebuilt only when they change: the build takes a minute or two. Needs
+mypy (in ``courtcards[dev]``) and a C compiler.
+
+    python bench/compiled_tree.py      # builds if needed, prints the folder
 """
 
 from __future__ import annotations
@@ -30,8 +34,8 @@ def compiled_tree() -> Path:
     files = _files()
     digest = hashlib.sha256()
     for f in files:
-        if f.endswith((".py", ".toml")):
-            digest.update(f.encode() + b"\0" + (ROOT / f).read_bytes())
+        path = ROOT / f
+        digest.update(f.encode() + b"\0" + (os.readlink(path).encode() if path.is_symlink() else path.read_bytes()))
     folder = CACHE / digest.hexdigest()[:16]
     if (folder / "DONE").exists():
         return folder
@@ -45,10 +49,20 @@ def compiled_tree() -> Path:
         else:
             shutil.copy2(src, dst)
     print(f"building the compiled engine in {folder} (a minute or two)...", file=sys.stderr)
-    subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=folder, check=True,
-                   env=dict(os.environ, COURTCARDS_COMPILE="1"), capture_output=True)
+    build = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=folder,
+                           env=dict(os.environ, COURTCARDS_COMPILE="1"), capture_output=True, text=True)
+    if build.returncode:
+        sys.exit(f"building the compiled engine failed:\n{build.stdout}{build.stderr}")
     (folder / "DONE").touch()
     return folder
+
+
+def trees(compiled: bool = True) -> dict[str, Path]:
+    """The trees a benchmark measures: this one pure, and (``compiled``) its compiled copy."""
+    found = {"pure": ROOT}
+    if compiled:
+        found["compiled"] = compiled_tree()
+    return found
 
 
 if __name__ == "__main__":
