@@ -85,11 +85,15 @@ def sets_needed(h: Sequence[int]) -> int:
 
 def unseen_counts(view: dict[str, Any], h: Sequence[int]) -> list[int]:
     """Cards this seat has not seen: the deck less its hand, the discard pile and the pile."""
-    decks = 2 if int(view.get("num_players", 4)) >= 7 else 1  # RK-1
-    out = [DECK_COUNTS[c] * decks - h[c] for c in range(NCODES)]
+    seen = [0] * NCODES
     for t in (*view.get("discard", []), *view["pile"]["cards"]):
-        out[parse_card(t)] -= 1
-    return [max(0, c) for c in out]
+        seen[parse_card(t)] += 1
+    return _unseen(int(view.get("num_players", 4)), h, seen)
+
+
+def _unseen(num_players: int, h: Sequence[int], seen: Sequence[int]) -> list[int]:
+    decks = 2 if num_players >= 7 else 1  # RK-1
+    return [max(0, DECK_COUNTS[c] * decks - h[c] - seen[c]) for c in range(NCODES)]
 
 
 def beatable(value: int, count: int, unseen: Sequence[int]) -> bool:
@@ -169,11 +173,10 @@ def table_of_state(state: Any, seat: int) -> Table:
     phase = state.phase
     unseen: list[int] = []
     if phase not in ("kings_hand", "benefit", "give_back", "exchange"):
-        decks = 2 if state.num_players >= 7 else 1  # RK-1, as unseen_counts
-        unseen = [DECK_COUNTS[c] * decks - h[c] - state.discard[c] for c in range(NCODES)]
+        seen = list(state.discard)  # counts per code
         for c in state.pile:
-            unseen[c] -= 1
-        unseen = [max(0, c) for c in unseen]
+            seen[c] += 1
+        unseen = _unseen(state.num_players, h, seen)
     count = state.pile_count
     return Table(
         h, phase, seat, list(state.sizes), phase == "play" and count == 0, len(state.draw), state.pile_value,
