@@ -112,7 +112,7 @@ def test_new_round_taxes_follow_the_new_positions() -> None:
 
 
 def tax_position() -> KqpState:
-    # King 0 received 2 from Pauper-2 (seat 3); Queen 1 received 1 from Pauper-1 (seat 2)
+    # King 0 received G G from Pauper-2 (seat 3); Queen 1 received 14 from Pauper-1 (seat 2)
     return pos(hands=[["3", "G", "G", "K"], ["5", "Q", "14"], ["4", "6"], ["7"]], phase="tax",
                owed={"0": 2, "1": 1},
                taxes=[{"from": 3, "to": 0, "cards": ["G", "G"], "why": "tax"},

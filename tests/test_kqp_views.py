@@ -8,26 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_kqp_rules import KQP, pos, run, tax_position
 
 from courtcards.core.errors import PositionError, ViewError
 from courtcards.core.game import get_game
 from courtcards.core.record import GameRecord
 from courtcards.core.views import RETIRED_WORDS, vocabulary_problems
 from courtcards.games.kqp.state import KqpState
-
-KQP = get_game("kqp")
-
-
-def pos(**fields: Any) -> KqpState:
-    state = KQP.state_from_json(fields)
-    assert isinstance(state, KqpState)
-    return state
-
-
-def run(state: KqpState, *moves: tuple[int, str]) -> KqpState:
-    for seat, text in moves:
-        state.apply(seat, text)
-    return state
 
 
 def log(state: KqpState, seat: int | None = None) -> list[str]:
@@ -148,14 +135,6 @@ def test_a_new_round_logs_the_seating_the_deal_and_the_taxes_secretly() -> None:
         assert log(state, seat)[at + 2] == f"seat 1 (Pauper-1) pays seat 0 (Queen) {paid[(1, 0)]} in tax."
     saved = state.to_json()["events"]
     assert saved[-1]["secret"] == {"0": log(state, 0)[-1], "1": log(state, 1)[-1]}
-
-
-def tax_position() -> KqpState:
-    # King 0 received G G from Pauper-2 (seat 3); Queen 1 received 14 from Pauper-1 (seat 2)
-    return pos(hands=[["3", "G", "G", "K"], ["5", "Q", "14"], ["4", "6"], ["7"]], phase="tax",
-               owed={"0": 2, "1": 1},
-               taxes=[{"from": 3, "to": 0, "cards": ["G", "G"], "why": "tax"},
-                      {"from": 2, "to": 1, "cards": ["14"], "why": "tax"}])
 
 
 def test_give_backs_are_logged_with_their_cards_for_the_two_seats_only() -> None:
