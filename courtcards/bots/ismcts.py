@@ -283,8 +283,7 @@ class ISMCTSBot:
     ) -> list[State]:
         """Worlds drawn from the view, then their hidden cards swapped (at most ``fit`` times each) until
         the greedy model makes in them the other seats' moves seen (Rank: this round and the one before).
-        At most a quarter of the time; the rest of the pool is drawn as usual."""
-        _load_fits()
+        At most a quarter of the time; the rest of the pool is drawn as usual (``choose`` loaded FITS)."""
         refit = FITS.get(game.name)
         model = _game_bot(game.name, "greedy", rng.next64())
         if refit is None or model is None or not hasattr(model, "choose_state"):
@@ -352,17 +351,16 @@ class ISMCTSBot:
         tried = sum(1 for e in stats.values() if e.visits)
         visits = sum(e.visits for e in stats.values())
         if tried < 1 + self.widen * math.sqrt(visits):
-            pick = self._guide.choose_state(world, seat, legal)  # type: ignore[union-attr]
-            edge = stats.get(pick.text)
-            if edge is None or not edge.visits:
+            prior: Action = self._guide.choose_state(world, seat, legal)  # type: ignore[union-attr]
+            pick: Action | None = prior
+            edge = stats.get(prior.text)
+            if edge is not None and edge.visits:  # the prior's move was tried: a random untried one
+                untried = [a for a in legal if a.text not in stats or not stats[a.text].visits]
+                pick = untried[rng.below(len(untried))] if untried else None
+            if pick is not None:
                 for action in legal:
                     stats.setdefault(action.text, _Edge()).available += 1
                 return pick, True
-            untried = [a for a in legal if a.text not in stats or not stats[a.text].visits]
-            if untried:
-                for action in legal:
-                    stats.setdefault(action.text, _Edge()).available += 1
-                return untried[rng.below(len(untried))], True
         known = [a for a in legal if a.text in stats and stats[a.text].visits]
         if not known:  # none tried is available in this world
             return self._select(stats, legal, rng)
