@@ -546,6 +546,26 @@ def test_owner_out_with_everyone_else_passed() -> None:
     assert (mover(s), s.pile_count) == (1, 0)
 
 
+def test_a_position_naming_no_seat_to_play_gives_the_turn_to_the_owners_left() -> None:
+    # RK-9: the first holder to the left of the pile's owner who has not passed answers the pile
+    s = pos(["5", "9 9", "10 3", "4"], pile=["8"], pile_value=8, pile_count=1, owner=1, passed=[False] * 4)
+    assert mover(s) == 2
+    play(s, "pass", "pass", "pass")  # seats 2, 3 and 0
+    assert (mover(s), s.pile_count, s.owner) == (1, 0, -1)  # the owner leads
+    # leading, the first seat holding cards
+    assert mover(pos(["", "9 9", "10 3"], finished=[0])) == 1
+
+
+def test_the_turn_never_passes_to_the_owner_of_the_pile() -> None:
+    # RK-9: a written position where seat 0 answers seat 1's 8 though seat 2 has not passed: when seat 0
+    # passes, the turn goes on to seat 2, never back to the owner (who could neither pass nor play)
+    s = pos(["5", "9 9", "10 3", "4"], turn=0, pile=["8"], pile_value=8, pile_count=1, owner=1)
+    play(s, "pass")
+    assert mover(s) == 2 and legal(s) == {"10", "pass"}
+    play(s, "pass", "pass")  # seats 2 and 3
+    assert (mover(s), s.pile_count) == (1, 0)
+
+
 # -- More rulebook sentences -----------------------------------------------------------------------
 
 

@@ -757,7 +757,7 @@ class RankState(State):
                 self._new_round(leader)
                 return
         for s in _LEFT[n][seat]:
-            if sizes[s] and not passed[s]:
+            if sizes[s] and not passed[s] and s != owner:  # RK-9: the owner answers no one but itself
                 self.turn = s
                 return
         leader = self._left_holder(seat)
@@ -1087,7 +1087,7 @@ class RankState(State):
             if not isinstance(x, bool):
                 raise PositionError(f"passed[{i}]", "must be true or false")
         self.passed = list(passed)
-        self.turn = f.integer("turn", 0, n - 1, default=0)
+        self.turn = f.integer("turn", 0, n - 1, default=self._first_to_play())
         self.finished = f.seats("finished", n, default=[])
         default_chars = [KING, QUEEN, BEGGAR] + [KNIGHT] * (n - 3)
         chars = f.array("characters", n, default=default_chars)
@@ -1145,6 +1145,16 @@ class RankState(State):
             holding = [s for s in self.finished if self.sizes[s]]
             if holding:  # RK-10: the finish order lists the players who have gone out, in order
                 raise PositionError("finished", f"seat {holding[0]} is listed as out but holds cards")
+
+    def _first_to_play(self) -> int:
+        """A position's seat to play when it names none: with a pile in play, the first seat to the owner's
+        left that holds cards and has not passed (RK-9); else the first that holds cards (seat 0 if none)."""
+        n = self.num_players
+        order = _LEFT[n][self.owner] if self.pile_count and 0 <= self.owner < n else range(n)
+        for s in order:
+            if self.sizes[s] and not self.passed[s] and s != self.owner:
+                return s
+        return 0
 
     @staticmethod
     def _hand_record(e: Fields, n: int, number: int, tokens: list[int]) -> JSON:
