@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from test_rank_rules import G, hand, legal, pos
 
-from courtcards.core.errors import ActionIdError, NotYourTurnError, ViewError
+from courtcards.core.errors import ActionIdError, NotYourTurnError, PositionError, ViewError
 from courtcards.games.rank import actions as A
 from courtcards.games.rank import ids, observation
 from courtcards.games.rank.ids import RankCodec
@@ -198,6 +198,26 @@ def test_copy_is_independent() -> None:
         c.hands_log[0]["king"] = 3  # type: ignore[index]
     c.apply(1, "give 11")
     assert dump(s) == before and s.to_move() == (0, 1) and c.phase == "play"
+
+
+def test_plays_with_another_hand_is_a_what_if_that_changes_nothing() -> None:
+    # the pile is a single 7 (seat 0's); seat 1 to answer. With its own hand: the legal plays exactly
+    s = pos(["5", "9 8 3", "4 4"], pile=["7"], pile_value=7, pile_count=1, owner=0, turn=1)
+    before = dump(s)
+    own = s.hands[1]
+    assert [a.text for a in s.plays_with(1, own)] == [a.text for a in s.legal_actions(1)]
+    # holding 12 W U instead: what seat 1 would have with that hand (RK-4, RK-5), the same as a position
+    other = pos(["5", "12 W U", "4 4"], pile=["7"], pile_value=7, pile_count=1, owner=0, turn=1)
+    swapped = s.plays_with(1, other.hands[1])
+    assert {a.text for a in swapped} == legal(other) == {"12", "12 U", "W", "W U", "pass"}
+    assert dump(s) == before and hand(s, 1) == "3 8 9"
+    with pytest.raises(PositionError, match="3 cards"):
+        s.plays_with(1, other.hands[1][:-1])  # not counts per card code
+    with pytest.raises(PositionError, match="3 cards"):
+        s.plays_with(1, pos(["5", "12 W", "4 4"]).hands[1])  # two cards for a hand of three
+    with pytest.raises(PositionError, match="not the one to play"):
+        s.plays_with(2, s.hands[2])
+    assert dump(s) == before
 
 
 # -- observations ----------------------------------------------------------------------------------------

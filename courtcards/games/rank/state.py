@@ -393,6 +393,21 @@ class RankState(State):
             return []
         return [a for a in candidates if self._why_not(seat, a) is None]
 
+    def plays_with(self, seat: int, hand: list[int]) -> list[Action]:
+        """A what-if for search bots testing a guessed hand against the moves seen: the plays ``seat``,
+        to move in the play phase, would have here holding ``hand`` (counts per card code, as many
+        cards as it holds) instead of its own. The state is unchanged."""
+        if self.phase != PLAY or self.pending or seat != self.turn:
+            raise PositionError(f"seat {seat} is not the one to play here")
+        if len(hand) != NCODES or min(hand) < 0 or sum(hand) != self.sizes[seat]:
+            raise PositionError(f"a hand of {self.sizes[seat]} cards as counts per card code is needed, not {hand!r}")
+        own = self.hands[seat]
+        self.hands[seat] = hand
+        try:
+            return self._legal_plays(seat)  # type: ignore[return-value]
+        finally:
+            self.hands[seat] = own
+
     def _owed(self, seat: int) -> int:
         """How many cards ``seat`` gives back now: one after a steal (RK-12), else what it owes (RK-13)."""
         return 1 if self.phase == GIVE_BACK else self.owed.get(seat, 0)
