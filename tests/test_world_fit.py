@@ -3,13 +3,16 @@ and the search's pool of fitting worlds (still drawn from the view only)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from courtcards.bots.ismcts import ISMCTSBot
-from courtcards.bots.rank import GreedyRankBot, RoundRecord, refit, round_fit, round_start
+from courtcards.bots.rank import Evidence, GreedyRankBot, Moves, RoundRecord, refit, round_fit, round_start
 from courtcards.core.conformance import resample_hidden
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
+from courtcards.games.rank.state import RankState
 
 RANK = get_game("rank")
 
@@ -72,32 +75,64 @@ def test_fitted_pool_keeps_worlds_where_greedy_makes_the_moves_seen() -> None:
     assert [w.to_json() for w in again] == [w.to_json() for w in pool]
 
 
+def greedy_hands(players: int, seed: int) -> Iterator[tuple[RankState, list[Moves]]]:
+    """Positions of a hand of greedy play where seat 0 has a choice, with the rounds seat 0's views showed."""
+    state = RANK.new_game(players, {"tokens_to_win": 1}, seed=seed)
+    bots = [GreedyRankBot(s) for s in range(players)]
+    record = RoundRecord()
+    while not state.is_over():
+        seat = state.to_move()[0]
+        legal = state.legal_actions(seat)
+        move = bots[seat].choose_state(state, seat, legal)
+        if seat == 0 and len(legal) > 1:
+            yield state, record.update(state.view(0))
+            record.current.append((0, move.text))
+        state.apply(seat, move)
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_evidence_comes_from_the_view_and_the_real_hands_explain_it(players: int) -> None:
+    points = missed = 0
+    for seed in range(5):
+        rng = Rng(seed)
+        for state, rounds in greedy_hands(players, seed):
+            view = state.view(0)
+            one = Evidence(RANK.sample_world(view, rng.next64()), 0, GreedyRankBot(0), rounds)
+            two = Evidence(resample_hidden(state, 0, rng), 0, GreedyRankBot(0), rounds)
+            assert sorted(one.points) == sorted(two.points)
+            # every guessed hand is judged the same whichever world of the view the evidence was read from
+            guess = RANK.sample_world(view, rng.next64())
+            for s in one.points:
+                if state.sizes[s]:
+                    assert one.misses(s, guess.hands[s]) == two.misses(s, guess.hands[s])
+                    points += len(one.points[s])
+                    missed += one.misses(s, state.hands[s])
+    assert points > 200
+    assert missed <= 0.02 * points  # greedy's own ties aside, the real hands make every move seen
+
+
 @pytest.mark.parametrize("players", [4, 6])
 def test_refit_keeps_the_view_and_fits_the_moves_seen_better(players: int) -> None:
     before = after = perfect_before = perfect_after = 0
     public = ("hand", "players", "pile", "discard", "deck_size", "round_log", "last_round", "phase", "turn")
     for seed in range(6):
-        state = RANK.new_game(players, {"tokens_to_win": 1}, seed=seed)
-        bots = [GreedyRankBot(s) for s in range(players)]
         rng = Rng(seed)
-        while not state.is_over():
-            seat = state.to_move()[0]
-            legal = state.legal_actions(seat)
-            if seat == 0 and len(legal) > 1:
-                view = state.view(seat)
-                world = RANK.sample_world(view, rng.next64())
-                hits, asked = round_fit(world, seat, GreedyRankBot(0))
-                refit_hits, refit_asked = refit(world, seat, GreedyRankBot(0), rng, 24)
-                assert refit_hits - refit_asked >= hits - asked  # never a worse fit
-                assert (refit_hits, refit_asked) == round_fit(world, seat, GreedyRankBot(0))
-                seen = world.view(seat)
-                assert {k: seen[k] for k in public} == {k: view[k] for k in public}
-                assert sorted(world.deck()) == sorted(state.deck())  # the same cards, dealt otherwise
-                before, after = before + hits, after + refit_hits
-                perfect_before += hits == asked
-                perfect_after += refit_hits == refit_asked
-            state.apply(seat, bots[seat].choose_state(state, seat, legal))
-    assert after > before and perfect_after > perfect_before
+        for state, rounds in greedy_hands(players, seed):
+            view = state.view(0)
+            world = RANK.sample_world(view, rng.next64())
+            evidence = Evidence(world, 0, GreedyRankBot(0), rounds)
+            if not evidence.points:
+                continue
+            first, last = refit(world, 0, evidence, rng, 100)
+            assert last <= first + 2  # a swap that makes the fit worse is kept only now and then
+            assert last == sum(evidence.misses(s, world.hands[s]) for s in evidence.points if world.sizes[s])
+            seen = world.view(0)
+            assert {k: seen[k] for k in public} == {k: view[k] for k in public}
+            assert sorted(world.deck()) == sorted(state.deck())  # the same cards, dealt otherwise
+            before, after = before + first, after + last
+            perfect_before += first == 0
+            perfect_after += last == 0
+    assert after < 0.5 * before and perfect_after > 2 * perfect_before
 
 
 def test_round_record_pieces_the_hand_together_from_the_views() -> None:

@@ -133,23 +133,25 @@ class Playout:
     guide: bool = False  # below the root too: the prior's move first, then progressive widening
 
 
-# refit(world, seat, model, rng, steps, rounds): make a sampled world fit the other seats' moves seen
-# better (the model makes them in it), in place; returns (moves the model makes, moves asked)
-FITS: dict[str, Callable[[State, int, Any, Rng, int, Any], tuple[int, int]]] = {}
-# a record of the moves a seat saw over its views (``update(view)`` gives the ``rounds`` for refit)
+# fitter(world, seat, model, rounds): from a world drawn from the seat's view and the rounds seen, a
+# refit(world, rng, steps) that makes a drawn world fit the other seats' moves seen better (the model makes
+# them in it), in place, returning the moves missed before and after; None when nothing was seen
+Refit = Callable[[State, Rng, int], tuple[int, int]]
+FITS: dict[str, Callable[[State, int, Any, Any], Refit | None]] = {}
+# a record of the moves a seat saw over its views (``update(view)`` gives the ``rounds`` for the fitter)
 RECORDS: dict[str, Callable[[], Any]] = {}
 
 
 def _load_fits() -> None:
     if not FITS:
-        from courtcards.bots.rank import RoundRecord, refit
+        from courtcards.bots.rank import RoundRecord, fitter
 
-        FITS["rank"] = refit
+        FITS["rank"] = fitter
         RECORDS["rank"] = RoundRecord
 
 
 PLAYOUTS: dict[str, Playout] = {
-    "rank": Playout("greedy", 0, 32, model="greedy", fit=32, guide=True),
+    "rank": Playout("greedy", 0, 32, model="greedy", fit=100, guide=True),
     "kqp": Playout("lite", 30, 32),
     "royals": Playout("greedy", 20, 32),
 }
@@ -282,20 +284,22 @@ class ISMCTSBot:
         rounds: Any = None,
     ) -> list[State]:
         """Worlds drawn from the view, then their hidden cards swapped (at most ``fit`` times each) until
-        the greedy model makes in them the other seats' moves seen (Rank: this round and the one before).
-        At most a quarter of the time; the rest of the pool is drawn as usual (``choose`` loaded FITS)."""
-        refit = FITS.get(game.name)
+        the greedy model makes in them the other seats' moves seen (Rank: the rounds of this hand the seat saw).
+        At most a quarter of the time; the rest of the pool is drawn as usual."""
+        _load_fits()
+        make = FITS.get(game.name)
         model = _game_bot(game.name, "greedy", rng.next64())
-        if refit is None or model is None or not hasattr(model, "choose_state"):
+        if make is None or model is None or not hasattr(model, "choose_hand"):
             return []
-        pool: list[State] = []
-        for _ in range(worlds):
-            world = game.sample_world(view, rng.next64())
-            refit(world, seat, model, Rng(rng.next64()), fit, rounds)
-            pool.append(world)
-            if self.clock() - start > self.seconds / 4:
-                break
-        return pool
+        pool: list[State] = [game.sample_world(view, rng.next64())]
+        refit = make(pool[0], seat, model, rounds)
+        if refit is None:
+            return pool
+        while True:
+            refit(pool[-1], Rng(rng.next64()), fit)
+            if len(pool) == worlds or self.clock() - start > self.seconds / 4:
+                return pool
+            pool.append(game.sample_world(view, rng.next64()))
 
     def _iterate(self, root: _Node, world: State, rng: Rng, horizon: Horizon | None) -> None:
         path: list[tuple[_Node, list[tuple[int, str]]]] = []

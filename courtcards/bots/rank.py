@@ -12,7 +12,7 @@ the endgame plays those first so that its last set is led.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -167,9 +167,10 @@ def table_of_view(view: dict[str, Any]) -> Table:
     )
 
 
-def table_of_state(state: Any, seat: int) -> Table:
-    """The same table read from a Rank state (a sampled world): ``seat``'s hand and the public facts only."""
-    h = list(state.hands[seat])
+def table_of_state(state: Any, seat: int, hand: list[int] | None = None) -> Table:
+    """The same table read from a Rank state (a sampled world): ``seat``'s hand (or ``hand``, counts per
+    card code, in its place) and the public facts only."""
+    h = list(state.hands[seat]) if hand is None else hand
     phase = state.phase
     unseen: list[int] = []
     if phase not in ("kings_hand", "benefit", "give_back", "exchange"):
@@ -203,6 +204,13 @@ class GreedyRankBot:
             return legal[0]
         acts: list[RankAction] = legal  # type: ignore[assignment]  # the state's own actions
         return self._decide(table_of_state(state, seat), acts)
+
+    def choose_hand(self, state: Any, seat: int, hand: list[int], legal: Sequence[Action]) -> Action:
+        """The move ``seat`` would make in ``state`` holding ``hand`` (``legal``: its plays with it)."""
+        if len(legal) == 1:
+            return legal[0]
+        acts: list[RankAction] = legal  # type: ignore[assignment]
+        return self._decide(table_of_state(state, seat, hand), acts)
 
     def _decide(self, t: Table, acts: list[RankAction]) -> RankAction:
         h = t.hand
@@ -385,63 +393,128 @@ def round_fit(state: Any, seat: int, model: Any, rounds: Sequence[Moves] | None 
     return fit, asked
 
 
-def refit(world: Any, seat: int, model: Any, rng: Rng, steps: int, rounds: Sequence[Moves] | None = None
-          ) -> tuple[int, int]:
-    """Swap hidden cards between the other hands and the draw pile while the world fits the moves seen no
-    worse (at most ``steps`` swaps, until it fits them all); the world is changed in place. Only for play
-    without exchanges, where every deal of the hidden cards with the same sizes fits the view."""
-    hits, asked = round_fit(world, seat, model, rounds)
-    if hits == asked or world.phase != "play" or world.exchanges:
-        return hits, asked
-    places = [s for s in range(world.num_players) if s != seat and world.sizes[s]]
+class Evidence:
+    """The other seats' choices seen this hand (back to the last Crown + Draw 2, see ``round_start``), each
+    kept with its position, to test a guessed hand against: did ``model`` (a bot with ``choose_hand``)
+    holding it make the move seen? A seat's hand at a choice is its hand now plus the cards it played
+    since (no card is drawn in between), so each seat's hand is tested alone, from the public positions."""
+
+    def __init__(self, world: Any, seat: int, model: Any, rounds: Sequence[Moves] | None = None) -> None:
+        self.model = model
+        self.points: dict[int, list[tuple[Any, str, list[int]]]] = {}  # seat -> (position, move, cards since)
+        start = round_start(world, rounds) if not world.exchanges else None
+        if start is None:
+            return
+        w, log = start
+        seen: list[tuple[int, int, Any, str]] = []  # (index in the log, seat, position, move)
+        try:
+            for i, (s, text) in enumerate(log):
+                legal = w.legal_actions(s)
+                act = next((a for a in legal if a.text == text), None)
+                if act is None:
+                    return
+                if s != seat:
+                    seen.append((i, s, w.copy(), text))
+                w.apply(s, act)
+        except CourtcardsError:  # a rebuilt position the rules refuse: no evidence
+            return
+        since = [[0] * NCODES for _ in range(world.num_players)]  # cards each seat played from here on
+        j = len(log)
+        for i, s, position, text in reversed(seen):
+            while j > i:
+                j -= 1
+                t, move = log[j]
+                if move != "pass":
+                    for c in parse_action(move).cards:
+                        since[t][c] += 1
+            self.points.setdefault(s, []).insert(0, (position, text, list(since[s])))
+
+    def misses(self, seat: int, hand: list[int], stop: int = 1 << 30) -> int:
+        """In how many of ``seat``'s choices seen the model, holding ``hand`` now, would have chosen
+        otherwise (counting stops past ``stop``)."""
+        bad = 0
+        model = self.model
+        points = self.points.get(seat, [])
+        for i, (position, text, since) in enumerate(points):
+            then = [a + b for a, b in zip(hand, since, strict=True)]
+            legal = position.plays_with(seat, then)
+            if len(legal) > 1 and model.choose_hand(position, seat, then, legal).text != text:
+                bad += 1
+                if i:  # the choices hands miss most come first, so that a count past ``stop`` ends sooner
+                    points.insert(0, points.pop(i))
+                if bad > stop:
+                    break
+        return bad
+
+
+WORSE = 60  # in 1000: how often a swap that makes the fit one move worse is kept (to leave a dead end)
+
+
+def refit(world: Any, seat: int, evidence: Evidence, rng: Rng, steps: int) -> tuple[int, int]:
+    """Swap hidden cards (a hand's with another hand's or the draw pile's) so that the model makes in
+    ``world`` the other seats' moves seen (``evidence``): at most ``steps`` swaps, each taking a card from
+    a hand that misses some, kept when the misses do not grow (and now and then when they grow by one),
+    until none is missed. The world changes in place and keeps fitting the view: the same hidden cards,
+    the same hand sizes. Returns the misses before and after. Only for play without exchanges, where
+    every deal of the hidden cards with those sizes fits the view (``Evidence`` is empty otherwise)."""
+    others = [s for s in range(world.num_players) if s != seat and world.sizes[s]]
+    miss = {s: evidence.misses(s, world.hands[s]) for s in others if s in evidence.points}
+    first = sum(miss.values())
     draw = world.draw
     for _ in range(steps):
-        a, b = rng.below(len(places) + 1), rng.below(len(places))
-        if a == len(places):  # the draw pile and a hand
-            if not draw:
-                continue
-            i = rng.below(len(draw))
-            hb = world.hands[places[b]]
-            d = _pick(hb, rng)
-            c = draw[i]
-            if c == d:
-                continue
-            draw[i] = d
-            hb[d] -= 1
-            hb[c] += 1
-            undo = (places[b], i, c, d)
-        else:
-            if a == b:
-                continue
-            ha, hb = world.hands[places[a]], world.hands[places[b]]
-            c, d = _pick(ha, rng), _pick(hb, rng)
-            if c == d:
-                continue
-            ha[c] -= 1
-            ha[d] += 1
-            hb[d] -= 1
-            hb[c] += 1
-            undo = (places[a], places[b], c, d)
-        world._legal_cache = world._move_cache = None
-        h2, a2 = round_fit(world, seat, model, rounds)
-        if h2 - a2 >= hits - asked:
-            hits, asked = h2, a2
-            if hits == asked:
-                break
+        bad = [s for s, m in miss.items() if m]
+        if not bad:
+            break
+        a = bad[rng.below(len(bad))]
+        ha = world.hands[a]
+        c = _pick(ha, rng)
+        k = rng.below(sum(world.sizes[s] for s in others if s != a) + len(draw))
+        b = -1  # the place of the other card: a hand, or -1 the draw pile at index k
+        for s in others:
+            if s != a:
+                if k < world.sizes[s]:
+                    b = s
+                    break
+                k -= world.sizes[s]
+        hb = world.hands[b] if b >= 0 else None
+        d = _pick(hb, rng) if hb is not None else draw[k]
+        if c == d:
             continue
-        if len(undo) == 4 and isinstance(undo[1], int) and a == len(places):
-            s_b, i, c, d = undo
-            draw[i] = c
-            world.hands[s_b][d] += 1
-            world.hands[s_b][c] -= 1
+        ha[c] -= 1
+        ha[d] += 1
+        if hb is not None:
+            hb[d] -= 1
+            hb[c] += 1
         else:
-            s_a, s_b, c, d = undo
-            world.hands[s_a][c] += 1
-            world.hands[s_a][d] -= 1
-            world.hands[s_b][d] += 1
-            world.hands[s_b][c] -= 1
-        world._legal_cache = world._move_cache = None
-    return hits, asked
+            draw[k] = c
+        old = miss[a] + miss.get(b, 0)
+        allowed = old + (1 if rng.below(1000) < WORSE else 0)
+        new_a = evidence.misses(a, ha, allowed)
+        new_b = evidence.misses(b, hb, allowed - new_a) if hb is not None and b in miss and new_a <= allowed else 0
+        if new_a + new_b <= allowed:
+            miss[a] = new_a
+            if b in miss:
+                miss[b] = new_b
+            continue
+        ha[c] += 1
+        ha[d] -= 1
+        if hb is not None:
+            hb[d] += 1
+            hb[c] -= 1
+        else:
+            draw[k] = d
+    world._legal_cache = world._move_cache = None
+    return first, sum(miss.values())
+
+
+def fitter(world: Any, seat: int, model: Any, rounds: Sequence[Moves] | None = None
+           ) -> Callable[[Any, Rng, int], tuple[int, int]] | None:
+    """``refit`` with the evidence of ``seat``'s view (read from ``world``, a world drawn from it), or
+    None when there is none."""
+    evidence = Evidence(world, seat, model, rounds)
+    if not evidence.points:
+        return None
+    return lambda w, rng, steps: refit(w, seat, evidence, rng, steps)
 
 
 def _pick(h: Sequence[int], rng: Rng) -> int:
