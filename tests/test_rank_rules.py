@@ -552,8 +552,6 @@ def test_a_position_naming_no_seat_to_play_gives_the_turn_to_the_owners_left() -
     assert mover(s) == 2
     play(s, "pass", "pass", "pass")  # seats 2, 3 and 0
     assert (mover(s), s.pile_count, s.owner) == (1, 0, -1)  # the owner leads
-    # leading, the first seat holding cards
-    assert mover(pos(["", "9 9", "10 3"], finished=[0])) == 1
 
 
 def test_the_turn_never_passes_to_the_owner_of_the_pile() -> None:

@@ -1163,12 +1163,12 @@ class RankState(State):
 
     def _first_to_play(self) -> int:
         """A position's seat to play when it names none: with a pile in play, the first seat to the owner's
-        left that holds cards and has not passed (RK-9); else the first that holds cards (seat 0 if none)."""
+        left that holds cards and has not passed (RK-9); else seat 0."""
         n = self.num_players
-        order = _LEFT[n][self.owner] if self.pile_count and 0 <= self.owner < n else range(n)
-        for s in order:
-            if self.sizes[s] and not self.passed[s] and s != self.owner:
-                return s
+        if self.pile_count and 0 <= self.owner < n:
+            for s in _LEFT[n][self.owner]:
+                if self.sizes[s] and not self.passed[s] and s != self.owner:
+                    return s
         return 0
 
     @staticmethod
