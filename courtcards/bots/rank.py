@@ -364,8 +364,7 @@ def round_start(state: Any, rounds: Sequence[Moves] | None = None) -> tuple[Any,
     w.turn = log[0][0]
     w.round_log = []
     w.last_round = [] if kept else list(state.last_round)
-    w.version += 1
-    w._legal_cache = w._move_cache = None
+    w.version += 1  # the copy's cached legal actions and movers are keyed on the version: stale now
     return w, log
 
 
@@ -503,7 +502,6 @@ def refit(world: Any, seat: int, evidence: Evidence, rng: Rng, steps: int) -> tu
             hb[c] -= 1
         else:
             draw[k] = d
-    world._legal_cache = world._move_cache = None
     return first, sum(miss.values())
 
 
