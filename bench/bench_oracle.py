@@ -2,8 +2,9 @@
 measure how much of its strength is lost to not knowing the hidden cards.
 
     python bench/bench_oracle.py 60 --ismcts model=greedy
+    python bench/bench_oracle.py 60 --game kqp --players 6 --option rounds=1 --option target=none
 
-Rank one hand a game (tokens_to_win=1), 4 seats, one search seat against three greedy, seat-rotated
+By default Rank one hand a game (tokens_to_win=1), 4 seats: one search seat against greedy, seat-rotated
 with the seeds of bench_strength.py (seed 7), so the deals are the same.
 """
 
@@ -25,11 +26,17 @@ from courtcards.sim import derive_seed, seat_kinds
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("games", type=int)
+    ap.add_argument("--game", default="rank")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--option", action="append", default=[], help="game option key=value (Rank: tokens_to_win=1)")
     ap.add_argument("--ismcts", action="append", default=[], help="ISMCTSBot argument key=value")
     args = ap.parse_args()
     kwargs: dict[str, Any] = {k: _value(v) for k, v in (o.split("=", 1) for o in args.ismcts)}
     kwargs.setdefault("fit", 0)  # every world is the true one: nothing to fit
-    game = get_game("rank")
+    game = get_game(args.game)
+    options = {k: _value(v) for k, v in (o.split("=", 1) for o in args.option)}
+    if not args.option and game.name == "rank":
+        options = {"tokens_to_win": 1}
     true: list[State] = []
 
     def cheat(view: Any, rng: Any, *, seat: int | None = None) -> State:
@@ -38,12 +45,12 @@ def main() -> None:
     game.sample_world = cheat  # type: ignore[method-assign]
     wins = 0
     for i in range(args.games):
-        kinds = seat_kinds(["ismcts", "greedy", "greedy", "greedy"], i)
-        state = game.new_game(4, {"tokens_to_win": 1}, seed=derive_seed(7, i, 0))
+        kinds = seat_kinds(["ismcts", *["greedy"] * (args.players - 1)], i)
+        state = game.new_game(args.players, options, seed=derive_seed(7, i, 0))
         bots = [
             ISMCTSBot(derive_seed(7, i, s + 1), **kwargs)
             if k == "ismcts"
-            else make_bot("rank", k, derive_seed(7, i, s + 1))
+            else make_bot(game.name, k, derive_seed(7, i, s + 1))
             for s, k in enumerate(kinds)
         ]
         while not state.is_over():
