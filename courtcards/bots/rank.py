@@ -12,7 +12,7 @@ the endgame plays those first so that its last set is led.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -370,26 +370,9 @@ def round_start(state: Any, rounds: Sequence[Moves] | None = None) -> tuple[Any,
 
 def round_fit(state: Any, seat: int, model: Any, rounds: Sequence[Moves] | None = None) -> tuple[int, int]:
     """How many of the other seats' choices seen (the round in play and ``rounds`` before it, see
-    ``round_start``) ``model`` (a bot with ``choose_state``) would have made in this world, out of how
+    ``round_start``) ``model`` (a bot with ``choose_hand``) would have made in this world, out of how
     many: a world's fit to what was seen."""
-    start = round_start(state, rounds)
-    if start is None:
-        return 0, 0
-    w, log = start
-    fit = asked = 0
-    try:
-        for s, text in log:
-            legal = w.legal_actions(s)
-            act = next((a for a in legal if a.text == text), None)
-            if act is None:
-                return fit, asked + 1
-            if s != seat and len(legal) > 1:
-                asked += 1
-                fit += model.choose_state(w, s, legal) is act
-            w.apply(s, act)
-    except CourtcardsError:  # a rebuilt position the rules refuse: this world explains nothing
-        return 0, max(asked, 1)
-    return fit, asked
+    return Evidence(state, seat, model, rounds).fit(state)
 
 
 class Evidence:
@@ -401,7 +384,7 @@ class Evidence:
     def __init__(self, world: Any, seat: int, model: Any, rounds: Sequence[Moves] | None = None) -> None:
         self.model = model
         self.points: dict[int, list[tuple[Any, str, list[int]]]] = {}  # seat -> (position, move, cards since)
-        start = round_start(world, rounds) if not world.exchanges else None
+        start = round_start(world, rounds)
         if start is None:
             return
         w, log = start
@@ -428,22 +411,33 @@ class Evidence:
                         since[t][c] += 1
             self.points.setdefault(s, []).insert(0, (position, text, list(since[s])))
 
+    def _choices(self, seat: int, hand: list[int]) -> Iterator[tuple[int, bool]]:
+        """``seat``'s choices seen that offer more than one move with ``hand`` (its hand now): each one's
+        index and whether the model, holding it, made the move seen."""
+        for i, (position, text, since) in enumerate(self.points.get(seat, [])):
+            then = [a + b for a, b in zip(hand, since, strict=True)]
+            legal = position.plays_with(seat, then)
+            if len(legal) > 1:
+                yield i, self.model.choose_hand(position, seat, then, legal).text == text
+
     def misses(self, seat: int, hand: list[int], stop: int = 1 << 30) -> int:
         """In how many of ``seat``'s choices seen the model, holding ``hand`` now, would have chosen
         otherwise (counting stops past ``stop``)."""
         bad = 0
-        model = self.model
         points = self.points.get(seat, [])
-        for i, (position, text, since) in enumerate(points):
-            then = [a + b for a, b in zip(hand, since, strict=True)]
-            legal = position.plays_with(seat, then)
-            if len(legal) > 1 and model.choose_hand(position, seat, then, legal).text != text:
+        for i, made in self._choices(seat, hand):
+            if not made:
                 bad += 1
                 if i:  # the choices hands miss most come first, so that a count past ``stop`` ends sooner
                     points.insert(0, points.pop(i))
                 if bad > stop:
                     break
         return bad
+
+    def fit(self, world: Any) -> tuple[int, int]:
+        """How many of the choices seen the model makes with ``world``'s hands, out of how many."""
+        made = [ok for s in self.points for _, ok in self._choices(s, world.hands[s])]
+        return sum(made), len(made)
 
 
 WORSE = 60  # in 1000: how often a swap that makes the fit one move worse is kept (to leave a dead end)
@@ -455,7 +449,7 @@ def refit(world: Any, seat: int, evidence: Evidence, rng: Rng, steps: int) -> tu
     a hand that misses some, kept when the misses do not grow (and now and then when they grow by one),
     until none is missed. The world changes in place and keeps fitting the view: the same hidden cards,
     the same hand sizes. Returns the misses before and after. Only for play without exchanges, where
-    every deal of the hidden cards with those sizes fits the view (``Evidence`` is empty otherwise)."""
+    every deal of the hidden cards with those sizes fits the view (``fitter`` checks)."""
     others = [s for s in range(world.num_players) if s != seat and world.sizes[s]]
     miss = {s: evidence.misses(s, world.hands[s]) for s in others if s in evidence.points}
     first = sum(miss.values())
@@ -509,6 +503,8 @@ def fitter(world: Any, seat: int, model: Any, rounds: Sequence[Moves] | None = N
            ) -> Callable[[Any, Rng, int], tuple[int, int]] | None:
     """``refit`` with the evidence of ``seat``'s view (read from ``world``, a world drawn from it), or
     None when there is none."""
+    if world.exchanges:  # refit's worlds would no longer fit the view
+        return None
     evidence = Evidence(world, seat, model, rounds)
     if not evidence.points:
         return None
