@@ -181,15 +181,29 @@ class Game(ABC, Generic[S]):
     def _observation_string(self, view: Mapping[str, Any], prefix: tuple[int, ...]) -> str:
         raise NotImplementedError(f"{self.title} has no observation string yet")
 
-    def sample_world(self, view: Mapping[str, Any], rng: SeedLike, *, seat: int | None = None) -> S:
+    def sample_world(
+        self, view: Mapping[str, Any], rng: SeedLike, *, seat: int | None = None, open_choices: bool = False
+    ) -> S:
         """A complete state consistent with everything one seat knows (its view), the
         hidden cards dealt uniformly over the deals that fit, pending secret choices
         of other seats resampled too. The world's own generator is fresh, seeded
-        from ``rng``, so its future deals are not the true ones."""
+        from ``rng``, so its future deals are not the true ones.
+
+        ``open_choices``: the other seats' hidden choices are left unmade instead, so
+        that they decide again in the world (for a search, which can then choose them
+        by its model of those seats rather than by a uniform guess); the seat's own
+        choice is kept. Such a world differs from the view only in who has committed
+        (and so who is to move)."""
         view = self.check_view(view, seat)
         generator = as_rng(rng)
         try:
             world = self._sample_world(view, generator)
+            if open_choices and world.pending:
+                mine = view.get("seat")
+                world.pending = {s: a for s, a in world.pending.items() if s == mine}
+                world._move_cache = None
+                world._legal_cache = None
+                world._ids_cache = None
             # the events as this seat read them (its own secret sentences): the world shows it the same log
             world.events = EventLog.from_json(view["log"], "log", world.num_players)
             # the world is its record's start, pending choices and all: the record replays to it
