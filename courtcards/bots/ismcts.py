@@ -131,6 +131,7 @@ class Playout:
     model: str | None = None  # the bot kind that plays the other seats' moves in the tree (None: they search too)
     fit: int = 0  # swaps of hidden cards per pooled world to make greedy's moves in it those seen (0: none)
     guide: bool = False  # below the root too: the prior's move first, then progressive widening
+    open_choices: bool = False  # other seats' hidden choices are left unmade in the worlds: they choose in the tree
 
 
 # fitter(world, seat, model, rounds): from a world drawn from the seat's view and the rounds seen, a
@@ -145,15 +146,20 @@ RECORDS: dict[str, Callable[[], Any]] = {}
 def _load_fits() -> None:
     if not FITS:
         from courtcards.bots.rank import RoundRecord, fitter
+        from courtcards.bots.royale import fitter as royale_fitter
 
         FITS["rank"] = fitter
         RECORDS["rank"] = RoundRecord
+        FITS["royale"] = royale_fitter
 
 
 PLAYOUTS: dict[str, Playout] = {
     "rank": Playout("greedy", 0, 32, model="greedy", fit=100, guide=True),
     "kqp": Playout("lite", 30, 32),
     "royals": Playout("greedy", 20, 32),
+    # the opponent plays mixed (an equilibrium of the one-round game) in the tree and the playouts, chooses
+    # its card there even when it already has, and holds a hand that fits its plays seen
+    "royale": Playout("greedy", 0, 32, model="mixed", fit=100, open_choices=True),
 }
 
 
@@ -178,6 +184,7 @@ class ISMCTSBot:
         model: str | None = "default",
         fit: int | None = None,
         guide: bool | None = None,
+        open_choices: bool | None = None,
     ) -> None:
         if iterations < 1:
             raise ValueError("ISMCTS needs at least one iteration")
@@ -196,6 +203,8 @@ class ISMCTSBot:
         self.stop_early = stop_early  # stop once no other root move can catch up with the most visited one
         self.guide = guide  # below the root too: the prior's move first, then widening (None: the game's)
         self.fit = fit  # swaps per pooled world to fit the greedy model to the moves seen (None: the game's)
+        self.open_choices = open_choices  # other seats' hidden choices unmade in the worlds (None: the game's)
+        self._open = bool(open_choices)  # this decision's (set by the search from the game's defaults)
         self.model = model  # a bot kind for the other seats' moves in the tree ("default": the game's; None: search)
         self.last_value: float | None = None  # the chosen move's mean value, for hints
         self.last_iterations = 0
@@ -225,9 +234,11 @@ class ISMCTSBot:
         self._depth = (defaults.depth if self.depth is None else self.depth) or None
         worlds = defaults.worlds if self.worlds is None else self.worlds
         fit = defaults.fit if self.fit is None else self.fit
+        self._open = defaults.open_choices if self.open_choices is None else self.open_choices
         self._policy = _game_bot(game.name, rollout, rng.next64())
         model = defaults.model if self.model == "default" else self.model
         self._model = _game_bot(game.name, model, rng.next64()) if model else None
+        self._others = self._model if model != rollout else None  # the others' policy in playouts too
         self._seat = seat
         prior = _game_bot(game.name, self.prior, rng.next64())
         # below the root, a seat's first move at a node is the prior's in that world, then others widen in
@@ -254,8 +265,9 @@ class ISMCTSBot:
                 pool = self._fitted_pool(game, view, seat, worlds, fit, rng, start, rounds)
                 searching = self.clock()  # the early stop's rate counts the search's time only
             if done <= worlds and len(pool) < done:
-                pool.append(game.sample_world(view, rng.next64()))
-            world = pool[(done - 1) % worlds].copy() if worlds else game.sample_world(view, rng.next64())
+                pool.append(game.sample_world(view, rng.next64(), open_choices=self._open))
+            world = (pool[(done - 1) % worlds].copy() if worlds
+                     else game.sample_world(view, rng.next64(), open_choices=self._open))
             self._iterate(root, world, rng, horizon)
             now = self.clock()
             if now > deadline:
@@ -289,9 +301,9 @@ class ISMCTSBot:
         _load_fits()
         make = FITS.get(game.name)
         model = _game_bot(game.name, "greedy", rng.next64())
-        if make is None or model is None or not hasattr(model, "choose_hand"):
+        if make is None or model is None:
             return []
-        pool: list[State] = [game.sample_world(view, rng.next64())]
+        pool: list[State] = [game.sample_world(view, rng.next64(), open_choices=self._open)]
         refit = make(pool[0], seat, model, rounds)
         if refit is None:
             return pool
@@ -299,7 +311,7 @@ class ISMCTSBot:
             refit(pool[-1], Rng(rng.next64()), fit)
             if len(pool) == worlds or self.clock() - start > self.seconds / 4:
                 return pool
-            pool.append(game.sample_world(view, rng.next64()))
+            pool.append(game.sample_world(view, rng.next64(), open_choices=self._open))
 
     def _iterate(self, root: _Node, world: State, rng: Rng, horizon: Horizon | None) -> None:
         path: list[tuple[_Node, list[tuple[int, str]]]] = []
@@ -392,13 +404,14 @@ class ISMCTSBot:
 
     def _playout(self, world: State, rng: Rng, horizon: Horizon | None) -> Values:
         mark = horizon.marker(world) if horizon else None
-        policy = self._policy
+        mine, model = self._policy, self._others
         moves = 0
         while not world.is_over():
             if horizon is not None and (horizon.marker(world) != mark or moves == self._depth):
                 return horizon.value(world)
             seat = world.to_move()[0]
             legal = world.legal_actions(seat)
+            policy = mine if model is None or seat == self._seat else model  # the others keep to the model
             if policy is not None and len(legal) > 1:
                 world.apply(seat, _decide(policy, world, seat, legal))
             else:

@@ -503,7 +503,7 @@ def fitter(world: Any, seat: int, model: Any, rounds: Sequence[Moves] | None = N
            ) -> Callable[[Any, Rng, int], tuple[int, int]] | None:
     """``refit`` with the evidence of ``seat``'s view (read from ``world``, a world drawn from it), or
     None when there is none."""
-    if world.exchanges:  # refit's worlds would no longer fit the view
+    if world.exchanges or not hasattr(model, "choose_hand"):  # refit's worlds would no longer fit the view
         return None
     evidence = Evidence(world, seat, model, rounds)
     if not evidence.points:

@@ -17,7 +17,7 @@ WIN_VALUE if that ends the game), a same-tier rank win one card drawn.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from math import comb
 from typing import Any
@@ -25,8 +25,9 @@ from typing import Any
 from courtcards.bots.base import register_bot
 from courtcards.core.rng import Rng
 from courtcards.core.state import Action
-from courtcards.games.royale.actions import RoyaleAction
+from courtcards.games.royale.actions import RoyaleAction, play
 from courtcards.games.royale.cards import DECK, beats, parse_card, rank, tier
+from courtcards.games.royale.state import HAND_SIZE
 
 WIN_VALUE = 12.0
 RANK_WIN_VALUE = 1.0
@@ -196,6 +197,116 @@ def _gauss(rows: list[list[float]]) -> list[float] | None:
                 if f:
                     mat[r] = [x - f * y for x, y in zip(mat[r], mat[col], strict=True)]
     return [mat[i][size] / mat[i][i] for i in range(size)]
+
+
+class Evidence:
+    """What the opponent's plays and discards since the start say about its hand, for a model that
+    plays the highest card of the tier it picks and discards by ``keep_order`` (``greedy`` and
+    ``mixed`` both do), read from the public record of rounds only.
+
+    Its hand at round r is the first ``drawn[r]`` cards of its deck order less the cards it played
+    and discarded before r; so a guess at the order of the cards it drew (its discard pile and its
+    hand now, in some order) fixes every past hand, and ``misses`` counts the rounds the model would
+    have played or discarded otherwise with them. ``ok`` is False when the record cannot be followed
+    (a reshuffle, or counts that do not add up): then there is no evidence."""
+
+    def __init__(self, world: Any, seat: int) -> None:
+        opp = 1 - seat
+        self.opp = opp
+        self.ok = False
+        self.rounds: list[tuple[int, tuple[int, ...], int]] = []  # (card played, discarded, drawn by then)
+        if world.reshuffles[opp]:
+            return
+        drawn = HAND_SIZE
+        for entry in world.rounds_log:
+            cards = entry.get("cards")
+            if not cards:
+                return
+            card = parse_card(cards[opp])
+            lost = entry.get("outcome") == "tier" and entry.get("winner") == seat
+            gone = tuple(parse_card(t) for t in entry.get("discarded", ())) if lost else ()
+            self.rounds.append((card, gone, drawn))
+            drawn += 1 + (entry.get("outcome") == "rank" and entry.get("winner") == opp)
+        self.left = [c for c, gone, _ in self.rounds for c in (c, *gone)]  # in the order they left the hand
+        self.drawn = drawn
+        self.ok = bool(self.rounds) and sorted(self.left) == sorted(world.piles[opp]) and (
+            drawn == len(self.left) + len(world.hands[opp]))
+
+    def misses(self, order: Sequence[int]) -> int:
+        """Rounds the model would have played otherwise, holding the hands this deck order gives;
+        -1 if the order is impossible (a card played or discarded before it was drawn)."""
+        miss = 0
+        hand = set(order[: self.rounds[0][2]])
+        top = self.rounds[0][2]
+        for card, gone, drawn in self.rounds:
+            if drawn > top:
+                hand.update(order[top:drawn])
+                top = drawn
+            if card not in hand:
+                return -1
+            t, r = tier(card), rank(card)
+            if any(tier(c) == t and rank(c) > r for c in hand):
+                miss += 1
+            hand.discard(card)
+            if gone:
+                if not hand.issuperset(gone):
+                    return -1
+                drop = keep_order(sorted(hand))[len(hand) - len(gone):]
+                if sorted(map(rank, drop)) != sorted(map(rank, gone)):
+                    miss += 1
+                hand.difference_update(gone)
+        return miss
+
+
+def fitter(world: Any, seat: int, model: Any = None, rounds: Any = None
+           ) -> Callable[[Any, Rng, int], tuple[int, int]] | None:
+    """A refit of worlds drawn from ``seat``'s view (``world`` one of them) so that the opponent's
+    hand fits its plays and discards seen (``Evidence``); None when they say nothing."""
+    evidence = Evidence(world, seat)
+    if not evidence.ok:
+        return None
+    return lambda w, rng, steps: refit(w, evidence, rng, steps)
+
+
+def refit(world: Any, evidence: Evidence, rng: Rng, steps: int) -> tuple[int, int]:
+    """Change the order in which the opponent drew its cards (swap two) or a card of its hand for one
+    of its deck, keeping a change when the rounds missed do not grow (and 6% of the time when they
+    grow by one); then deal the world the hand that order gives, its deck shuffled. The cards stay
+    those the view allows: its hand and deck hold the same cards between them, in the same numbers.
+    Returns the rounds missed before and after."""
+    opp = evidence.opp
+    hand = list(world.hands[opp])
+    rng.shuffle(hand)
+    order = [*evidence.left, *hand]  # cards in the order they left, the hand's last: a possible order
+    deck = list(world.decks[opp])
+    held = set(evidence.left)
+    before = now = evidence.misses(order)
+    for _ in range(steps):
+        if now == 0:
+            break
+        i = rng.below(len(order))
+        if deck and order[i] not in held and rng.below(2):
+            j = rng.below(len(deck))
+            order[i], deck[j] = deck[j], order[i]
+            new = evidence.misses(order)
+            if new < 0 or new > now + 1 or (new == now + 1 and rng.below(100) >= 6):
+                order[i], deck[j] = deck[j], order[i]
+            else:
+                now = new
+            continue
+        j = rng.below(len(order))
+        order[i], order[j] = order[j], order[i]
+        new = evidence.misses(order)
+        if new < 0 or new > now + 1 or (new == now + 1 and rng.below(100) >= 6):
+            order[i], order[j] = order[j], order[i]
+        else:
+            now = new
+    world.hands[opp] = sorted(c for c in order if c not in held)
+    rng.shuffle(deck)
+    world.decks[opp] = deck
+    if opp in world.pending:  # its hidden choice, guessed from the hand it had: guessed again
+        world.pending[opp] = play(world.hands[opp][rng.below(len(world.hands[opp]))])
+    return before, now
 
 
 register_bot("royale", "greedy", GreedyBot)
