@@ -4,8 +4,12 @@ measure how much of its strength is lost to not knowing the hidden cards.
     python bench/bench_oracle.py 60 --ismcts model=greedy
     python bench/bench_oracle.py 60 --game kqp --players 6 --option rounds=1 --option target=none
 
-By default Rank one hand a game (tokens_to_win=1), 4 seats: one search seat against greedy, seat-rotated
-with the seeds of bench_strength.py (seed 7), so the deals are the same.
+By default Rank one hand a game (tokens_to_win=1), 4 seats: one search seat against greedy (``--opponent``),
+seat-rotated with the seeds of bench_strength.py (seed 7), so the deals are the same. Where seats choose at
+once, the search seat chooses first, so the true state it gets holds no other seat's secret choice.
+``--hands-only``: the worlds show the other seats' hands but not the order of the decks and draw pile.
+
+    python bench/bench_oracle.py 100 --game royale --players 2 --opponent mixed --ismcts model=mixed --hands-only
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from courtcards.analysis.stats import wilson
 from courtcards.bots.base import bot_move, make_bot
 from courtcards.bots.ismcts import ISMCTSBot
 from courtcards.core.game import get_game
+from courtcards.core.rng import Rng
 from courtcards.core.state import State
 from courtcards.sim import derive_seed, seat_kinds
 
@@ -28,8 +33,13 @@ def main() -> None:
     ap.add_argument("games", type=int)
     ap.add_argument("--game", default="rank")
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--opponent", default="greedy", help="the other seats' bot")
     ap.add_argument("--option", action="append", default=[], help="game option key=value (Rank: tokens_to_win=1)")
     ap.add_argument("--ismcts", action="append", default=[], help="ISMCTSBot argument key=value")
+    ap.add_argument(
+        "--hands-only", action="store_true",
+        help="the worlds show the other seats' hands but shuffle the decks and draw piles afresh",
+    )
     args = ap.parse_args()
     kwargs: dict[str, Any] = {k: _value(v) for k, v in (o.split("=", 1) for o in args.ismcts)}
     kwargs.setdefault("fit", 0)  # every world is the true one: nothing to fit
@@ -40,12 +50,18 @@ def main() -> None:
     true: list[State] = []
 
     def cheat(view: Any, rng: Any, *, seat: int | None = None) -> State:
-        return true[0].copy()
+        world = true[0].copy()
+        if args.hands_only:  # the hands are known, the order of what is still to be drawn is not
+            fresh = rng if isinstance(rng, Rng) else Rng(int(rng))
+            for pile in [*getattr(world, "decks", []), *([world.draw] if hasattr(world, "draw") else [])]:
+                fresh.shuffle(pile)
+            world.rng = Rng(fresh.next64())
+        return world
 
     game.sample_world = cheat  # type: ignore[method-assign]
     wins = 0
     for i in range(args.games):
-        kinds = seat_kinds(["ismcts", *["greedy"] * (args.players - 1)], i)
+        kinds = seat_kinds(["ismcts", *[args.opponent] * (args.players - 1)], i)
         state = game.new_game(args.players, options, seed=derive_seed(7, i, 0))
         bots = [
             ISMCTSBot(derive_seed(7, i, s + 1), **kwargs)
@@ -54,7 +70,9 @@ def main() -> None:
             for s, k in enumerate(kinds)
         ]
         while not state.is_over():
-            seat = state.to_move()[0]
+            movers = state.to_move()
+            # the search seat decides first, so the true state it gets holds no other seat's secret choice
+            seat = next((s for s in movers if kinds[s] == "ismcts"), movers[0])
             true[:] = [state]
             state.apply(seat, bot_move(bots[seat], state, seat))
         result = state.result()

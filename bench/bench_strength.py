@@ -41,6 +41,7 @@ def main() -> None:
     ap.add_argument("--option", action="append", default=[], help="game option key=value")
     ap.add_argument("--ismcts", action="append", default=[], help="ISMCTSBot argument key=value")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--first", type=int, default=0, help="index of the first game (split a run over processes)")
     ap.add_argument("--rate", action="store_true", help="only measure iterations per CPU second (no cap, no stop)")
     args = ap.parse_args()
     options = {k: _value(v) for k, v in (o.split("=", 1) for o in args.option)}
@@ -52,7 +53,7 @@ def main() -> None:
         return
     wins = 0
     times: list[float] = []
-    for i in range(args.games):
+    for n, i in enumerate(range(args.first, args.first + args.games), 1):
         kinds = seat_kinds(["ismcts", *[args.opponent] * (args.players - 1)], i)
         state = game.new_game(args.players, options, seed=derive_seed(args.seed, i, 0))
         bots = [
@@ -71,9 +72,9 @@ def main() -> None:
             state.apply(seat, action)
         winner = state.result().winner
         wins += winner is not None and kinds[winner] == "ismcts"
-        p, lo, hi = wilson(wins, i + 1)
+        p, lo, hi = wilson(wins, n)
         print(
-            f"game {i}: search seat {kinds.index('ismcts')}, winner {winner}, wins {wins}/{i + 1} = {p:.0%} "
+            f"game {i}: search seat {kinds.index('ismcts')}, winner {winner}, wins {wins}/{n} = {p:.0%} "
             f"[{lo:.0%}, {hi:.0%}]; median {statistics.median(times):.3f}s, p99 {_p99(times):.3f}s",
             flush=True,
         )
