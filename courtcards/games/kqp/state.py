@@ -101,6 +101,43 @@ def _follow_list(k: int, key: int) -> _Legal:
 
 
 _FOLLOWS: list[dict[int, _Legal]] = [{} for _ in range(11)]
+
+
+def _follows(k: int, key: int) -> _Legal:
+    """``_follow_list``, cached by the bits that matter."""
+    lists = _FOLLOWS[k]
+    cached = lists.get(key)
+    if cached is None:
+        if len(lists) > 50_000:  # a bound on memory; play reaches far fewer
+            lists.clear()
+        cached = lists[key] = _follow_list(k, key)
+    return cached
+
+
+def _lead_list(h: list[int]) -> _Legal:
+    """Leading: any number of cards of one value (KQ-5)."""
+    out = _Legal()
+    for v, row in _LEAD_ROWS:
+        c = h[v]
+        if c:
+            out += row[1 : c + 1]
+    q = h[QUEEN]
+    if q:
+        out.append(_Q1)
+        if q > 1:
+            out.append(_QQ)
+    if h[KING]:
+        out.append(_K1)
+    return out
+
+
+def plays_for(hand: list[int], count: int, value: int, consecutive: bool) -> list[Action]:
+    """The legal plays of a hand (counts per card code) on a pile of ``count`` cards of ``value``
+    (a card code), the pass included, as a seat holding it would have them (KQ-5, KQ-7); ``count`` 0:
+    leading. For search bots testing guessed hands against the moves seen; a shared list, not to change."""
+    if count == 0:
+        return _lead_list(hand)
+    return _follows(count, hand_levels(hand) >> count * LEVEL & _ALLOW[consecutive][count][value])
 _DECKS = {n: tuple(c for c, k in enumerate(deck_counts(n)) for _ in range(k)) for n in range(4, 10)}
 _GIVE1 = {v: A.make("give", (v,)) for v in PLAIN}
 _GIVE2 = {v: {w: A.make("give", (v, w)) for w in PLAIN if w >= v} for v in PLAIN}
@@ -420,30 +457,10 @@ class KqpState(State):
         return out
 
     def _legal_plays(self, seat: int) -> _Legal:
-        h = self.hands[seat]
         k = self.pile_count
-        if k == 0:  # leading: any number of cards of one value (KQ-5)
-            out = _Legal()
-            for v, row in _LEAD_ROWS:
-                c = h[v]
-                if c:
-                    out += row[1 : c + 1]
-            q = h[QUEEN]
-            if q:
-                out.append(_Q1)
-                if q > 1:
-                    out.append(_QQ)
-            if h[KING]:
-                out.append(_K1)
-            return out
-        key = self.levels[seat] >> k * LEVEL & _ALLOW[self.consecutive][k][self.pile_value]
-        lists = _FOLLOWS[k]
-        cached = lists.get(key)
-        if cached is None:
-            if len(lists) > 50_000:  # a bound on memory; play reaches far fewer
-                lists.clear()
-            cached = lists[key] = _follow_list(k, key)
-        return cached
+        if k == 0:
+            return _lead_list(self.hands[seat])
+        return _follows(k, self.levels[seat] >> k * LEVEL & _ALLOW[self.consecutive][k][self.pile_value])
 
     def _resolve(self, actions: dict[int, Action]) -> None:
         if self.phase == PLAY:

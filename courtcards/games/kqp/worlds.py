@@ -58,24 +58,11 @@ def sample_world(game: KqpGame, view: Mapping[str, Any], rng: Rng) -> KqpState:
     players = view["players"]
     if len(players) != n or [p["seat"] for p in players] != list(range(n)):
         raise ViewError("malformed King Queens & Paupers view: 'players' must list every seat in order")
-    sizes = [int(p["hand_size"]) for p in players]
-    played = [counts_of(_cards(p["played"])) for p in players]
-    own = counts_of(_cards(view["hand"]))
-    if sum(own) != sizes[me]:
-        raise ViewError(f"malformed King Queens & Paupers view: seat {me} holds {sum(own)} cards, not {sizes[me]}")
+    sizes, played, own, pool = _hidden(view)
     pile_view = view["pile"]
     pile = _cards(pile_view["cards"])[::-1]  # the view lists it top card first
     discard_cards = _cards(view["discard"])
-    discard = counts_of(discard_cards)
-    pool = list(deck_counts(n))
-    for c in pile:
-        pool[c] -= 1
-    for c in range(NCODES):
-        pool[c] -= own[c] + discard[c]
     others = [s for s in range(n) if s != me]
-    if min(pool) < 0 or sum(pool) != sum(sizes[s] for s in others):
-        raise ViewError("malformed King Queens & Paupers view: its cards do not add up to the deck (KQ-1)")
-
     taxes = [dict(e) for e in view["taxes"]]
     hands = _deal(pool, sizes, others, _boxes(taxes, me, positions, played, pool), rng)
     hands[me] = own
@@ -127,6 +114,35 @@ def sample_world(game: KqpGame, view: Mapping[str, Any], rng: Rng) -> KqpState:
             gives = state._gives(s)
             state.pending[s] = gives[rng.below(len(gives))]
     return state
+
+
+def _hidden(view: Mapping[str, Any]) -> tuple[list[int], list[list[int]], list[int], list[int]]:
+    """Hand sizes, each seat's plays this round (counts), the seat's own hand and the cards it cannot see
+    (counts), from its view."""
+    n: int = view["num_players"]
+    me: int = view["seat"]
+    players = view["players"]
+    sizes = [int(p["hand_size"]) for p in players]
+    played = [counts_of(_cards(p["played"])) for p in players]
+    own = counts_of(_cards(view["hand"]))
+    if sum(own) != sizes[me]:
+        raise ViewError(f"malformed King Queens & Paupers view: seat {me} holds {sum(own)} cards, not {sizes[me]}")
+    seen = counts_of(_cards(view["pile"]["cards"]) + _cards(view["discard"]))
+    pool = list(deck_counts(n))
+    for c in range(NCODES):
+        pool[c] -= own[c] + seen[c]
+    if min(pool) < 0 or sum(pool) != sum(sizes[s] for s in range(n) if s != me):
+        raise ViewError("malformed King Queens & Paupers view: its cards do not add up to the deck (KQ-1)")
+    return sizes, played, own, pool
+
+
+def hand_bounds(view: Mapping[str, Any]) -> dict[int, tuple[list[int], list[int]]]:
+    """Per other seat whose hand the taxes of this round bound (KQ-4), the lowest and highest count of
+    each card code it may hold, as the view's seat knows them: every world ``sample_world`` draws keeps
+    to them, and so must a search that deals the hidden cards otherwise. Seats not listed are free."""
+    _, played, _, pool = _hidden(view)
+    positions = [int(s) for s in view["positions"]]
+    return _boxes([dict(e) for e in view["taxes"]], int(view["seat"]), positions, played, pool)
 
 
 def _boxes(taxes: list[dict[str, Any]], me: int, positions: list[int], played: list[list[int]],
