@@ -145,12 +145,16 @@ RECORDS: dict[str, Callable[[], Any]] = {}
 
 def _load_fits() -> None:
     if not FITS:
+        from courtcards.bots.kqp import PlayRecord
+        from courtcards.bots.kqp import fitter as kqp_fitter
         from courtcards.bots.rank import RoundRecord, fitter
         from courtcards.bots.royale import fitter as royale_fitter
 
         FITS["rank"] = fitter
         RECORDS["rank"] = RoundRecord
         FITS["royale"] = royale_fitter
+        FITS["kqp"] = kqp_fitter
+        RECORDS["kqp"] = PlayRecord
 
 
 PLAYOUTS: dict[str, Playout] = {
