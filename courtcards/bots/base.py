@@ -72,6 +72,16 @@ def bot_move(bot: Bot, state: State, seat: int) -> Action:
     return bot.choose(view, state.legal_actions(seat))
 
 
+def pick_card(hand: Sequence[int], rng: Rng) -> int:
+    """A card of a hand given as counts per card code, each card equally likely (for refitting worlds)."""
+    k = rng.below(sum(hand))
+    for card, n in enumerate(hand):
+        if k < n:
+            return card
+        k -= n
+    raise AssertionError("empty hand")
+
+
 class RandomBot:
     """Uniform over the legal actions, from its own seeded generator."""
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from courtcards.bots.base import register_bot
+from courtcards.bots.base import pick_card, register_bot
 from courtcards.core.rng import Rng
 from courtcards.core.state import Action
 from courtcards.games.kqp.actions import PASS, KqpAction, parse_action
@@ -283,7 +283,7 @@ def refit(world: Any, seat: int, evidence: Evidence, rng: Rng, steps: int) -> tu
         b = others[rng.below(len(others) - 1)]
         if b == a:
             b = others[-1]
-        ca, cb = _pick(hands[a], rng), _pick(hands[b], rng)
+        ca, cb = pick_card(hands[a], rng), pick_card(hands[b], rng)
         if ca == cb or not (_fits(bounds, a, hands[a], ca, cb) and _fits(bounds, b, hands[b], cb, ca)):
             continue
         _swap(hands, a, b, ca, cb)
@@ -302,16 +302,6 @@ def refit(world: Any, seat: int, evidence: Evidence, rng: Rng, steps: int) -> tu
     for s in changed:
         world.levels[s] = hand_levels(hands[s])
     return before, now
-
-
-def _pick(h: Sequence[int], rng: Rng) -> int:
-    """A card of the hand (counts), each card equally likely."""
-    k = rng.below(sum(h))
-    for c, n in enumerate(h):
-        if k < n:
-            return c
-        k -= n
-    raise AssertionError("empty hand")
 
 
 def _fits(bounds: dict[int, tuple[list[int], list[int]]], seat: int, h: Sequence[int], out: int, into: int) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from courtcards.bots.base import register_bot
+from courtcards.bots.base import pick_card, register_bot
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.rng import Rng
 from courtcards.core.state import Action
@@ -460,7 +460,7 @@ def refit(world: Any, seat: int, evidence: Evidence, rng: Rng, steps: int) -> tu
             break
         a = bad[rng.below(len(bad))]
         ha = world.hands[a]
-        c = _pick(ha, rng)
+        c = pick_card(ha, rng)
         k = rng.below(sum(world.sizes[s] for s in others if s != a) + len(draw))
         b = -1  # the place of the other card: a hand, or -1 the draw pile at index k
         for s in others:
@@ -470,7 +470,7 @@ def refit(world: Any, seat: int, evidence: Evidence, rng: Rng, steps: int) -> tu
                     break
                 k -= world.sizes[s]
         hb = world.hands[b] if b >= 0 else None
-        d = _pick(hb, rng) if hb is not None else draw[k]
+        d = pick_card(hb, rng) if hb is not None else draw[k]
         if c == d:
             continue
         ha[c] -= 1
@@ -509,16 +509,6 @@ def fitter(world: Any, seat: int, model: Any, rounds: Sequence[Moves] | None = N
     if not evidence.points:
         return None
     return lambda w, rng, steps: refit(w, seat, evidence, rng, steps)
-
-
-def _pick(h: Sequence[int], rng: Rng) -> int:
-    """A card of the hand (counts), each card equally likely."""
-    k = rng.below(sum(h))
-    for c, n in enumerate(h):
-        if k < n:
-            return c
-        k -= n
-    raise AssertionError("empty hand")
 
 
 class RoundRecord:

@@ -285,20 +285,12 @@ def refit(world: Any, evidence: Evidence, rng: Rng, steps: int) -> tuple[int, in
         if now == 0:
             break
         i = rng.below(len(order))
-        if deck and order[i] not in held and rng.below(2):
-            j = rng.below(len(deck))
-            order[i], deck[j] = deck[j], order[i]
-            new = evidence.misses(order)
-            if new < 0 or new > now + 1 or (new == now + 1 and rng.below(100) >= 6):
-                order[i], deck[j] = deck[j], order[i]
-            else:
-                now = new
-            continue
-        j = rng.below(len(order))
-        order[i], order[j] = order[j], order[i]
+        other = deck if deck and order[i] not in held and rng.below(2) else order  # a hand card for a deck card
+        j = rng.below(len(other))
+        order[i], other[j] = other[j], order[i]
         new = evidence.misses(order)
         if new < 0 or new > now + 1 or (new == now + 1 and rng.below(100) >= 6):
-            order[i], order[j] = order[j], order[i]
+            order[i], other[j] = other[j], order[i]
         else:
             now = new
     world.hands[opp] = sorted(c for c in order if c not in held)
