@@ -22,8 +22,10 @@ the most visited one.
 Per game (``PLAYOUTS``): the other seats may play a model bot's moves in the
 tree instead of searching (``model``), the prior may guide every node
 (``guide``), and pooled worlds may be refitted so that greedy makes in them the
-moves the other seats were seen to make (``fit``: Rank, over the rounds of the
-hand the seat's views showed it).
+moves the other seats were seen to make (``fit``: Rank over the rounds of the
+hand the seat's views showed it, KQP over the round's piles, Rank Royale over the
+opponent's plays and discards since the start), and the other seats' secret
+choices already made may be left open in the worlds (``open_choices``).
 
 The budget is a number of iterations (reproducible: same seed and budget, same
 move) with a cap in seconds of the thread's CPU time (default 1 s).
@@ -159,7 +161,8 @@ def _load_fits() -> None:
 
 PLAYOUTS: dict[str, Playout] = {
     "rank": Playout("greedy", 0, 32, model="greedy", fit=100, guide=True),
-    "kqp": Playout("lite", 30, 32),
+    # the others play greedy in the tree and the playouts, in worlds refitted to their moves seen this round
+    "kqp": Playout("lite", 30, 32, model="greedy", fit=300),
     "royals": Playout("greedy", 20, 32),
     # the opponent plays mixed (an equilibrium of the one-round game) in the tree and the playouts, chooses
     # its card there even when it already has, and holds a hand that fits its plays seen
@@ -299,9 +302,10 @@ class ISMCTSBot:
         self, game: Any, view: dict[str, Any], seat: int, worlds: int, fit: int, rng: Rng, start: float,
         rounds: Any = None,
     ) -> list[State]:
-        """Worlds drawn from the view, then their hidden cards swapped (at most ``fit`` times each) until
-        the greedy model makes in them the other seats' moves seen (Rank: the rounds of this hand the seat saw).
-        At most a quarter of the time; the rest of the pool is drawn as usual."""
+        """Worlds drawn from the view, then their hidden cards changed (at most ``fit`` steps each) until
+        the model makes in them the other seats' moves seen (Rank: the rounds of this hand the seat saw; KQP:
+        the round's piles; Rank Royale: the opponent's plays and discards). At most a quarter of the time;
+        the rest of the pool is drawn as usual."""
         _load_fits()
         make = FITS.get(game.name)
         model = _game_bot(game.name, "greedy", rng.next64())
