@@ -131,7 +131,7 @@ class Playout:
     depth: int = 0  # moves before the static evaluation (0: to the end of the hand, round or game)
     worlds: int = 0  # sampled worlds searched in turn (0: a fresh one every iteration)
     model: str | None = None  # the bot kind that plays the other seats' moves in the tree (None: they search too)
-    fit: int = 0  # swaps of hidden cards per pooled world to make greedy's moves in it those seen (0: none)
+    fit: int = 0  # refit steps per pooled world to make the model's moves in it those seen (0: none)
     guide: bool = False  # below the root too: the prior's move first, then progressive widening
     open_choices: bool = False  # other seats' hidden choices are left unmade in the worlds: they choose in the tree
 
@@ -209,7 +209,7 @@ class ISMCTSBot:
         self.worlds = worlds  # sample this many worlds and search copies of them in turn (0: a fresh world each time)
         self.stop_early = stop_early  # stop once no other root move can catch up with the most visited one
         self.guide = guide  # below the root too: the prior's move first, then widening (None: the game's)
-        self.fit = fit  # swaps per pooled world to fit the greedy model to the moves seen (None: the game's)
+        self.fit = fit  # refit steps per pooled world to fit the model to the moves seen (None: the game's)
         self.open_choices = open_choices  # other seats' hidden choices unmade in the worlds (None: the game's)
         self._open = bool(open_choices)  # this decision's (set by the search from the game's defaults)
         self.model = model  # a bot kind for the other seats' moves in the tree ("default": the game's; None: search)
