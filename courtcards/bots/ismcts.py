@@ -224,8 +224,8 @@ class ISMCTSBot:
             record = self._records.setdefault(int(view["seat"]), RECORDS[view["game"]]())
         rounds = record.update(view) if record is not None else None
         action = self._search(view, legal, rounds)
-        if record is not None and view.get("phase") == "play":
-            record.current.append((int(view["seat"]), action.text))
+        if record is not None:
+            record.chose(view, action.text)
         return action
 
     def _search(self, view: dict[str, Any], legal: Sequence[Action], rounds: Any) -> Action:

@@ -177,7 +177,6 @@ class PlayRecord:
         self.round = -1
         self.piles: dict[int, list[Point]] = {}  # by the discard pile's size when it began
         self.bounds: dict[int, tuple[list[int], list[int]]] = {}
-        self.current: list[tuple[int, str]] = []  # the search's own moves (its views show them already)
 
     def update(self, view: dict[str, Any]) -> PlayRecord:
         if view.get("round") != self.round:
@@ -187,6 +186,9 @@ class PlayRecord:
         self.bounds = hand_bounds(view)
         self.piles[len(view["discard"])] = pile_points(view)
         return self
+
+    def chose(self, view: dict[str, Any], text: str) -> None:
+        """Nothing to keep: the seat's own moves are not evidence, and its next view shows them."""
 
     @property
     def points(self) -> list[Point]:

@@ -538,3 +538,8 @@ class RoundRecord:
         self.current = now
         self.version = int(view["version"])
         return self.rounds
+
+    def chose(self, view: dict[str, Any], text: str) -> None:
+        """The seat's own move at ``view``: its next view may show the round already over."""
+        if view.get("phase") == "play":
+            self.current.append((int(view["seat"]), text))

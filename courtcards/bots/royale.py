@@ -228,7 +228,6 @@ class Evidence:
             self.rounds.append((card, gone, drawn))
             drawn += 1 + (entry.get("outcome") == "rank" and entry.get("winner") == opp)
         self.left = [c for c, gone, _ in self.rounds for c in (c, *gone)]  # in the order they left the hand
-        self.drawn = drawn
         self.ok = bool(self.rounds) and sorted(self.left) == sorted(world.piles[opp]) and (
             drawn == len(self.left) + len(world.hands[opp]))
 

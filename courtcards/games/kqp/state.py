@@ -138,6 +138,8 @@ def plays_for(hand: list[int], count: int, value: int, consecutive: bool) -> lis
     if count == 0:
         return _lead_list(hand)
     return _follows(count, hand_levels(hand) >> count * LEVEL & _ALLOW[consecutive][count][value])
+
+
 _DECKS = {n: tuple(c for c, k in enumerate(deck_counts(n)) for _ in range(k)) for n in range(4, 10)}
 _GIVE1 = {v: A.make("give", (v,)) for v in PLAIN}
 _GIVE2 = {v: {w: A.make("give", (v, w)) for w in PLAIN if w >= v} for v in PLAIN}
