@@ -124,6 +124,16 @@ def test_refit_keeps_the_view_and_the_taxes_and_fits_the_moves_seen_better(playe
     assert worlds > 20 and after < 0.5 * before
 
 
+def test_record_starts_again_for_a_new_game() -> None:
+    # a bot reused for a new game: its first round has the same number, but the views' versions go back
+    record = PlayRecord()
+    for state, _ in greedy_round(6, 0):
+        record.update(state.view(0))
+    assert record.points
+    state, fresh = next((s, r) for s, r in greedy_round(6, 1) if r.points)
+    assert record.update(state.view(0)).points == fresh.points
+
+
 def test_refit_needs_evidence() -> None:
     state = KQP.new_game(6, seed=1)
     assert fitter(state, 0, GreedyKqpBot(0), PlayRecord()) is None  # the taxes: nothing seen in play

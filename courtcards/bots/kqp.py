@@ -175,12 +175,15 @@ class PlayRecord:
 
     def __init__(self) -> None:
         self.round = -1
+        self.version = -1
         self.piles: dict[int, list[Point]] = {}  # by the discard pile's size when it began
         self.bounds: dict[int, tuple[list[int], list[int]]] = {}
 
     def update(self, view: dict[str, Any]) -> PlayRecord:
-        if view.get("round") != self.round:
+        version = int(view.get("version") or 0)
+        if view.get("round") != self.round or version < self.version:  # a new round, or a new game
             self.round, self.piles, self.bounds = int(view.get("round") or 0), {}, {}
+        self.version = version
         if view.get("phase") != "play" or view.get("seat") is None:
             return self
         self.bounds = hand_bounds(view)
