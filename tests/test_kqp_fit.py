@@ -13,6 +13,7 @@ from courtcards.bots.base import bot_move
 from courtcards.bots.ismcts import ISMCTSBot
 from courtcards.bots.kqp import Evidence, GreedyKqpBot, PlayRecord, fitter, refit
 from courtcards.core.conformance import resample_hidden
+from courtcards.core.errors import ViewError
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
 from courtcards.games.kqp.actions import parse_action
@@ -160,3 +161,23 @@ def test_search_with_the_fit_is_fair() -> None:
         assert bot_move(a, state, 0).text == bot_move(b, other, 0).text
         checked += 1
     assert checked == 4
+
+
+@pytest.mark.parametrize("bad", [None, {}, {"game": "rank"}, "taxes", "positions", "played"])
+def test_hand_bounds_refuses_a_malformed_view(bad: object) -> None:
+    view: object = bad
+    if isinstance(bad, str):  # one field of a real view spoiled
+        good = KQP.new_game(6, seed=1).view(0)
+        spoiled = {**good, bad: [9] if bad == "positions" else None}
+        if bad == "played":
+            spoiled = {**good, "players": [{**p, "played": ["ZZ"]} for p in good["players"]]}
+        view = spoiled
+    with pytest.raises(ViewError, match="view"):
+        hand_bounds(view)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("hand, count, value", [([0] * 5, 1, 3), ([-1] + [0] * 18, 0, 0), ([0] * 19, 11, 3),
+                                                ([0] * 19, 1, 99)])
+def test_plays_for_refuses_a_bad_hand_or_pile(hand: list[int], count: int, value: int) -> None:
+    with pytest.raises(ValueError, match="no KQP plays for hand"):
+        plays_for(hand, count, value, False)

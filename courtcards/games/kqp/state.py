@@ -134,7 +134,11 @@ def _lead_list(h: list[int]) -> _Legal:
 def plays_for(hand: list[int], count: int, value: int, consecutive: bool) -> list[Action]:
     """The legal plays of a hand (counts per card code) on a pile of ``count`` cards of ``value``
     (a card code), the pass included, as a seat holding it would have them (KQ-5, KQ-7); ``count`` 0:
-    leading. For search bots testing guessed hands against the moves seen; a shared list, not to change."""
+    leading. For search bots testing guessed hands against the moves seen; a shared list, not to change.
+    A hand that is not one count per card code, a count of cards or a value out of range raises ValueError."""
+    if len(hand) != NCODES or min(hand) < 0 or not 0 <= count <= 10 or not 0 <= value < NCODES:
+        raise ValueError(f"no KQP plays for hand {hand!r} on {count} cards of value {value!r}: a hand is "
+                         f"{NCODES} counts of at least 0, a pile 0-10 cards of a card code 0-{NCODES - 1}")
     if count == 0:
         return _lead_list(hand)
     return _follows(count, hand_levels(hand) >> count * LEVEL & _ALLOW[consecutive][count][value])

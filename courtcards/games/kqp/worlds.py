@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from math import comb
 from typing import TYPE_CHECKING, Any
 
-from courtcards.core.errors import ViewError
+from courtcards.core.errors import CourtcardsError, ViewError
 from courtcards.core.rng import Rng
 from courtcards.games.kqp.cards import NCODES, PLAIN, TEXT, counts_of, deck_counts, parse_card
 from courtcards.games.kqp.state import OVER, PLAY, TAX, KqpState, _record, hand_levels, tax_cards
@@ -139,10 +139,21 @@ def _hidden(view: Mapping[str, Any]) -> tuple[list[int], list[list[int]], list[i
 def hand_bounds(view: Mapping[str, Any]) -> dict[int, tuple[list[int], list[int]]]:
     """Per other seat whose hand the taxes of this round bound (KQ-4), the lowest and highest count of
     each card code it may hold, as the view's seat knows them: every world ``sample_world`` draws keeps
-    to them, and so must a search that deals the hidden cards otherwise. Seats not listed are free."""
-    _, played, _, pool = _hidden(view)
-    positions = [int(s) for s in view["positions"]]
-    return _boxes([dict(e) for e in view["taxes"]], int(view["seat"]), positions, played, pool)
+    to them, and so must a search that deals the hidden cards otherwise. Seats not listed are free.
+    A view that is not a seat's KQP view, or is malformed, raises ``ViewError``."""
+    from courtcards.core.game import get_game
+
+    view = get_game("kqp").check_view(view)
+    try:
+        _, played, _, pool = _hidden(view)
+        positions = [int(s) for s in view["positions"]]
+        if sorted(positions) != list(range(int(view["num_players"]))):
+            raise ViewError(f"malformed King Queens & Paupers view: positions {positions!r}")
+        return _boxes([dict(e) for e in view["taxes"]], int(view["seat"]), positions, played, pool)
+    except ViewError:
+        raise
+    except (CourtcardsError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise ViewError(f"malformed King Queens & Paupers view: {type(exc).__name__}: {exc}") from None
 
 
 def _boxes(taxes: list[dict[str, Any]], me: int, positions: list[int], played: list[list[int]],
