@@ -1,17 +1,18 @@
 """Rank Royale worlds that fit the opponent's plays seen (``Evidence`` and ``refit`` in
-courtcards/bots/royale.py), worlds whose other seats' hidden choices are left open, and the search
-bot's fairness with both."""
+courtcards/bots/royale.py), worlds whose other seats' hidden choices are left open, the odds of the bot
+kinds the opponent may be (``Habits`` and ``odds``), and the search bot's fairness with them."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from courtcards.bots.base import bot_move, make_bot
 from courtcards.bots.ismcts import ISMCTSBot
-from courtcards.bots.royale import Evidence, fitter, refit
+from courtcards.bots.royale import KINDS, Evidence, GreedyBot, Habits, MixedBot, fitter, odds, refit
 from courtcards.core.conformance import resample_hidden
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
@@ -145,3 +146,112 @@ def test_search_with_the_fit_and_open_choices_is_fair_and_reproducible(first: in
             checked += 1
             break
     assert checked == 3
+
+
+def played(seed: int, opponent: str) -> Iterator[tuple[RoyaleState, list[dict[str, Any]]]]:
+    """Positions of games (``mixed`` at seat 0 against ``opponent``) where seat 0 chooses a card, each with
+    seat 1's real views at the rounds before (when it chose its card)."""
+    state = ROYALE.new_game(2, seed=seed)
+    bots = [make_bot("royale", "mixed", seed + 1), make_bot("royale", opponent, seed + 2)]
+    views: list[dict[str, Any]] = []
+    while not state.is_over():
+        if state.phase == "play":
+            if state.round > 1:
+                yield state, views[:]
+            views.append(state.view(1))
+        for seat in state.to_move():
+            state.apply(seat, bot_move(bots[seat], state, seat))
+
+
+def test_habits_rebuild_what_the_opponent_saw_at_each_round() -> None:
+    # from seat 0's view alone: seat 1's view at every past round but its hand, as its bots read it
+    checked = 0
+    for seed in range(12):
+        for state, views in played(seed, "greedy"):
+            habits = Habits(state.view(0))
+            if state.reshuffles != [0, 0]:
+                assert not habits.ok
+                continue
+            assert habits.ok and len(habits.contexts) == len(views)
+            for context, real in zip(habits.contexts, views, strict=True):
+                rebuilt = {**context, "hand": real["hand"]}
+                assert GreedyBot().card(rebuilt) == GreedyBot().card(real)
+                assert MixedBot().strategy(rebuilt) == MixedBot().strategy(real)
+                assert context["players"][0] == {
+                    k: real["players"][0][k] for k in ("seat", "hand_size", "discard")
+                }
+                checked += 1
+    assert checked > 100
+
+
+def test_habits_read_nothing_from_a_discard_to_make_or_a_first_round() -> None:
+    state = ROYALE.new_game(2, seed=3)
+    assert odds(state.view(0), ROYALE.sample_world, Rng(1)) is None  # no round played yet
+    for seed in range(20):
+        for state, _ in played(seed, "greedy"):
+            for seat in state.to_move():
+                state.apply(seat, bot_move(make_bot("royale", "random", seed), state, seat))
+            if state.phase == "discard":
+                assert not Habits(state.view(0)).ok
+                assert odds(state.view(0), ROYALE.sample_world, Rng(1)) is None
+                return
+    raise AssertionError("no discard found")
+
+
+@pytest.mark.parametrize(("opponent", "start", "least"), [("mixed", 4, 0.6), ("greedy", 4, 0.6), ("random", 7, 0.35)])
+def test_odds_favour_the_kind_that_plays_the_opponent(opponent: str, start: int, least: float) -> None:
+    # mixed and greedy: from round 4 on, the kind really playing seat 1 gets the most weight on average,
+    # well over its prior (mixed 1/2, greedy 1/4). Random plays look like the others' for longer: from
+    # round 7 on, it gets well over its prior of 1/4, and greedy next to nothing
+    found = {k: 0.0 for k in KINDS}
+    positions = 0
+    for seed in range(12):
+        rng = Rng(seed)
+        for state, _ in played(seed, opponent):
+            if state.round >= start:
+                got = odds(state.view(0), ROYALE.sample_world, rng)
+                if got is not None:
+                    assert abs(sum(got.values()) - 1) < 1e-9
+                    for k in KINDS:
+                        found[k] += got[k]
+                    positions += 1
+    assert positions >= 10
+    mean = {k: v / positions for k, v in found.items()}
+    assert mean[opponent] > least
+    if opponent == "random":
+        assert mean["greedy"] < 0.05
+    else:
+        assert max(mean, key=lambda k: mean[k]) == opponent
+
+
+def test_the_search_splits_its_worlds_between_the_kinds_by_their_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from courtcards.bots import ismcts
+
+    state = next(s for s, _ in played(5, "greedy") if s.round >= 3)
+    ismcts._load_fits()
+    weights = {"greedy": 0.75, "mixed": 0.25, "random": 0.0}
+    monkeypatch.setitem(ismcts.ADAPT, "royale", lambda view, sample, rng: weights)
+    bot = ISMCTSBot(seed=1, iterations=64, seconds=60, stop_early=False)
+    seen: list[str] = []
+    real = bot._iterate
+
+    def spy(*args: Any) -> None:
+        seen.append(type(bot._model).__name__)
+        real(*args)
+
+    monkeypatch.setattr(bot, "_iterate", spy)
+    bot_move(bot, state, 0)
+    assert bot.last_odds == {"greedy": 0.75, "mixed": 0.25, "random": 0.0}
+    assert seen.count("GreedyBot") == 48 and seen.count("MixedBot") == 16  # 24 and 8 of the 32 worlds
+    plain = ISMCTSBot(seed=1, iterations=8, seconds=60, adapt=False)
+    bot_move(plain, state, 0)
+    assert plain.last_odds is None
+
+
+def test_a_random_model_plays_the_others_at_random() -> None:
+    from courtcards.bots.base import RandomBot
+    from courtcards.bots.ismcts import _model_bot
+
+    assert isinstance(_model_bot("royale", "random", 3), RandomBot)
+    assert _model_bot("royale", None, 3) is None
+    assert isinstance(_model_bot("royale", "greedy", 3), GreedyBot)

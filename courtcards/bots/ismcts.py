@@ -25,7 +25,10 @@ tree instead of searching (``model``), the prior may guide every node
 moves the other seats were seen to make (``fit``: Rank over the rounds of the
 hand the seat's views showed it, KQP over the round's piles, Rank Royale over the
 opponent's plays and discards since the start), and the other seats' secret
-choices already made may be left open in the worlds (``open_choices``).
+choices already made may be left open in the worlds (``open_choices``), and the
+model may be told from the moves seen (``adapt``: Rank Royale weighs ``mixed``,
+``greedy`` and ``random`` by how well each explains the opponent's plays, and
+each pooled world is searched with one of them, in proportion).
 
 The budget is a number of iterations (reproducible: same seed and budget, same
 move) with a cap in seconds of the thread's CPU time (default 1 s).
@@ -134,6 +137,7 @@ class Playout:
     fit: int = 0  # refit steps per pooled world to make the model's moves in it those seen (0: none)
     guide: bool = False  # below the root too: the prior's move first, then progressive widening
     open_choices: bool = False  # other seats' hidden choices are left unmade in the worlds: they choose in the tree
+    adapt: bool = False  # the pool's worlds split between the model kinds in proportion to their odds (ADAPT)
 
 
 # fitter(world, seat, model, rounds): from a world drawn from the seat's view and the rounds seen, a
@@ -143,6 +147,9 @@ Refit = Callable[[State, Rng, int], tuple[int, int]]
 FITS: dict[str, Callable[[State, int, Any, Any], Refit | None]] = {}
 # a record of the moves a seat saw over its views (``update(view)`` gives the ``rounds`` for the fitter)
 RECORDS: dict[str, Callable[[], Any]] = {}
+# odds(view, sample_world, rng): how likely each bot kind is to be playing the other seats, from the moves
+# the view shows; None when it shows none
+ADAPT: dict[str, Callable[[dict[str, Any], Callable[[dict[str, Any], int], State], Rng], dict[str, float] | None]] = {}
 
 
 def _load_fits() -> None:
@@ -151,10 +158,12 @@ def _load_fits() -> None:
         from courtcards.bots.kqp import fitter as kqp_fitter
         from courtcards.bots.rank import RoundRecord, fitter
         from courtcards.bots.royale import fitter as royale_fitter
+        from courtcards.bots.royale import odds
 
         FITS["rank"] = fitter
         RECORDS["rank"] = RoundRecord
         FITS["royale"] = royale_fitter
+        ADAPT["royale"] = odds
         FITS["kqp"] = kqp_fitter
         RECORDS["kqp"] = PlayRecord
 
@@ -165,8 +174,9 @@ PLAYOUTS: dict[str, Playout] = {
     "kqp": Playout("lite", 30, 32, model="greedy", fit=300),
     "royals": Playout("greedy", 20, 32),
     # the opponent plays mixed (an equilibrium of the one-round game) in the tree and the playouts, chooses
-    # its card there even when it already has, and holds a hand that fits its plays seen
-    "royale": Playout("greedy", 0, 32, model="mixed", fit=100, open_choices=True),
+    # its card there even when it already has, and holds a hand that fits its plays seen; once its plays
+    # say it plays like greedy or random, that many of the worlds model it so
+    "royale": Playout("greedy", 0, 32, model="mixed", fit=100, open_choices=True, adapt=True),
 }
 
 
@@ -192,6 +202,7 @@ class ISMCTSBot:
         fit: int | None = None,
         guide: bool | None = None,
         open_choices: bool | None = None,
+        adapt: bool | None = None,
     ) -> None:
         if iterations < 1:
             raise ValueError("ISMCTS needs at least one iteration")
@@ -212,6 +223,8 @@ class ISMCTSBot:
         self.fit = fit  # refit steps per pooled world to fit the model to the moves seen (None: the game's)
         self.open_choices = open_choices  # other seats' hidden choices unmade in the worlds (None: the game's)
         self._open = bool(open_choices)  # this decision's (set by the search from the game's defaults)
+        self.adapt = adapt  # the model's kind told from the moves seen, world by world (None: the game's)
+        self.last_odds: dict[str, float] | None = None  # the kinds' odds at the last decision (adapt)
         self.model = model  # a bot kind for the other seats' moves in the tree ("default": the game's; None: search)
         self.last_value: float | None = None  # the chosen move's mean value, for hints
         self.last_iterations = 0
@@ -244,8 +257,9 @@ class ISMCTSBot:
         self._open = defaults.open_choices if self.open_choices is None else self.open_choices
         self._policy = _game_bot(game.name, rollout, rng.next64())
         model = defaults.model if self.model == "default" else self.model
-        self._model = _game_bot(game.name, model, rng.next64()) if model else None
+        self._model = _model_bot(game.name, model, rng.next64())
         self._others = self._model if model != rollout else None  # the others' policy in playouts too
+        slots = self._adapt(game, view, model, rollout, worlds, defaults, rng)
         self._seat = seat
         prior = _game_bot(game.name, self.prior, rng.next64())
         # below the root, a seat's first move at a node is the prior's in that world, then others widen in
@@ -275,6 +289,8 @@ class ISMCTSBot:
                 pool.append(game.sample_world(view, rng.next64(), open_choices=self._open))
             world = (pool[(done - 1) % worlds].copy() if worlds
                      else game.sample_world(view, rng.next64(), open_choices=self._open))
+            if slots:
+                self._model, self._others = slots[(done - 1) % worlds]
             self._iterate(root, world, rng, horizon)
             now = self.clock()
             if now > deadline:
@@ -297,6 +313,35 @@ class ISMCTSBot:
         edge = stats.get(best)
         self.last_value = edge.total / edge.visits if edge and edge.visits else None
         return by_text[best]
+
+    def _adapt(
+        self, game: Any, view: dict[str, Any], model: str | None, rollout: str, worlds: int, defaults: Playout,
+        rng: Rng,
+    ) -> list[tuple[Any, Any]]:
+        """With ``adapt``, a model (and the others' playout policy) per pooled world: the kinds split the
+        pool in proportion to their odds (``ADAPT``); empty when the model stays as it is."""
+        self.last_odds = None
+        adapt = defaults.adapt if self.adapt is None else self.adapt
+        _load_fits()
+        if not (adapt and model and worlds and game.name in ADAPT):
+            return []
+        odds = ADAPT[game.name](view, game.sample_world, Rng(rng.next64()))
+        if odds is None:
+            return []
+        self.last_odds = odds
+        kinds = sorted(odds)
+        bots = {k: _model_bot(game.name, k, rng.next64()) for k in kinds}
+        slots = []
+        for i in range(worlds):  # stratified: slot i takes the kind at quantile (i + 1/2) / worlds
+            q, acc = (i + 0.5) / worlds, 0.0
+            kind = kinds[-1]
+            for k in kinds:
+                acc += odds[k]
+                if q < acc:
+                    kind = k
+                    break
+            slots.append((bots[kind], bots[kind] if kind != rollout else None))
+        return slots
 
     def _fitted_pool(
         self, game: Any, view: dict[str, Any], seat: int, worlds: int, fit: int, rng: Rng, start: float,
@@ -469,6 +514,15 @@ def hint(
     action = bot.choose(view, legal)
     chance = None if bot.last_value is None else win_chance(bot.last_value, int(view["num_players"]))
     return Hint(action, chance, bot.last_iterations)
+
+
+def _model_bot(game: str, kind: str | None, seed: int) -> Any:
+    """The bot that plays the other seats in the tree: the game's bot of that kind, or the random bot."""
+    if kind == "random":
+        from courtcards.bots.base import RandomBot
+
+        return RandomBot(seed)
+    return _game_bot(game, kind, seed) if kind else None
 
 
 def _game_bot(game: str, kind: str | None, seed: int) -> Any:

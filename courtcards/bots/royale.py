@@ -17,6 +17,7 @@ WIN_VALUE if that ends the game), a same-tier rank win one card drawn.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from itertools import combinations
 from math import comb
@@ -26,7 +27,7 @@ from courtcards.bots.base import register_bot
 from courtcards.core.rng import Rng
 from courtcards.core.state import Action
 from courtcards.games.royale.actions import RoyaleAction, play
-from courtcards.games.royale.cards import DECK, beats, parse_card, rank, tier
+from courtcards.games.royale.cards import DECK, TEXT, beats, parse_card, rank, tier
 from courtcards.games.royale.state import HAND_SIZE
 
 WIN_VALUE = 12.0
@@ -114,6 +115,10 @@ class GreedyBot:
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         if view["phase"] == "discard":
             return _choose_discard(view, legal)
+        return _card_action(legal, self.card(view))
+
+    def card(self, view: dict[str, Any]) -> int:
+        """The card it plays (in the play phase)."""
         info = _Info(view)
         weights = [(info.opp_tiers[t] + 1) * info.holds_tier(t) for t in TIERS]
         total = sum(weights) or 1.0
@@ -122,7 +127,7 @@ class GreedyBot:
         def value(card: int) -> tuple[float, int]:
             return (sum(q[t] * info.payoff(card, t) for t in TIERS), -rank(card))
 
-        return _card_action(legal, max(info.hand, key=value))
+        return max(info.hand, key=value)
 
 
 class MixedBot:
@@ -134,8 +139,9 @@ class MixedBot:
     def strategy(self, view: dict[str, Any]) -> tuple[list[int], list[float], float]:
         """The cards it may play (the best of each tier held), their probabilities and the game's value."""
         info = _Info(view)
-        cards = [max((c for c in info.hand if tier(c) == t), key=rank) for t in TIERS
-                 if any(tier(c) == t for c in info.hand)]
+        cards = [
+            max((c for c in info.hand if tier(c) == t), key=rank) for t in TIERS if any(tier(c) == t for c in info.hand)
+        ]
         cols = [t for t in TIERS if info.holds_tier(t) >= 0.05] or list(TIERS)
         matrix = [[info.payoff(c, t) for t in cols] for c in cards]
         x, v = solve_zero_sum(matrix)
@@ -228,13 +234,16 @@ class Evidence:
             self.rounds.append((card, gone, drawn))
             drawn += 1 + (entry.get("outcome") == "rank" and entry.get("winner") == opp)
         self.left = [c for c, gone, _ in self.rounds for c in (c, *gone)]  # in the order they left the hand
-        self.ok = bool(self.rounds) and sorted(self.left) == sorted(world.piles[opp]) and (
-            drawn == len(self.left) + len(world.hands[opp]))
+        self.ok = (
+            bool(self.rounds)
+            and sorted(self.left) == sorted(world.piles[opp])
+            and (drawn == len(self.left) + len(world.hands[opp]))
+        )
 
-    def misses(self, order: Sequence[int]) -> int:
-        """Rounds the model would have played otherwise, holding the hands this deck order gives;
-        -1 if the order is impossible (a card played or discarded before it was drawn)."""
-        miss = 0
+    def held(self, order: Sequence[int]) -> list[list[int]] | None:
+        """The opponent's hand at each round before it played, sorted, as this deck order gives them;
+        None if the order is impossible (a card played or discarded before it was drawn)."""
+        out = []
         hand = set(order[: self.rounds[0][2]])
         top = self.rounds[0][2]
         for card, gone, drawn in self.rounds:
@@ -242,23 +251,41 @@ class Evidence:
                 hand.update(order[top:drawn])
                 top = drawn
             if card not in hand:
-                return -1
-            t, r = tier(card), rank(card)
-            if any(tier(c) == t and rank(c) > r for c in hand):
-                miss += 1
+                return None
+            out.append(sorted(hand))
             hand.discard(card)
             if gone:
                 if not hand.issuperset(gone):
-                    return -1
-                drop = keep_order(sorted(hand))[len(hand) - len(gone):]
-                if sorted(map(rank, drop)) != sorted(map(rank, gone)):
-                    miss += 1
+                    return None
                 hand.difference_update(gone)
+        return out
+
+    def misses(self, order: Sequence[int]) -> int:
+        """Rounds the model would have played otherwise, holding the hands this deck order gives;
+        -1 if the order is impossible."""
+        hands = self.held(order)
+        if hands is None:
+            return -1
+        miss = 0
+        for hand, (card, gone, _) in zip(hands, self.rounds, strict=True):
+            t, r = tier(card), rank(card)
+            if any(tier(c) == t and rank(c) > r for c in hand):
+                miss += 1
+            if gone and not _keeps(hand, card, gone):
+                miss += 1
         return miss
 
 
-def fitter(world: Any, seat: int, model: Any = None, rounds: Any = None
-           ) -> Callable[[Any, Rng, int], tuple[int, int]] | None:
+def _keeps(hand: Sequence[int], card: int, gone: Sequence[int]) -> bool:
+    """Did a bot that discards by ``keep_order`` discard ``gone`` from ``hand`` less ``card``?"""
+    rest = [c for c in hand if c != card]
+    drop = keep_order(rest)[len(rest) - len(gone) :]
+    return sorted(map(rank, drop)) == sorted(map(rank, gone))
+
+
+def fitter(
+    world: Any, seat: int, model: Any = None, rounds: Any = None
+) -> Callable[[Any, Rng, int], tuple[int, int]] | None:
     """A refit of worlds drawn from ``seat``'s view (``world`` one of them) so that the opponent's
     hand fits its plays and discards seen (``Evidence``); None when they say nothing."""
     evidence = Evidence(world, seat)
@@ -268,16 +295,29 @@ def fitter(world: Any, seat: int, model: Any = None, rounds: Any = None
 
 
 def refit(world: Any, evidence: Evidence, rng: Rng, steps: int) -> tuple[int, int]:
-    """Change the order in which the opponent drew its cards (swap two) or a card of its hand for one
-    of its deck, keeping a change when the rounds missed do not grow (and 6% of the time when they
-    grow by one); then deal the world the hand that order gives, its deck shuffled. The cards stay
-    those the view allows: its hand and deck hold the same cards between them, in the same numbers.
-    Returns the rounds missed before and after."""
+    """Change the order in which the opponent drew its cards (``fit_order``), then deal the world the hand
+    that order gives, its deck shuffled. The cards stay those the view allows: its hand and deck hold the
+    same cards between them, in the same numbers. Returns the rounds missed before and after."""
     opp = evidence.opp
-    hand = list(world.hands[opp])
+    order, deck, before, now = fit_order(world, evidence, rng, steps)
+    held = set(evidence.left)
+    world.hands[opp] = sorted(c for c in order if c not in held)
+    rng.shuffle(deck)
+    world.decks[opp] = deck
+    if opp in world.pending:  # its hidden choice, guessed from the hand it had: guessed again
+        world.pending[opp] = play(world.hands[opp][rng.below(len(world.hands[opp]))])
+    return before, now
+
+
+def fit_order(world: Any, evidence: Evidence, rng: Rng, steps: int) -> tuple[list[int], list[int], int, int]:
+    """An order in which the opponent may have drawn its cards, from ``world``'s hand and deck: swap two
+    cards of the order, or a card of its hand for one of its deck, keeping a change when the rounds
+    missed do not grow (and 6% of the time when they grow by one). Returns the order, the deck left and
+    the rounds missed before and after."""
+    hand = list(world.hands[evidence.opp])
     rng.shuffle(hand)
     order = [*evidence.left, *hand]  # cards in the order they left, the hand's last: a possible order
-    deck = list(world.decks[opp])
+    deck = list(world.decks[evidence.opp])
     held = set(evidence.left)
     before = now = evidence.misses(order)
     for _ in range(steps):
@@ -292,13 +332,128 @@ def refit(world: Any, evidence: Evidence, rng: Rng, steps: int) -> tuple[int, in
             order[i], other[j] = other[j], order[i]
         else:
             now = new
-    world.hands[opp] = sorted(c for c in order if c not in held)
-    rng.shuffle(deck)
-    world.decks[opp] = deck
-    if opp in world.pending:  # its hidden choice, guessed from the hand it had: guessed again
-        world.pending[opp] = play(world.hands[opp][rng.below(len(world.hands[opp]))])
-    return before, now
+    return order, deck, before, now
+
+
+KINDS = ("mixed", "greedy", "random")  # the bot kinds an opponent is told apart as
+PRIOR = {"mixed": 0.5, "greedy": 0.25, "random": 0.25}  # mixed (the equilibrium) until the moves say otherwise
+SLIP = 0.05  # how often a modelled kind is seen to play otherwise: the hand it held is only guessed
+
+
+class Habits:
+    """The opponent's past decisions as it saw them, to tell which bot kind plays it (``odds``): for each
+    round of the public record, what its view showed then but its hand (our hand size, our discard pile,
+    the rounds before). Read from ``seat``'s view; ``ok`` is False when it cannot be followed (a
+    reshuffle, a discard to make, or hand sizes that do not add up)."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        me = int(view["seat"])
+        opp = 1 - me
+        self.ok = False
+        self.contexts: list[dict[str, Any]] = []
+        players = view["players"]
+        if view["phase"] != "play" or players[0]["reshuffles"] or players[1]["reshuffles"]:
+            return
+        size = HAND_SIZE
+        pile: list[str] = []
+        log = view["rounds_log"]
+        for r, entry in enumerate(log):
+            cards = entry.get("cards")
+            if not cards:
+                return
+            mine = {"seat": me, "hand_size": size, "discard": pile[::-1]}
+            self.contexts.append(
+                {
+                    "seat": opp,
+                    "phase": "play",
+                    "discard_table": view["discard_table"],
+                    "rounds_log": log[:r],
+                    "players": [mine, {"seat": opp}] if me == 0 else [{"seat": opp}, mine],
+                }
+            )
+            lost = entry.get("outcome") == "tier" and entry.get("winner") == opp
+            gone = list(entry.get("discarded", ())) if lost else []
+            pile = [*pile, cards[me], *gone]
+            size += -len(gone) + (entry.get("outcome") == "rank" and entry.get("winner") == me)
+        self.ok = bool(self.contexts) and size == len(view["hand"])
+
+    def chances(self, evidence: Evidence, hands: Sequence[Sequence[int]],
+                memo: dict[tuple[int, tuple[int, ...]], tuple[float, ...]]) -> list[tuple[float, ...]]:
+        """Per round, per kind (``KINDS``): the chance it made the opponent's play and discard seen,
+        holding ``hands`` (its hand at each round, ``Evidence.held``)."""
+        out = []
+        for r, (hand, (card, gone, _)) in enumerate(zip(hands, evidence.rounds, strict=True)):
+            key = (r, tuple(hand))
+            if key not in memo:
+                memo[key] = self._round(r, hand, card, gone)
+            out.append(memo[key])
+        return out
+
+    def _round(self, r: int, hand: Sequence[int], card: int, gone: Sequence[int]) -> tuple[float, ...]:
+        view = {**self.contexts[r], "hand": [TEXT[c] for c in hand]}
+        n = len(hand)
+        same = (tier(card), rank(card))
+        greedy = _GREEDY.card(view)
+        cards, x, _ = _MIXED.strategy(view)
+        p = sum(q for c, q in zip(cards, x, strict=True) if (tier(c), rank(c)) == same)
+        out = [
+            (1 - SLIP) * p + SLIP / n,
+            1 - SLIP if (tier(greedy), rank(greedy)) == same else SLIP / max(1, n - 1),
+            1 / n,
+        ]
+        if gone:
+            ways = comb(n - 1, len(gone))
+            kept = 1 - SLIP if _keeps(hand, card, gone) else SLIP / ways
+            out = [out[0] * kept, out[1] * kept, out[2] / ways]
+        return tuple(out)
+
+
+_GREEDY: GreedyBot
+_MIXED: MixedBot
+
+
+def odds(
+    view: dict[str, Any], sample: Callable[[dict[str, Any], int], Any], rng: Rng, worlds: int = 8, steps: int = 100
+) -> dict[str, float] | None:
+    """How likely each bot kind (``KINDS``) is to be the opponent, from its plays and discards seen and a
+    prior that favours ``mixed``: the chance of its moves averaged over ``worlds`` hands drawn from the
+    view (``sample(view, seed)``) and fitted to them (``fit_order``). None when nothing can be read."""
+    habits = Habits(view)
+    if not habits.ok:
+        return None
+    world = sample(view, rng.next64())
+    evidence = Evidence(world, int(view["seat"]))
+    if not evidence.ok or len(evidence.rounds) != len(habits.contexts):
+        return None
+    memo: dict[tuple[int, tuple[int, ...]], tuple[float, ...]] = {}
+    runs = []
+    for i in range(worlds):
+        if i:
+            world = sample(view, rng.next64())
+        hands = evidence.held(fit_order(world, evidence, rng, steps)[0])
+        if hands is not None:
+            runs.append(habits.chances(evidence, hands, memo))
+    if not runs:
+        return None
+    # each round's chance averaged over the hands guessed, the rounds taken as independent: a hand
+    # guessed wrong at one round then costs that round only
+    logs = [math.log(PRIOR[kind]) for kind in KINDS]
+    for r in range(len(habits.contexts)):
+        for k in range(len(KINDS)):
+            logs[k] += math.log(sum(run[r][k] for run in runs) / len(runs))
+    top = max(logs)
+    weights = [math.exp(v - top) for v in logs]
+    total = sum(weights)
+    return {kind: w / total for kind, w in zip(KINDS, weights, strict=True)}
+
+
+def opponent_kind(view: dict[str, Any], sample: Callable[[dict[str, Any], int], Any], rng: Rng) -> str | None:
+    """The bot kind most likely to be the opponent (``odds``), or None when nothing can be read."""
+    found = odds(view, sample, rng)
+    return None if found is None else max(found, key=lambda k: found[k])
 
 
 register_bot("royale", "greedy", GreedyBot)
 register_bot("royale", "mixed", MixedBot)
+_GREEDY = GreedyBot()
+_MIXED = MixedBot()
