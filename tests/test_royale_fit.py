@@ -198,11 +198,11 @@ def test_habits_read_nothing_from_a_discard_to_make_or_a_first_round() -> None:
     raise AssertionError("no discard found")
 
 
-@pytest.mark.parametrize(("opponent", "start", "least"), [("mixed", 4, 0.6), ("greedy", 4, 0.6), ("random", 7, 0.35)])
+@pytest.mark.parametrize(("opponent", "start", "least"), [("mixed", 4, 0.85), ("greedy", 4, 0.6), ("random", 7, 0.25)])
 def test_odds_favour_the_kind_that_plays_the_opponent(opponent: str, start: int, least: float) -> None:
     # mixed and greedy: from round 4 on, the kind really playing seat 1 gets the most weight on average,
-    # well over its prior (mixed 1/2, greedy 1/4). Random plays look like the others' for longer: from
-    # round 7 on, it gets well over its prior of 1/4, and greedy next to nothing
+    # well over its prior (mixed 0.7, greedy 0.2). Random plays look like the others' for longer: from
+    # round 7 on, it gets well over its prior of 0.1, and greedy next to nothing
     found = {k: 0.0 for k in KINDS}
     positions = 0
     for seed in range(12):
@@ -224,12 +224,22 @@ def test_odds_favour_the_kind_that_plays_the_opponent(opponent: str, start: int,
         assert max(mean, key=lambda k: mean[k]) == opponent
 
 
-def test_the_search_splits_its_worlds_between_the_kinds_by_their_odds(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("weights", "model"),
+    [
+        ({"greedy": 0.95, "mixed": 0.05, "random": 0.0}, "GreedyBot"),
+        ({"greedy": 0.0, "mixed": 0.05, "random": 0.95}, "RandomBot"),
+        ({"greedy": 0.85, "mixed": 0.15, "random": 0.0}, "MixedBot"),  # not sure enough: the default model
+        ({"greedy": 0.0, "mixed": 1.0, "random": 0.0}, "MixedBot"),
+    ],
+)
+def test_the_search_models_the_kind_the_odds_make_likely(
+    monkeypatch: pytest.MonkeyPatch, weights: dict[str, float], model: str
+) -> None:
     from courtcards.bots import ismcts
 
     state = next(s for s, _ in played(5, "greedy") if s.round >= 3)
     ismcts._load_fits()
-    weights = {"greedy": 0.75, "mixed": 0.25, "random": 0.0}
     monkeypatch.setitem(ismcts.ADAPT, "royale", lambda view, sample, rng: weights)
     bot = ISMCTSBot(seed=1, iterations=64, seconds=60, stop_early=False)
     seen: list[str] = []
@@ -241,9 +251,9 @@ def test_the_search_splits_its_worlds_between_the_kinds_by_their_odds(monkeypatc
 
     monkeypatch.setattr(bot, "_iterate", spy)
     bot_move(bot, state, 0)
-    assert bot.last_odds == {"greedy": 0.75, "mixed": 0.25, "random": 0.0}
-    assert seen.count("GreedyBot") == 48 and seen.count("MixedBot") == 16  # 24 and 8 of the 32 worlds
-    plain = ISMCTSBot(seed=1, iterations=8, seconds=60, adapt=False)
+    assert bot.last_odds == weights
+    assert seen == [model] * 64
+    plain = ISMCTSBot(seed=1, iterations=8, seconds=60, adapt=False)  # off: no odds asked
     bot_move(plain, state, 0)
     assert plain.last_odds is None
 

@@ -28,7 +28,7 @@ opponent's plays and discards since the start), and the other seats' secret
 choices already made may be left open in the worlds (``open_choices``), and the
 model may be told from the moves seen (``adapt``: Rank Royale weighs ``mixed``,
 ``greedy`` and ``random`` by how well each explains the opponent's plays, and
-each pooled world is searched with one of them, in proportion).
+models the opponent as another kind than the default once its odds pass 0.9).
 
 The budget is a number of iterations (reproducible: same seed and budget, same
 move) with a cap in seconds of the thread's CPU time (default 1 s).
@@ -137,7 +137,7 @@ class Playout:
     fit: int = 0  # refit steps per pooled world to make the model's moves in it those seen (0: none)
     guide: bool = False  # below the root too: the prior's move first, then progressive widening
     open_choices: bool = False  # other seats' hidden choices are left unmade in the worlds: they choose in the tree
-    adapt: bool = False  # the pool's worlds split between the model kinds in proportion to their odds (ADAPT)
+    adapt: bool = False  # the model is the kind the moves seen make likely (ADAPT), once its odds pass CONFIDENT
 
 
 # fitter(world, seat, model, rounds): from a world drawn from the seat's view and the rounds seen, a
@@ -150,6 +150,7 @@ RECORDS: dict[str, Callable[[], Any]] = {}
 # odds(view, sample_world, rng): how likely each bot kind is to be playing the other seats, from the moves
 # the view shows; None when it shows none
 ADAPT: dict[str, Callable[[dict[str, Any], Callable[[dict[str, Any], int], State], Rng], dict[str, float] | None]] = {}
+CONFIDENT = 0.9  # odds a kind needs to replace the default model (a split of the worlds by the odds lost to mixed)
 
 
 def _load_fits() -> None:
@@ -175,7 +176,7 @@ PLAYOUTS: dict[str, Playout] = {
     "royals": Playout("greedy", 20, 32),
     # the opponent plays mixed (an equilibrium of the one-round game) in the tree and the playouts, chooses
     # its card there even when it already has, and holds a hand that fits its plays seen; once its plays
-    # say it plays like greedy or random, that many of the worlds model it so
+    # make greedy or random nine times in ten the likelier, it is modelled so
     "royale": Playout("greedy", 0, 32, model="mixed", fit=100, open_choices=True, adapt=True),
 }
 
@@ -259,7 +260,7 @@ class ISMCTSBot:
         model = defaults.model if self.model == "default" else self.model
         self._model = _model_bot(game.name, model, rng.next64())
         self._others = self._model if model != rollout else None  # the others' policy in playouts too
-        slots = self._adapt(game, view, model, rollout, worlds, defaults, rng)
+        self._adapt(game, view, model, rollout, defaults, rng)
         self._seat = seat
         prior = _game_bot(game.name, self.prior, rng.next64())
         # below the root, a seat's first move at a node is the prior's in that world, then others widen in
@@ -289,8 +290,6 @@ class ISMCTSBot:
                 pool.append(game.sample_world(view, rng.next64(), open_choices=self._open))
             world = (pool[(done - 1) % worlds].copy() if worlds
                      else game.sample_world(view, rng.next64(), open_choices=self._open))
-            if slots:
-                self._model, self._others = slots[(done - 1) % worlds]
             self._iterate(root, world, rng, horizon)
             now = self.clock()
             if now > deadline:
@@ -315,33 +314,23 @@ class ISMCTSBot:
         return by_text[best]
 
     def _adapt(
-        self, game: Any, view: dict[str, Any], model: str | None, rollout: str, worlds: int, defaults: Playout,
-        rng: Rng,
-    ) -> list[tuple[Any, Any]]:
-        """With ``adapt``, a model (and the others' playout policy) per pooled world: the kinds split the
-        pool in proportion to their odds (``ADAPT``); empty when the model stays as it is."""
+        self, game: Any, view: dict[str, Any], model: str | None, rollout: str, defaults: Playout, rng: Rng
+    ) -> None:
+        """With ``adapt``, the other seats' model is the bot kind their moves seen make likely (``ADAPT``),
+        when its odds reach ``CONFIDENT``; else it stays the given one."""
         self.last_odds = None
         adapt = defaults.adapt if self.adapt is None else self.adapt
         _load_fits()
-        if not (adapt and model and worlds and game.name in ADAPT):
-            return []
+        if not (adapt and model and game.name in ADAPT):
+            return
         odds = ADAPT[game.name](view, game.sample_world, Rng(rng.next64()))
-        if odds is None:
-            return []
         self.last_odds = odds
-        kinds = sorted(odds)
-        bots = {k: _model_bot(game.name, k, rng.next64()) for k in kinds}
-        slots = []
-        for i in range(worlds):  # stratified: slot i takes the kind at quantile (i + 1/2) / worlds
-            q, acc = (i + 0.5) / worlds, 0.0
-            kind = kinds[-1]
-            for k in kinds:
-                acc += odds[k]
-                if q < acc:
-                    kind = k
-                    break
-            slots.append((bots[kind], bots[kind] if kind != rollout else None))
-        return slots
+        if odds is None:
+            return
+        kind = max(odds, key=lambda k: odds[k])
+        if kind != model and odds[kind] >= CONFIDENT:
+            self._model = _model_bot(game.name, kind, rng.next64())
+            self._others = self._model if kind != rollout else None
 
     def _fitted_pool(
         self, game: Any, view: dict[str, Any], seat: int, worlds: int, fit: int, rng: Rng, start: float,

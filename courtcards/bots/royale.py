@@ -336,7 +336,7 @@ def fit_order(world: Any, evidence: Evidence, rng: Rng, steps: int) -> tuple[lis
 
 
 KINDS = ("mixed", "greedy", "random")  # the bot kinds an opponent is told apart as
-PRIOR = {"mixed": 0.5, "greedy": 0.25, "random": 0.25}  # mixed (the equilibrium) until the moves say otherwise
+PRIOR = {"mixed": 0.7, "greedy": 0.2, "random": 0.1}  # mixed (the equilibrium) until the moves say otherwise
 SLIP = 0.05  # how often a modelled kind is seen to play otherwise: the hand it held is only guessed
 
 

@@ -1,0 +1,54 @@
+"""How well Rank Royale's search tells which bot kind its opponent is (``odds`` in courtcards/bots/royale.py).
+
+    python bench/bench_odds_royale.py --games 30
+
+Games of seat 0 (``mixed`` in even games, ``greedy`` in odd ones) against each kind in turn at seat 1 (seed
+= 100 + game index). At every card choice of seat 0 from round 2 on, the odds of each kind are read from
+seat 0's view; printed by round (rounds 10 and later together): the mean odds of mixed / greedy / random,
+the share of positions where the real kind has the highest odds, and the CPU time a reading takes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections import defaultdict
+
+from courtcards.bots.base import bot_move, make_bot
+from courtcards.bots.royale import KINDS, odds
+from courtcards.core.game import get_game
+from courtcards.core.rng import Rng
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=30)
+    args = ap.parse_args()
+    game = get_game("royale")
+    for kind in KINDS:
+        by_round: dict[int, list[dict[str, float]]] = defaultdict(list)
+        times: list[float] = []
+        for seed in range(100, 100 + args.games):
+            state = game.new_game(2, seed=seed)
+            bots = [make_bot("royale", "greedy" if seed % 2 else "mixed", seed + 1), make_bot("royale", kind, seed + 2)]
+            rng = Rng(seed)
+            while not state.is_over():
+                if state.phase == "play" and state.round > 1:
+                    start = time.process_time()
+                    found = odds(state.view(0), game.sample_world, rng)
+                    times.append(time.process_time() - start)
+                    if found is not None:
+                        by_round[min(state.round, 10)].append(found)
+                for seat in state.to_move():
+                    state.apply(seat, bot_move(bots[seat], state, seat))
+        print(f"opponent {kind}: median {statistics.median(times) * 1000:.1f} ms a reading")
+        for r, found in sorted(by_round.items()):
+            mean = "/".join(f"{sum(f[k] for f in found) / len(found):.2f}" for k in KINDS)
+            top = sum(max(f, key=lambda k: f[k]) == kind for f in found)
+            print(f"  round {r}{'+' if r == 10 else ''}: {len(found)} positions, odds {mean}, "
+                  f"real kind highest {top / len(found):.0%}")
+
+
+if __name__ == "__main__":
+    main()
