@@ -229,7 +229,7 @@ def test_odds_favour_the_kind_that_plays_the_opponent(opponent: str, start: int,
     [
         ({"greedy": 0.95, "mixed": 0.05, "random": 0.0}, "GreedyBot"),
         ({"greedy": 0.0, "mixed": 0.05, "random": 0.95}, "RandomBot"),
-        ({"greedy": 0.65, "mixed": 0.35, "random": 0.0}, "MixedBot"),  # not sure enough: the default model
+        ({"greedy": 0.85, "mixed": 0.15, "random": 0.0}, "MixedBot"),  # not sure enough: the default model
         ({"greedy": 0.0, "mixed": 1.0, "random": 0.0}, "MixedBot"),
     ],
 )

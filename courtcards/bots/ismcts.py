@@ -28,7 +28,7 @@ opponent's plays and discards since the start), and the other seats' secret
 choices already made may be left open in the worlds (``open_choices``), and the
 model may be told from the moves seen (``adapt``: Rank Royale weighs ``mixed``,
 ``greedy`` and ``random`` by how well each explains the opponent's plays, and
-models the opponent as another kind than the default once its odds pass 0.7).
+models the opponent as another kind than the default once its odds pass 0.9).
 
 The budget is a number of iterations (reproducible: same seed and budget, same
 move) with a cap in seconds of the thread's CPU time (default 1 s).
@@ -150,7 +150,7 @@ RECORDS: dict[str, Callable[[], Any]] = {}
 # odds(view, sample_world, rng): how likely each bot kind is to be playing the other seats, from the moves
 # the view shows; None when it shows none
 ADAPT: dict[str, Callable[[dict[str, Any], Callable[[dict[str, Any], int], State], Rng], dict[str, float] | None]] = {}
-CONFIDENT = 0.7  # odds a kind needs to replace the default model (a split of the worlds by the odds lost to mixed)
+CONFIDENT = 0.9  # odds a kind needs to replace the default model (a split of the worlds by the odds lost to mixed)
 
 
 def _load_fits() -> None:
@@ -176,7 +176,7 @@ PLAYOUTS: dict[str, Playout] = {
     "royals": Playout("greedy", 20, 32),
     # the opponent plays mixed (an equilibrium of the one-round game) in the tree and the playouts, chooses
     # its card there even when it already has, and holds a hand that fits its plays seen; once its plays
-    # make greedy or random seven times in ten the likelier, it is modelled so
+    # make greedy or random nine times in ten the likelier, it is modelled so
     "royale": Playout("greedy", 0, 32, model="mixed", fit=100, open_choices=True, adapt=True),
 }
 
