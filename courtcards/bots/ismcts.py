@@ -246,6 +246,7 @@ class ISMCTSBot:
         if len(legal) == 1:
             self.last_value = None
             return legal[0]
+        start = self.clock()  # the budget counts everything from here: the model's odds, the prior, the pool
         game = get_game(view["game"])
         seat = int(view["seat"])
         horizon = HORIZONS.get(game.name)
@@ -277,7 +278,7 @@ class ISMCTSBot:
         root = _Node()
         stats = root.stats.setdefault(seat, {})
         pool: list[State] = []
-        start = searching = self.clock()
+        searching = self.clock()
         deadline = start + self.seconds
         done = 0
         for done in range(1, self.iterations + 1):
