@@ -17,10 +17,9 @@ WIN_VALUE if that ends the game), a same-tier rank win one card drawn.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from itertools import combinations
-from math import comb
+from math import comb, exp, log
 from typing import Any
 
 from courtcards.bots.base import register_bot
@@ -139,9 +138,8 @@ class MixedBot:
     def strategy(self, view: dict[str, Any]) -> tuple[list[int], list[float], float]:
         """The cards it may play (the best of each tier held), their probabilities and the game's value."""
         info = _Info(view)
-        cards = [
-            max((c for c in info.hand if tier(c) == t), key=rank) for t in TIERS if any(tier(c) == t for c in info.hand)
-        ]
+        cards = [max((c for c in info.hand if tier(c) == t), key=rank) for t in TIERS
+                 if any(tier(c) == t for c in info.hand)]
         cols = [t for t in TIERS if info.holds_tier(t) >= 0.05] or list(TIERS)
         matrix = [[info.payoff(c, t) for t in cols] for c in cards]
         x, v = solve_zero_sum(matrix)
@@ -234,11 +232,8 @@ class Evidence:
             self.rounds.append((card, gone, drawn))
             drawn += 1 + (entry.get("outcome") == "rank" and entry.get("winner") == opp)
         self.left = [c for c, gone, _ in self.rounds for c in (c, *gone)]  # in the order they left the hand
-        self.ok = (
-            bool(self.rounds)
-            and sorted(self.left) == sorted(world.piles[opp])
-            and (drawn == len(self.left) + len(world.hands[opp]))
-        )
+        self.ok = bool(self.rounds) and sorted(self.left) == sorted(world.piles[opp]) and (
+            drawn == len(self.left) + len(world.hands[opp]))
 
     def held(self, order: Sequence[int]) -> list[list[int]] | None:
         """The opponent's hand at each round before it played, sorted, as this deck order gives them;
@@ -279,13 +274,12 @@ class Evidence:
 def _keeps(hand: Sequence[int], card: int, gone: Sequence[int]) -> bool:
     """Did a bot that discards by ``keep_order`` discard ``gone`` from ``hand`` less ``card``?"""
     rest = [c for c in hand if c != card]
-    drop = keep_order(rest)[len(rest) - len(gone) :]
+    drop = keep_order(rest)[len(rest) - len(gone):]
     return sorted(map(rank, drop)) == sorted(map(rank, gone))
 
 
-def fitter(
-    world: Any, seat: int, model: Any = None, rounds: Any = None
-) -> Callable[[Any, Rng, int], tuple[int, int]] | None:
+def fitter(world: Any, seat: int, model: Any = None, rounds: Any = None
+           ) -> Callable[[Any, Rng, int], tuple[int, int]] | None:
     """A refit of worlds drawn from ``seat``'s view (``world`` one of them) so that the opponent's
     hand fits its plays and discards seen (``Evidence``); None when they say nothing."""
     evidence = Evidence(world, seat)
@@ -338,6 +332,9 @@ def fit_order(world: Any, evidence: Evidence, rng: Rng, steps: int) -> tuple[lis
 KINDS = ("mixed", "greedy", "random")  # the bot kinds an opponent is told apart as
 PRIOR = {"mixed": 0.7, "greedy": 0.2, "random": 0.1}  # mixed (the equilibrium) until the moves say otherwise
 SLIP = 0.05  # how often a modelled kind is seen to play otherwise: the hand it held is only guessed
+_GREEDY = GreedyBot()
+_MIXED = MixedBot()  # its strategy only: no card drawn from its generator
+Memo = dict[tuple[int, tuple[int, ...]], tuple[float, ...]]  # (round, hand) -> each kind's chance
 
 
 class Habits:
@@ -377,8 +374,7 @@ class Habits:
             size += -len(gone) + (entry.get("outcome") == "rank" and entry.get("winner") == me)
         self.ok = bool(self.contexts) and size == len(view["hand"])
 
-    def chances(self, evidence: Evidence, hands: Sequence[Sequence[int]],
-                memo: dict[tuple[int, tuple[int, ...]], tuple[float, ...]]) -> list[tuple[float, ...]]:
+    def chances(self, evidence: Evidence, hands: Sequence[Sequence[int]], memo: Memo) -> list[tuple[float, ...]]:
         """Per round, per kind (``KINDS``): the chance it made the opponent's play and discard seen,
         holding ``hands`` (its hand at each round, ``Evidence.held``)."""
         out = []
@@ -408,10 +404,6 @@ class Habits:
         return tuple(out)
 
 
-_GREEDY: GreedyBot
-_MIXED: MixedBot
-
-
 def odds(
     view: dict[str, Any], sample: Callable[[dict[str, Any], int], Any], rng: Rng, worlds: int = 8, steps: int = 100
 ) -> dict[str, float] | None:
@@ -425,7 +417,7 @@ def odds(
     evidence = Evidence(world, int(view["seat"]))
     if not evidence.ok or len(evidence.rounds) != len(habits.contexts):
         return None
-    memo: dict[tuple[int, tuple[int, ...]], tuple[float, ...]] = {}
+    memo: Memo = {}
     runs = []
     for i in range(worlds):
         if i:
@@ -437,23 +429,15 @@ def odds(
         return None
     # each round's chance averaged over the hands guessed, the rounds taken as independent: a hand
     # guessed wrong at one round then costs that round only
-    logs = [math.log(PRIOR[kind]) for kind in KINDS]
+    logs = [log(PRIOR[kind]) for kind in KINDS]
     for r in range(len(habits.contexts)):
         for k in range(len(KINDS)):
-            logs[k] += math.log(sum(run[r][k] for run in runs) / len(runs))
+            logs[k] += log(sum(run[r][k] for run in runs) / len(runs))
     top = max(logs)
-    weights = [math.exp(v - top) for v in logs]
+    weights = [exp(v - top) for v in logs]
     total = sum(weights)
     return {kind: w / total for kind, w in zip(KINDS, weights, strict=True)}
 
 
-def opponent_kind(view: dict[str, Any], sample: Callable[[dict[str, Any], int], Any], rng: Rng) -> str | None:
-    """The bot kind most likely to be the opponent (``odds``), or None when nothing can be read."""
-    found = odds(view, sample, rng)
-    return None if found is None else max(found, key=lambda k: found[k])
-
-
 register_bot("royale", "greedy", GreedyBot)
 register_bot("royale", "mixed", MixedBot)
-_GREEDY = GreedyBot()
-_MIXED = MixedBot()
