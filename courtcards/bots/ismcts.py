@@ -224,7 +224,7 @@ class ISMCTSBot:
         self.fit = fit  # refit steps per pooled world to fit the model to the moves seen (None: the game's)
         self.open_choices = open_choices  # other seats' hidden choices unmade in the worlds (None: the game's)
         self._open = bool(open_choices)  # this decision's (set by the search from the game's defaults)
-        self.adapt = adapt  # the model's kind told from the moves seen, world by world (None: the game's)
+        self.adapt = adapt  # the model's kind told from the moves seen (None: the game's)
         self.last_odds: dict[str, float] | None = None  # the kinds' odds at the last decision (adapt)
         self.model = model  # a bot kind for the other seats' moves in the tree ("default": the game's; None: search)
         self.last_value: float | None = None  # the chosen move's mean value, for hints
