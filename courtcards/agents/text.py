@@ -26,7 +26,6 @@ from urllib.parse import urlsplit
 from rich.console import Console
 from rich.text import Text
 
-from courtcards.agents.briefs import BRIEFS
 from courtcards.bots.base import make_bot
 from courtcards.cli.render import get_renderer
 from courtcards.core.errors import CourtcardsError, IllegalActionError, NotationError
@@ -107,7 +106,7 @@ def build_prompt(view: Mapping[str, Any], legal: Sequence[str], rules: str = "br
     if rules not in ("brief", "full"):
         raise AgentError(f"rules must be 'brief' or 'full', not {rules!r}")
     game = get_game(str(view["game"]))
-    rules_text = BRIEFS.get(game.name, game.title) if rules == "brief" else full_rules(game)
+    rules_text = (game.info.brief or game.title) if rules == "brief" else full_rules(game)
     seat = view["seat"]
     shown = list(legal[:MAX_LISTED_MOVES])
     more = f"\n(and {len(legal) - len(shown)} more legal moves in the same notation)" if len(legal) > len(shown) else ""

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, TypeVar, overload
 
 import numpy as np
@@ -20,10 +24,6 @@ from courtcards.core.state import STATE_FORMAT, STATE_FORMAT_VERSION
 if TYPE_CHECKING:
     from courtcards.core.ids import ActionCodec
     from courtcards.core.state import Action, State
-    from courtcards.games.kqp.game import KqpGame
-    from courtcards.games.rank.game import RankGame
-    from courtcards.games.royale.game import RoyaleGame
-    from courtcards.games.royals.game import RoyalsGame
 
 SeedLike = int | random.Random | Rng
 
@@ -42,14 +42,65 @@ def as_rng(rng: SeedLike) -> Rng:
 
 S = TypeVar("S", bound="State")
 
+# The layers that find a game's profile through it (GameInfo.profiles): what each entry names.
+PROFILE_LAYERS: Mapping[str, str] = MappingProxyType({
+    "bots": "module: BOTS, a mapping of bot kind -> factory(seed) (the greedy bot among them)",
+    "search": "a courtcards.bots.profile.SearchProfile for the ISMCTS bot",
+    "observer": "callable(record, state) -> per-game facts for analyze (courtcards.analysis.observe)",
+    "terminal": "a courtcards.render.TerminalRenderer for views and events in words",
+    "browser": "path of the browser renderer module (an ES module), relative to the game's package",
+})
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """The static facts of a game, declared once in its package; every layer reads them
+    (OpenSpiel's GameType and GameInfo). ``profiles`` names, per layer, where the game's
+    own piece for that layer lives, as ``"module:attribute"`` (imported only when a layer
+    asks, so the rules never import the layers above); a layer with no entry uses its
+    generic default (see :data:`PROFILE_LAYERS` and docs/plugins.md)."""
+
+    name: str  # the registry key: lower case, [a-z0-9_]
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    options: OptionSet
+    dynamics: Literal["sequential", "simultaneous"] = "sequential"  # simultaneous: every seat picks at one node
+    chance: Literal["seeded", "deterministic"] = "seeded"  # seeded: deals and draws come from the state's generator
+    hidden_information: bool = True
+    utility: tuple[float, float] = (-1.0, 1.0)  # the range of State.returns()
+    zero_sum: bool = True
+    max_length: int = 1_000_000  # an upper bound on a game's number of actions (options may end games sooner)
+    round_word: str = "Round"  # what a player calls one deal or round ("Hand", "Turn")
+    gym_id: str = ""  # default: courtcards/<Title without spaces>-v0
+    openspiel_name: str = ""  # default: courtcards_<name>
+    brief: str = ""  # the rules in brief, for text agents' prompts
+    profiles: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.name or not self.name.replace("_", "").isalnum() or self.name != self.name.lower():
+            raise ValueError(f"a game's name is lower-case letters, digits and _, not {self.name!r}")
+        if not 1 <= self.min_players <= self.default_players <= self.max_players:
+            raise ValueError(f"{self.name}: players must satisfy 1 <= min <= default <= max")
+        if not self.gym_id:
+            object.__setattr__(self, "gym_id", "courtcards/" + "".join(w for w in self.title.split() if w.isalnum())
+                               + "-v0")
+        if not self.openspiel_name:
+            object.__setattr__(self, "openspiel_name", f"courtcards_{self.name}")
+        object.__setattr__(self, "profiles", MappingProxyType(dict(self.profiles)))
+
 
 class Game(ABC, Generic[S]):
     """What a game is, apart from any one play of it (OpenSpiel's "game").
 
-    Subclasses set the class attributes and implement the four abstract
-    methods; one instance per game is registered with :func:`register`.
+    Subclasses declare ``info`` (a :class:`GameInfo`) once and implement the abstract
+    methods; ``name``, ``title``, the player counts and ``options`` are read from it.
+    A game is registered by an entry point in the ``courtcards.games`` group naming
+    its instance (or by :func:`register`).
     """
 
+    info: ClassVar[GameInfo]
     name: ClassVar[str]
     title: ClassVar[str]
     min_players: ClassVar[int]
@@ -57,6 +108,30 @@ class Game(ABC, Generic[S]):
     default_players: ClassVar[int]
     options: ClassVar[OptionSet]
     view_type: ClassVar[type | None] = None  # the game's view TypedDict (courtcards.core.views)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        info = cls.__dict__.get("info")
+        if isinstance(info, GameInfo):
+            cls.name, cls.title, cls.options = info.name, info.title, info.options
+            cls.min_players, cls.max_players, cls.default_players = (
+                info.min_players, info.max_players, info.default_players)
+
+    def profile(self, layer: str) -> Any | None:
+        """This game's piece for ``layer`` (see :data:`PROFILE_LAYERS`), imported on first
+        use; None where the game declares none (the layer then uses its generic default)."""
+        cache: dict[str, Any] = self.__dict__.setdefault("_profiles", {})
+        if layer not in cache:
+            spec = self.info.profiles.get(layer) if hasattr(self, "info") else None
+            if spec is None:
+                cache[layer] = None
+            elif layer == "browser":
+                cache[layer] = spec
+            else:
+                module, _, attribute = spec.partition(":")
+                loaded: Any = importlib.import_module(module)
+                cache[layer] = getattr(loaded, attribute) if attribute else loaded
+        return cache[layer]
 
     def resolve_options(
         self,
@@ -359,43 +434,78 @@ class Game(ABC, Generic[S]):
 
 
 _REGISTRY: dict[str, Game[Any]] = {}
+ENTRY_POINT_GROUP = "courtcards.games"
+_loaded = False
 
 G = TypeVar("G", bound="Game[Any]")
 
 
 def register(game: G) -> G:
+    """Register a game instance under its name (entry points do this for installed games)."""
+    if not isinstance(game, Game):
+        raise TypeError(f"register() takes a Game instance, not {type(game).__name__}")
     _REGISTRY[game.name] = game
     return game
 
 
 @overload
-def get_game(name: Literal["rank"]) -> RankGame: ...
-@overload
-def get_game(name: Literal["kqp"]) -> KqpGame: ...
-@overload
-def get_game(name: Literal["royale"]) -> RoyaleGame: ...
-@overload
-def get_game(name: Literal["royals"]) -> RoyalsGame: ...
-@overload
 def get_game(name: str) -> Game[Any]: ...
+@overload
+def get_game(name: str, kind: type[G]) -> G: ...
 
 
-def get_game(name: str) -> Game[Any]:
-    """The registered game of that name; each built-in name is typed as its own
-    game class, so ``get_game("rank").new_game()`` is a ``RankState``."""
-    _load_builtin_games()
+def get_game(name: str, kind: type[Game[Any]] | None = None) -> Game[Any]:
+    """The registered game of that name. ``kind`` types the result (``get_game("rank",
+    RankGame)`` is a ``RankGame``) and checks it; without it the result is a ``Game``."""
+    _load_games()
     if not isinstance(name, str):
         raise UnknownGameError(repr(name), _REGISTRY)
     try:
-        return _REGISTRY[name.strip().lower()]
+        game = _REGISTRY[name.strip().lower()]
     except KeyError:
         raise UnknownGameError(name, _REGISTRY) from None
+    if kind is not None and not isinstance(game, kind):
+        raise TypeError(f"game {name!r} is a {type(game).__name__}, not a {kind.__name__}")
+    return game
 
 
 def game_names() -> list[str]:
-    _load_builtin_games()
+    _load_games()
     return sorted(_REGISTRY)
 
 
-def _load_builtin_games() -> None:
-    import courtcards.games  # noqa: F401  (registers the built-in games)
+def registered_games() -> list[Game[Any]]:
+    """Every registered game, by name."""
+    _load_games()
+    return [_REGISTRY[n] for n in sorted(_REGISTRY)]
+
+
+def _load_games() -> None:
+    """Load the games named by the ``courtcards.games`` entry points (the built-ins are
+    listed in pyproject.toml like any plug-in's). Run from a source tree that is not
+    installed, the built-in packages under ``courtcards.games`` are found by a scan."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    points = metadata.entry_points(group=ENTRY_POINT_GROUP)
+    for point in points:
+        try:
+            game = point.load()
+        except Exception as exc:  # a broken plug-in must not take the built-in games down
+            import warnings
+
+            warnings.warn(f"courtcards game plug-in {point.name!r} ({point.value}) failed to load: {exc}",
+                          stacklevel=2)
+            continue
+        register(game)
+    if not any(p.value.startswith("courtcards.games.") for p in points):
+        import pkgutil
+
+        import courtcards.games as builtins
+
+        for module in pkgutil.iter_modules(builtins.__path__):
+            if module.ispkg:
+                game = getattr(importlib.import_module(f"courtcards.games.{module.name}"), "GAME", None)
+                if isinstance(game, Game):
+                    register(game)

@@ -1,5 +1,2 @@
-"""The built-in games; importing this package registers them."""
-
-from courtcards.games import kqp, rank, royale, royals
-
-__all__ = ["kqp", "rank", "royale", "royals"]
+"""The built-in games, one package each. Each is registered by an entry point of the
+``courtcards.games`` group (pyproject.toml), exactly as a third-party game is."""

@@ -9,11 +9,12 @@ import numpy as np
 import numpy.typing as npt
 
 from courtcards.core.errors import OptionError, PositionError
-from courtcards.core.game import Game
+from courtcards.core.game import Game, GameInfo
 from courtcards.core.options import Option, OptionSet, OptionValue
 from courtcards.core.rng import Rng
 from courtcards.core.state import STATE_FORMAT_VERSION, Action, State
 from courtcards.games.kqp.actions import KqpAction, parse_action
+from courtcards.games.kqp.brief import BRIEF
 from courtcards.games.kqp.cards import TEXT, parse_card_list
 from courtcards.games.kqp.ids import KqpCodec
 from courtcards.games.kqp.observation import observation_shape, observation_string, observation_tensor
@@ -89,12 +90,25 @@ KQP_OPTIONS = OptionSet(
 
 
 class KqpGame(Game[KqpState]):
-    name = "kqp"
-    title = "King Queens & Paupers"
-    min_players = 4
-    max_players = 9
-    default_players = 6
-    options = KQP_OPTIONS
+    info = GameInfo(
+        name="kqp",
+        title="King Queens & Paupers",
+        min_players=4,
+        max_players=9,
+        default_players=6,
+        options=KQP_OPTIONS,
+        dynamics="sequential",
+        round_word="Round",
+        gym_id="courtcards/KQP-v0",
+        brief=BRIEF,
+        profiles={
+            "bots": "courtcards.games.kqp.bots",
+            "search": "courtcards.games.kqp.search:PROFILE",
+            "observer": "courtcards.games.kqp.analysis:observe",
+            "terminal": "courtcards.games.kqp.render:RENDERER",
+            "browser": "static/kqp.js",
+        },
+    )
     view_type = KqpView
 
     def check_options(self, num_players: int, values: Mapping[str, OptionValue]) -> None:

@@ -9,11 +9,12 @@ import numpy as np
 import numpy.typing as npt
 
 from courtcards.core.errors import OptionError
-from courtcards.core.game import Game
+from courtcards.core.game import Game, GameInfo
 from courtcards.core.options import Option, OptionSet, OptionValue
 from courtcards.core.rng import Rng
 from courtcards.games.rank import observation
 from courtcards.games.rank.actions import RankAction, parse_action
+from courtcards.games.rank.brief import BRIEF
 from courtcards.games.rank.cards import TEXT, parse_card_list
 from courtcards.games.rank.ids import RankCodec
 from courtcards.games.rank.state import RankState
@@ -50,12 +51,25 @@ RANK_OPTIONS = OptionSet(
 
 
 class RankGame(Game[RankState]):
-    name = "rank"
-    title = "Rank"
-    min_players = 3
-    max_players = 12
-    default_players = 4
-    options = RANK_OPTIONS
+    info = GameInfo(
+        name="rank",
+        title="Rank",
+        min_players=3,
+        max_players=12,
+        default_players=4,
+        options=RANK_OPTIONS,
+        dynamics="sequential",
+        round_word="Hand",
+        gym_id="courtcards/Rank-v0",
+        brief=BRIEF,
+        profiles={
+            "bots": "courtcards.games.rank.bots",
+            "search": "courtcards.games.rank.search:PROFILE",
+            "observer": "courtcards.games.rank.analysis:observe",
+            "terminal": "courtcards.games.rank.render:RENDERER",
+            "browser": "static/rank.js",
+        },
+    )
     view_type = RankView
 
     def check_options(self, num_players: int, values: Mapping[str, OptionValue]) -> None:

@@ -10,12 +10,13 @@ import numpy as np
 import numpy.typing as npt
 
 from courtcards.core.errors import OptionError, PositionError
-from courtcards.core.game import Game
+from courtcards.core.game import Game, GameInfo
 from courtcards.core.options import Option, OptionSet, OptionValue
 from courtcards.core.rng import Rng
 from courtcards.core.state import Action, State
 from courtcards.games.royale import observation
 from courtcards.games.royale.actions import RoyaleAction, parse_action
+from courtcards.games.royale.brief import BRIEF
 from courtcards.games.royale.cards import TEXT, parse_card_list
 from courtcards.games.royale.ids import RoyaleCodec
 from courtcards.games.royale.state import RoyaleState
@@ -65,12 +66,25 @@ ROYALE_OPTIONS = OptionSet(
 
 
 class RoyaleGame(Game[RoyaleState]):
-    name = "royale"
-    title = "Rank Royale"
-    min_players = 2
-    max_players = 2
-    default_players = 2
-    options = ROYALE_OPTIONS
+    info = GameInfo(
+        name="royale",
+        title="Rank Royale",
+        min_players=2,
+        max_players=2,
+        default_players=2,
+        options=ROYALE_OPTIONS,
+        dynamics="simultaneous",
+        round_word="Round",
+        gym_id="courtcards/Royale-v0",
+        brief=BRIEF,
+        profiles={
+            "bots": "courtcards.games.royale.bots",
+            "search": "courtcards.games.royale.search:PROFILE",
+            "observer": "courtcards.games.royale.analysis:observe",
+            "terminal": "courtcards.games.royale.render:RENDERER",
+            "browser": "static/royale.js",
+        },
+    )
     view_type = RoyaleView
 
     def test_configs(self) -> list[tuple[int, dict[str, OptionValue]]]:

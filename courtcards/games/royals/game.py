@@ -8,12 +8,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from courtcards.core.game import Game
+from courtcards.core.game import Game, GameInfo
 from courtcards.core.options import Option, OptionSet, OptionValue
 from courtcards.core.rng import Rng
 from courtcards.core.state import STATE_FORMAT_VERSION
 from courtcards.games.royals import observation
 from courtcards.games.royals.actions import RoyalsAction, parse_action
+from courtcards.games.royals.brief import BRIEF
 from courtcards.games.royals.cards import TEXT, parse_card_list
 from courtcards.games.royals.ids import RoyalsCodec, codec
 from courtcards.games.royals.state import RoyalsState
@@ -43,12 +44,25 @@ def _turned_over(pile: Any) -> Any:
 
 
 class RoyalsGame(Game[RoyalsState]):
-    name = "royals"
-    title = "Royals"
-    min_players = 3
-    max_players = 6
-    default_players = 4
-    options = ROYALS_OPTIONS
+    info = GameInfo(
+        name="royals",
+        title="Royals",
+        min_players=3,
+        max_players=6,
+        default_players=4,
+        options=ROYALS_OPTIONS,
+        dynamics="sequential",
+        round_word="Turn",
+        gym_id="courtcards/Royals-v0",
+        brief=BRIEF,
+        profiles={
+            "bots": "courtcards.games.royals.bots",
+            "search": "courtcards.games.royals.search:PROFILE",
+            "observer": "courtcards.games.royals.analysis:observe",
+            "terminal": "courtcards.games.royals.render:RENDERER",
+            "browser": "static/royals.js",
+        },
+    )
     view_type = RoyalsView
 
     def test_configs(self) -> list[tuple[int, dict[str, OptionValue]]]:
