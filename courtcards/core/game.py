@@ -84,7 +84,7 @@ class GameInfo:
         if not 1 <= self.min_players <= self.default_players <= self.max_players:
             raise ValueError(f"{self.name}: players must satisfy 1 <= min <= default <= max")
         if not self.gym_id:
-            object.__setattr__(self, "gym_id", "courtcards/" + "".join(w for w in self.title.split() if w.isalnum())
+            object.__setattr__(self, "gym_id", "courtcards/" + "".join(c for c in self.title.title() if c.isalnum())
                                + "-v0")
         if not self.openspiel_name:
             object.__setattr__(self, "openspiel_name", f"courtcards_{self.name}")

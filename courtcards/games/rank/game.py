@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -16,6 +16,7 @@ from courtcards.games.rank import observation
 from courtcards.games.rank.actions import RankAction, parse_action
 from courtcards.games.rank.brief import BRIEF
 from courtcards.games.rank.cards import TEXT, parse_card_list
+from courtcards.games.rank.hooks import STANDARD, RankHooks
 from courtcards.games.rank.ids import RankCodec
 from courtcards.games.rank.state import RankState
 from courtcards.games.rank.views import RankView
@@ -71,6 +72,7 @@ class RankGame(Game[RankState]):
         },
     )
     view_type = RankView
+    hooks: ClassVar[RankHooks] = STANDARD  # a variant's hook points (courtcards.games.rank.hooks)
 
     def check_options(self, num_players: int, values: Mapping[str, OptionValue]) -> None:
         if values["kings_hand"] and num_players > 5:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import combinations_with_replacement, compress, pairwise
+from itertools import combinations_with_replacement, compress
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, Self, cast
 
@@ -33,6 +33,7 @@ from courtcards.games.rank.cards import (
     parse_card,
     texts,
 )
+from courtcards.games.rank.hooks import STANDARD, RankHooks
 
 if TYPE_CHECKING:
     from courtcards.core.options import OptionValue
@@ -811,15 +812,15 @@ class RankState(State):
         self.characters = chars
         self.kings[finish[0]] += 1
         endless = bool(self.options["endless"])
-        if not endless:
-            self.tokens[finish[0]] += 2
-            self.tokens[finish[1]] += 1
+        gained = [0] * n if endless else self._hooks().tokens(finish, n)
+        for s, k in enumerate(gained):
+            self.tokens[s] += k
         self.hands_log.append(_frozen(
             {"hand": self.hand_number, "finish": finish, "king": finish[0], "queen": finish[1],
              "beggar": finish[-1], "tokens": list(self.tokens)}
         ))
         self.finished = finish
-        self._hand_over_event(finish, endless)
+        self._hand_over_event(finish, endless, gained)
         place = {s: i for i, s in enumerate(finish)}
         if endless:
             if self.hand_number >= int(self.options["hands"] or 0):
@@ -842,12 +843,22 @@ class RankState(State):
         self.hand_number += 1
         self._deal(dealer=finish[-1])
 
-    def _hand_over_event(self, finish: list[int], endless: bool) -> None:
+    def _hooks(self) -> RankHooks:
+        """The game's hook points (a variant's, or the standard rules)."""
+        hooks = getattr(self.game, "hooks", STANDARD)
+        assert isinstance(hooks, RankHooks)
+        return hooks
+
+    def _hand_over_event(self, finish: list[int], endless: bool, gained: list[int]) -> None:
         """RK-10: who is King, Queen, Knight and Beggar now, and the tokens (or times King)."""
-        roles = [f"seat {finish[0]} is King" + ("" if endless else " (+2 tokens)"),
-                 f"seat {finish[1]} Queen" + ("" if endless else " (+1 token)")]
-        roles += [f"seat {s} Knight" for s in finish[2:-1]]
-        roles.append(f"seat {finish[-1]} Beggar")
+
+        def plus(s: int) -> str:
+            k = gained[s]
+            return "" if endless or not k else f" (+{k} token{'s' * (k != 1)})"
+
+        roles = [f"seat {finish[0]} is King{plus(finish[0])}", f"seat {finish[1]} Queen{plus(finish[1])}"]
+        roles += [f"seat {s} Knight{plus(s)}" for s in finish[2:-1]]
+        roles.append(f"seat {finish[-1]} Beggar{plus(finish[-1])}")
         scores = self.kings if endless else self.tokens
         tally = ", ".join(f"seat {s} {k}" for s, k in enumerate(scores))
         self.log_event(None, f"Hand {self.hand_number} is over: {', '.join(roles)}. "
@@ -886,7 +897,7 @@ class RankState(State):
         ]
         res = self.result()
         v: JSON = {
-            "game": "rank",
+            "game": self.game.name,
             "seat": seat,
             "num_players": n,
             "options": dict(self.options),
@@ -937,11 +948,15 @@ class RankState(State):
                 problems.append(f"{self.characters.count(role)} players are {role}")
         if self.options["endless"] and any(self.tokens):
             problems.append("Royal Tokens were given in an Endless game (RK-15)")
-        # RK-10: each hand gives exactly 2 + 1 tokens; the totals are the last hand's
+        # RK-10: each hand gives exactly the tokens its finish gives (King 2, Queen 1; a variant's hook)
         totals = [sum(h["tokens"]) for h in self.hands_log]
-        per_hand = 0 if self.options["endless"] else 3
-        if any(b - a != per_hand for a, b in pairwise(totals)):
-            problems.append(f"token totals by hand {totals} do not grow by {per_hand} a hand")
+        for a, b, h in zip(totals, totals[1:], self.hands_log[1:], strict=False):
+            finish = list(h["finish"])
+            per_hand = 0 if self.options["endless"] else sum(self._hooks().tokens(finish, n))
+            if b - a != per_hand:
+                problems.append(f"token totals by hand {totals} do not grow by what hand {h['hand']} gives "
+                                f"({per_hand})")
+                break
         if self.hands_log and list(self.hands_log[-1]["tokens"]) != self.tokens:
             problems.append(f"tokens {self.tokens} differ from the last hand's {self.hands_log[-1]['tokens']}")
         if self.phase == PLAY:
