@@ -79,8 +79,8 @@ async def rules_index() -> HTMLResponse:
         f"{get_game(n).min_players}-{get_game(n).max_players} players</li>"
         for n in game_names()
     )
-    return page("Rules", f"<p>The rules exactly as courtcards plays them:</p><ul>{items}</ul>"
-                '<p>The <a href="/rules/rulings">rulings</a> say how courtcards settles what the rulebooks leave open.</p>')
+    rulings = '<p>The <a href="/rules/rulings">rulings</a> settle what the rulebooks leave open.</p>'
+    return page("Rules", f"<p>The rules exactly as courtcards plays them:</p><ul>{items}</ul>{rulings}")
 
 
 @router.get("/rules/{game}", include_in_schema=False)
