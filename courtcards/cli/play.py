@@ -31,8 +31,18 @@ from courtcards.core.state import Action, State
 
 InputFn = Callable[[str], str]
 
-QUIT_WORDS = ("quit", "exit", "q")
-COMMAND_WORDS = ("help", "moves", "board", "hint", "quit")
+# The terminal's commands, each with the words that call it: the one list the prompt checks (before reading
+# a line as a move) and completes. No word may be a move of any game (KQP's Queen is ``Q``: no ``q`` for quit);
+# tests/test_cli_commands.py checks them against every game's legal moves.
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "quit": ("quit", "exit"),
+    "help": ("help", "?"),
+    "moves": ("moves", "m"),
+    "board": ("board", "b"),
+    "hint": ("hint",),
+}
+COMMAND_WORDS = tuple(COMMANDS)  # offered by Tab completion
+COMMAND_OF = {word: command for command, words in COMMANDS.items() for word in words}
 PROMPT = "[bold]Your move>[/] "
 SEED_LIMIT = 2**63
 
@@ -178,18 +188,19 @@ class PlaySession:
             low = line.lower()
             if not line:
                 continue
-            if low in QUIT_WORDS:
+            command = COMMAND_OF.get(low)
+            if command == "quit":
                 return False
-            if low in ("help", "?"):
+            if command == "help":
                 self.console.print(self.renderer.help)
                 continue
-            if low in ("moves", "m"):
+            if command == "moves":
                 self.renderer.moves(self.console, view, self.human_legal(), full=True)
                 continue
-            if low in ("board", "b"):
+            if command == "board":
                 self.renderer.view(self.console, view)
                 continue
-            if low == "hint":
+            if command == "hint":
                 self._hint(view)
                 continue
             try:
