@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -23,6 +24,7 @@ from courtcards.bots.base import Bot, bot_kinds, check_bot, make_bot
 from courtcards.bots.ismcts import HINT_SECONDS, hint
 from courtcards.cli.prompt import terminal_input
 from courtcards.cli.render import Renderer, get_renderer
+from courtcards.cli.say import fail, program
 from courtcards.core.errors import CourtcardsError, IllegalActionError, NotationError, OptionError, RecordError
 from courtcards.core.game import Game, get_game
 from courtcards.core.options import parse_option_pairs
@@ -166,7 +168,8 @@ class PlaySession:
         finally:
             self.save()
         if self.saved is not None and not self.state.is_over():
-            self.console.print(f"Continue it with: [bold]courtcards play --resume {escape(str(self.saved))}[/]")
+            again = f"{program()} play --resume {shlex.quote(str(self.saved))}"
+            self.console.print(Text.assemble("Continue it with: ", (again, "bold")), soft_wrap=True)
         return code
 
     def _bot_turn(self, seat: int) -> None:
@@ -352,7 +355,8 @@ def resume_session(
         raise UsageError(f"{path} is a {rec.game} game, not {game_name}; leave out the game name to resume it")
     state = rec.replay()
     if state.is_over():
-        raise RecordError(f"the game in {path} is over; step through it with: courtcards replay {path}")
+        raise RecordError(f"the game in {path} is over; step through it with: "
+                          f"{program()} replay {shlex.quote(str(path))}")
     human, kinds = seats_from_meta(rec.game, rec.meta, state.num_players, seat)
     out = check_record_path(record if record is not None else path)
     bots = {s: make_bot(rec.game, k, bot_seed(rec.seed, s)) for s, k in kinds.items()}
@@ -367,11 +371,6 @@ def resume_session(
         state, human=human, bots=bots, viewer=0 if watch else human, console=console, input_fn=input_fn,
         delay=(0.5 if watch else 0.0) if delay is None else delay, record_path=out, meta=meta, resumed=True,
     )
-
-
-def fail(message: str) -> typer.Exit:
-    typer.echo(f"Error: {message}", err=True)
-    return typer.Exit(2)
 
 
 def register(app: typer.Typer) -> None:
