@@ -157,3 +157,19 @@ def test_quitting_prints_a_resume_command_that_runs(tmp_path: Path, monkeypatch:
     session.run()
     text = out.file.getvalue()  # type: ignore[attr-defined]
     assert "Continue it with: .venv/bin/courtcards play --resume records/g.json\n" in text
+
+
+def test_readme_says_to_activate_before_its_first_bare_courtcards_command() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    lines = readme.splitlines()
+    activate = next(i for i, line in enumerate(lines) if "source .venv/bin/activate" in line)
+    in_sh, first_bare = False, None
+    for i, line in enumerate(lines):
+        if line.startswith("```"):
+            in_sh = line.strip() == "```sh"
+        elif in_sh and line.startswith("courtcards "):
+            first_bare = i
+            break
+    assert first_bare is not None and activate < first_bare, (activate, first_bare)
+    section = readme.split("## Playing in the terminal", 1)[1].split("\n## ", 1)[0]
+    assert "source .venv/bin/activate" in section.split("courtcards play rank --players 5")[0]
