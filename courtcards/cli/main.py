@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from courtcards.cli.say import error, install_hint
+from courtcards.cli.say import error, install_hint, player_count
 from courtcards.core.game import game_names, get_game
 
 app = typer.Typer(help="courtcards: royal card games to play, study and train agents on.", no_args_is_help=True)
@@ -39,9 +39,9 @@ def games() -> None:
     """List the games and their options."""
     for name in game_names():
         g = get_game(name)
-        typer.echo(f"{name}: {g.title}, {g.min_players}-{g.max_players} players")
+        typer.echo(f"{name}: {g.title}, {player_count(g.min_players, g.max_players)}")
         for opt in g.options.options:
-            typer.echo(f"  {opt.name} (default {opt.default_for(g.default_players)!r}): {opt.doc}")
+            typer.echo(f"  {opt.name} (default {_word(opt.default_for(g.default_players))}): {opt.doc}")
         if g.options.presets:
             typer.echo("  presets (--preset NAME):")
         for preset, values in g.options.presets.items():

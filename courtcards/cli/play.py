@@ -24,7 +24,7 @@ from courtcards.bots.base import Bot, bot_kinds, check_bot, make_bot
 from courtcards.bots.ismcts import HINT_SECONDS, hint
 from courtcards.cli.prompt import terminal_input
 from courtcards.cli.render import Renderer, get_renderer
-from courtcards.cli.say import fail, program
+from courtcards.cli.say import fail, player_count, program
 from courtcards.core.errors import CourtcardsError, IllegalActionError, NotationError, OptionError, RecordError
 from courtcards.core.game import Game, get_game
 from courtcards.core.options import parse_option_pairs
@@ -289,7 +289,7 @@ def setup_session(
     n = game.default_players if players is None else players
     opts = parse_option_pairs(list(options))
     if not isinstance(n, int) or not game.min_players <= n <= game.max_players:
-        raise UsageError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {n}")
+        raise UsageError(f"{game.title} is for {player_count(game.min_players, game.max_players, ' to ')}, not {n}")
     if not 0 <= seat < n:
         raise UsageError(f"--seat must be a seat 0..{n - 1}, not {seat}")
     game.resolve_options(n, opts, preset)  # unknown options / presets fail before anything else

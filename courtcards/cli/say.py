@@ -24,6 +24,11 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
+def player_count(low: int, high: int, between: str = "-") -> str:
+    """``2 players`` for a game of exactly two, else ``3-12 players`` (``between``: " to ")."""
+    return f"{low} players" if low == high else f"{low}{between}{high} players"
+
+
 def install_hint(extra: str) -> str:
     """The command that installs an extra."""
     return f"pip install 'courtcards[{extra}]'"
