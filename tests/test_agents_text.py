@@ -61,6 +61,7 @@ def test_prompt_is_self_contained_from_the_view(game: str) -> None:
     assert "[bold]" not in prompt and "\x1b[" not in prompt  # plain text, no markup or colour codes
     full = build_prompt(state.view(seat), legal, rules="full")
     assert f"# {get_game(game).title}" in full and "## Bots" not in full and "```" not in full
+    assert "<details>" not in full and "rulings.md" not in full and "## How to play" in full
     assert len(full) > len(prompt)
     with pytest.raises(AgentError, match="brief' or 'full"):
         build_prompt(state.view(seat), legal, rules="none")

@@ -38,7 +38,7 @@ def refused(*args: str) -> str:
     code, _, output = run(*args)
     assert code == 2, output
     lines = [line for line in output.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), output
+    assert len(lines) == 1 and lines[0].startswith("Error: "), output
     return lines[0]
 
 
@@ -129,7 +129,7 @@ def test_a_failure_while_writing_leaves_nothing(tmp_path: Path, monkeypatch: pyt
     monkeypatch.setattr(analyze_cli, "length_histogram", broken)
     code, _, output = run("royale", "--games", "2", "--workers", "1", "--json", str(tmp_path / "r.json"),
                           "--plot", str(tmp_path / "p.png"), "--html", str(tmp_path / "report"))
-    assert code == 2 and output.strip().splitlines()[-1] == "error: the plot could not be drawn"
+    assert code == 2 and output.strip().splitlines()[-1] == "Error: the plot could not be drawn"
     assert list(tmp_path.iterdir()) == []
 
 

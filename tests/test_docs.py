@@ -7,12 +7,15 @@ the checks.
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
 REQUIRED = ["api.md", "notation.md", "rules/rank.md"]
 BLOCK = re.compile(r"^```python[ \t]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 
@@ -48,3 +51,98 @@ def test_doc_examples_run(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyP
             exec(compile(code, f"docs/{name}:{line}", "exec"), namespace)
         except Exception as exc:
             raise AssertionError(f"docs/{name}, block at line {line} failed: {exc!r}") from exc
+
+
+# -- the project stands alone: no path outside it, and every ruling cited is in docs/rulings.md ----------
+RULING = re.compile(r"\b(RK|KQ|RR|RY)-(\d+)\b")
+LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+# spelt in two parts so that this file does not name them itself
+OUTSIDE = [".." + "/shared", "shared/" + "seeds", "shared/" + "rulings", "/wo" + "rk/"]
+
+
+def tracked_texts() -> list[tuple[str, str]]:
+    """(path, text) of every file git tracks that reads as UTF-8 text; symlinks give their target."""
+    try:
+        names = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("not a git checkout")
+    out = []
+    for name in names.decode().split("\0"):
+        path = ROOT / name
+        if not name or not path.exists() or path.is_dir():
+            continue
+        if path.is_symlink():
+            out.append((name, str(path.readlink())))
+            continue
+        try:
+            out.append((name, path.read_text(encoding="utf-8")))
+        except UnicodeDecodeError:
+            continue
+    return out
+
+
+def inside(path: Path) -> bool:
+    """Whether ``path`` lies in the repository, ``..`` folded away as written (symlinks are not followed)."""
+    folded = os.path.normpath(path)
+    return folded == str(ROOT) or folded.startswith(str(ROOT) + os.sep)
+
+
+def outside_links(name: str, text: str) -> list[str]:
+    """The relative links (markdown links and images) of ``text``, in file ``name``, that leave the repository."""
+    base = (ROOT / name).parent
+    found = []
+    for m in LINK.finditer(text):
+        target = m.group(1).split("#")[0]
+        if not target or re.match(r"[a-z][a-z0-9+.-]*:", target) or target.startswith("/"):
+            continue  # an anchor, a URL (https:, mailto:) or a server path
+        if not inside(base / target):
+            found.append(m.group(0))
+    return found
+
+
+def test_outside_links_are_found() -> None:
+    assert outside_links("docs/rules/rank.md", "[a](../rulings.md#rk-1) [b](../../README.md) [c](#x)") == []
+    assert outside_links("docs/rules/rank.md", "see [the books](../../../books/) and ![i](../../../x.png)") \
+        == ["[the books](../../../books/)", "![i](../../../x.png)"]
+    assert outside_links("README.md", "[u](https://example.org/a/../../b) [m](mailto:a@b.c)") == []
+
+
+def test_no_file_names_a_path_outside_the_repository() -> None:
+    """A user's clone is all there is: no file may send a reader (or a program) to a path beyond it."""
+    problems = []
+    for name, text in tracked_texts():
+        problems += [f"{name}: names {word!r}" for word in OUTSIDE if word in text]
+        if (ROOT / name).is_symlink():
+            if not inside((ROOT / name).parent / text):
+                problems.append(f"{name}: a link to {text}, outside the repository")
+        elif name.endswith(".md"):
+            problems += [f"{name}: {link} leads outside the repository" for link in outside_links(name, text)]
+    assert not problems, "\n".join(problems)
+
+
+def rulings() -> set[str]:
+    """The ids of docs/rulings.md, each the whole text of a heading (so its anchor is the id in lower case)."""
+    text = (DOCS / "rulings.md").read_text(encoding="utf-8")
+    return set(re.findall(r"^#{2,4} ((?:RK|KQ|RR|RY)-\d+)\s*$", text, re.MULTILINE))
+
+
+def test_the_rulings_are_all_there() -> None:
+    ids = rulings()
+    expected = {f"{g}-{i}" for g, n in (("RK", 16), ("KQ", 10), ("RR", 6), ("RY", 8)) for i in range(1, n + 1)}
+    assert ids == expected
+
+
+def test_every_ruling_cited_exists() -> None:
+    """Every ruling id named anywhere (code, comments, tests, docs) is a ruling of docs/rulings.md, and every
+    link into docs/rulings.md lands on one."""
+    ids = rulings()
+    missing = [f"{name}: {m.group(0)}" for name, text in tracked_texts() for m in RULING.finditer(text)
+               if m.group(0) not in ids]
+    assert not missing, "\n".join(missing)
+    anchors = {i.lower() for i in ids} | {"rank", "king-queens--paupers", "rank-royale", "royals", ""}
+    bad = [f"{name}: {m.group(0)}" for name, text in tracked_texts() if name.endswith(".md")
+           for m in LINK.finditer(text) if m.group(1).split("#")[0].endswith("rulings.md")
+           and (m.group(1) + "#").split("#")[1] not in anchors]
+    assert not bad, "\n".join(bad)
+    for game in ("rank", "kqp", "royale", "royals"):  # the rules pages cite the rulings by link
+        assert "](../rulings.md#" in (DOCS / "rules" / f"{game}.md").read_text(encoding="utf-8")

@@ -1,5 +1,5 @@
 """King Queens & Paupers' views in the shared words, the engine's event log (rulings
-KQ-2..KQ-9 in ../shared/rulings.md), positions read field by field, and old saves."""
+KQ-2..KQ-9 in docs/rulings.md), positions read field by field, and old saves."""
 
 from __future__ import annotations
 

@@ -41,6 +41,14 @@ def test_rules_pages_render_the_rules_docs(client: TestClient) -> None:
     assert headings and all(pages.slug(h) in text for h in headings)
     # links to docs that are not served keep their words only
     assert 'href="../notation.md"' not in text and 'href="../api.md"' not in text
+    # the rulings the page cites are served too, with an anchor for each id
+    assert 'href="/rules/rulings#rk-7"' in text and 'href="../rulings.md' not in text
+    rulings = client.get("/rules/rulings")
+    assert rulings.status_code == 200 and "<title>Rulings · courtcards</title>" in rulings.text
+    assert '<h3 id="rk-7">RK-7</h3>' in rulings.text and '<h3 id="ry-8">RY-8</h3>' in rulings.text
+    assert 'href="/rules/kqp"' in rulings.text and 'href="/rules/rulings"' in index.text
+    # the developer material at the end folds away
+    assert "<details>" in text and "&lt;details" not in text
     royals = client.get("/rules/royals").text
     assert "Royals" in royals and "<code>royal QH 7H</code>" in royals
     missing = client.get("/rules/chess")
@@ -50,6 +58,7 @@ def test_rules_pages_render_the_rules_docs(client: TestClient) -> None:
 def test_the_rules_ship_with_the_package() -> None:
     assert pages.RULES_DIR.is_dir()
     assert {p.stem for p in pages.RULES_DIR.glob("*.md")} == set(game_names())
+    assert pages.RULINGS.is_file()
 
 
 def test_rematch_seats_the_same_people_and_bots(client: TestClient) -> None:

@@ -95,6 +95,8 @@ def full_rules(game: Game[Any]) -> str:
 
     text = files("courtcards").joinpath(f"server/rules/{game.name}.md").read_text(encoding="utf-8")
     text = re.sub(r"^```.*?^```[ \t]*\n?", "", text, flags=re.S | re.M)
+    text = re.sub(r"^<details>.*?^</details>[ \t]*\n?", "", text, flags=re.S | re.M)  # folded: for developers
+    text = re.sub(r"\[([^\]]+)\]\(\.\./rulings\.md(?:#[\w-]*)?\)", r"\1", text)  # rulings, without the link
     parts = re.split(r"(?m)^(?=## )", text)
     kept = [p for p in parts if p.split("\n", 1)[0].strip()[3:] not in _NOT_RULES]
     return re.sub(r"\n{3,}", "\n\n", "".join(kept)).strip()

@@ -9,6 +9,7 @@ import typer
 from websockets.exceptions import ConnectionClosed
 
 from courtcards.agents.text import CommandAgent, play_table
+from courtcards.cli.say import fail
 from courtcards.core.errors import CourtcardsError
 
 
@@ -29,12 +30,9 @@ def register(app: typer.Typer) -> None:
             last = play_table(table, CommandAgent(command, timeout), seat=seat, token=token, name=name,
                               max_retries=retries, rules=rules, log=typer.echo)
         except CourtcardsError as exc:
-            typer.echo(f"Error: {exc}", err=True)
-            raise typer.Exit(1) from None
+            raise fail(str(exc), 1) from None
         except ConnectionClosed as exc:
-            typer.echo(f"Error: the connection was lost ({exc}); resume the seat with --token", err=True)
-            raise typer.Exit(1) from None
+            raise fail(f"the connection was lost ({exc}); resume the seat with --token", 1) from None
         except OSError as exc:
-            typer.echo(f"Error: cannot reach the server of {table}: {getattr(exc, 'reason', exc)}", err=True)
-            raise typer.Exit(1) from None
+            raise fail(f"cannot reach the server of {table}: {getattr(exc, 'reason', exc)}", 1) from None
         typer.echo(f"game over at version {last['version']}: " + json.dumps(last["result"]))

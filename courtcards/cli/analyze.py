@@ -15,7 +15,6 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from courtcards.analysis.plots import (
@@ -28,6 +27,7 @@ from courtcards.analysis.plots import (
 )
 from courtcards.analysis.report import LENGTH, Report, single_table, summarize, sweep_table, title, to_csv, to_json
 from courtcards.analysis.runner import LOCAL, build_specs, init_ray, run_facts
+from courtcards.cli.say import fail
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import get_game
 from courtcards.core.options import parse_option_pairs
@@ -116,8 +116,7 @@ def analyze_command(
         command = "courtcards analyze " + shlex.join(sys.argv[2:] if sys.argv[1:2] == ["analyze"] else [name])
         _write(console, reports, json_out, csv_out, html_dir, plot, command)
     except CourtcardsError as exc:
-        console.print(f"[red]error:[/] {escape(str(exc))}", soft_wrap=True)
-        raise typer.Exit(2) from None
+        raise fail(str(exc)) from None
     finally:
         module = sys.modules.get("ray") if ray is not None else None
         if module is not None and module.is_initialized():

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from courtcards.cli.say import fail, install_hint
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.options import parse_option_pairs
 
@@ -51,8 +52,7 @@ def ladder_command(
         if plot is not None:
             _plot(ladder, plot)
     except CourtcardsError as exc:
-        console.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
+        raise fail(str(exc)) from None
     if as_json:
         typer.echo(json.dumps(ladder.to_json(), indent=1))
         return
@@ -87,7 +87,7 @@ def _check_plot_target(path: Path) -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise CourtcardsError("plots need matplotlib: pip install 'courtcards[analysis]'") from None
+        raise CourtcardsError(f"plots need matplotlib: {install_hint('analysis')}") from None
 
 
 def _plot(ladder: object, path: Path) -> None:

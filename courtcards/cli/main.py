@@ -7,6 +7,7 @@ import sys
 
 import typer
 
+from courtcards.cli.say import error, install_hint, player_count
 from courtcards.core.game import game_names, get_game
 
 app = typer.Typer(help="courtcards: royal card games to play, study and train agents on.", no_args_is_help=True)
@@ -38,9 +39,9 @@ def games() -> None:
     """List the games and their options."""
     for name in game_names():
         g = get_game(name)
-        typer.echo(f"{name}: {g.title}, {g.min_players}-{g.max_players} players")
+        typer.echo(f"{name}: {g.title}, {player_count(g.min_players, g.max_players)}")
         for opt in g.options.options:
-            typer.echo(f"  {opt.name} (default {opt.default_for(g.default_players)!r}): {opt.doc}")
+            typer.echo(f"  {opt.name} (default {_word(opt.default_for(g.default_players))}): {opt.doc}")
         if g.options.presets:
             typer.echo("  presets (--preset NAME):")
         for preset, values in g.options.presets.items():
@@ -60,7 +61,7 @@ def _needs_extra(name: str, fix: str) -> None:
     @app.command(name, context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
                  help=f"(not installed: {fix})")
     def missing() -> None:
-        typer.echo(f"Error: {fix}", err=True)
+        error(fix)
         raise typer.Exit(2)
 
 
@@ -83,7 +84,7 @@ def _register_commands() -> None:
 # Modules of the optional extras, and the extra that installs each.
 EXTRAS = {
     "fastapi": "server", "starlette": "server", "uvicorn": "server", "websockets": "server", "sqlalchemy": "server",
-    "alembic": "server", "psycopg": "postgres", "matplotlib": "analysis", "ray": "scale",
+    "alembic": "server", "psycopg": "postgres", "matplotlib": "analysis", "openskill": "analysis", "ray": "scale",
     "pettingzoo": "rl", "gymnasium": "rl",
 }
 
@@ -94,7 +95,7 @@ def missing_extra(exc: ModuleNotFoundError) -> str | None:
     extra = EXTRAS.get(top)
     if extra is None:
         return None
-    return f"this command needs {top}, which comes with the {extra} extra: pip install 'courtcards[{extra}]'"
+    return f"this command needs {top}, which comes with the {extra} extra: {install_hint(extra)}"
 
 
 _register_commands()
@@ -107,5 +108,5 @@ def main() -> None:
         fix = missing_extra(exc)
         if fix is None:
             raise
-        typer.echo(f"Error: {fix}", err=True)
+        error(fix)
         sys.exit(2)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -23,6 +24,7 @@ from courtcards.bots.base import Bot, bot_kinds, check_bot, make_bot
 from courtcards.bots.ismcts import HINT_SECONDS, hint
 from courtcards.cli.prompt import terminal_input
 from courtcards.cli.render import Renderer, get_renderer
+from courtcards.cli.say import fail, player_count, program
 from courtcards.core.errors import CourtcardsError, IllegalActionError, NotationError, OptionError, RecordError
 from courtcards.core.game import Game, get_game
 from courtcards.core.options import parse_option_pairs
@@ -31,8 +33,18 @@ from courtcards.core.state import Action, State
 
 InputFn = Callable[[str], str]
 
-QUIT_WORDS = ("quit", "exit", "q")
-COMMAND_WORDS = ("help", "moves", "board", "hint", "quit")
+# The terminal's commands, each with the words that call it: the one list the prompt checks (before reading
+# a line as a move) and completes. No word may be a move of any game (KQP's Queen is ``Q``: no ``q`` for quit);
+# tests/test_cli_commands.py checks them against every game's legal moves.
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "quit": ("quit", "exit"),
+    "help": ("help", "?"),
+    "moves": ("moves", "m"),
+    "board": ("board", "b"),
+    "hint": ("hint",),
+}
+COMMAND_WORDS = tuple(COMMANDS)  # offered by Tab completion
+COMMAND_OF = {word: command for command, words in COMMANDS.items() for word in words}
 PROMPT = "[bold]Your move>[/] "
 SEED_LIMIT = 2**63
 
@@ -156,7 +168,8 @@ class PlaySession:
         finally:
             self.save()
         if self.saved is not None and not self.state.is_over():
-            self.console.print(f"Continue it with: [bold]courtcards play --resume {escape(str(self.saved))}[/]")
+            again = f"{program()} play --resume {shlex.quote(str(self.saved))}"
+            self.console.print(Text.assemble("Continue it with: ", (again, "bold")), soft_wrap=True)
         return code
 
     def _bot_turn(self, seat: int) -> None:
@@ -178,18 +191,19 @@ class PlaySession:
             low = line.lower()
             if not line:
                 continue
-            if low in QUIT_WORDS:
+            command = COMMAND_OF.get(low)
+            if command == "quit":
                 return False
-            if low in ("help", "?"):
+            if command == "help":
                 self.console.print(self.renderer.help)
                 continue
-            if low in ("moves", "m"):
+            if command == "moves":
                 self.renderer.moves(self.console, view, self.human_legal(), full=True)
                 continue
-            if low in ("board", "b"):
+            if command == "board":
                 self.renderer.view(self.console, view)
                 continue
-            if low == "hint":
+            if command == "hint":
                 self._hint(view)
                 continue
             try:
@@ -275,7 +289,7 @@ def setup_session(
     n = game.default_players if players is None else players
     opts = parse_option_pairs(list(options))
     if not isinstance(n, int) or not game.min_players <= n <= game.max_players:
-        raise UsageError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {n}")
+        raise UsageError(f"{game.title} is for {player_count(game.min_players, game.max_players, ' to ')}, not {n}")
     if not 0 <= seat < n:
         raise UsageError(f"--seat must be a seat 0..{n - 1}, not {seat}")
     game.resolve_options(n, opts, preset)  # unknown options / presets fail before anything else
@@ -341,7 +355,8 @@ def resume_session(
         raise UsageError(f"{path} is a {rec.game} game, not {game_name}; leave out the game name to resume it")
     state = rec.replay()
     if state.is_over():
-        raise RecordError(f"the game in {path} is over; step through it with: courtcards replay {path}")
+        raise RecordError(f"the game in {path} is over; step through it with: "
+                          f"{program()} replay {shlex.quote(str(path))}")
     human, kinds = seats_from_meta(rec.game, rec.meta, state.num_players, seat)
     out = check_record_path(record if record is not None else path)
     bots = {s: make_bot(rec.game, k, bot_seed(rec.seed, s)) for s, k in kinds.items()}
@@ -356,11 +371,6 @@ def resume_session(
         state, human=human, bots=bots, viewer=0 if watch else human, console=console, input_fn=input_fn,
         delay=(0.5 if watch else 0.0) if delay is None else delay, record_path=out, meta=meta, resumed=True,
     )
-
-
-def fail(message: str) -> typer.Exit:
-    typer.echo(f"Error: {message}", err=True)
-    return typer.Exit(2)
 
 
 def register(app: typer.Typer) -> None:

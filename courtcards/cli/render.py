@@ -50,6 +50,18 @@ def seat_name(view: View, seat: int | None, cap: bool = False) -> str:
     return f"Seat {seat}" if cap else f"seat {seat}"
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 card``, ``2 cards`` (``many``: an irregular plural)."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+def does(view: View, seat: int | None, they: str, you: str) -> str:
+    """``Seat 2 attacks`` / ``You attack``: the subject capitalised, then ``they`` or, for the viewer, ``you``."""
+    if seat is not None and seat == view.get("seat"):
+        return f"You {you}"
+    return f"{seat_name(view, seat, True)} {they}"
+
+
 # -- generic versions -----------------------------------------------------------------
 def render_view(console: Console, view: View) -> None:
     console.print_json(json.dumps(view, default=str))

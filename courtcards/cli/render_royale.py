@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from courtcards.cli.render import View, print_result, seat_name, suited_card
+from courtcards.cli.render import View, does, plural, print_result, seat_name, suited_card
 from courtcards.games.royale.cards import TIER_OF_RANK, tier_name
 
 TIER_STYLE = {"low": "green", "middle": "yellow", "high": "magenta"}
@@ -109,7 +109,7 @@ def render_view(console: Console, view: View) -> None:
         console.print(f"{who(view, s, True)} has chosen a card (hidden until both have chosen).")
     owed = view.get("owed")
     if owed:
-        console.print(f"{who(view, owed['seat'], True)} must discard {owed['count']} card(s).")
+        console.print(f"{does(view, owed['seat'], 'must discard', 'must discard')} {plural(owed['count'], 'card')}.")
 
 
 def describe_start(view: View) -> list[str]:
@@ -126,7 +126,7 @@ def describe_event(before: View, after: View, seat: int, text: str) -> list[str]
 def render_moves(console: Console, view: View, legal: Sequence[str], full: bool) -> None:
     if view["phase"] == "discard":
         count = view["owed"]["count"]
-        console.print(f"Discard {count} card(s) of your choice, e.g. [bold]discard "
+        console.print(f"Discard {plural(count, 'card')} of your choice, e.g. [bold]discard "
                       f"{' '.join(view['hand'][:count])}[/].")
         if full:
             console.print(", ".join(escape(t) for t in legal))

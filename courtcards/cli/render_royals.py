@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from courtcards.cli.render import SUIT_STYLE, View, print_result, seat_name, suited_card
+from courtcards.cli.render import SUIT_STYLE, View, does, plural, print_result, seat_name, suited_card
 
 HELP = """[bold]Royals notation[/] (case does not matter)
   Cards:   rank then suit: [bold]AS[/] [bold]7H[/] [bold]10D[/] [bold]KC[/] (A = 1; suits C D H S; \
@@ -55,18 +55,18 @@ def _fight_lines(view: View) -> list[str]:
     if not fight:
         return []
     if fight["kind"] == "attack":
-        head = f"{who(view, fight['attacker'], True)} attacks {who(view, fight['defender'])}."
+        head = f"{does(view, fight['attacker'], 'attacks', 'attack')} {who(view, fight['defender'])}."
     else:
         owner = "your" if fight["defender"] == view.get("seat") else f"seat {fight['defender']}'s"
-        head = (f"{who(view, fight['attacker'], True)} tries to assassinate "
+        head = (f"{does(view, fight['attacker'], 'tries', 'try')} to assassinate "
                 f"{owner} Royal {card_markup(fight['target'])}.")
     lines = [head]
     if not fight["revealed"]:
         committed = set((view.get("pending") or {}).get("committed", []))
         for s, need in fight["need"].items():
-            count = f"up to {need['count']}" if need["up_to"] else str(need["count"])
+            count = ("up to " if need["up_to"] else "") + plural(need["count"], "card")
             state = "committed" if int(s) in committed else "choosing"
-            lines.append(f"  {who(view, int(s), True)}: {count} card(s), {state}")
+            lines.append(f"  {who(view, int(s), True)}: {count}, {state}")
         mine = (view.get("pending") or {}).get("mine")
         if mine:
             lines.append(f"  You chose: {escape(mine)} (hidden from the others until the reveal)")
@@ -74,7 +74,7 @@ def _fight_lines(view: View) -> list[str]:
     lines.append(f"  attacks {fight['attacks'] or '-'} · blocks {fight['blocks'] or '-'} · "
                  f"paired {[f'{a}<={b}' for a, b in fight['pairs']] or '-'}")
     if view["phase"] in ("hits", "losses"):
-        lines.append(f"  {fight['hits']} hit(s); placed: {cards_markup(fight['assigned'])}")
+        lines.append(f"  {plural(fight['hits'], 'hit')}; placed: {cards_markup(fight['assigned'])}")
     return lines
 
 

@@ -11,6 +11,7 @@ from rich.markup import escape
 
 from courtcards.cli.play import InputFn
 from courtcards.cli.render import Renderer, get_renderer
+from courtcards.cli.say import fail
 from courtcards.core.errors import CourtcardsError, RecordError
 from courtcards.core.record import GameRecord
 from courtcards.core.state import State
@@ -126,8 +127,7 @@ def register(app: typer.Typer) -> None:
         try:
             rep = load_replayer(file, seat, show_all, console)
         except CourtcardsError as exc:
-            typer.echo(f"Error: {exc}", err=True)
-            raise typer.Exit(2) from None
+            raise fail(str(exc)) from None
         meta: dict[str, Any] = rep.record.meta
         players = meta.get("players")
         console.print(
@@ -135,8 +135,7 @@ def register(app: typer.Typer) -> None:
             f"{rep.last} actions" + (f", seats: {escape(', '.join(map(str, players)))}" if players else "")
         )
         if to is not None and not 0 <= to <= rep.last:
-            typer.echo(f"Error: --to must be a step 0..{rep.last}, not {to}", err=True)
-            raise typer.Exit(2)
+            raise fail(f"--to must be a step 0..{rep.last}, not {to}")
         if interactive:
             rep.interactive(to or 0, lambda prompt: console.input(prompt))
         else:

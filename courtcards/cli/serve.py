@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from courtcards.cli.say import fail, install_hint
+
 if TYPE_CHECKING:
     from courtcards.server.guards import ServerConfig
 
@@ -20,11 +22,6 @@ def register(app: typer.Typer) -> None:
 
 class ServeError(Exception):
     """A reason the server cannot start, said in one line."""
-
-
-def fail(message: str) -> typer.Exit:
-    typer.echo(f"Error: {message}", err=True)
-    return typer.Exit(2)
 
 
 def check_port(host: str, port: int) -> None:
@@ -58,7 +55,7 @@ def check_database(url: str, shown: str) -> None:
         engine = make_engine(url)
     except ModuleNotFoundError as exc:
         if url.startswith("postgresql"):
-            raise ServeError("PostgreSQL needs the psycopg driver: pip install 'courtcards[postgres]' "
+            raise ServeError(f"PostgreSQL needs the psycopg driver: {install_hint('postgres')} "
                              "(or pip install 'psycopg[binary]')") from None
         raise ServeError(f"the database driver for {shown} is not installed ({exc.name})") from None
     except sa.exc.ArgumentError as exc:

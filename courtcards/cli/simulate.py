@@ -8,10 +8,10 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from courtcards.cli.say import fail, program
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.options import parse_option_pairs
 from courtcards.sim import SimResult, check_bots, simulate
@@ -63,12 +63,11 @@ def simulate_command(
             )
         elapsed = time.perf_counter() - start
     except CourtcardsError as exc:
-        console.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
-        raise typer.Exit(2) from None
+        raise fail(str(exc)) from None
     console.print(results_table(result))
     console.print(f"{result.games} games, {result.total_actions} actions, {result.draws} draws, {elapsed:.1f}s")
     console.print(
-        f"reproduce: courtcards simulate {name} --players {result.num_players} "
+        f"reproduce: {program()} simulate {name} --players {result.num_players} "
         f"--bots {','.join(result.bots)} --games {result.games} --seed {result.seed}"
         + "".join(f" --option {o}" for o in option or [])
         + (f" --preset {preset}" if preset else ""),

@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from courtcards.bots.base import bot_move, check_bot, make_bot
+from courtcards.cli.say import fail
 from courtcards.core.errors import CourtcardsError, OptionError
 from courtcards.core.rng import Rng
 from courtcards.core.state import State
@@ -92,8 +93,7 @@ def tournament_command(
                 out.write_text(json.dumps(tour.to_json()) + "\n", encoding="utf-8")
                 console.print(f"saved to {out}")
     except (CourtcardsError, OSError, json.JSONDecodeError) as exc:
-        console.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
+        raise fail(str(exc)) from None
     show(console, tour, lines=replay is not None)
 
 

@@ -27,6 +27,8 @@ from courtcards.server.tables import ApiError, Lobby, RematchExists, Settings, T
 
 # A link to docs/rules: the rules pages are the rules docs, one file per game, shipped with the package.
 RULES_DIR = Path(__file__).parent / "rules"
+# A link to docs/rulings.md, which the rules pages cite: served as /rules/rulings.
+RULINGS = Path(__file__).parent / "rulings.md"
 
 router = APIRouter()
 
@@ -39,7 +41,7 @@ def slug(title: str) -> str:
 
 @lru_cache(maxsize=16)
 def render_rules(path: Path, mtime: float) -> str:
-    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md = MarkdownIt("commonmark", {"html": True}).enable("table")  # the project's own docs: <details> folds
     tokens = md.parse(path.read_text(encoding="utf-8"))
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open":
@@ -48,8 +50,8 @@ def render_rules(path: Path, mtime: float) -> str:
             if child.type != "link_open":
                 continue
             href = str(child.attrGet("href") or "")
-            other = re.fullmatch(r"([a-z]+)\.md(#[\w-]*)?", href)
-            if other and other.group(1) in game_names():
+            other = re.fullmatch(r"(?:\.\./|rules/)?([a-z]+)\.md(#[\w-]*)?", href)
+            if other and (other.group(1) in game_names() or other.group(1) == "rulings"):
                 child.attrSet("href", f"/rules/{other.group(1)}{other.group(2) or ''}")
             elif not href.startswith(("#", "http://", "https://")):  # other docs are not served: keep the words
                 child.attrs.pop("href", None)
@@ -77,11 +79,14 @@ async def rules_index() -> HTMLResponse:
         f"{get_game(n).min_players}-{get_game(n).max_players} players</li>"
         for n in game_names()
     )
-    return page("Rules", f"<p>The rules exactly as courtcards plays them:</p><ul>{items}</ul>")
+    rulings = '<p>The <a href="/rules/rulings">rulings</a> settle what the rulebooks leave open.</p>'
+    return page("Rules", f"<p>The rules exactly as courtcards plays them:</p><ul>{items}</ul>{rulings}")
 
 
 @router.get("/rules/{game}", include_in_schema=False)
 async def rules_page(game: str) -> HTMLResponse:
+    if game == "rulings":
+        return page("Rulings", await asyncio.to_thread(render_rules, RULINGS, RULINGS.stat().st_mtime))
     path = RULES_DIR / f"{game}.md"
     if game not in game_names() or not path.is_file():
         known = ", ".join(f'<a href="/rules/{n}">{n}</a>' for n in game_names())
