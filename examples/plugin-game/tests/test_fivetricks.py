@@ -8,12 +8,13 @@ from itertools import permutations
 from typing import Any
 
 import pytest
-
-import courtcards_fivetricks
 from courtcards.core.conformance import check_playout, random_playout
 from courtcards.core.errors import IllegalActionError, NotationError, OptionError, PositionError
 from courtcards.core.game import get_game
+
+import courtcards_fivetricks
 from courtcards_fivetricks import FiveTricksAction, FiveTricksGame, FiveTricksState
+from courtcards_fivetricks.cards import CODE
 
 GAME = get_game("fivetricks", FiveTricksGame)
 
@@ -145,8 +146,8 @@ def test_loading_a_position_fills_the_rest_and_round_trips() -> None:
     assert view["led_suit"] == "S" and view["trick"] == [{"seat": 0, "card": "2S"}] and view["round"] == 2
     assert [a.text for a in state.legal_actions(1)] == ["3H", "1D"]  # no Spades: anything
     placed = {"1H", "3H", "1D", "4H", "2H", "2S", "5S", "1S", "3S"}
-    assert state.card_places()["aside"] == [t for t in GAME.parse_cards(
-        "1H 2H 3H 4H 5H 1D 2D 3D 4D 5D 1S 2S 3S 4S 5S 1C 2C 3C 4C 5C") if t not in placed]
+    assert state.card_places()["aside"] == [t for t in state.deck() if t not in placed]
+    assert len(state.deck()) == 20 and state.deck()[:6] == ["1H", "2H", "3H", "4H", "5H", "1D"]
     # the leader of trick 2 must be trick 1's winner
     with pytest.raises(PositionError, match="winner of the last trick, seat 0"):
         position(num_players=3, hands=[["1H", "2H"], ["3H", "1D"], ["4H", "2S"]], options={"hand_size": 3},
@@ -187,9 +188,11 @@ def test_actions_notation_ids_and_repr() -> None:
         GAME.parse_action("6H")
     assert GAME.num_distinct_actions(3) == 20 and GAME.action_codec(2).describe(7) == "play 3D"
     assert state.action_id("3D") == 7
-    assert state.legal_action_ids(0) == sorted(a.card for a in state.legal_actions(0))
+    assert state.legal_action_ids(0) == sorted(CODE[a.text] for a in state.legal_actions(0))
     assert GAME.parse_cards("1h, 5c") == ["1H", "5C"]
-    assert GAME.observation_shape(3) == state.observation_tensor(0).shape[:0] + (2 * 20 + 60 + 12 + 5 + 9 + 5,)
+    # planes: hand, played, the table by seat; 4 voids a seat, the led suit, 1 + 3 per seat + 5 numbers
+    assert GAME.observation_shape(3) == (20 + 20 + 3 * 20 + 3 * 4 + 4 + 1 + 3 * 3 + 5,)
+    assert state.observation_tensor(0).shape == GAME.observation_shape(2) == (20 + 20 + 40 + 8 + 4 + 1 + 6 + 5,)
 
 
 def _exact_marginal(unseen: list[str], caps: tuple[int, int], void1: set[str]) -> dict[str, float]:
@@ -212,7 +215,7 @@ def test_worlds_respect_voids_and_are_uniform() -> None:
     view = state.view(0)
     assert view["players"][1]["voids"] == ["H", "D"]
     seen = {"2C", "1H", "5D", "3H", "2D", "4D", "1C"}
-    unseen = [t for t in ("1H 2H 3H 4H 5H 1D 2D 3D 4D 5D 1S 2S 3S 4S 5S 1C 2C 3C 4C 5C".split()) if t not in seen]
+    unseen = [t for t in state.deck() if t not in seen]
     exact = _exact_marginal(unseen, (1, 1), {"H", "D"})
     samples = 4000
     got: Counter[str] = Counter()

@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-
 from courtcards.core.game import Game, GameInfo
 from courtcards.core.options import Option, OptionSet, OptionValue
 from courtcards.core.rng import Rng

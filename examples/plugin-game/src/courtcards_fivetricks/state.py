@@ -52,7 +52,9 @@ class FiveTricksState(State):
             return
         self._init_base(game, num_players, options, seed)
         self.rng = Rng(seed)
-        self.hand_size = int(options["hand_size"])  # type: ignore[arg-type]
+        size = options["hand_size"]
+        assert isinstance(size, int)
+        self.hand_size = size
         self.hands: list[list[int]] = [[] for _ in range(num_players)]  # sorted by code
         self.aside: list[int] = []  # sorted
         self.leader = 0
@@ -289,7 +291,8 @@ class FiveTricksState(State):
         if len(done) > self.hand_size:
             raise PositionError("tricks_log", f"a game has {self.hand_size} tricks, not {len(done)}")
         default_leader = done[-1][2] if done else 0
-        self.leader = f.seat("leader", n) if f.data.get("leader") is not None else default_leader  # type: ignore[assignment]
+        leader = f.seat("leader", n, optional=True)
+        self.leader = default_leader if leader is None else leader
         if strict and done and self.leader != default_leader:
             raise PositionError("leader", f"the winner of the last trick, seat {default_leader}, leads")
         self.trick = f.cards("trick", parse_card, default=[])

@@ -7,9 +7,8 @@ table with who played them), ``tricks_log`` (every finished trick) and per playe
 
 from __future__ import annotations
 
-from typing_extensions import TypedDict
-
 from courtcards.core.views import PlayerBase, ViewBase, closed
+from typing_extensions import TypedDict
 
 
 @closed

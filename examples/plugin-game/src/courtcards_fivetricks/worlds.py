@@ -71,10 +71,11 @@ def deal(groups: list[list[int]], caps: Caps, allowed: Allowed, rng: Rng) -> lis
             if weight:
                 options.append((weight, split, after))
         pick = rng.below(sum(w for w, _, _ in options))
-        for weight, split, after in options:
-            if pick < weight:
-                break
-            pick -= weight
+        chosen = 0
+        while pick >= options[chosen][0]:
+            pick -= options[chosen][0]
+            chosen += 1
+        _, split, after = options[chosen]
         cards = list(group)
         rng.shuffle(cards)
         pos = 0
@@ -120,8 +121,8 @@ def sample_world(game: FiveTricksGame, view: Mapping[str, Any], rng: Rng) -> Fiv
     allowed = tuple((*(k not in voids[s] for s in others), True) for k in range(len(SUITS)))
     dealt = deal(groups, caps, allowed, rng)
     world.hands[me] = hand
-    for s, cards in zip(others, dealt, strict=False):
-        world.hands[s] = sorted(cards)
+    for s, got in zip(others, dealt, strict=False):
+        world.hands[s] = sorted(got)
     world.aside = sorted(dealt[-1])
     world.version = int(view["version"])
     return world
