@@ -24,7 +24,7 @@ const st = {
   logCount: 0,
   logN: -1, // the number of the last engine event shown
   events: [], // the engine events shown, kept so that names put in can follow the seats
-  hint: null, // the last hint: { version, action, win_chance } or { version, error }
+  hint: null, // the last hint: { version, action, win_chance, forced } or { version, error }
   hinting: false,
 };
 
@@ -212,7 +212,8 @@ function renderActions(R) {
 function hintEl() {
   const shown = st.hint && st.hint.version === st.view.version ? st.hint : null;
   const text = !shown ? "" : shown.error ? shown.error
-    : `Hint: ${shown.action}` + (shown.win_chance === null ? "" : ` (estimated win chance ${Math.round(shown.win_chance * 100)}%)`);
+    : shown.forced ? `Only one move: ${shown.action}.`
+    : `Hint: ${shown.action}` + (shown.win_chance == null ? "" : ` (estimated win chance ${Math.round(shown.win_chance * 100)}%)`);
   return el("span", { class: "hint-box" },
     el("button", { type: "button", id: "hint", onclick: askHint, disabled: st.hinting }, st.hinting ? "Thinking…" : "Hint"),
     el("span", { id: "hint-text", class: "muted", role: "status" }, text));
@@ -224,7 +225,7 @@ async function askHint() {
   render();
   try {
     const res = await api.hint(tableId, st.token);
-    st.hint = { version: res.version, action: res.action, win_chance: res.win_chance };
+    st.hint = { version: res.version, action: res.action, win_chance: res.win_chance, forced: !!res.forced };
   } catch (err) {
     st.hint = { version, error: err.message };
   }
