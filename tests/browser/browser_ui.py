@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # playwright may be missing: conftest then skips every test, with the reason
     from playwright.sync_api import Page
+
+def expect(target: Any, timeout: float = 30000) -> Any:
+    """Playwright's expect (imported here: without playwright every browser test skips), with a generous
+    timeout: it returns as soon as the page's state matches, so only a failing check waits that long."""
+    from playwright.sync_api import expect as playwright_expect
+
+    playwright_expect.set_options(timeout=timeout)
+    return playwright_expect(target)
+
 
 TURN_OR_END = """() => document.body.dataset.status === 'finished'
     || !!document.querySelector('#actions button[data-action]:not(:disabled)')"""

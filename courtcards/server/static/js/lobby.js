@@ -108,7 +108,8 @@ function renderSeats() {
 
 async function selectGame() {
   const g = currentGame();
-  $("game-doc").textContent = `${g.min_players}-${g.max_players} players. `;
+  $("game-doc").textContent = g.min_players === g.max_players ? `${plural(g.min_players, "player")}. `
+    : `${g.min_players}-${g.max_players} players. `;
   $("game-doc").append(el("a", { href: `/rules/${encodeURIComponent(g.name)}`, target: "_blank" }, `Rules of ${g.title}`));
   $("players").min = g.min_players;
   $("players").max = g.max_players;
