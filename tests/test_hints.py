@@ -76,7 +76,7 @@ def _table(client: TestClient, seats: list[dict[str, Any]], **extra: Any) -> tup
 
 
 def _wait_for_seat(table: Table, seat: int) -> None:
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60
     while seat not in table.to_move():
         assert time.monotonic() < deadline, "the bots did not hand the turn to the human"
         time.sleep(0.02)

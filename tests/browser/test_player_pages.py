@@ -161,6 +161,7 @@ def test_rematch_seats_the_same_people_and_bots(pages: Pages, server: Server) ->
     join(page, "Flo")
     play_until_over(page, max_moves=2000)
     assert finished(page)
+    expect(page.locator("#rematch")).to_be_enabled()  # the game-over box is drawn once the result has come
     page.click("#rematch")
     page.wait_for_url(re.compile(r".*/table/(?!" + table["id"] + r"$)\w+$"))
     wait_state(page)

@@ -262,9 +262,14 @@ function tableEl(head, rows) {
 }
 
 function renderSummary(R, ctx) {
-  const box = clear($("summary"));
+  const box = $("summary");
   const result = st.msg.result || st.view.result;
   if (result) {
+    // drawn once: a redraw for a message that changes nothing here would replace the buttons under the pointer
+    const key = JSON.stringify([result, ctx.me, (st.msg.seats || []).map((s) => s.name)]);
+    if (box.dataset.key === key && box.querySelector(".game-over")) return;
+    box.dataset.key = key;
+    clear(box);
     const named = { ...ctx, name: (seat, o = {}) => ctx.name(seat, { ...o, you: false }) + (seat === ctx.me ? " (you)" : "") };
     const s = R.standings(st.view, result, named);
     const winner = result.winner;
@@ -278,6 +283,8 @@ function renderSummary(R, ctx) {
     box.hidden = false;
     return;
   }
+  delete box.dataset.key;
+  clear(box);
   if (st.summary) {
     const s = st.summary;
     box.append(el("div", { class: "hand-over pop", role: "status" }, el("button", { type: "button", class: "close", "aria-label": "close", onclick: () => { st.summary = null; box.hidden = true; } }, "×"),
