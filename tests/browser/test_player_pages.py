@@ -56,6 +56,8 @@ def test_lobby_hides_removed_seats_and_links_every_human_seat(pages: Pages, serv
     page.select_option("#game", "rank")
     page.fill("#players", "6")
     expect(page.locator("#seat-5")).to_be_visible()
+    # people count seats from 1 (ids, links and the API from 0)
+    assert page.inner_text('label[for="seat-0"]') == "Seat 1" and page.inner_text('label[for="seat-5"]') == "Seat 6"
     page.select_option("#seat-4", "human")
     page.select_option("#seat-5", "human")
     page.fill("#players", "4")
@@ -75,6 +77,27 @@ def test_lobby_hides_removed_seats_and_links_every_human_seat(pages: Pages, serv
     assert info["players"] == 5 and humans == [0, 2, 4]
     links = page.locator("#created .link-row input").evaluate_all("ns => ns.map(n => n.value)")
     assert [link.rsplit("/", 1)[1] for link in links] == ["0", "2", "4"]  # every Human seat got its join link
+    assert page.locator("#created .link-row span").all_inner_texts() == ["Seat 1", "Seat 3", "Seat 5"]
+    assert page.inner_text('#created .link-row[data-seat="4"] button.sit') == "Play seat 5 here"
+
+
+def test_words_shown_to_players(pages: Pages, server: Server) -> None:
+    page = pages.new("/")
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+    page.select_option("#game", "royale")
+    expect(page.locator("#game-doc")).to_contain_text("2 players.")
+    assert "2-2" not in page.inner_text("#game-doc")
+    # the engine's "card(s)" reaches the page as real plurals
+    words = page.evaluate("""async () => {
+        const { playerWords } = await import('/static/js/util.js');
+        return ['you must commit exactly 1 card(s) (RY-4, RY-5)', 'give back 2 card(s)', 'some card(s)']
+            .map(playerWords);
+    }""")
+    assert words == ["you must commit exactly 1 card", "give back 2 cards", "some cards"]
+    table = server.create_table(game="royale", seed=5, seats=[{"type": "human"}, {"type": "human"}])
+    join_page = pages.new(f"/join/{table['id']}/1")
+    join_page.wait_for_function("() => document.body.dataset.ready === '1'")
+    assert join_page.inner_text("#join-title") == f"Join table {table['id']}, seat 2"
 
 
 def test_join_links_use_an_address_friends_can_open(pages: Pages, server: Server) -> None:

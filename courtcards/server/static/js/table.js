@@ -3,7 +3,7 @@ import { classify, genericWhyNot, multisetKey } from "./actions.js";
 import { api } from "./api.js";
 import { backEl, cardEl, cardRow } from "./cards.js";
 import { renderer } from "./games/index.js";
-import { clear, el, joinBase, playerWords, plural, seatNamer, toast, tokenKey } from "./util.js";
+import { clear, el, joinBase, playerWords, plural, seatNamer, seatNumber, toast, tokenKey } from "./util.js";
 import { TableSocket } from "./ws.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -323,8 +323,8 @@ function renderOpenSeats(msg) {
     if (note) box.append(el("p", { class: "muted link-note" }, note));
     for (const s of free) {
       const url = `${base}/join/${encodeURIComponent(tableId)}/${s.seat}`;
-      const input = el("input", { type: "text", readonly: true, value: url, "aria-label": `join link for seat ${s.seat}` });
-      box.append(el("div", { class: "link-row" }, el("span", {}, `Seat ${s.seat}: `), input,
+      const input = el("input", { type: "text", readonly: true, value: url, "aria-label": `join link for seat ${seatNumber(s.seat)}` });
+      box.append(el("div", { class: "link-row" }, el("span", {}, `Seat ${seatNumber(s.seat)}: `), input,
         el("button", { type: "button", onclick: () => copy(url, input) }, "Copy"),
         msg.seat === null ? el("a", { class: "button", href: `/join/${encodeURIComponent(tableId)}/${s.seat}` }, "Take this seat") : null));
     }
@@ -368,7 +368,7 @@ function render() {
   $("title").textContent = `${st.info ? st.info.title : view.game} · table ${tableId}`;
   $("rules-link").href = `/rules/${encodeURIComponent(view.game)}`;
   $("subtitle").textContent = R.subtitle(view, ctx);
-  const role = msg.seat === null ? "spectating" : `seat ${msg.seat}`;
+  const role = msg.seat === null ? "spectating" : `seat ${seatNumber(msg.seat)}`;
   $("role").textContent = role;
   let head = msg.status === "open" ? "Waiting for every human seat to be taken." : R.headline(view, ctx);
   const mine = msg.seat !== null ? (msg.seats || [])[msg.seat] : null;
