@@ -76,7 +76,7 @@ def _table(client: TestClient, seats: list[dict[str, Any]], **extra: Any) -> tup
 
 
 def _wait_for_seat(table: Table, seat: int) -> None:
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60
     while seat not in table.to_move():
         assert time.monotonic() < deadline, "the bots did not hand the turn to the human"
         time.sleep(0.02)
@@ -110,3 +110,42 @@ def test_no_hints_between_people_unless_the_table_asks(client: TestClient) -> No
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_your_turn"
     r = client.post(f"/api/tables/{tid}/hint", json={"token": tokens[mover]})
     assert r.status_code == 200 and table.state.can_apply(mover, r.json()["action"])
+
+
+def _forced_position(client: TestClient, game: str, players: int, seed: int) -> tuple[str, str, Table, int]:
+    """A table of people (hints on) played on with each mover's first legal action until a seat to act has
+    exactly one legal action: the table, that seat's token, the table and the seat."""
+    tid, tokens, table = _table(client, [{"type": "human"}] * players, game=game, seed=seed, hints=True)
+    for _ in range(500):
+        movers = table.to_move()
+        assert movers, f"the {game} game ended before a forced move"
+        forced = [s for s in movers if len(table.state.legal_actions(s)) == 1]
+        if forced:
+            return tid, tokens[forced[0]], table, forced[0]
+        seat = movers[0]
+        text = table.state.legal_actions(seat)[0].text
+        assert client.portal.call(table.act, seat, text, table.state.version) is None  # type: ignore[union-attr]
+    raise AssertionError(f"no forced move in 500 {game} actions")
+
+
+@pytest.mark.parametrize(("game", "players", "seed"), [("rank", 3, 7), ("kqp", 4, 7), ("royale", 2, 2),
+                                                       ("royals", 3, 2)])
+def test_hint_for_a_forced_move_in_every_game(client: TestClient, game: str, players: int, seed: int) -> None:
+    tid, token, table, seat = _forced_position(client, game, players, seed)
+    (only,) = table.state.legal_actions(seat)
+    r = client.post(f"/api/tables/{tid}/hint", json={"token": token})
+    assert r.status_code == 200, r.text
+    assert r.json() == {"seat": seat, "version": table.state.version, "action": only.text, "win_chance": None,
+                        "forced": True, "iterations": 0}
+
+
+def test_hint_for_a_forced_move_against_bots(client: TestClient) -> None:
+    # the reported case: Royals, 3 players, seed 2, a person and two greedy bots; seat 0 can only discard its hand
+    seats = [{"type": "human"}, {"type": "bot", "bot": "greedy"}, {"type": "bot", "bot": "greedy"}]
+    tid, (token,), table = _table(client, seats, game="royals", seed=2)
+    _wait_for_seat(table, 0)
+    assert [a.text for a in table.state.legal_actions(0)] == ["discard hand"]
+    r = client.post(f"/api/tables/{tid}/hint", json={"token": token})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["action"] == "discard hand" and body["forced"] is True and body["win_chance"] is None

@@ -357,7 +357,7 @@ def test_finished_game_record_and_replay(client: TestClient) -> None:
     assert [x["id"] for x in client.get("/api/tables?status=finished").json()["tables"]] == [tid]
 
 
-def wait_for(conn: Seat, pred: Any, limit: float = 10.0) -> dict[str, Any]:
+def wait_for(conn: Seat, pred: Any, limit: float = 60.0) -> dict[str, Any]:
     end = time.time() + limit
     while time.time() < end:
         msg = conn.recv()

@@ -168,7 +168,7 @@ def test_idle_tables_leave_memory_and_stay_readable(tmp_path: Path) -> None:
         play_out(c, tid, tokens, random.Random(4), limit=10)
         history = list(table_of(c, tid).state.history)
         done = create(c, "royale", 2, seats=[{"type": "bot"}, {"type": "bot"}])["id"]
-        end = time.time() + 30
+        end = time.time() + 60
         while not table_of(c, done).state.is_over():
             assert time.time() < end
             time.sleep(0.05)

@@ -55,6 +55,12 @@ def test_rules_pages_render_the_rules_docs(client: TestClient) -> None:
     assert missing.status_code == 404 and 'href="/rules/kqp"' in missing.text
 
 
+def test_rules_index_says_how_many_play(client: TestClient) -> None:
+    index = client.get("/rules").text
+    assert "Rank Royale</a>, 2 players</li>" in index and "2-2 players" not in index  # a duel: one number
+    assert "Royals</a>, 3-6 players</li>" in index
+
+
 def test_the_rules_ship_with_the_package() -> None:
     assert pages.RULES_DIR.is_dir()
     assert {p.stem for p in pages.RULES_DIR.glob("*.md")} == set(game_names())

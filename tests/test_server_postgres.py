@@ -105,7 +105,10 @@ def test_a_lease_taken_during_a_renewal_is_not_lost(postgres_url: str, monkeypat
     with TestClient(create_app(database_url(postgres_url, None), config=config)) as c:
         bots = [{"type": "bot", "bot": "random"}] * 3
         tids = [create(c, "rank", 3, seats=bots, preset="quick")["id"] for _ in range(6)]
-        time.sleep(1.5)
+        end = time.time() + 60  # every table's bots have moved (waited for, not slept on)
+        while not all(table_of(c, tid).state.version > 0 for tid in tids):
+            assert time.time() < end, "a table's bots did not move"
+            time.sleep(0.05)
         for tid in tids:
             table = table_of(c, tid)
             assert table.owned or table.state.is_over(), "this process holds the lease and must play the bots"

@@ -1,7 +1,9 @@
 """Hints: the search bot's move for a human seat, computed from that seat's view only.
 
 ``POST /api/tables/{table_id}/hint`` with the seat's token answers the move the
-search bot (ISMCTS) would play and its estimated win chance. It works only at
+search bot (ISMCTS) would play and its estimated win chance. When the seat has
+only one legal move the answer is that move, at once, with ``forced`` true and no
+win chance (``win_chance`` null): there is nothing to search. It works only at
 tables with the ``hints`` setting (on by default when a bot has a seat, off in
 games between people) and only for the seat to move. The search runs in a
 worker thread with a bounded budget, at most one at a time per server, so the
@@ -47,6 +49,13 @@ async def table_hint(table_id: str, body: HintRequest, request: Request) -> dict
         raise ApiError(403, "bad_token", "this token does not belong to a seat at this table")
     if not table.settings.hints:
         raise ApiError(403, "hints_off", "hints are off at this table (games between people have none)")
+    async with table.lock:
+        if seat not in table.to_move():
+            raise ApiError(409, "not_your_turn", f"seat {seat} has no decision to make now")
+        legal = table.state.legal_actions(seat)
+        if len(legal) == 1:  # a forced move: no search, no win chance
+            return {"seat": seat, "version": table.state.version, "action": legal[0].text, "win_chance": None,
+                    "forced": True, "iterations": 0}
     slots = _slots(request)
     if slots.locked():
         raise ApiError(429, "busy", "the server is computing another hint; ask again in a second")
@@ -60,4 +69,4 @@ async def table_hint(table_id: str, body: HintRequest, request: Request) -> dict
             seed = (table.state.seed * 1_000_003 + version * 31 + seat) % (1 << 63)
         advice = await asyncio.to_thread(hint, view, legal, seed, HINT_SECONDS)
     return {"seat": seat, "version": version, "action": advice.action.text, "win_chance": advice.chance,
-            "iterations": advice.iterations}
+            "forced": len(legal) == 1, "iterations": advice.iterations}

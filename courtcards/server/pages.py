@@ -72,11 +72,18 @@ def page(title: str, body: str) -> HTMLResponse:
     )
 
 
+def player_count(name: str) -> str:
+    """How many play the game, in words: "3-6 players", or "2 players" for a duel."""
+    game = get_game(name)
+    low, high = game.min_players, game.max_players
+    return f"{low} players" if low == high else f"{low}-{high} players"
+
+
 @router.get("/rules", include_in_schema=False)
 async def rules_index() -> HTMLResponse:
     items = "".join(
         f'<li><a href="/rules/{n}">{html.escape(get_game(n).title)}</a>, '
-        f"{get_game(n).min_players}-{get_game(n).max_players} players</li>"
+        f"{player_count(n)}</li>"
         for n in game_names()
     )
     rulings = '<p>The <a href="/rules/rulings">rulings</a> settle what the rulebooks leave open.</p>'

@@ -186,7 +186,9 @@ class HintResponse(BaseModel):
     seat: int
     version: int
     action: str
-    win_chance: float
+    win_chance: float | None = Field(description="The estimated chance to win after the move; null when the move "
+                                                 "is forced.")
+    forced: bool = Field(description="Whether the action is the seat's only legal move (no search is run).")
     iterations: int
 
 

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import time
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # playwright may be missing: conftest then skips every test, with the reason
     from playwright.sync_api import Page
+
+def expect(target: Any, timeout: float = 30000) -> Any:
+    """Playwright's expect (imported here: without playwright every browser test skips), with a generous
+    timeout: it returns as soon as the page's state matches, so only a failing check waits that long."""
+    from playwright.sync_api import expect as playwright_expect
+
+    playwright_expect.set_options(timeout=timeout)
+    return playwright_expect(target)
+
 
 TURN_OR_END = """() => document.body.dataset.status === 'finished'
     || !!document.querySelector('#actions button[data-action]:not(:disabled)')"""
@@ -23,7 +33,7 @@ def finished(page: Page) -> bool:
     return bool(page.evaluate("() => document.body.dataset.status === 'finished'"))
 
 
-def wait_turn_or_end(page: Page, timeout: float = 30000) -> None:
+def wait_turn_or_end(page: Page, timeout: float = 60000) -> None:
     page.wait_for_function(TURN_OR_END, timeout=timeout)
 
 
@@ -88,6 +98,25 @@ def play_together_until_over(players: list[Page], max_moves: int = 800) -> int:
                 moves += 1
                 acted = True
         if not acted:
-            players[0].wait_for_timeout(50)
+            wait_any_turn_or_end(players)
         assert moves < max_moves, "the game did not end"
     return moves
+
+
+def wait_any_turn_or_end(players: list[Page], timeout: float = 60.0) -> None:
+    """Wait until one of the pages has a decision to make or every page shows the end: each page is asked
+    in turn (a short wait on its state), until the deadline."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    deadline = time.monotonic() + timeout
+    while True:
+        if all(finished(p) for p in players):
+            return
+        for p in players:
+            try:
+                p.wait_for_function(f"() => ({TURN_OR_END})() && document.body.dataset.status !== 'finished'",
+                                    timeout=200)
+                return
+            except PlaywrightTimeout:
+                pass
+        assert time.monotonic() < deadline, f"no page had a turn for {timeout} s and not all show the end"

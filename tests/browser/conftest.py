@@ -131,7 +131,7 @@ class Pages:
         ctx = self.browser.new_context(viewport={"width": width, "height": height})
         self.contexts.append(ctx)
         page = ctx.new_page()
-        page.set_default_timeout(15000)
+        page.set_default_timeout(60000)  # a wait returns as soon as the page is ready: generous for loaded machines
         page.on("console", lambda m: self.errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
         page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
         page.goto(self.server.base + path)

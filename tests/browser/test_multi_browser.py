@@ -80,12 +80,10 @@ def test_replay_viewer(pages: Pages, server: Server, screenshot: Screenshot) -> 
     table = server.create_table(game="rank", players=3, options={"tokens_to_win": 3}, seed=9,
                                 seats=[{"type": "bot", "bot": "greedy"}] * 3)
     tid = table["id"]
+    watch = pages.new(f"/table/{tid}")
+    watch.wait_for_function("() => document.body.dataset.status === 'finished'", timeout=120000)
     page = pages.new("/")
     page.wait_for_function("() => document.body.dataset.ready === '1'")
-    for _ in range(200):
-        if server.get(f"/api/tables/{tid}")["table"]["status"] == "finished":
-            break
-        page.wait_for_timeout(100)
     page.click('.tabs [data-status="finished"]')
     page.click(f'.table-row[data-table="{tid}"] a:has-text("Replay")')
     page.wait_for_url(f"**/replay/{tid}")
@@ -168,5 +166,5 @@ def test_move_timer_and_stand_in_visible(pages: Pages, server: Server) -> None:
     ann.wait_for_selector("#timer:not([hidden])")
     assert "s" in ann.inner_text("#timer")
     bob.context.close()
-    ann.wait_for_selector('.player[data-seat="1"] .badge.standin', timeout=15000)
+    ann.wait_for_selector('.player[data-seat="1"] .badge.standin')
     wait_state(ann)

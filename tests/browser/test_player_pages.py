@@ -6,7 +6,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from browser_ui import finished, join, play_until_over, wait_state, wait_turn_or_end
+import pytest
+from browser_ui import expect, finished, join, play_until_over, wait_state, wait_turn_or_end
+
+from courtcards.core.game import game_names
 
 if TYPE_CHECKING:
     from conftest import Pages, Screenshot, Server
@@ -45,6 +48,56 @@ def test_lobby_keeps_typed_values_across_player_and_preset_changes(pages: Pages,
     info = server.get(f"/api/tables/{table_id}")["table"]
     assert info["players"] == 6 and info["options"]["rounds"] == 1 and info["options"]["target"] == 30
     assert info["seats"][5] == {**info["seats"][5], "type": "bot", "bot": "random"}
+
+
+def test_lobby_hides_removed_seats_and_links_every_human_seat(pages: Pages, server: Server) -> None:
+    page = pages.new("/")
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+    page.select_option("#game", "rank")
+    page.fill("#players", "6")
+    expect(page.locator("#seat-5")).to_be_visible()
+    # people count seats from 1 (ids, links and the API from 0)
+    assert page.inner_text('label[for="seat-0"]') == "Seat 1" and page.inner_text('label[for="seat-5"]') == "Seat 6"
+    page.select_option("#seat-4", "human")
+    page.select_option("#seat-5", "human")
+    page.fill("#players", "4")
+    # the rows past the count are off the screen (a seat row's display rule once overrode `hidden`)
+    expect(page.locator("#seat-4")).to_be_hidden()
+    expect(page.locator("#seat-5")).to_be_hidden()
+    expect(page.locator(".seat-row:visible")).to_have_count(4)
+    page.select_option("#seat-2", "human")
+    page.fill("#players", "5")
+    expect(page.locator("#seat-4")).to_be_visible()
+    assert page.input_value("#seat-4") == "human"  # the choice came back with its row
+    page.click("#create")
+    expect(page.locator("#created .link-row")).to_have_count(3)
+    table_id = page.inner_text("#created h3").split()[1]
+    info = server.get(f"/api/tables/{table_id}")["table"]
+    humans = [s["seat"] for s in info["seats"] if s["type"] == "human"]
+    assert info["players"] == 5 and humans == [0, 2, 4]
+    links = page.locator("#created .link-row input").evaluate_all("ns => ns.map(n => n.value)")
+    assert [link.rsplit("/", 1)[1] for link in links] == ["0", "2", "4"]  # every Human seat got its join link
+    assert page.locator("#created .link-row span").all_inner_texts() == ["Seat 1", "Seat 3", "Seat 5"]
+    assert page.inner_text('#created .link-row[data-seat="4"] button.sit') == "Play seat 5 here"
+
+
+def test_words_shown_to_players(pages: Pages, server: Server) -> None:
+    page = pages.new("/")
+    page.wait_for_function("() => document.body.dataset.ready === '1'")
+    page.select_option("#game", "royale")
+    expect(page.locator("#game-doc")).to_contain_text("2 players.")
+    assert "2-2" not in page.inner_text("#game-doc")
+    # the engine's "card(s)" reaches the page as real plurals
+    words = page.evaluate("""async () => {
+        const { playerWords } = await import('/static/js/util.js');
+        return ['you must commit exactly 1 card(s) (RY-4, RY-5)', 'give back 2 card(s)', 'some card(s)']
+            .map(playerWords);
+    }""")
+    assert words == ["you must commit exactly 1 card", "give back 2 cards", "some cards"]
+    table = server.create_table(game="royale", seed=5, seats=[{"type": "human"}, {"type": "human"}])
+    join_page = pages.new(f"/join/{table['id']}/1")
+    join_page.wait_for_function("() => document.body.dataset.ready === '1'")
+    assert join_page.inner_text("#join-title") == f"Join table {table['id']}, seat 2"
 
 
 def test_join_links_use_an_address_friends_can_open(pages: Pages, server: Server) -> None:
@@ -131,6 +184,7 @@ def test_rematch_seats_the_same_people_and_bots(pages: Pages, server: Server) ->
     join(page, "Flo")
     play_until_over(page, max_moves=2000)
     assert finished(page)
+    expect(page.locator("#rematch")).to_be_enabled()  # the game-over box is drawn once the result has come
     page.click("#rematch")
     page.wait_for_url(re.compile(r".*/table/(?!" + table["id"] + r"$)\w+$"))
     wait_state(page)
@@ -139,3 +193,24 @@ def test_rematch_seats_the_same_people_and_bots(pages: Pages, server: Server) ->
     assert info["status"] == "playing" and info["seats"][0]["name"] == "Flo"
     assert info["seats"][1]["type"] == "bot" and info["seats"][1]["bot"] == "mixed"
     assert page.locator(".player.me .player-name").inner_text().startswith("Flo")
+
+
+def test_hint_for_a_forced_move(pages: Pages, server: Server) -> None:
+    # Royals, 3 players, seed 2: the person's first decision is forced (discard hand); its hint was an HTTP 500
+    table = server.create_table(game="royals", players=3, seed=2,
+                                seats=[{"type": "human"}, {"type": "bot", "bot": "greedy"},
+                                       {"type": "bot", "bot": "greedy"}])
+    page = pages.new(f"/join/{table['id']}/0")
+    join(page, "Gus")
+    wait_turn_or_end(page)
+    page.click("#hint")
+    expect(page.locator("#hint-text")).to_have_text("Only one move: discard hand.")
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_rules_pages_fit_a_phone(pages: Pages, game: str) -> None:
+    page = pages.new(f"/rules/{game}", width=375, height=812)
+    expect(page.locator(".topbar h1")).to_contain_text("Rules of")
+    width = page.evaluate("() => window.innerWidth")
+    # wide tables and code blocks scroll inside their own box; the page does not scroll sideways
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width

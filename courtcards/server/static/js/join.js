@@ -11,7 +11,7 @@ const tablePath = `/table/${encodeURIComponent(tableId)}`;
 async function main() {
   $("spectate").href = tablePath;
   $("name").value = localStorage.getItem("courtcards:name") || "";
-  $("join-title").textContent = `Join table ${tableId}, seat ${seat}`;
+  $("join-title").textContent = `Join table ${tableId}, seat ${seat + 1}`;
   $("join-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const name = $("name").value.trim();

@@ -1,6 +1,6 @@
 // The lobby: create a table (game, variant, options, seats), share join links, list tables.
 import { api } from "./api.js";
-import { clear, el, GAME_ORDER, joinBase, playerWords, plural, toast, tokenKey } from "./util.js";
+import { clear, el, GAME_ORDER, joinBase, playerWords, plural, seatNumber, toast, tokenKey } from "./util.js";
 
 const $ = (id) => document.getElementById(id);
 const lobby = { games: [], game: null, defaults: {}, status: "open" };
@@ -98,17 +98,18 @@ function renderSeats() {
   rows.forEach((row, s) => { row.hidden = s >= players; });
   const bot = g.bots.includes("greedy") ? "greedy" : g.bots[0];
   for (let s = rows.length; s < players; s += 1) {
-    const select = el("select", { id: `seat-${s}`, "aria-label": `seat ${s}` },
+    const select = el("select", { id: `seat-${s}`, "aria-label": `seat ${seatNumber(s)}` },
       el("option", { value: "human" }, "Human"),
       g.bots.map((b) => el("option", { value: `bot:${b}` }, botLabel(b))));
     select.value = s === 0 ? "human" : `bot:${bot}`;
-    box.append(el("div", { class: "seat-row" }, el("label", { for: `seat-${s}` }, `Seat ${s}`), select));
+    box.append(el("div", { class: "seat-row" }, el("label", { for: `seat-${s}` }, `Seat ${seatNumber(s)}`), select));
   }
 }
 
 async function selectGame() {
   const g = currentGame();
-  $("game-doc").textContent = `${g.min_players}-${g.max_players} players. `;
+  $("game-doc").textContent = g.min_players === g.max_players ? `${plural(g.min_players, "player")}. `
+    : `${g.min_players}-${g.max_players} players. `;
   $("game-doc").append(el("a", { href: `/rules/${encodeURIComponent(g.name)}`, target: "_blank" }, `Rules of ${g.title}`));
   $("players").min = g.min_players;
   $("players").max = g.max_players;
@@ -167,10 +168,10 @@ async function showCreated(table) {
   if (humans.length && note) box.append(el("p", { class: "muted link-note" }, note));
   for (const s of humans) {
     const url = `${base}/join/${encodeURIComponent(table.id)}/${s.seat}`;
-    const input = el("input", { type: "text", readonly: true, value: url, "aria-label": `join link for seat ${s.seat}` });
-    box.append(el("div", { class: "link-row", dataset: { seat: String(s.seat) } }, el("span", {}, `Seat ${s.seat}`), input,
+    const input = el("input", { type: "text", readonly: true, value: url, "aria-label": `join link for seat ${seatNumber(s.seat)}` });
+    box.append(el("div", { class: "link-row", dataset: { seat: String(s.seat) } }, el("span", {}, `Seat ${seatNumber(s.seat)}`), input,
       el("button", { type: "button", onclick: () => copy(url, input) }, "Copy"),
-      el("button", { type: "button", class: "primary sit", dataset: { seat: String(s.seat) }, onclick: () => sit(table, s.seat) }, `Play seat ${s.seat} here`)));
+      el("button", { type: "button", class: "primary sit", dataset: { seat: String(s.seat) }, onclick: () => sit(table, s.seat) }, `Play seat ${seatNumber(s.seat)} here`)));
   }
   box.append(el("p", {}, el("a", { class: "button", href: `/table/${encodeURIComponent(table.id)}` }, "Watch the table")));
 }
@@ -216,7 +217,7 @@ function tableRow(t) {
   if (t.status === "open") line += ` · ${plural(free.length, "free seat")}`;
   if (t.status === "finished" && t.result && t.result.winner !== null && t.result.winner !== undefined) {
     const w = t.seats[t.result.winner];
-    line += ` · winner: ${w.name || (w.type === "bot" ? `bot ${w.seat}` : `seat ${w.seat}`)}`;
+    line += ` · winner: ${w.name || (w.type === "bot" ? `bot ${seatNumber(w.seat)}` : `seat ${seatNumber(w.seat)}`)}`;
   }
   return el("div", { class: "table-row", dataset: { table: t.id, status: t.status } },
     el("div", {}, el("strong", {}, `${t.title}`), ` · table ${t.id}`, el("div", { class: "muted" }, line)), actions);

@@ -3,7 +3,7 @@ import { classify, genericWhyNot, multisetKey } from "./actions.js";
 import { api } from "./api.js";
 import { backEl, cardEl, cardRow } from "./cards.js";
 import { renderer } from "./games/index.js";
-import { clear, el, joinBase, playerWords, plural, seatNamer, toast, tokenKey } from "./util.js";
+import { clear, el, joinBase, playerWords, plural, seatNamer, seatNumber, toast, tokenKey } from "./util.js";
 import { TableSocket } from "./ws.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -24,7 +24,7 @@ const st = {
   logCount: 0,
   logN: -1, // the number of the last engine event shown
   events: [], // the engine events shown, kept so that names put in can follow the seats
-  hint: null, // the last hint: { version, action, win_chance } or { version, error }
+  hint: null, // the last hint: { version, action, win_chance, forced } or { version, error }
   hinting: false,
 };
 
@@ -212,7 +212,8 @@ function renderActions(R) {
 function hintEl() {
   const shown = st.hint && st.hint.version === st.view.version ? st.hint : null;
   const text = !shown ? "" : shown.error ? shown.error
-    : `Hint: ${shown.action}` + (shown.win_chance === null ? "" : ` (estimated win chance ${Math.round(shown.win_chance * 100)}%)`);
+    : shown.forced ? `Only one move: ${shown.action}.`
+    : `Hint: ${shown.action}` + (shown.win_chance == null ? "" : ` (estimated win chance ${Math.round(shown.win_chance * 100)}%)`);
   return el("span", { class: "hint-box" },
     el("button", { type: "button", id: "hint", onclick: askHint, disabled: st.hinting }, st.hinting ? "Thinking…" : "Hint"),
     el("span", { id: "hint-text", class: "muted", role: "status" }, text));
@@ -224,7 +225,7 @@ async function askHint() {
   render();
   try {
     const res = await api.hint(tableId, st.token);
-    st.hint = { version: res.version, action: res.action, win_chance: res.win_chance };
+    st.hint = { version: res.version, action: res.action, win_chance: res.win_chance, forced: !!res.forced };
   } catch (err) {
     st.hint = { version, error: err.message };
   }
@@ -261,9 +262,14 @@ function tableEl(head, rows) {
 }
 
 function renderSummary(R, ctx) {
-  const box = clear($("summary"));
+  const box = $("summary");
   const result = st.msg.result || st.view.result;
   if (result) {
+    // drawn once: a redraw for a message that changes nothing here would replace the buttons under the pointer
+    const key = JSON.stringify([result, ctx.me, (st.msg.seats || []).map((s) => s.name)]);
+    if (box.dataset.key === key && box.querySelector(".game-over")) return;
+    box.dataset.key = key;
+    clear(box);
     const named = { ...ctx, name: (seat, o = {}) => ctx.name(seat, { ...o, you: false }) + (seat === ctx.me ? " (you)" : "") };
     const s = R.standings(st.view, result, named);
     const winner = result.winner;
@@ -277,6 +283,8 @@ function renderSummary(R, ctx) {
     box.hidden = false;
     return;
   }
+  delete box.dataset.key;
+  clear(box);
   if (st.summary) {
     const s = st.summary;
     box.append(el("div", { class: "hand-over pop", role: "status" }, el("button", { type: "button", class: "close", "aria-label": "close", onclick: () => { st.summary = null; box.hidden = true; } }, "×"),
@@ -315,8 +323,8 @@ function renderOpenSeats(msg) {
     if (note) box.append(el("p", { class: "muted link-note" }, note));
     for (const s of free) {
       const url = `${base}/join/${encodeURIComponent(tableId)}/${s.seat}`;
-      const input = el("input", { type: "text", readonly: true, value: url, "aria-label": `join link for seat ${s.seat}` });
-      box.append(el("div", { class: "link-row" }, el("span", {}, `Seat ${s.seat}: `), input,
+      const input = el("input", { type: "text", readonly: true, value: url, "aria-label": `join link for seat ${seatNumber(s.seat)}` });
+      box.append(el("div", { class: "link-row" }, el("span", {}, `Seat ${seatNumber(s.seat)}: `), input,
         el("button", { type: "button", onclick: () => copy(url, input) }, "Copy"),
         msg.seat === null ? el("a", { class: "button", href: `/join/${encodeURIComponent(tableId)}/${s.seat}` }, "Take this seat") : null));
     }
@@ -360,7 +368,7 @@ function render() {
   $("title").textContent = `${st.info ? st.info.title : view.game} · table ${tableId}`;
   $("rules-link").href = `/rules/${encodeURIComponent(view.game)}`;
   $("subtitle").textContent = R.subtitle(view, ctx);
-  const role = msg.seat === null ? "spectating" : `seat ${msg.seat}`;
+  const role = msg.seat === null ? "spectating" : `seat ${seatNumber(msg.seat)}`;
   $("role").textContent = role;
   let head = msg.status === "open" ? "Waiting for every human seat to be taken." : R.headline(view, ctx);
   const mine = msg.seat !== null ? (msg.seats || [])[msg.seat] : null;

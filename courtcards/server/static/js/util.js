@@ -33,6 +33,11 @@ export function ordinal(n) {
   return n + (s[(v - 20) % 10] || s[v] || s[0]);
 }
 
+// Players count seats from 1; the API, the links and the engine number them from 0.
+export function seatNumber(seat) {
+  return Number(seat) + 1;
+}
+
 // Names for seats, from the table's seat infos (as in TableInfo / state messages).
 export function seatNamer(seats, mySeat) {
   return (seat, { cap = false, you = true } = {}) => {
@@ -40,8 +45,8 @@ export function seatNamer(seats, mySeat) {
     if (you && mySeat !== null && mySeat !== undefined && seat === mySeat) return cap ? "You" : "you";
     const info = (seats || [])[seat];
     if (info && info.name) return info.name;
-    if (info && info.type === "bot") return `Bot ${seat}`;
-    return `Seat ${seat}`;
+    if (info && info.type === "bot") return `Bot ${seatNumber(seat)}`;
+    return `Seat ${seatNumber(seat)}`;
   };
 }
 
@@ -74,6 +79,9 @@ const TYPING = [
 
 export function playerWords(text) {
   let out = String(text || "").replace(RULING_GROUP, "").replace(RULING_IN, "");
+  // "1 card(s)" -> "1 card", "2 card(s)" -> "2 cards", "card(s)" -> "cards"
+  out = out.replace(/\b(\d+) (\w+)\(s\)/g, (m, n, word) => (n === "1" ? `1 ${word}` : `${n} ${word}s`))
+    .replace(/\b(\w+)\(s\)/g, "$1s");
   for (const re of TYPING) out = out.replace(re, "");
   return out.replace(/\(\s*\)/g, "").replace(/\s+([.,;:])/g, "$1").replace(/\s{2,}/g, " ").trim();
 }

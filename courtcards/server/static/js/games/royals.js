@@ -123,7 +123,8 @@ export default {
     return {
       head: ["Place", "Player", "Points in play"],
       rows: result.ranking.map((s, i) => [ordinal(i + 1), ctx.name(s, { cap: true }), result.scores[s]]),
-      extra: result.winner === null ? `A draw after ${(result.details || {}).turns} turns.` : "",
+      extra: result.winner !== null ? "" : (result.details || {}).turns ? `A draw after ${plural(result.details.turns, "turn")}.`
+        : "A draw.",
     };
   },
 };
