@@ -633,7 +633,7 @@ class KqpState(State):
         res = self.result() if phase == OVER else None
         count = self.pile_count
         return {
-            "game": "kqp",
+            "game": self.game.name,
             "seat": seat,
             "num_players": n,
             "options": dict(self.options),

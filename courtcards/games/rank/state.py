@@ -886,7 +886,7 @@ class RankState(State):
         ]
         res = self.result()
         v: JSON = {
-            "game": "rank",
+            "game": self.game.name,
             "seat": seat,
             "num_players": n,
             "options": dict(self.options),

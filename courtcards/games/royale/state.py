@@ -355,7 +355,7 @@ class RoyaleState(State):
         res = self.result()
         hands, piles = self.hands, self.piles
         return {
-            "game": "royale",
+            "game": self.game.name,
             "seat": seat,
             "num_players": 2,
             "options": dict(self.options),

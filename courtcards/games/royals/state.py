@@ -758,7 +758,7 @@ class RoyalsState(State):
         ]
         res = self.result()
         v: JSON = {
-            "game": "royals",
+            "game": self.game.name,
             "seat": seat,
             "num_players": self.num_players,
             "options": dict(self.options),
