@@ -8,15 +8,21 @@ nothing is compiled and the package is pure Python.
 
 import os
 import sys
+from pathlib import Path
 
 from setuptools import setup
 
-GAMES = ["rank", "kqp", "royale", "royals"]
+HERE = Path(__file__).parent
+# a game's rules modules that are compiled where the game has them (docs/plugins.md): the games are the
+# packages under courtcards/games, found on disk, not listed here
+GAME_MODULES = ("state", "ids", "observation", "worlds")
+GAMES = sorted(p.parent.name for p in (HERE / "courtcards" / "games").glob("*/__init__.py"))
 COMPILED = [
     "courtcards/core/rng.py",
     "courtcards/core/state.py",
     "courtcards/core/ids.py",
-    *(f"courtcards/games/{game}/{module}.py" for game in GAMES for module in ("state", "ids", "observation", "worlds")),
+    *(f"courtcards/games/{game}/{module}.py" for game in GAMES for module in GAME_MODULES
+      if (HERE / "courtcards" / "games" / game / f"{module}.py").is_file()),
 ]
 
 ext_modules = []

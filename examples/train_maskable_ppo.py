@@ -23,7 +23,7 @@ import courtcards.envs.gymnasium as ccgym
 
 def make_env(args: argparse.Namespace) -> gym.Env:
     options = dict(o.split("=", 1) for o in args.option)
-    env = gym.make(ccgym.ENV_IDS[args.game], num_players=args.players, options=options,
+    env = gym.make(ccgym.env_ids()[args.game], num_players=args.players, options=options,
                    opponents=tuple(args.opponents.split(",")))
     return ActionMasker(env, lambda e: e.unwrapped.action_masks())
 
@@ -42,7 +42,7 @@ def win_rate(env: gym.Env, choose, games: int, seed: int) -> float:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", default="royale", choices=sorted(ccgym.ENV_IDS))
+    p.add_argument("--game", default="royale", choices=sorted(ccgym.env_ids()))
     p.add_argument("--players", type=int)
     p.add_argument("--opponents", default="random", help="bot kind(s) for the other seats: KIND or KIND,KIND,...")
     p.add_argument("--option", "-o", action="append", default=[], help="game option name=value")

@@ -8,20 +8,16 @@ from typing import Any
 
 import pytest
 
-from courtcards.analysis.observe import (
-    ASSASSINATIONS,
-    KING,
-    SPECIAL_PILES,
-    SPECIAL_ROUNDS,
-    TIER,
-    TIER_SHARE,
-    drama,
-    observe,
-)
-from courtcards.analysis.report import DRAMA, ROLES, SEATS, summarize, to_csv, to_json
+from courtcards.analysis.observe import END, drama, observe, observe_generic, observer_of
+from courtcards.analysis.report import DRAMA, LENGTH, ROLES, SEATS, summarize, to_csv, to_json
 from courtcards.analysis.runner import analyze_batch, batches, build_specs, parse_sweep, run_facts
 from courtcards.analysis.stats import mean_ci, quantile, t_quantile_975, wilson
 from courtcards.core.errors import OptionError
+from courtcards.core.game import get_game
+from courtcards.games.kqp.analysis import SPECIAL_PILES
+from courtcards.games.rank.analysis import KING, SPECIAL_ROUNDS
+from courtcards.games.royale.analysis import TIER, TIER_SHARE
+from courtcards.games.royals.analysis import ASSASSINATIONS
 from courtcards.sim import play_game
 
 
@@ -124,6 +120,49 @@ def test_royals_first_player_and_assassinations() -> None:
     assert 0 <= done <= attempts == facts.values[ASSASSINATIONS, "assassination attempts per game"][0]
     starts = sum(t.startswith("assassinate") for _, t in state.history)
     assert attempts == starts
+
+
+# -- a game with no observer of its own ------------------------------------------------------------
+GENERIC_RUNS = [("rank", ["greedy"] * 4, {"tokens_to_win": 3}, "hands", True),
+                ("kqp", ["greedy"] * 5, {"rounds": 2}, "rounds", True),
+                ("royale", ["mixed", "random"], {}, "rounds", False),
+                ("royals", ["greedy", "random", "random"], {}, "turns", False)]
+
+
+@pytest.mark.parametrize(("game", "bots", "options", "unit", "has_roles"), GENERIC_RUNS)
+def test_a_game_without_an_observer_gets_the_generic_report(
+        monkeypatch: pytest.MonkeyPatch, game: str, bots: list[str], options: dict[str, Any], unit: str,
+        has_roles: bool) -> None:
+    g = get_game(game)
+    own = g.profile("observer")
+    assert own is not None and observer_of(g) is own
+    declared = type(g).profile
+    monkeypatch.setattr(type(g), "profile",
+                        lambda self, layer: None if layer == "observer" else declared(self, layer))
+    assert observer_of(g) is observe_generic
+    spec = build_specs(game, bots, None, options, None, [])[0]
+    facts = run_facts(spec, 6, seed=4, workers=1, batch_size=3)
+    states = [play_game(game, bots, i, 4, options)[0] for i in range(6)]
+    results = [s.result() for s in states]
+    assert [f.winner for f in facts] == [r.winner for r in results if r is not None] and None not in results
+    assert [f.lengths["actions"] for f in facts] == [len(s.history) for s in states]
+    assert [f.lengths[unit] for f in facts] == [s.view(None)["round"] for s in states]
+    assert all(f.lengths[unit] >= 1 for f in facts)
+    report = summarize(spec, 4, facts)
+    seats = [f for f in report.figures if f.section == SEATS]
+    assert [f.name for f in seats] == [f"seat {s}" for s in range(len(bots))]
+    assert sum(f.value for f in seats) * 6 == pytest.approx(sum(f.winner is not None for f in facts))
+    assert {f.name for f in report.figures if f.section == LENGTH} >= {f"{unit}: mean", "actions: mean",
+                                                                        "actions: median"}
+    roles = [f for f in report.figures if f.section == ROLES]
+    assert bool(roles) == has_roles  # Rank's characters and KQP's roles are in their views; the others have none
+    if has_roles:
+        assert sum(f.n for f in roles) == 6 * len(bots)
+    assert report.figure(END, "draw (no winner)").n == 6
+    assert report.figure(DRAMA, "lead changes per game").n == 6
+    own_facts = [own(s.record(), tuple(bots)) for s in states[:2]]
+    if game != "royale":  # scores in the views: the same drama as the game's own observer reads
+        assert [f.lead_changes for f in facts[:2]] == [f.lead_changes for f in own_facts]
 
 
 # -- reports and runs ------------------------------------------------------------------------------

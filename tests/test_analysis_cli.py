@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from courtcards.cli import analyze as analyze_cli
 from courtcards.cli.main import app
 from courtcards.core.errors import CourtcardsError
+from courtcards.core.game import get_game
 
 RUNNER = CliRunner()
 QUICK = {
@@ -55,6 +56,28 @@ def test_every_game_reports_as_json(game: str) -> None:
         if f["kind"] != "quantile":
             assert f["low"] <= f["value"] <= f["high"], f
     assert sum(only["lengths"]["actions"].values()) == 4
+
+
+def test_the_default_bots_are_the_games_own() -> None:
+    assert get_game("royale").info.analysis_bot == "mixed"  # the equilibrium bot (its GameInfo says so)
+    assert analyze_cli.default_bot(get_game("royale")) == "mixed"
+    assert analyze_cli.default_bot(get_game("rank")) == "greedy"  # a game that names none
+    code, out, _ = run("royale", "--games", "2", "--workers", "1", "--json", "-")
+    assert code == 0 and json.loads(out)["runs"][0]["bots"] == ["mixed", "mixed"]
+
+
+def test_a_game_with_no_observer_gets_a_full_report(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = get_game("royals")
+    declared = type(game).profile
+    monkeypatch.setattr(type(game), "profile",
+                        lambda self, layer: None if layer == "observer" else declared(self, layer))
+    code, out, _ = run("royals", "--games", "4", "--workers", "1", "--players", "3", "--json", "-")
+    assert code == 0
+    (only,) = json.loads(out)["runs"]
+    sections = {f["section"] for f in only["figures"]}
+    assert {"Win share by seat", "Game length", "Decisiveness and drama", "How games end"} <= sections
+    assert "Assassinations" not in sections  # Royals' own figures come from its own observer only
+    assert set(only["lengths"]) == {"turns", "actions"} and sum(only["lengths"]["turns"].values()) == 4
 
 
 def test_table_csv_and_the_same_figures_on_two_workers(tmp_path: Path) -> None:

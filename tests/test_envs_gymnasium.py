@@ -20,16 +20,16 @@ from courtcards.envs.table import EnvError
 def test_check_env_passes_with_the_default_options(config: tuple[str, int, dict[str, Any]]) -> None:
     game, n, options = config
     needs_engine(game)
-    env = gym.make(ccgym.ENV_IDS[game], num_players=n, options=options, opponents="random")
+    env = gym.make(ccgym.env_ids()[game], num_players=n, options=options, opponents="random")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # unbounded Box, as the tensors' ranges are per game
         check_env(env.unwrapped, skip_render_check=False)
 
 
-@pytest.mark.parametrize("game", sorted(ccgym.ENV_IDS))
+@pytest.mark.parametrize("game", sorted(ccgym.env_ids()))
 def test_check_env_passes_on_the_env_as_registered(game: str) -> None:
     needs_engine(game)
-    env = gym.make(ccgym.ENV_IDS[game])
+    env = gym.make(ccgym.env_ids()[game])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_env(env.unwrapped)
@@ -54,7 +54,7 @@ def play(env: Any, seed: int) -> tuple[float, int]:
 def test_masked_random_play_ends_with_the_seats_return(config: tuple[str, int, dict[str, Any]]) -> None:
     game, n, options = config
     needs_engine(game)
-    env = gym.make(ccgym.ENV_IDS[game], num_players=n, options=options, seat=n - 1, opponents=("greedy",))
+    env = gym.make(ccgym.env_ids()[game], num_players=n, options=options, seat=n - 1, opponents=("greedy",))
     reward, steps = play(env, seed=1)
     state = env.unwrapped.table.state  # type: ignore[attr-defined]
     assert state.is_over() and steps > 0
@@ -116,7 +116,7 @@ def test_bad_configuration_is_refused() -> None:
 
 
 def test_every_game_is_registered() -> None:
-    assert sorted(ccgym.ENV_IDS.values()) == sorted(k for k in gym.registry if k.startswith("courtcards/"))
+    assert sorted(ccgym.env_ids().values()) == sorted(k for k in gym.registry if k.startswith("courtcards/"))
     env = gym.make("courtcards/Royale-v0", render_mode="ansi")
     env.reset(seed=3)
     text = env.render()

@@ -111,7 +111,7 @@ def summarize(spec: RunSpec, seed: int, facts: Sequence[GameFacts]) -> Report:
     for f in facts:
         seat_games.update(f.roles)
         kind_games.update(f.kinds)
-        if f.winner is not None:
+        if f.winner is not None and f.roles:  # no roles: a game whose seats have none (the seat shares say it all)
             role_wins[f.roles[f.winner]] += 1
             kind_wins[f.kinds[f.winner]] += 1
     for role in sorted(seat_games, key=_role_order):  # per seat-game: compare with 1 / players

@@ -11,7 +11,7 @@ import os
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -27,13 +27,21 @@ from courtcards.analysis.plots import (
 )
 from courtcards.analysis.report import LENGTH, Report, single_table, summarize, sweep_table, title, to_csv, to_json
 from courtcards.analysis.runner import LOCAL, build_specs, init_ray, run_facts
+from courtcards.bots.base import bot_kinds
 from courtcards.cli.say import fail
 from courtcards.core.errors import CourtcardsError
-from courtcards.core.game import get_game
+from courtcards.core.game import Game, get_game
 from courtcards.core.options import parse_option_pairs
 
-DEFAULT_BOTS = {"royale": "mixed"}  # the equilibrium bot: the old Royale report's default
 MAX_GAMES = 200_000
+
+
+def default_bot(game: Game[Any]) -> str:
+    """The bot kind seated when ``--bots`` is not given: the game's ``info.analysis_bot``, else greedy
+    where the game has one, else random."""
+    if game.info.analysis_bot:
+        return game.info.analysis_bot
+    return "greedy" if "greedy" in bot_kinds(game.name) else "random"
 
 
 def register(app: typer.Typer) -> None:
@@ -83,11 +91,12 @@ def analyze_command(
     """Balance report: win shares by seat and role, game length, drama, special cards; with 95% CIs."""
     console = Console(stderr=str(json_out) == "-" or str(csv_out) == "-")
     try:
-        name = get_game(game).name
+        g = get_game(game)
+        name = g.name
         options: dict[str, str] = parse_option_pairs(option or [])
         if discards is not None:
             options["discards"] = discards
-        kinds = [k for k in (bots or DEFAULT_BOTS.get(name, "greedy")).split(",") if k.strip()]
+        kinds = [k for k in (bots or default_bot(g)).split(",") if k.strip()]
         specs = build_specs(name, kinds, players, options, preset, sweep or [])
         total = games * len(specs)
         if total > max_games and not yes:

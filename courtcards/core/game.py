@@ -46,7 +46,7 @@ S = TypeVar("S", bound="State")
 PROFILE_LAYERS: Mapping[str, str] = MappingProxyType({
     "bots": "module: BOTS, a mapping of bot kind -> factory(seed) (the greedy bot among them)",
     "search": "a courtcards.bots.profile.SearchProfile for the ISMCTS bot",
-    "observer": "callable(record, state) -> per-game facts for analyze (courtcards.analysis.observe)",
+    "observer": "callable(record, kinds) -> GameFacts, the per-game facts for analyze (courtcards.analysis.observe)",
     "terminal": "a courtcards.render.TerminalRenderer for views and events in words",
     "browser": "path of the browser renderer module (an ES module), relative to the game's package",
 })
@@ -76,6 +76,7 @@ class GameInfo:
     gym_id: str = ""  # default: courtcards/<Title without spaces>-v0
     openspiel_name: str = ""  # default: courtcards_<name>
     brief: str = ""  # the rules in brief, for text agents' prompts
+    analysis_bot: str = ""  # the bot kind `courtcards analyze` seats by default ("": greedy, else random)
     profiles: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -1,7 +1,7 @@
 """Standard environments over the engine's action ids, masks, observations and returns.
 
 - :mod:`courtcards.envs.pettingzoo`: AEC and Parallel multi-agent envs (``pip install 'courtcards[rl]'``).
-- :mod:`courtcards.envs.gymnasium`: one seat against bots, registered as ``courtcards/Rank-v0`` etc.
+- :mod:`courtcards.envs.gymnasium`: one seat against bots, one env per game (its ``GameInfo.gym_id``).
 - :mod:`courtcards.envs.openspiel`: every game registered with OpenSpiel (``courtcards[openspiel]``).
 
 Environments see the state, but their players only get a seat's observation (computed from its view)

@@ -1,7 +1,8 @@
 """Gymnasium: one seat of a game against bots, for single-agent learning.
 
-Importing this module registers ``courtcards/Rank-v0``, ``courtcards/KQP-v0``, ``courtcards/Royale-v0``
-and ``courtcards/Royals-v0``::
+Importing this module registers one env for every registered game, plug-ins included, under the id
+its ``GameInfo.gym_id`` declares (:func:`env_ids`; ``courtcards/Rank-v0`` for Rank, for example). A
+game registered after the import is served once :func:`register_envs` is called again::
 
     import gymnasium as gym
     import courtcards.envs.gymnasium  # noqa: F401  (registers the envs)
@@ -34,11 +35,9 @@ from gymnasium import spaces
 
 from courtcards.bots.base import Bot, make_bot
 from courtcards.core.errors import ActionIdError, OptionError
-from courtcards.core.game import Game
+from courtcards.core.game import Game, registered_games
 from courtcards.envs.table import EnvError, Table
 
-ENV_IDS = {"rank": "courtcards/Rank-v0", "kqp": "courtcards/KQP-v0", "royale": "courtcards/Royale-v0",
-           "royals": "courtcards/Royals-v0"}
 ILLEGAL_MODES = ("lose", "raise")
 ILLEGAL_REWARD = -1.0
 RENDER_MODES = ["ansi", "human"]
@@ -146,12 +145,21 @@ class CourtcardsEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):
         return text
 
 
-def register_envs() -> None:
-    """Register the four envs with Gymnasium (done on import; calling again is harmless)."""
-    for game, env_id in ENV_IDS.items():
+def env_ids() -> dict[str, str]:
+    """Every registered game's name -> its Gymnasium id (``GameInfo.gym_id``)."""
+    return {game.name: game.info.gym_id for game in registered_games()}
+
+
+def register_envs() -> list[str]:
+    """Register an env for every registered game with Gymnasium (done on import; calling again is
+    harmless and adds the games registered since); the ids."""
+    ids = []
+    for name, env_id in env_ids().items():
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="courtcards.envs.gymnasium:CourtcardsEnv",
-                               kwargs={"game": game})
+                               kwargs={"game": name})
+        ids.append(env_id)
+    return ids
 
 
 register_envs()

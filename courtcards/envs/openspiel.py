@@ -5,7 +5,11 @@
     openspiel.register()
     game = pyspiel.load_game("courtcards_rank(players=4,tokens_to_win=1)")
 
-Games: ``courtcards_rank``, ``courtcards_kqp``, ``courtcards_royale``, ``courtcards_royals``.
+Games: every registered game, plug-ins included, under the name its ``GameInfo.openspiel_name``
+declares (``courtcards_<name>``: ``courtcards_rank`` for Rank, for example); a game registered later
+is added by calling :func:`register` again. Its players, dynamics, utility range and longest game
+are read from its ``GameInfo``.
+
 Parameters: ``players`` (-1: the game's default) and every game option under its own name: booleans
 as booleans; integers with -1 for the game's default for the table size and 0 for "none" where the
 option accepts none; other options as text ("default" for the default; Rank Royale's discards as
@@ -19,15 +23,17 @@ the player's view (``game.sample_world``) with a fresh generator, so the future 
 too. Such a world has no OpenSpiel history; its information state string for that player is the
 true one (perfect recall up to now), and for the other players it starts at the resampling.
 
-Dynamics: Rank Royale is SIMULTANEOUS (both seats choose a card at one node; its discards are
-ordinary one-player nodes). The other games are SEQUENTIAL: their secret simultaneous decisions
-(Rank and KQP give-backs, Royals commitments) are asked one seat after the other, and a commitment
-stays hidden from the others until all have committed, exactly as in the engine. A composite choice
+Dynamics: a game whose ``GameInfo.dynamics`` is ``"simultaneous"`` is SIMULTANEOUS: where several
+seats decide at once they choose at one node (Rank Royale's cards; its discards are ordinary
+one-player nodes). The other games are SEQUENTIAL: their secret simultaneous decisions (Rank and
+KQP give-backs, Royals commitments) are asked one seat after the other, and a commitment stays
+hidden from the others until all have committed, exactly as in the engine. A composite choice
 (several cards) is several actions of the same player, as in the engine's id layer.
 
 Observations: the observation tensor and string are the engine's, from the seat's view; the
 information state string is the engine's perfect-recall log; there is no information state tensor.
-Returns are the engine's (zero-sum, at the end).
+Returns are the engine's, at the end, in the game's ``GameInfo.utility`` range (zero-sum
+where ``GameInfo.zero_sum``, else general-sum).
 """
 
 from __future__ import annotations
@@ -40,18 +46,20 @@ from typing import Any, ClassVar
 import numpy as np
 import pyspiel
 
-from courtcards.core.game import Game, get_game
+from courtcards.core.game import Game, get_game, registered_games
 from courtcards.core.options import OptionValue
 from courtcards.core.state import State
 
-GAMES = ("rank", "kqp", "royale", "royals")
-SIMULTANEOUS = frozenset({"royale"})
 DEFAULT_DEALS = 1 << 16
-MAX_GAME_LENGTH = 1_000_000
 
 
 def short_name(game: str) -> str:
-    return f"courtcards_{game}"
+    """The OpenSpiel name of a registered game (its ``GameInfo.openspiel_name``)."""
+    return get_game(game).info.openspiel_name
+
+
+def simultaneous(game: Game[Any]) -> bool:
+    return game.info.dynamics == "simultaneous"
 
 
 def _parameter_spec(game: Game[Any]) -> dict[str, Any]:
@@ -86,16 +94,17 @@ def _engine_options(game: Game[Any], params: Mapping[str, Any]) -> dict[str, Opt
 
 def _game_type(game: Game[Any]) -> pyspiel.GameType:
     return pyspiel.GameType(
-        short_name=short_name(game.name),
+        short_name=game.info.openspiel_name,
         long_name=f"courtcards {game.title}",
-        dynamics=(pyspiel.GameType.Dynamics.SIMULTANEOUS if game.name in SIMULTANEOUS
+        dynamics=(pyspiel.GameType.Dynamics.SIMULTANEOUS if simultaneous(game)
                   else pyspiel.GameType.Dynamics.SEQUENTIAL),
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        utility=(pyspiel.GameType.Utility.ZERO_SUM if game.info.zero_sum
+                 else pyspiel.GameType.Utility.GENERAL_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=game.max_players,
-        min_num_players=game.min_players,
+        max_num_players=game.info.max_players,
+        min_num_players=game.info.min_players,
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
@@ -121,7 +130,7 @@ class CourtcardsGame(pyspiel.Game):  # type: ignore[misc]
         self.num_seats = n
         self.options = engine.resolve_options(n, _engine_options(engine, params))
         self.deals = deals
-        self.simultaneous = engine.name in SIMULTANEOUS
+        self.simultaneous = simultaneous(engine)
         self.obs_shape = engine.observation_shape(n, self.options)
         super().__init__(
             _game_type(engine),
@@ -129,10 +138,10 @@ class CourtcardsGame(pyspiel.Game):  # type: ignore[misc]
                 num_distinct_actions=engine.num_distinct_actions(n, self.options),
                 max_chance_outcomes=deals,
                 num_players=n,
-                min_utility=-1.0,
-                max_utility=1.0,
-                utility_sum=0.0,
-                max_game_length=MAX_GAME_LENGTH,
+                min_utility=engine.info.utility[0],
+                max_utility=engine.info.utility[1],
+                utility_sum=0.0 if engine.info.zero_sum else None,
+                max_game_length=engine.info.max_length,
             ),
             dict(params),
         )
@@ -291,21 +300,28 @@ class _Observer:
         return "" if engine is None else engine.observation_string(player)
 
 
-# one class per game: OpenSpiel keeps the creator, and a class (unlike a closure) survives interpreter exit
-_CREATORS: dict[str, type[CourtcardsGame]] = {
-    name: type(f"Courtcards{name.title()}Game", (CourtcardsGame,), {"game_name": name}) for name in GAMES
-}
+# one class per game, made when it is registered: OpenSpiel keeps the creator, and a class (unlike a
+# closure) survives interpreter exit; this keeps them alive
+_CREATORS: dict[str, type[CourtcardsGame]] = {}
+
+
+def _creator(game: Game[Any]) -> type[CourtcardsGame]:
+    creator = _CREATORS.get(game.name)
+    if creator is None:
+        title = "".join(w.title() for w in game.name.split("_"))
+        creator = _CREATORS[game.name] = type(f"Courtcards{title}Game", (CourtcardsGame,), {"game_name": game.name})
+    return creator
 
 
 def register() -> list[str]:
-    """Register every game with OpenSpiel (again is harmless); the short names."""
+    """Register every registered game with OpenSpiel (again is harmless, and adds the games
+    registered since); their OpenSpiel names."""
     known = set(pyspiel.registered_names())
     names = []
-    for name in GAMES:
-        game = get_game(name)
-        short = short_name(name)
+    for game in registered_games():
+        short = game.info.openspiel_name
         if short not in known:
-            pyspiel.register_game(_game_type(game), _CREATORS[name])
+            pyspiel.register_game(_game_type(game), _creator(game))
         names.append(short)
     return names
 

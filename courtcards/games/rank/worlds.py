@@ -103,7 +103,7 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
     remainder = hidden[pos + draw_size :]
 
     data: dict[str, Any] = {
-        "game": view["game"],
+        "game": game.name,
         "num_players": n,
         "options": dict(view["options"]),
         "seed": world_rng.state,

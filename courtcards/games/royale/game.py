@@ -77,6 +77,7 @@ class RoyaleGame(Game[RoyaleState]):
         round_word="Round",
         gym_id="courtcards/Royale-v0",
         brief=BRIEF,
+        analysis_bot="mixed",  # the equilibrium bot: reports on play near the equilibrium
         profiles={
             "bots": "courtcards.games.royale.bots",
             "search": "courtcards.games.royale.search:PROFILE",
