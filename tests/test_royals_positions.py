@@ -105,7 +105,7 @@ def test_a_format_version_1_save_with_text_piles_loads() -> None:
            "decks": ["5C 4C 3C", "", ""], "phase": "start"}  # bottom card first: 3C is drawn first
     state = G.state_from_json(old)
     assert {"3C", "4C", "5C"} <= set(state.view(0)["hand"])
-    assert state.events.texts()[-1].startswith("seat 0 shuffles its discard pile into a new deck (49 cards); ")  # RY-2
+    assert state.events.texts()[-1].startswith("Seat 0 shuffles its discard pile into a new deck (49 cards); ")  # RY-2
 
 
 # -- fights loaded mid-way ---------------------------------------------------------------------------

@@ -187,18 +187,18 @@ _FORMAT2_NAMES = {
 }
 _CONSECUTIVE = "; consecutive mode: every play on this pile must be one value up"
 # The log's sentences for the hot path, worded once: _PASSES[seat], _PLAYS[action][seat]
-_PASSES = tuple(f"seat {s} passes." for s in range(16))
+_PASSES = tuple(f"Seat {s} passes." for s in range(16))
 _PLAYS: dict[A.KqpAction, tuple[str, ...]] = {
-    act: tuple(f"seat {s} plays {act.text}." for s in range(16))
+    act: tuple(f"Seat {s} plays {act.text}." for s in range(16))
     for act in [*(a for row in _SETS for a in row[1:]), _Q1, _QQ, _K1]
 }
 
 
 def _seats(seats: list[int]) -> str:
-    """``seat 2``, ``seats 2 and 0``, ``seats 2, 0 and 4``."""
-    if len(seats) == 1:
-        return f"seat {seats[0]}"
-    return "seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
+    """``seat 2``, ``seat 2 and seat 0``, ``seat 2, seat 0 and seat 4``: every seat named as "seat N",
+    the form clients put the players' names in."""
+    named = [f"seat {s}" for s in seats]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + f" and {named[-1]}"
 
 
 class KqpState(State):
@@ -299,7 +299,7 @@ class KqpState(State):
         else:
             more = [s for s in pos if sizes[s] == big]
             less = [s for s in pos if sizes[s] == small]
-            dealt = f"{big} cards to {_seats(more)} and {small} to {_seats(less)}"
+            dealt = f"{big} cards each to {_seats(more)}, {small} each to {_seats(less)}"
         self.log_event(None, f"Round {self.round}: seats {how}: {seating}. "
                              f"The cards are dealt one at a time from the King counter-clockwise: {dealt}.")
 
@@ -313,7 +313,7 @@ class KqpState(State):
             if paid:
                 self.owed[taker] = len(paid)
             else:
-                self.log_event(payer, f"{self._who(payer)} has no card to pay {self._who(taker)} in tax.")
+                self.log_event(payer, f"{self._who(payer, True)} has no card to pay {self._who(taker)} in tax.")
         if self.owed:
             self.phase = TAX
         else:
@@ -336,19 +336,20 @@ class KqpState(State):
             k = len(cards)
             verb = "pays" if why == "tax" else "gives back to"
             end = " in tax" if why == "tax" else ""
-            public = f"{self._who(giver)} {verb} {self._who(taker)} {k} card{'s' if k > 1 else ''}{end}."
-            private = f"{self._who(giver)} {verb} {self._who(taker)} {' '.join(shown)}{end}."
+            public = f"{self._who(giver, True)} {verb} {self._who(taker)} {k} card{'s' if k > 1 else ''}{end}."
+            private = f"{self._who(giver, True)} {verb} {self._who(taker)} {' '.join(shown)}{end}."
             self.log_event(giver, public, {giver: private, taker: private})
 
-    def _who(self, seat: int) -> str:
-        """``seat 3 (Pauper-2)``: a seat named for the event log, with its role."""
-        return f"seat {seat} ({ROLE_NAMES[self.roles[seat]]})"
+    def _who(self, seat: int, first: bool = False) -> str:
+        """``seat 3 (Pauper-2)``: a seat named for the event log, with its role; ``Seat 3 (Pauper-2)``
+        to begin a sentence."""
+        return f"{'Seat' if first else 'seat'} {seat} ({ROLE_NAMES[self.roles[seat]]})"
 
     def _begin_play(self) -> None:
         self.phase = PLAY
         self.owed = {}
         self._new_pile(self.positions[-1])  # Pauper-2 leads the first pile (KQ-5)
-        self.log_event(self.turn, f"{self._who(self.turn)} leads the first pile.")
+        self.log_event(self.turn, f"{self._who(self.turn, True)} leads the first pile.")
 
     def _new_pile(self, leader: int) -> None:
         self.discard = (*self.discard, *self.pile)
@@ -412,8 +413,8 @@ class KqpState(State):
 
     def _committed(self, seat: int, action: Action) -> None:
         # a give-back chosen in secret (KQ-4): only the seat sees which
-        self.log_event(seat, f"{self._who(seat)} has chosen a give-back.",
-                       {seat: f"{self._who(seat)} has chosen to give back {' '.join(action.text.split()[1:])}."})
+        self.log_event(seat, f"{self._who(seat, True)} has chosen a give-back.",
+                       {seat: f"{self._who(seat, True)} has chosen to give back {' '.join(action.text.split()[1:])}."})
 
     def _legal_for(self, seat: int) -> tuple[list[Action], Any]:  # Any: a dict or a LegalList (.get)
         cache = self._legal_cache
@@ -510,13 +511,13 @@ class KqpState(State):
             self.finished.append(seat)
             k = len(self.finished)  # KQ-8: the k-th out scores k
             mode = _CONSECUTIVE if self.consecutive and self.plays == 2 else ""
-            self.log_event(seat, f"seat {seat} plays {act.text} and goes out {_ORDINAL[k]}: "
+            self.log_event(seat, f"Seat {seat} plays {act.text} and goes out {_ORDINAL[k]}: "
                                  f"{k} point{'s' if k > 1 else ''}{mode}.")
             if k == self.num_players - 1:
                 self._end_round()
                 return
         elif self.consecutive and self.plays == 2:
-            self.log_event(seat, f"seat {seat} plays {act.text}{_CONSECUTIVE}.")
+            self.log_event(seat, f"Seat {seat} plays {act.text}{_CONSECUTIVE}.")
         else:
             self.log_event(seat, _PLAYS[act][seat])
         nxt = self.nxt
@@ -534,11 +535,11 @@ class KqpState(State):
         if len(self.passes) >= holders - (1 if sizes[owner] else 0):
             # KQ-6: the owner leads a new pile, or the next holder to the owner's left
             if sizes[owner]:
-                self.log_event(seat, f"seat {seat} passes: seat {owner} wins the pile and leads.")
+                self.log_event(seat, f"Seat {seat} passes: seat {owner} wins the pile and leads.")
                 self._new_pile(owner)
             else:
                 leader = self._next_holder(owner)
-                self.log_event(seat, f"seat {seat} passes: seat {owner} wins the pile; seat {owner} is out, "
+                self.log_event(seat, f"Seat {seat} passes: seat {owner} wins the pile; seat {owner} is out, "
                                      f"so seat {leader} leads.")
                 self._new_pile(leader)
         else:
@@ -571,7 +572,7 @@ class KqpState(State):
         self.rounds_log.append(_record(
             {"round": self.round, "finish": finish, "points": points, "scores": list(self.totals)}))
         self.finished = finish
-        self.log_event(last, f"seat {last} is left holding cards: last, {n} points.")
+        self.log_event(last, f"Seat {last} is left holding cards: last, {n} points.")
         places = ", ".join(f"{_ORDINAL[i + 1]} seat {s}" for i, s in enumerate(finish))
         scores = ", ".join(f"seat {s} {self.totals[s]}" for s in range(n))
         self.log_event(None, f"Round {self.round} is over: {places}. Scores: {scores}.")

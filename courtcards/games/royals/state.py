@@ -59,9 +59,10 @@ ATTACK, ASSASSINATE = "attack", "assassinate"
 Royal = tuple[int, int]  # (face card, number card)
 
 # sentences of the log worded once here, for the hot paths (random playouts word every event)
-_COMMITTED = tuple(f"seat {s} has committed (hidden until the reveal)" for s in range(6))
+_COMMITTED = tuple(f"Seat {s} has committed (hidden until the reveal)" for s in range(6))  # an event of its own
 _LAST_COMMITTED = tuple(f"seat {s} has committed" for s in range(6))
 _DRAWS = ("no card", "1 card", *(f"{k} cards" for k in range(2, 13)))
+_CARDS = tuple(f"{k} card{'s' if k != 1 else ''}" for k in range(53))  # "0 cards", "1 card", "2 cards", ...
 _ROYAL = {(f, c): f"the Royal {TEXT[f]} {TEXT[c]} ({RANKS[c]} point{'s' if RANKS[c] > 1 else ''})"
           for f in DECK if is_face(f) for c in DECK if is_number(c) and suit(c) == suit(f)}
 _HITS = ("no hits", "1 hit", *(f"{k} hits" for k in range(2, 80)))
@@ -275,7 +276,7 @@ class RoyalsState(State):
             self.rng.shuffle(deck)
             self.decks[s] = deck
             drawn.append(self._draw_up(s))
-        public = f"each seat shuffles its deck and draws {self.hand_limit} cards"
+        public = f"Each seat shuffles its deck and draws {self.hand_limit} cards"
         self.log_event(None, public, {s: f"{public}; seat {s} draws {_names(drawn[s])}" for s in range(n)})
         self.first_player = self._choose_first()
         self._begin_turn(self.first_player)
@@ -296,7 +297,7 @@ class RoyalsState(State):
         chosen = tied[0]
         # RY-1: the bottom cards are shown to everyone
         cards = "; then ".join(", ".join(f"seat {s} {t}" for s, t in enumerate(level) if t) for level in self.opening)
-        self.log_event(chosen, f"bottom cards: {cards}: seat {chosen} goes first")  # not part of an action
+        self.log_event(chosen, f"Bottom cards: {cards}: seat {chosen} goes first")  # not part of an action
         return chosen
 
     def _draw_up(self, seat: int) -> list[int]:
@@ -313,7 +314,7 @@ class RoyalsState(State):
                 deck.extend(pile)
                 pile.clear()
                 self.rng.shuffle(deck)
-                self._said.append(f"seat {seat} shuffles its discard pile into a new deck ({len(deck)} cards)")
+                self._said.append(f"seat {seat} shuffles its discard pile into a new deck ({_CARDS[len(deck)]})")
             take = min(self.hand_limit - len(hand), len(deck))
             cards = deck[-take:]  # from the top (the end)
             cards.reverse()
@@ -493,7 +494,8 @@ class RoyalsState(State):
         said, told = self._said, self._told
         if said:
             self._said, self._told = [], None
-            self.log_event(seat, "; ".join(said), None if told is None else _Told(said, told))
+            text = "; ".join(said)
+            self.log_event(seat, text[:1].upper() + text[1:], None if told is None else _Told(said, told))
 
     def _resolve(self, actions: dict[int, Action]) -> None:
         """Carry out the action(s), then log what they caused as one event (``_flush``)."""
@@ -911,8 +913,8 @@ class RoyalsState(State):
         if size == k or (up_to and size < k):
             return None
         if up_to:
-            return f"the defender commits at most {k} card(s) (RY-4)"
-        return f"you must commit exactly {k} card(s) (RY-4, RY-5)"
+            return f"the defender commits at most {_CARDS[k]} (RY-4)"
+        return f"you must commit exactly {_CARDS[k]} (RY-4, RY-5)"
 
     def _pair_refusal(self, act: A.RoyalsAction) -> str | None:
         if act.kind == "done":
@@ -950,7 +952,7 @@ class RoyalsState(State):
         if not is_number(new) or suit(new) != suit(face):
             return f"the new card must be a number card of {TEXT[face]}'s suit (RY-6)"
         _, number, hits = self._current_wound()
-        return (f"{TEXT[face]} takes {hits} hit(s) at {rank(number)}: the new card must be at most "
+        return (f"{TEXT[face]} takes {_HITS[hits]} at {rank(number)}: the new card must be at most "
                 f"{rank(number) - hits} (RY-6)")
 
     # -- JSON ---------------------------------------------------------------------------------
@@ -1084,7 +1086,7 @@ class RoyalsState(State):
             fight.need = {s: fight.need.get(s, 0) for s in range(n)}
             for s, k in fight.need.items():
                 if k > held[s]:
-                    raise PositionError(f"fight.need.{s}", f"seat {s} holds {held[s]} cards, it cannot commit {k}")
+                    raise PositionError(f"fight.need.{s}", f"seat {s} holds {_CARDS[held[s]]}, it cannot commit {k}")
         committing = self.phase == COMMIT
         if not f.has("revealed"):
             fight.revealed = not committing
@@ -1179,7 +1181,8 @@ class _Told(Mapping[int, str]):
                 out[index] = f"seat {seat} commits {_names(cards) or 'no card'} (hidden until the reveal)"
             else:  # a draw (RY-2)
                 out[index] = f"{out[index]}: {_names(cards)}"
-            self.text = "; ".join(out)
+            text = "; ".join(out)
+            self.text = text[:1].upper() + text[1:]
         return self.text
 
     def get(self, seat: int, default: Any = None) -> Any:  # every view asks: no KeyError for other seats
