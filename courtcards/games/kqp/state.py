@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from courtcards.games.kqp.game import KqpGame
 
 TAX = "tax"  # the King and Queen choose their give-backs, at once and in secret (KQ-4)
+DEAL = "deal"  # positions only: the cards as dealt, before taxes; loading collects them (KQ-4)
 PLAY = "play"
 OVER = "over"
 
@@ -305,15 +306,21 @@ class KqpState(State):
 
     def _collect_taxes(self) -> None:
         """KQ-4: Pauper-2 pays the King two best cards, Pauper-1 the Queen one
-        (never Queens or the King); then the King and Queen give back."""
+        (never Queens or the King), fewer if they hold fewer such cards; then the
+        King gives back two cards and the Queen one, whatever the payer could pay
+        (fewer only if the King or Queen holds fewer such cards)."""
         pos = self.positions
         for payer, taker, k in ((pos[-1], pos[0], 2), (pos[-2], pos[1], 1)):
             paid = tax_cards(self.hands[payer], k)
             self._move(payer, taker, paid, "tax")
-            if paid:
-                self.owed[taker] = len(paid)
-            else:
+            if not paid:
                 self.log_event(payer, f"{self._who(payer, True)} has no card to pay {self._who(taker)} in tax.")
+            held = self.hands[taker]
+            back = min(k, sum([held[v] for v in PLAIN]))
+            if back:
+                self.owed[taker] = back
+            else:
+                self.log_event(taker, f"{self._who(taker, True)} has no card to give back to {self._who(payer)}.")
         if self.owed:
             self.phase = TAX
         else:
@@ -767,7 +774,7 @@ class KqpState(State):
         if len(positions) != n:
             raise PositionError(f.at("positions"), f"must list every seat 0..{n - 1} once, King first")
         self._set_positions(positions)
-        self.phase = f.text("phase", (TAX, PLAY, OVER), default=PLAY)
+        self.phase = f.text("phase", (DEAL, TAX, PLAY, OVER), default=PLAY)
         self._load_pile(f.obj("pile", default={}))
         turn = f.seat("turn", n) if f.has("turn") else None
         self.turn = positions[-1] if turn is None else turn
@@ -817,6 +824,25 @@ class KqpState(State):
             self.discard = tuple(expand(left))
         if self.phase == PLAY and self.sizes[self.turn] == 0:
             raise PositionError("turn", f"seat {self.turn} is to play but holds no cards")
+        if self.phase == DEAL:
+            self._load_deal(f)
+
+    def _load_deal(self, f: Fields) -> None:
+        """Phase ``deal``: the hands as dealt, before the taxes; the taxes are collected now (KQ-4),
+        which leaves the position in phase ``tax`` (or ``play`` if nothing is to be given back)."""
+        for key in ("turn", "taxes", "owed", "winner"):
+            if f.has(key) and f.data[key] not in (None, [], {}):
+                raise PositionError(key, "a position in phase 'deal' is a round before its taxes (KQ-4): "
+                                         "the taxes fill in the rest")
+        if self.pile:
+            raise PositionError("pile", "the pile is empty before the taxes (KQ-4)")
+        if self.finished or any(any(p) for p in self.played):
+            raise PositionError("finished" if self.finished else "played",
+                                "nothing is played before the taxes (KQ-4)")
+        for s in range(self.num_players):
+            if not self.sizes[s]:
+                raise PositionError(f"hands[{s}]", f"seat {s} is dealt no cards; every seat is dealt cards (KQ-3)")
+        self._collect_taxes()
 
     def _load_pile(self, p: Fields) -> None:
         """The pile, top card first. Each play tops the last with a higher value (KQ-5),
