@@ -73,9 +73,10 @@ def test_hits_and_losses() -> None:
     assert why(state, 1, "discard QH") == "the hit Royal to deal with now is KS"
     assert why(state, 1, "replace KS 8S") == "8S not in your hand"
     assert why(state, 1, "replace KS 4S") is None and why(state, 1, "discard KS") is None
-    state = pos(["", "4H 6H", "", ""], royals=[[], ["QH 7H"], [], []], phase="losses",
+    # two attacks: the attacker's 7D and 3D from seat 2, which joins with its one Royal (RY-4)
+    state = pos(["", "4H 6H", "", ""], royals=[[], ["QH 7H"], ["JC 2C"], []], phase="losses",
                 fight={"kind": "attack", "attacker": 0, "defender": 1, "assigned": ["QH", "QH"]},
-                table=[["7D", "3D"], [], [], []])
+                table=[["7D"], [], ["3D"], []])
     assert why(state, 1, "replace QH 6H") == "QH takes 2 hits at 7: the new card must be at most 5 (RY-6)"
     assert why(state, 1, "replace QH 4H") is None
 

@@ -1074,19 +1074,21 @@ class RoyalsState(State):
         if not self.royals[fight.defender] and fight.kind == ATTACK and self.phase == COMMIT:
             raise PositionError("fight.defender", f"seat {fight.defender} has no Royal to attack (RY-4)")
         held = [len(self.hands[s]) + len(self.table[s]) for s in range(n)]
+        rule = self._rule_need(held)
+        # in the losses phase each hit Royal dealt with was discarded or took a number card from the hand,
+        # so the defender may have held up to that many more Royals or cards when the fight was declared
+        slack = fight.resolved if self.phase == LOSSES else 0
+        d = fight.defender
         if not f.has("need"):
-            if fight.kind == ATTACK:
-                fight.need = {s: min(max(1, len(self.royals[s])) if s == fight.attacker else len(self.royals[s]),
-                                     held[s]) for s in range(n)}
-            else:
-                fight.need = {s: 0 for s in range(n)}
-                fight.need[fight.attacker] = min(1, held[fight.attacker])
-                fight.need[fight.defender] = min(1, held[fight.defender])
+            fight.need = rule
+            fight.need[d] = max(rule[d], min(len(self.table[d]), rule[d] + slack))
         else:
-            fight.need = {s: fight.need.get(s, 0) for s in range(n)}
+            fight.need = {s: fight.need.get(s, rule[s]) for s in range(n)}  # a seat left out: as RY-4, RY-5 ask
             for s, k in fight.need.items():
-                if k > held[s]:
+                if k > held[s] + (slack if s == d else 0):
                     raise PositionError(f"fight.need.{s}", f"seat {s} holds {_CARDS[held[s]]}, it cannot commit {k}")
+                if not rule[s] <= k <= rule[s] + (slack if s == d else 0):
+                    raise PositionError(f"fight.need.{s}", self._need_reason(s, k, rule[s], held[s]))
         committing = self.phase == COMMIT
         if not f.has("revealed"):
             fight.revealed = not committing
@@ -1125,6 +1127,46 @@ class RoyalsState(State):
         for face, _ in fight.wounds()[fight.resolved:]:
             if face not in faces:
                 raise PositionError("fight.assigned", f"seat {fight.defender} has no Royal {TEXT[face]} in play")
+        if fight.revealed:  # RY-4, RY-5: each seat committed what it had to (the defender of an attack: at most)
+            for s in range(n):
+                k, laid = fight.need[s], len(self.table[s])
+                up_to = fight.kind == ATTACK and s == d
+                if laid > k or (laid < k and not up_to):
+                    rules = "RY-4" if fight.kind == ATTACK else "RY-5"
+                    asked = f"{'at most ' if up_to else ''}{_CARDS[k]}"
+                    raise PositionError(f"table[{s}]", f"seat {s} commits {asked} to this fight ({rules}), "
+                                                       f"not {laid}")
+
+    def _rule_need(self, held: list[int]) -> dict[int, int]:
+        """The cards each seat commits to the fight as RY-4 or RY-5 asks, from the Royals in play and
+        ``held`` (each seat's hand and its cards on the table): the attacker max(1, its Royals), every
+        other seat its Royals (the defender: at most), capped by the cards held; an assassination: one
+        card each from the assassin and the Royal's owner, if they hold any."""
+        fight = self.fight
+        assert fight is not None
+        n = self.num_players
+        if fight.kind == ATTACK:
+            return {s: min(max(1, len(self.royals[s])) if s == fight.attacker else len(self.royals[s]), held[s])
+                    for s in range(n)}
+        need = {s: 0 for s in range(n)}
+        need[fight.attacker] = min(1, held[fight.attacker])
+        need[fight.defender] = min(1, held[fight.defender])
+        return need
+
+    def _need_reason(self, seat: int, k: int, asked: int, held: int) -> str:
+        """Why an explicit ``need`` of ``k`` for ``seat`` is not the ``asked`` count of RY-4 or RY-5."""
+        fight = self.fight
+        assert fight is not None
+        royals = len(self.royals[seat])
+        has = f"seat {seat} has {royals} Royal{'s' if royals != 1 else ''} in play and holds {_CARDS[held]}"
+        if fight.kind == ATTACK:
+            role = "the attacker" if seat == fight.attacker else "the defender" if seat == fight.defender else \
+                "a seat that joins"
+            return f"{has}: as {role} it commits {'at most ' if seat == fight.defender else ''}{_CARDS[asked]} " \
+                   f"to the attack, not {k} (RY-4)"
+        role = "the assassin" if seat == fight.attacker else "the Royal's owner" if seat == fight.defender else \
+            "a seat outside the assassination"
+        return f"{has}: as {role} it commits {_CARDS[asked]}, not {k} (RY-5)"
 
     def _seat_cards(self, f: Fields, key: str) -> list[list[int]] | None:
         """Per seat, a list of cards (or their text separated by spaces); None if absent."""
