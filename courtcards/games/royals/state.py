@@ -62,7 +62,6 @@ Royal = tuple[int, int]  # (face card, number card)
 _COMMITTED = tuple(f"Seat {s} has committed (hidden until the reveal)" for s in range(6))  # an event of its own
 _LAST_COMMITTED = tuple(f"seat {s} has committed" for s in range(6))
 _DRAWS = ("no card", "1 card", *(f"{k} cards" for k in range(2, 13)))
-_CARDS = tuple(f"{k} card{'s' if k != 1 else ''}" for k in range(53))  # "0 cards", "1 card", "2 cards", ...
 _ROYAL = {(f, c): f"the Royal {TEXT[f]} {TEXT[c]} ({RANKS[c]} point{'s' if RANKS[c] > 1 else ''})"
           for f in DECK if is_face(f) for c in DECK if is_number(c) and suit(c) == suit(f)}
 _HITS = ("no hits", "1 hit", *(f"{k} hits" for k in range(2, 80)))
@@ -314,7 +313,7 @@ class RoyalsState(State):
                 deck.extend(pile)
                 pile.clear()
                 self.rng.shuffle(deck)
-                self._said.append(f"seat {seat} shuffles its discard pile into a new deck ({_CARDS[len(deck)]})")
+                self._said.append(f"seat {seat} shuffles its discard pile into a new deck ({_cards(len(deck))})")
             take = min(self.hand_limit - len(hand), len(deck))
             cards = deck[-take:]  # from the top (the end)
             cards.reverse()
@@ -913,8 +912,8 @@ class RoyalsState(State):
         if size == k or (up_to and size < k):
             return None
         if up_to:
-            return f"the defender commits at most {_CARDS[k]} (RY-4)"
-        return f"you must commit exactly {_CARDS[k]} (RY-4, RY-5)"
+            return f"the defender commits at most {_cards(k)} (RY-4)"
+        return f"you must commit exactly {_cards(k)} (RY-4, RY-5)"
 
     def _pair_refusal(self, act: A.RoyalsAction) -> str | None:
         if act.kind == "done":
@@ -1086,7 +1085,7 @@ class RoyalsState(State):
             fight.need = {s: fight.need.get(s, rule[s]) for s in range(n)}  # a seat left out: as RY-4, RY-5 ask
             for s, k in fight.need.items():
                 if k > held[s] + (slack if s == d else 0):
-                    raise PositionError(f"fight.need.{s}", f"seat {s} holds {_CARDS[held[s]]}, it cannot commit {k}")
+                    raise PositionError(f"fight.need.{s}", f"seat {s} holds {_cards(held[s])}, it cannot commit {k}")
                 if not rule[s] <= k <= rule[s] + (slack if s == d else 0):
                     raise PositionError(f"fight.need.{s}", self._need_reason(s, k, rule[s], held[s]))
         committing = self.phase == COMMIT
@@ -1133,7 +1132,7 @@ class RoyalsState(State):
                 up_to = fight.kind == ATTACK and s == d
                 if laid > k or (laid < k and not up_to):
                     rules = "RY-4" if fight.kind == ATTACK else "RY-5"
-                    asked = f"{'at most ' if up_to else ''}{_CARDS[k]}"
+                    asked = f"{'at most ' if up_to else ''}{_cards(k)}"
                     raise PositionError(f"table[{s}]", f"seat {s} commits {asked} to this fight ({rules}), "
                                                        f"not {laid}")
 
@@ -1158,15 +1157,15 @@ class RoyalsState(State):
         fight = self.fight
         assert fight is not None
         royals = len(self.royals[seat])
-        has = f"seat {seat} has {royals} Royal{'s' if royals != 1 else ''} in play and holds {_CARDS[held]}"
+        has = f"seat {seat} has {royals} Royal{'s' if royals != 1 else ''} in play and holds {_cards(held)}"
         if fight.kind == ATTACK:
             role = "the attacker" if seat == fight.attacker else "the defender" if seat == fight.defender else \
                 "a seat that joins"
-            return f"{has}: as {role} it commits {'at most ' if seat == fight.defender else ''}{_CARDS[asked]} " \
+            return f"{has}: as {role} it commits {'at most ' if seat == fight.defender else ''}{_cards(asked)} " \
                    f"to the attack, not {k} (RY-4)"
         role = "the assassin" if seat == fight.attacker else "the Royal's owner" if seat == fight.defender else \
             "a seat outside the assassination"
-        return f"{has}: as {role} it commits {_CARDS[asked]}, not {k} (RY-5)"
+        return f"{has}: as {role} it commits {_cards(asked)}, not {k} (RY-5)"
 
     def _seat_cards(self, f: Fields, key: str) -> list[list[int]] | None:
         """Per seat, a list of cards (or their text separated by spaces); None if absent."""
@@ -1235,6 +1234,11 @@ class _Told(Mapping[int, str]):
 
     def __len__(self) -> int:
         return 1
+
+
+def _cards(k: int) -> str:
+    """``0 cards``, ``1 card``, ``2 cards``, ..."""
+    return f"{k} card{'s' if k != 1 else ''}"
 
 
 def _names(cards: list[int] | tuple[int, ...]) -> str:
