@@ -153,13 +153,71 @@ def test_give_backs_are_secret_until_both_are_in() -> None:
     assert all("cards" not in e for e in state.view(None)["taxes"])
 
 
-def test_payer_with_too_few_cards_gets_that_many_back() -> None:
-    # KQ-4: Pauper-2 could pay only one card, so the King gives back one
-    state = pos(hands=[["3", "G"], ["5"], ["4"], ["Q", "Q"]], phase="tax", owed={"0": 1})
-    assert state.to_move() == (0,)
-    assert texts(state, 0) == ["give 3", "give G"]
-    state.apply(0, "give 3")
-    assert state.view(3)["hand"] == ["3", "Q", "Q"] and state.turn == 3
+def test_payer_with_too_few_cards_still_gets_two_back_from_the_king() -> None:
+    # KQ-4: Pauper-2 (seat 3) holds one card other than Queens and the King, so pays only that 9; the King
+    # still gives back two cards of his choice, the Queen one ("A payer with too few eligible cards pays what
+    # they have" covers the payers only). Phase 'deal': the hands as dealt, the taxes collected on loading.
+    state = pos(hands=[["3", "5", "G"], ["4", "Q", "14"], ["6", "7"], ["9", "Q", "K"]], phase="deal")
+    assert state.phase == "tax" and state.owed == {0: 2, 1: 1} and state.to_move() == (0, 1)
+    assert [(e["from"], e["to"], list(e["cards"]), e["why"]) for e in state.taxes] == [
+        (3, 0, ["9"], "tax"), (2, 1, ["7"], "tax")]
+    assert state.view(0)["hand"] == ["3", "5", "9", "G"] and state.view(3)["hand"] == ["Q", "K"]
+    assert texts(state, 0) == ["give 3 5", "give 3 9", "give 3 G", "give 5 9", "give 5 G", "give 9 G"]
+    with pytest.raises(IllegalActionError, match="exactly 2 cards"):
+        state.apply(0, "give 3")  # not one card for the one paid
+    state.apply(0, "give 3 5")
+    state.apply(1, "give 4")
+    assert state.phase == "play" and state.turn == 3  # Pauper-2 leads the first pile (KQ-5)
+    hands = {s: state.view(s)["hand"] for s in range(4)}
+    assert hands == {0: ["9", "G"], 1: ["7", "14", "Q"], 2: ["4", "6"], 3: ["3", "5", "Q", "K"]}
+    assert state.sizes == [2, 3, 2, 4]  # the King 3 + 1 - 2, Pauper-2 3 - 1 + 2
+    log = [e["text"] for e in state.view(None)["log"]]
+    assert log == ["Seat 3 (Pauper-2) pays seat 0 (King) 1 card in tax.",
+                   "Seat 2 (Pauper-1) pays seat 1 (Queen) 1 card in tax.",
+                   "Seat 0 (King) has chosen a give-back.",
+                   "Seat 0 (King) gives back to seat 3 (Pauper-2) 2 cards.",
+                   "Seat 1 (Queen) gives back to seat 2 (Pauper-1) 1 card.",
+                   "Seat 3 (Pauper-2) leads the first pile."]
+
+
+def test_a_king_with_fewer_cards_to_give_gives_what_he_has() -> None:
+    # KQ-4: the King gives two cards "if he has them": here only the one he was paid
+    state = pos(hands=[["Q", "K"], ["4", "5"], ["6", "7"], ["9", "Q"]], phase="deal")
+    assert state.owed == {0: 1, 1: 1} and texts(state, 0) == ["give 9"]
+    # nothing paid and nothing to give: no give-back owed, and the log says why
+    state = pos(hands=[["Q", "K"], ["4", "5"], ["6", "7"], ["Q"]], phase="deal")
+    assert state.owed == {1: 1} and state.to_move() == (1,)
+    assert [e["text"] for e in state.view(None)["log"]][:2] == [
+        "Seat 3 (Pauper-2) has no card to pay seat 0 (King) in tax.",
+        "Seat 0 (King) has no card to give back to seat 3 (Pauper-2)."]
+
+
+def test_a_deal_position_is_its_own_start_and_plays_on_after_a_save() -> None:
+    # phase 'deal' is for positions only: the state is in phase 'tax' once loaded, its start the position
+    position = {"hands": [["3", "5", "G"], ["4", "Q", "14"], ["6", "7"], ["9", "Q", "K"]], "phase": "deal"}
+    state = pos(**position)
+    assert state.start == {**position, "format_version": 3}
+    saved = state.to_json()
+    assert saved["phase"] == "tax" and saved["owed"] == {"0": 2, "1": 1}
+    again = KQP.state_from_json(json.loads(json.dumps(saved)))
+    assert again.to_json() == saved
+    assert pos(**position).to_json() == saved  # loading the start again collects the same taxes
+
+
+@pytest.mark.parametrize(("extra", "field"), [
+    ({"turn": 3}, "turn"),
+    ({"owed": {"0": 2}}, "owed"),
+    ({"taxes": [{"from": 3, "to": 0, "cards": ["9"], "why": "tax"}]}, "taxes"),
+    ({"pile": {"cards": ["6"], "owner": 2}}, "pile"),
+    ({"played": [[], [], ["8"], []]}, "played"),
+    ({"hands": [["3", "5", "G"], ["4", "Q", "14"], [], ["9", "Q", "K"]]}, "hands[2]"),
+])
+def test_a_deal_position_has_nothing_of_the_round_after_the_deal(extra: dict[str, Any], field: str) -> None:
+    # KQ-3, KQ-4: before the taxes nothing has been paid, owed or played
+    position = {"hands": [["3", "5", "G"], ["4", "Q", "14"], ["6", "7"], ["9", "Q", "K"]], "phase": "deal", **extra}
+    with pytest.raises(PositionError) as info:
+        KQP.state_from_json(position)
+    assert info.value.field == field
 
 
 # -- KQ-5 plays -----------------------------------------------------------------------------------

@@ -62,8 +62,8 @@ def test_plays_passes_and_a_pile_won_are_logged() -> None:
     # KQ-5 plays, KQ-6 passing: the pile ends when every other holder has passed; its owner leads
     state = pos(hands=[["4", "12"], ["9", "13"], ["6", "10", "14"], ["5", "11"]])
     run(state, (3, "5"), (2, "pass"), (1, "9"), (0, "pass"), (3, "pass"), (2, "pass"))
-    assert log(state) == ["seat 3 plays 5.", "seat 2 passes.", "seat 1 plays 9.", "seat 0 passes.",
-                          "seat 3 passes.", "seat 2 passes: seat 1 wins the pile and leads."]
+    assert log(state) == ["Seat 3 plays 5.", "Seat 2 passes.", "Seat 1 plays 9.", "Seat 0 passes.",
+                          "Seat 3 passes.", "Seat 2 passes: seat 1 wins the pile and leads."]
     assert [e["seat"] for e in state.view(0)["log"]] == [3, 2, 1, 0, 3, 2]
     assert [e["n"] for e in state.view(0)["log"]] == [1, 2, 3, 4, 5, 6]
 
@@ -72,15 +72,15 @@ def test_consecutive_mode_is_announced() -> None:
     # KQ-7: the second play one value up starts consecutive mode
     hands = [["7", "7", "8", "8"], ["6", "6", "Q", "Q"], ["5", "5", "8", "8", "K"], ["3", "3", "4"]]
     state = run(pos(hands=hands, turn=2), (2, "5 5"), (1, "6 6"))
-    assert log(state)[-1] == "seat 1 plays 6 6; consecutive mode: every play on this pile must be one value up."
+    assert log(state)[-1] == "Seat 1 plays 6 6; consecutive mode: every play on this pile must be one value up."
 
 
 def test_a_pile_won_by_a_seat_that_went_out() -> None:
     # KQ-6: seat 2 goes out with its 14 (1st, 1 point: KQ-8); after the passes seat 1, to its left, leads
     state = run(pos(hands=[["4", "12"], ["9", "13"], ["14"], ["5", "11"]], turn=2),
                 (2, "14"), (1, "pass"), (0, "pass"), (3, "pass"))
-    assert log(state) == ["seat 2 plays 14 and goes out 1st: 1 point.", "seat 1 passes.", "seat 0 passes.",
-                          "seat 3 passes: seat 2 wins the pile; seat 2 is out, so seat 1 leads."]
+    assert log(state) == ["Seat 2 plays 14 and goes out 1st: 1 point.", "Seat 1 passes.", "Seat 0 passes.",
+                          "Seat 3 passes: seat 2 wins the pile; seat 2 is out, so seat 1 leads."]
 
 
 def end_position(**options: Any) -> KqpState:
@@ -94,9 +94,9 @@ def test_going_out_the_round_and_the_game_end_are_logged() -> None:
     # KQ-8: the k-th out scores k, the last n; KQ-9: a total reaching the target ends the game
     state = run(end_position(target=8), (3, "5"), (1, "9"))
     assert log(state) == [
-        "seat 3 plays 5.",
-        "seat 1 plays 9 and goes out 3rd: 3 points.",
-        "seat 3 is left holding cards: last, 4 points.",
+        "Seat 3 plays 5.",
+        "Seat 1 plays 9 and goes out 3rd: 3 points.",
+        "Seat 3 is left holding cards: last, 4 points.",
         "Round 2 is over: 1st seat 2, 2nd seat 0, 3rd seat 1, 4th seat 3. Scores: seat 0 3, seat 1 5, seat 2 4, "
         "seat 3 8.",
         "The game is over: seat 0 wins with 3 points, the lowest score.",
@@ -121,18 +121,18 @@ def test_a_new_round_logs_the_seating_the_deal_and_the_taxes_secretly() -> None:
     public = log(state)
     at = public.index("Round 2: seats by the last round's finish: King seat 2, Queen seat 0, Commoner seat 4, "
                       "Pauper-1 seat 1, Pauper-2 seat 3. The cards are dealt one at a time from the King "
-                      "counter-clockwise: 26 cards to seats 2, 0, 4 and 1 and 25 to seat 3.")
-    assert public[at + 1:] == ["seat 3 (Pauper-2) pays seat 2 (King) 2 cards in tax.",
-                               "seat 1 (Pauper-1) pays seat 0 (Queen) 1 card in tax."]
+                      "counter-clockwise: 26 cards each to seat 2, seat 0, seat 4 and seat 1, 25 each to seat 3.")
+    assert public[at + 1:] == ["Seat 3 (Pauper-2) pays seat 2 (King) 2 cards in tax.",
+                               "Seat 1 (Pauper-1) pays seat 0 (Queen) 1 card in tax."]
     paid = {(e["from"], e["to"]): " ".join(e["cards"]) for e in state.taxes}
     for seat in (None, 4, 0, 1):  # the spectator, the Commoner, and the other tax's two seats
         assert log(state, seat)[at + 1] == public[at + 1]
     for seat in (None, 4, 2, 3):
         assert log(state, seat)[at + 2] == public[at + 2]
     for seat in (3, 2):
-        assert log(state, seat)[at + 1] == f"seat 3 (Pauper-2) pays seat 2 (King) {paid[(3, 2)]} in tax."
+        assert log(state, seat)[at + 1] == f"Seat 3 (Pauper-2) pays seat 2 (King) {paid[(3, 2)]} in tax."
     for seat in (1, 0):
-        assert log(state, seat)[at + 2] == f"seat 1 (Pauper-1) pays seat 0 (Queen) {paid[(1, 0)]} in tax."
+        assert log(state, seat)[at + 2] == f"Seat 1 (Pauper-1) pays seat 0 (Queen) {paid[(1, 0)]} in tax."
     saved = state.to_json()["events"]
     assert saved[-1]["secret"] == {"0": log(state, 0)[-1], "1": log(state, 1)[-1]}
 
@@ -141,18 +141,18 @@ def test_give_backs_are_logged_with_their_cards_for_the_two_seats_only() -> None
     # KQ-4: the King and Queen choose in secret; the cards go to the giver and receiver only
     state = tax_position()
     state.apply(0, "give 3 G")
-    assert log(state) == ["seat 0 (King) has chosen a give-back."]
-    assert log(state, 0) == ["seat 0 (King) has chosen to give back 3 G."]
+    assert log(state) == ["Seat 0 (King) has chosen a give-back."]
+    assert log(state, 0) == ["Seat 0 (King) has chosen to give back 3 G."]
     for seat in (1, 2, 3):
         assert "3 G" not in json.dumps(state.view(seat))
     state.apply(1, "give 5")
-    assert log(state)[1:] == ["seat 0 (King) gives back to seat 3 (Pauper-2) 2 cards.",
-                              "seat 1 (Queen) gives back to seat 2 (Pauper-1) 1 card.",
-                              "seat 3 (Pauper-2) leads the first pile."]
+    assert log(state)[1:] == ["Seat 0 (King) gives back to seat 3 (Pauper-2) 2 cards.",
+                              "Seat 1 (Queen) gives back to seat 2 (Pauper-1) 1 card.",
+                              "Seat 3 (Pauper-2) leads the first pile."]
     for seat in (0, 3):
-        assert log(state, seat)[1] == "seat 0 (King) gives back to seat 3 (Pauper-2) 3 G."
+        assert log(state, seat)[1] == "Seat 0 (King) gives back to seat 3 (Pauper-2) 3 G."
     for seat in (1, 2):
-        assert log(state, seat)[2] == "seat 1 (Queen) gives back to seat 2 (Pauper-1) 5."
+        assert log(state, seat)[2] == "Seat 1 (Queen) gives back to seat 2 (Pauper-1) 5."
     assert log(state, 2)[1] == log(state)[1] and log(state, 0)[2] == log(state)[2]
 
 
@@ -183,7 +183,7 @@ HANDS = [["4", "12"], ["9", "13"], ["6", "10", "14"], ["5", "11"]]
     ({"hands": [["4"], ["9"], ["6", 7], ["5"]]}, "hands[2][1]"),
     ({"positions": [0, 1, 1, 2]}, "positions"),
     ({"turn": 4}, "turn"),
-    ({"phase": "deal"}, "phase"),
+    ({"phase": "dealing"}, "phase"),
     ({"round": 0}, "round"),
     ({"finished": ["0"]}, "finished[0]"),
     ({"played": [[], [], ["Z"], []]}, "played[2][0]"),

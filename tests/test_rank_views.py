@@ -61,8 +61,8 @@ def test_a_play_is_worded_from_the_engines_count_and_value() -> None:
     s = pos(["8 8 7 U 2", "W W W 3", "9 9 9 D 4"], turn=0)
     n = last_n(s)
     play(s, "8 8 7 U", "W W W", "9 9 9 D")
-    assert texts(s, None, n) == ["seat 0 plays 8 8 7 U (three 8s).", "seat 1 plays W W W (three 9s).",
-                                 "seat 2 plays 9 9 9 D (three 9s)."]
+    assert texts(s, None, n) == ["Seat 0 plays 8 8 7 U (three 8s).", "Seat 1 plays W W W (three 9s).",
+                                 "Seat 2 plays 9 9 9 D (three 9s)."]
 
 
 def test_passes_a_round_won_and_who_leads_next() -> None:
@@ -70,13 +70,13 @@ def test_passes_a_round_won_and_who_leads_next() -> None:
     s = pos(["5 6", "7 1", "2 3"], turn=0)
     n = last_n(s)
     play(s, "6", "7", "pass", "pass")
-    assert texts(s, None, n) == ["seat 0 plays 6 (a 6).", "seat 1 plays 7 (a 7).", "seat 2 passes.",
-                                 "seat 0 passes.", "seat 1 wins the round and leads."]
+    assert texts(s, None, n) == ["Seat 0 plays 6 (a 6).", "Seat 1 plays 7 (a 7).", "Seat 2 passes.",
+                                 "Seat 0 passes.", "Seat 1 wins the round and leads."]
     s = pos(["5 6", "8", "2 3"], turn=0)
     n = last_n(s)
     play(s, "6", "8", "pass", "pass")
-    assert texts(s, None, n)[1:] == ["seat 1 plays 8 (an 8) and is out (1st).", "seat 2 passes.",
-                                     "seat 0 passes.", "seat 1 wins the round; seat 2 leads."]
+    assert texts(s, None, n)[1:] == ["Seat 1 plays 8 (an 8) and is out (1st).", "Seat 2 passes.",
+                                     "Seat 0 passes.", "Seat 1 wins the round; seat 2 leads."]
 
 
 def test_a_crown_wins_the_round_at_once() -> None:
@@ -84,7 +84,7 @@ def test_a_crown_wins_the_round_at_once() -> None:
     s = pos(["5 6", "C 1", "2 3"], turn=0)
     n = last_n(s)
     play(s, "6", "C")
-    assert texts(s, None, n) == ["seat 0 plays 6 (a 6).", "seat 1 plays a Crown and wins the round."]
+    assert texts(s, None, n) == ["Seat 0 plays 6 (a 6).", "Seat 1 plays a Crown and wins the round."]
 
 
 def test_crown_draw_2_shows_the_drawn_cards_to_the_drawer_only() -> None:
@@ -93,9 +93,9 @@ def test_crown_draw_2_shows_the_drawn_cards_to_the_drawer_only() -> None:
             draw_pile=["3", "11", "1"])
     n = last_n(s)
     play(s, "C2")
-    public = "seat 1 plays a Crown + Draw 2, wins the round and draws 2 cards."
+    public = "Seat 1 plays a Crown + Draw 2, wins the round and draws 2 cards."
     assert texts(s, None, n) == texts(s, 0, n) == texts(s, 2, n) == [public]
-    assert texts(s, 1, n) == ["seat 1 plays a Crown + Draw 2, wins the round and draws 2 cards: 11 3."]
+    assert texts(s, 1, n) == ["Seat 1 plays a Crown + Draw 2, wins the round and draws 2 cards: 11 3."]
     saved = G.state_from_json(s.to_json())  # the secret wording is saved with the state
     assert texts(saved, 1, n) == texts(s, 1, n) and texts(saved, 0, n) == [public]
 
@@ -105,12 +105,12 @@ def test_a_lone_rank_up_or_down() -> None:
     s = pos(["U", "9 9", "10"], turn=0, pile=["12"], pile_value=12, pile_count=1, owner=2)
     n = last_n(s)
     play(s, "U")
-    assert texts(s, None, n)[0] == "seat 0 plays a lone Rank-Up: the pile is now a 13; seat 0 sits out the " \
+    assert texts(s, None, n)[0] == "Seat 0 plays a lone Rank-Up: the pile is now a 13; seat 0 sits out the " \
                                    "round and is out (1st)."
     s = pos(["D U", "9 9", "10"], turn=0)
     n = last_n(s)
     play(s, "D")
-    assert texts(s, None, n) == ["seat 0 sheds a lone Rank-Down and sits out the round.", "seat 1 leads."]
+    assert texts(s, None, n) == ["Seat 0 sheds a lone Rank-Down and sits out the round.", "Seat 1 leads."]
 
 
 def test_the_end_of_a_hand_and_of_the_game() -> None:
@@ -119,10 +119,10 @@ def test_the_end_of_a_hand_and_of_the_game() -> None:
     n = last_n(s)
     play(s, "5")
     assert texts(s, None, n) == [
-        "seat 1 plays 5 (a 5) and is out (3rd).",
+        "Seat 1 plays 5 (a 5) and is out (3rd).",
         "Hand 1 is over: seat 2 is King (+2 tokens), seat 0 Queen (+1 token), seat 1 Knight, seat 3 Beggar. "
         "Tokens: seat 0 5, seat 1 0, seat 2 2, seat 3 0.",
-        "seat 0 wins the game with 5 Royal Tokens.",
+        "Seat 0 wins the game with 5 Royal Tokens.",
     ]
 
 
@@ -135,7 +135,7 @@ def test_endless_counts_times_king() -> None:
     assert texts(s, None, n)[1:] == [
         "Hand 2 is over: seat 2 is King, seat 0 Queen, seat 1 Knight, seat 3 Beggar. "
         "Times King: seat 0 1, seat 1 0, seat 2 1, seat 3 0.",
-        "seat 2 wins the game, King in 1 of 2 hands (RK-15).",
+        "Seat 2 wins the game, King in 1 of 2 hands (RK-15).",
     ]
 
 
@@ -203,10 +203,10 @@ def test_a_secret_give_back_is_known_to_be_chosen_not_what() -> None:
     assert s.to_move() == (0, 2)
     choice = s.legal_actions(2)[0]
     s.apply(2, choice)
-    public = "seat 2 has chosen what to give back."
+    public = "Seat 2 has chosen what to give back."
     for seat in (None, 0, 1, 3):
         assert s.view(seat)["log"][-1]["text"] == public
-    assert s.view(2)["log"][-1]["text"] == f"seat 2 chooses to {choice.text} (hidden until both have chosen)."
+    assert s.view(2)["log"][-1]["text"] == f"Seat 2 chooses to {choice.text} (hidden until both have chosen)."
     s.apply(0, s.legal_actions(0)[0])
     assert s.phase == "play" and all(public != e["text"] for e in s.view(0)["log"][-1:])
 
@@ -318,5 +318,5 @@ def test_the_cores_default_words_for_a_secret_choice(monkeypatch: pytest.MonkeyP
     choice = s.legal_actions(0)[0]
     s.apply(0, choice)
     assert s.view(1)["log"][-1] == {"n": s.events.n, "seat": 0,
-                                    "text": "seat 0 has chosen (hidden until every seat has chosen)"}
-    assert s.view(0)["log"][-1]["text"] == f"seat 0 chooses {choice.text} (hidden until every seat has chosen)"
+                                    "text": "Seat 0 has chosen (hidden until every seat has chosen)"}
+    assert s.view(0)["log"][-1]["text"] == f"Seat 0 chooses {choice.text} (hidden until every seat has chosen)"

@@ -74,20 +74,20 @@ def test_the_view_gives_the_engines_tiers() -> None:  # RR-1
 
 
 def test_a_new_game_says_the_deal() -> None:
-    assert texts(GAME.new_game(2, seed=4), None) == ["seat 0 and seat 1 shuffle their decks and draw 6 cards each"]
+    assert texts(GAME.new_game(2, seed=4), None) == ["Seat 0 and seat 1 shuffle their decks and draw 6 cards each"]
 
 
 def test_a_tier_win_and_the_chosen_discards() -> None:  # RR-1, RR-2, RR-4, RR-5
     state = position()
     play(state, "7S", "2H")
     reveal = "Round 1: seat 0 plays 7S (middle), seat 1 plays 2H (low): middle beats low, seat 1 must discard 3 cards"
-    chosen = "seat 0 has chosen a card (hidden until both have chosen)"  # RR-3
+    chosen = "Seat 0 has chosen a card (hidden until both have chosen)"  # RR-3
     assert texts(state, None) == texts(state, 1) == [chosen, reveal]
-    assert texts(state, 0) == ["seat 0 chooses 7S (hidden until both have chosen)", reveal]
+    assert texts(state, 0) == ["Seat 0 chooses 7S (hidden until both have chosen)", reveal]
     state.apply(1, "discard 4H 5H 8H")  # discard piles are public
-    assert last(state, None) == "seat 1 discards 4H 5H 8H; seat 0 and seat 1 each draw a card"
-    assert last(state, 0) == "seat 1 discards 4H 5H 8H; seat 0 draws 2D and seat 1 draws a card"
-    assert last(state, 1) == "seat 1 discards 4H 5H 8H; seat 0 draws a card and seat 1 draws 6C"
+    assert last(state, None) == "Seat 1 discards 4H 5H 8H; seat 0 and seat 1 each draw a card"
+    assert last(state, 0) == "Seat 1 discards 4H 5H 8H; seat 0 draws 2D and seat 1 draws a card"
+    assert last(state, 1) == "Seat 1 discards 4H 5H 8H; seat 0 draws a card and seat 1 draws 6C"
     assert state.view(None)["log"][-1]["seat"] == 1 and state.view(None)["log"][1]["seat"] is None
 
 
@@ -149,9 +149,9 @@ def test_the_round_limit_ends_in_a_draw() -> None:  # RR-6
 def test_a_secret_choice_is_in_no_log_until_the_reveal() -> None:  # RR-3
     state = position()
     state.apply(0, "QS")
-    public = "seat 0 has chosen a card (hidden until both have chosen)"
+    public = "Seat 0 has chosen a card (hidden until both have chosen)"
     assert last(state, None) == last(state, 1) == public  # that seat 0 has chosen is public, not what
-    assert last(state, 0) == "seat 0 chooses QS (hidden until both have chosen)"
+    assert last(state, 0) == "Seat 0 chooses QS (hidden until both have chosen)"
     assert "QS" not in json.dumps(state.view(1)["log"]) + json.dumps(state.view(None)["log"])
     state.apply(1, "JH")
     assert "QS" in last(state, 1) and "JH" in last(state, 0)

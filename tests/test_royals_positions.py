@@ -105,7 +105,7 @@ def test_a_format_version_1_save_with_text_piles_loads() -> None:
            "decks": ["5C 4C 3C", "", ""], "phase": "start"}  # bottom card first: 3C is drawn first
     state = G.state_from_json(old)
     assert {"3C", "4C", "5C"} <= set(state.view(0)["hand"])
-    assert state.events.texts()[-1].startswith("seat 0 shuffles its discard pile into a new deck (49 cards); ")  # RY-2
+    assert state.events.texts()[-1].startswith("Seat 0 shuffles its discard pile into a new deck (49 cards); ")  # RY-2
 
 
 # -- fights loaded mid-way ---------------------------------------------------------------------------
@@ -150,6 +150,99 @@ def test_an_assassination_loads_with_its_losses_to_take() -> None:
                 table=[["5D"], ["KC"], [], []])
     assert state.fight is not None and state.fight.assigned == [state.fight.target]  # RY-5
     assert [a.text for a in state.legal_actions(1)] == ["discard QH", "replace QH 4H"]  # RY-6: at most 7 - 1
+
+
+# -- a fight as RY-4 and RY-5 make it -----------------------------------------------------------------
+def fight(kind: str = "attack", phase: str = "commit", hands: list[list[str]] | None = None,
+          table: list[list[str]] | None = None, **extra: Any) -> dict[str, Any]:
+    """Seat 0 attacks seat 1 (two Royals); seat 2 has one Royal, seat 3 none but three cards in hand."""
+    data: dict[str, Any] = {"hands": hands or [["2D", "9D"], ["2S", "4S"], ["5H", "6H"], ["3C", "4C", "5C"]],
+                            "royals": ROYALS, "phase": phase, "fight": {"kind": kind, "attacker": 0, "defender": 1,
+                                                                         **extra}}
+    if kind == "assassinate":
+        data["fight"]["target"] = "QH"
+    if table is not None:
+        data["table"] = table
+    return data
+
+
+@pytest.mark.parametrize(("data", "field"), [
+    # RY-4: a seat with no Royal commits nothing, whatever it holds
+    (fight(need={"3": 3}), "fight.need.3"),
+    # RY-4: the attacker commits max(1, its Royals), every other seat exactly its Royals (the defender: up to)
+    (fight(need={"0": 2}), "fight.need.0"),
+    (fight(need={"2": 2}), "fight.need.2"),
+    (fight(need={"2": 0}), "fight.need.2"),
+    (fight(need={"1": 1}), "fight.need.1"),
+    # RY-5: an assassination is one card from the assassin and one from the Royal's owner, no one else
+    (fight("assassinate", need={"2": 1}), "fight.need.2"),
+    (fight("assassinate", need={"0": 2}), "fight.need.0"),
+    (fight("assassinate", need={"1": 0}), "fight.need.1"),
+])
+def test_a_need_no_royals_and_hands_give_is_refused(data: dict[str, Any], field: str) -> None:
+    with pytest.raises(PositionError) as info:
+        G.state_from_json(data)
+    assert info.value.field == field, info.value
+
+
+def test_the_refusal_of_a_need_says_what_ry4_asks() -> None:
+    with pytest.raises(PositionError) as info:
+        G.state_from_json(fight(need={"3": 3}))
+    assert info.value.reason == ("seat 3 has 0 Royals in play and holds 3 cards: as a seat that joins it commits "
+                                 "0 cards to the attack, not 3 (RY-4)")
+
+
+@pytest.mark.parametrize(("data", "field"), [
+    # RY-4: seat 2 has one Royal, so one card on the table, not two; seat 3 none, so no card
+    (fight(phase="pair", hands=[["2D"], ["4S"], [], ["3C"]], table=[["9D"], ["10S"], ["6H", "5H"], []]),
+     "table[2]"),
+    (fight(phase="pair", hands=[["2D"], ["4S"], ["5H"], ["3C"]], table=[["9D"], ["10S"], ["6H"], ["7D"]]),
+     "table[3]"),
+    # RY-4: the defender commits at most its two Royals' worth
+    (fight(phase="pair", hands=[["2D"], [], ["5H"], ["3C"]], table=[["9D"], ["10S", "2S", "4S"], ["6H"], []]),
+     "table[1]"),
+    # RY-4: the attacker commits max(1, 0) = 1 card, not two
+    (fight(phase="hits", hands=[[], ["2S", "4S"], ["5H"], ["3C"]], table=[["9D", "2D"], [], ["6H"], []]),
+     "table[0]"),
+    # RY-4: seat 2 must commit its one card's worth: it cannot have kept it back
+    (fight(phase="pair", hands=[["2D"], ["4S"], ["5H", "6H"], ["3C"]], table=[["9D"], ["10S"], [], []]),
+     "table[2]"),
+    # RY-5: one card each from the assassin and the owner, none from seat 2
+    (fight("assassinate", phase="losses", hands=[["2D"], ["4H"], ["5H"], []], table=[["9D"], ["KC"], ["6H"], []]),
+     "table[2]"),
+    (fight("assassinate", phase="losses", hands=[[], ["4H"], ["5H", "6H"], []], table=[["9D", "2D"], ["KC"], [], []]),
+     "table[0]"),
+])
+def test_a_table_no_royals_and_hands_give_is_refused(data: dict[str, Any], field: str) -> None:
+    with pytest.raises(PositionError) as info:
+        G.state_from_json(data)
+    assert info.value.field == field, info.value
+
+
+def test_fights_as_ry4_and_ry5_make_them_still_load() -> None:
+    # RY-4: the need RY-4 asks for, given or worked out, and a defender committing fewer than it may
+    for need in ({"0": 1, "1": 2, "2": 1, "3": 0}, None):
+        extra: dict[str, Any] = {} if need is None else {"need": need}
+        state = G.state_from_json(fight(**extra))
+        assert state.fight is not None and state.fight.need == {0: 1, 1: 2, 2: 1, 3: 0}
+    state = G.state_from_json(fight(phase="pair", hands=[["2D"], ["4S"], ["5H"], ["3C"]],
+                                    table=[["9D"], ["10S"], ["6H"], []]))
+    assert state.fight is not None and state.fight.need[1] == 2 and state.phase == "pair"
+    # capped by the hand (RY-4): seat 2 holds no card, so commits none
+    state = G.state_from_json(fight(hands=[["2D"], ["4S"], [], ["3C"]], need={"2": 0}))
+    assert state.fight is not None and state.fight.need[2] == 0
+    # RY-5: one card each
+    state = G.state_from_json(fight("assassinate", phase="losses", hands=[["2D"], ["4H"], ["5H"], []],
+                                    table=[["9D"], ["KC"], [], []], need={"0": 1, "1": 1}))
+    assert [a.text for a in state.legal_actions(1)] == ["discard QH", "replace QH 4H"]  # RY-6: at most 7 - 1
+    # the losses phase after a Royal was discarded: the defender committed two cards when it had two Royals
+    losses = fight(phase="losses", hands=[[], [], ["5H"], []], table=[["9D"], ["2S", "3S"], ["6H"], []],
+                   assigned=["QH", "KS"], resolved=1)
+    losses["royals"] = [[], ["KS 9S"], ["JC 2C"], []]
+    for extra in ({}, {"need": {"0": 1, "1": 2, "2": 1}}):
+        state = G.state_from_json({**losses, "fight": {**losses["fight"], **extra}})
+        assert state.fight is not None and state.fight.need[1] == 2
+        assert [a.text for a in state.legal_actions(1)] == ["discard KS"]
 
 
 def test_a_saved_game_loads_at_every_step_of_a_fight() -> None:

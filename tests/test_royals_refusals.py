@@ -44,9 +44,9 @@ def test_an_empty_hand_cannot_assassinate() -> None:
 def test_commitments_are_refused_with_the_count_asked_for() -> None:
     state = pos(["2D 9D", "2S 4S 5S", "5H 6H", ""], royals=[[], ["QH 7H", "KS 9S"], ["JC 2C"], []])
     state.apply(0, "attack 1")
-    assert why(state, 0, "commit 2D 9D") == "you must commit exactly 1 card(s) (RY-4, RY-5)"
+    assert why(state, 0, "commit 2D 9D") == "you must commit exactly 1 card (RY-4, RY-5)"
     assert why(state, 0, "commit KD") == "KD not in your hand"
-    assert why(state, 1, "commit 2S 4S 5S") == "the defender commits at most 2 card(s) (RY-4)"
+    assert why(state, 1, "commit 2S 4S 5S") == "the defender commits at most 2 cards (RY-4)"
     assert why(state, 1, "commit none") is None and why(state, 1, "commit 2S 5S") is None
 
 
@@ -73,10 +73,11 @@ def test_hits_and_losses() -> None:
     assert why(state, 1, "discard QH") == "the hit Royal to deal with now is KS"
     assert why(state, 1, "replace KS 8S") == "8S not in your hand"
     assert why(state, 1, "replace KS 4S") is None and why(state, 1, "discard KS") is None
-    state = pos(["", "4H 6H", "", ""], royals=[[], ["QH 7H"], [], []], phase="losses",
+    # two attacks: the attacker's 7D and 3D from seat 2, which joins with its one Royal (RY-4)
+    state = pos(["", "4H 6H", "", ""], royals=[[], ["QH 7H"], ["JC 2C"], []], phase="losses",
                 fight={"kind": "attack", "attacker": 0, "defender": 1, "assigned": ["QH", "QH"]},
-                table=[["7D", "3D"], [], [], []])
-    assert why(state, 1, "replace QH 6H") == "QH takes 2 hit(s) at 7: the new card must be at most 5 (RY-6)"
+                table=[["7D"], [], ["3D"], []])
+    assert why(state, 1, "replace QH 6H") == "QH takes 2 hits at 7: the new card must be at most 5 (RY-6)"
     assert why(state, 1, "replace QH 4H") is None
 
 

@@ -128,8 +128,8 @@ class State(ABC):
         """``seat`` made its secret choice and others have still to make theirs: log that it
         has chosen for everyone, and what only for itself. A game may word it its own way;
         the reveal, when the last seat chooses, is the game's own event."""
-        self.log_event(seat, f"seat {seat} has chosen (hidden until every seat has chosen)",
-                       {seat: f"seat {seat} chooses {action.text} (hidden until every seat has chosen)"})
+        self.log_event(seat, f"Seat {seat} has chosen (hidden until every seat has chosen)",
+                       {seat: f"Seat {seat} chooses {action.text} (hidden until every seat has chosen)"})
 
     @abstractmethod
     def is_over(self) -> bool: ...

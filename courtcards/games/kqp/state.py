@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from courtcards.games.kqp.game import KqpGame
 
 TAX = "tax"  # the King and Queen choose their give-backs, at once and in secret (KQ-4)
+DEAL = "deal"  # positions only: the cards as dealt, before taxes; loading collects them (KQ-4)
 PLAY = "play"
 OVER = "over"
 
@@ -187,18 +188,18 @@ _FORMAT2_NAMES = {
 }
 _CONSECUTIVE = "; consecutive mode: every play on this pile must be one value up"
 # The log's sentences for the hot path, worded once: _PASSES[seat], _PLAYS[action][seat]
-_PASSES = tuple(f"seat {s} passes." for s in range(16))
+_PASSES = tuple(f"Seat {s} passes." for s in range(16))
 _PLAYS: dict[A.KqpAction, tuple[str, ...]] = {
-    act: tuple(f"seat {s} plays {act.text}." for s in range(16))
+    act: tuple(f"Seat {s} plays {act.text}." for s in range(16))
     for act in [*(a for row in _SETS for a in row[1:]), _Q1, _QQ, _K1]
 }
 
 
 def _seats(seats: list[int]) -> str:
-    """``seat 2``, ``seats 2 and 0``, ``seats 2, 0 and 4``."""
-    if len(seats) == 1:
-        return f"seat {seats[0]}"
-    return "seats " + ", ".join(map(str, seats[:-1])) + f" and {seats[-1]}"
+    """``seat 2``, ``seat 2 and seat 0``, ``seat 2, seat 0 and seat 4``: every seat named as "seat N",
+    the form clients put the players' names in."""
+    named = [f"seat {s}" for s in seats]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + f" and {named[-1]}"
 
 
 class KqpState(State):
@@ -299,21 +300,27 @@ class KqpState(State):
         else:
             more = [s for s in pos if sizes[s] == big]
             less = [s for s in pos if sizes[s] == small]
-            dealt = f"{big} cards to {_seats(more)} and {small} to {_seats(less)}"
+            dealt = f"{big} cards each to {_seats(more)}, {small} each to {_seats(less)}"
         self.log_event(None, f"Round {self.round}: seats {how}: {seating}. "
                              f"The cards are dealt one at a time from the King counter-clockwise: {dealt}.")
 
     def _collect_taxes(self) -> None:
         """KQ-4: Pauper-2 pays the King two best cards, Pauper-1 the Queen one
-        (never Queens or the King); then the King and Queen give back."""
+        (never Queens or the King), fewer if they hold fewer such cards; then the
+        King gives back two cards and the Queen one, whatever the payer could pay
+        (fewer only if the King or Queen holds fewer such cards)."""
         pos = self.positions
         for payer, taker, k in ((pos[-1], pos[0], 2), (pos[-2], pos[1], 1)):
             paid = tax_cards(self.hands[payer], k)
             self._move(payer, taker, paid, "tax")
-            if paid:
-                self.owed[taker] = len(paid)
+            if not paid:
+                self.log_event(payer, f"{self._who(payer, True)} has no card to pay {self._who(taker)} in tax.")
+            held = self.hands[taker]
+            back = min(k, sum([held[v] for v in PLAIN]))
+            if back:
+                self.owed[taker] = back
             else:
-                self.log_event(payer, f"{self._who(payer)} has no card to pay {self._who(taker)} in tax.")
+                self.log_event(taker, f"{self._who(taker, True)} has no card to give back to {self._who(payer)}.")
         if self.owed:
             self.phase = TAX
         else:
@@ -336,19 +343,20 @@ class KqpState(State):
             k = len(cards)
             verb = "pays" if why == "tax" else "gives back to"
             end = " in tax" if why == "tax" else ""
-            public = f"{self._who(giver)} {verb} {self._who(taker)} {k} card{'s' if k > 1 else ''}{end}."
-            private = f"{self._who(giver)} {verb} {self._who(taker)} {' '.join(shown)}{end}."
+            public = f"{self._who(giver, True)} {verb} {self._who(taker)} {k} card{'s' if k > 1 else ''}{end}."
+            private = f"{self._who(giver, True)} {verb} {self._who(taker)} {' '.join(shown)}{end}."
             self.log_event(giver, public, {giver: private, taker: private})
 
-    def _who(self, seat: int) -> str:
-        """``seat 3 (Pauper-2)``: a seat named for the event log, with its role."""
-        return f"seat {seat} ({ROLE_NAMES[self.roles[seat]]})"
+    def _who(self, seat: int, first: bool = False) -> str:
+        """``seat 3 (Pauper-2)``: a seat named for the event log, with its role; ``Seat 3 (Pauper-2)``
+        to begin a sentence."""
+        return f"{'Seat' if first else 'seat'} {seat} ({ROLE_NAMES[self.roles[seat]]})"
 
     def _begin_play(self) -> None:
         self.phase = PLAY
         self.owed = {}
         self._new_pile(self.positions[-1])  # Pauper-2 leads the first pile (KQ-5)
-        self.log_event(self.turn, f"{self._who(self.turn)} leads the first pile.")
+        self.log_event(self.turn, f"{self._who(self.turn, True)} leads the first pile.")
 
     def _new_pile(self, leader: int) -> None:
         self.discard = (*self.discard, *self.pile)
@@ -412,8 +420,8 @@ class KqpState(State):
 
     def _committed(self, seat: int, action: Action) -> None:
         # a give-back chosen in secret (KQ-4): only the seat sees which
-        self.log_event(seat, f"{self._who(seat)} has chosen a give-back.",
-                       {seat: f"{self._who(seat)} has chosen to give back {' '.join(action.text.split()[1:])}."})
+        self.log_event(seat, f"{self._who(seat, True)} has chosen a give-back.",
+                       {seat: f"{self._who(seat, True)} has chosen to give back {' '.join(action.text.split()[1:])}."})
 
     def _legal_for(self, seat: int) -> tuple[list[Action], Any]:  # Any: a dict or a LegalList (.get)
         cache = self._legal_cache
@@ -510,13 +518,13 @@ class KqpState(State):
             self.finished.append(seat)
             k = len(self.finished)  # KQ-8: the k-th out scores k
             mode = _CONSECUTIVE if self.consecutive and self.plays == 2 else ""
-            self.log_event(seat, f"seat {seat} plays {act.text} and goes out {_ORDINAL[k]}: "
+            self.log_event(seat, f"Seat {seat} plays {act.text} and goes out {_ORDINAL[k]}: "
                                  f"{k} point{'s' if k > 1 else ''}{mode}.")
             if k == self.num_players - 1:
                 self._end_round()
                 return
         elif self.consecutive and self.plays == 2:
-            self.log_event(seat, f"seat {seat} plays {act.text}{_CONSECUTIVE}.")
+            self.log_event(seat, f"Seat {seat} plays {act.text}{_CONSECUTIVE}.")
         else:
             self.log_event(seat, _PLAYS[act][seat])
         nxt = self.nxt
@@ -534,11 +542,11 @@ class KqpState(State):
         if len(self.passes) >= holders - (1 if sizes[owner] else 0):
             # KQ-6: the owner leads a new pile, or the next holder to the owner's left
             if sizes[owner]:
-                self.log_event(seat, f"seat {seat} passes: seat {owner} wins the pile and leads.")
+                self.log_event(seat, f"Seat {seat} passes: seat {owner} wins the pile and leads.")
                 self._new_pile(owner)
             else:
                 leader = self._next_holder(owner)
-                self.log_event(seat, f"seat {seat} passes: seat {owner} wins the pile; seat {owner} is out, "
+                self.log_event(seat, f"Seat {seat} passes: seat {owner} wins the pile; seat {owner} is out, "
                                      f"so seat {leader} leads.")
                 self._new_pile(leader)
         else:
@@ -571,7 +579,7 @@ class KqpState(State):
         self.rounds_log.append(_record(
             {"round": self.round, "finish": finish, "points": points, "scores": list(self.totals)}))
         self.finished = finish
-        self.log_event(last, f"seat {last} is left holding cards: last, {n} points.")
+        self.log_event(last, f"Seat {last} is left holding cards: last, {n} points.")
         places = ", ".join(f"{_ORDINAL[i + 1]} seat {s}" for i, s in enumerate(finish))
         scores = ", ".join(f"seat {s} {self.totals[s]}" for s in range(n))
         self.log_event(None, f"Round {self.round} is over: {places}. Scores: {scores}.")
@@ -766,7 +774,7 @@ class KqpState(State):
         if len(positions) != n:
             raise PositionError(f.at("positions"), f"must list every seat 0..{n - 1} once, King first")
         self._set_positions(positions)
-        self.phase = f.text("phase", (TAX, PLAY, OVER), default=PLAY)
+        self.phase = f.text("phase", (DEAL, TAX, PLAY, OVER), default=PLAY)
         self._load_pile(f.obj("pile", default={}))
         turn = f.seat("turn", n) if f.has("turn") else None
         self.turn = positions[-1] if turn is None else turn
@@ -816,6 +824,25 @@ class KqpState(State):
             self.discard = tuple(expand(left))
         if self.phase == PLAY and self.sizes[self.turn] == 0:
             raise PositionError("turn", f"seat {self.turn} is to play but holds no cards")
+        if self.phase == DEAL:
+            self._load_deal(f)
+
+    def _load_deal(self, f: Fields) -> None:
+        """Phase ``deal``: the hands as dealt, before the taxes; the taxes are collected now (KQ-4),
+        which leaves the position in phase ``tax`` (or ``play`` if nothing is to be given back)."""
+        for key in ("turn", "taxes", "owed", "winner"):
+            if f.has(key) and f.data[key] not in (None, [], {}):
+                raise PositionError(key, "a position in phase 'deal' is a round before its taxes (KQ-4): "
+                                         "the taxes fill in the rest")
+        if self.pile:
+            raise PositionError("pile", "the pile is empty before the taxes (KQ-4)")
+        if self.finished or any(any(p) for p in self.played):
+            raise PositionError("finished" if self.finished else "played",
+                                "nothing is played before the taxes (KQ-4)")
+        for s in range(self.num_players):
+            if not self.sizes[s]:
+                raise PositionError(f"hands[{s}]", f"seat {s} is dealt no cards; every seat is dealt cards (KQ-3)")
+        self._collect_taxes()
 
     def _load_pile(self, p: Fields) -> None:
         """The pile, top card first. Each play tops the last with a higher value (KQ-5),

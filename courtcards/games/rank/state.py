@@ -156,7 +156,7 @@ def _set_words(count: int, value: int) -> str:
 
 
 _SET_WORDS: Final[dict[tuple[int, int], str]] = {}
-_PASSES: Final = tuple(f"seat {s} passes." for s in range(12))
+_PASSES: Final = tuple(f"Seat {s} passes." for s in range(12))
 
 
 def _ordinal(k: int) -> str:
@@ -610,8 +610,8 @@ class RankState(State):
 
     def _committed(self, seat: int, action: Action) -> None:
         # RK-13: the King's and the Queen's give-backs are chosen in secret, each seen by its chooser only
-        self.log_event(seat, f"seat {seat} has chosen what to give back.",
-                       {seat: f"seat {seat} chooses to {action.text} (hidden until both have chosen)."})
+        self.log_event(seat, f"Seat {seat} has chosen what to give back.",
+                       {seat: f"Seat {seat} chooses to {action.text} (hidden until both have chosen)."})
 
     def _resolve(self, actions: dict[int, Action]) -> None:
         phase = self.phase
@@ -703,7 +703,7 @@ class RankState(State):
                 self._new_round(seat)
                 return
             leader = self._left_holder(seat)  # RK-9: the next holder to the left leads
-            self.log_event(None, f"seat {leader} leads.")
+            self.log_event(None, f"Seat {leader} leads.")
             self._new_round(leader)
             return
         if act.is_lone_modifier:  # RK-7
@@ -711,12 +711,12 @@ class RankState(State):
             name = "Rank-Up" if act.cards[0] == UP else "Rank-Down"
             if self.pile_count:
                 self.pile_value += 1 if act.cards[0] == UP else -1
-                self.log_event(seat, f"seat {seat} plays a lone {name}: the pile is now "
+                self.log_event(seat, f"Seat {seat} plays a lone {name}: the pile is now "
                                      f"{_set_words(self.pile_count, self.pile_value)}; seat {seat} sits out the "
                                      f"round{self._out_words(seat)}.")
                 self._next(seat)
                 return
-            self.log_event(seat, f"seat {seat} sheds a lone {name} and sits out the round{self._out_words(seat)}.")
+            self.log_event(seat, f"Seat {seat} sheds a lone {name} and sits out the round{self._out_words(seat)}.")
             if self._hand_done():
                 return
             nxt = self._left(seat, lambda s: self.sizes[s] > 0 and not self.passed[s])
@@ -726,7 +726,7 @@ class RankState(State):
                 self._new_round(leader)
             else:
                 self.turn = nxt
-                self.log_event(None, f"seat {nxt} leads.")
+                self.log_event(None, f"Seat {nxt} leads.")
             return
         base = act.base or self._set_value(act)  # RK-4: Wilds alone take their value from the pile
         if not self.pile_count:
@@ -736,22 +736,22 @@ class RankState(State):
         self.owner = seat
         words = _SET_WORDS.get((self.pile_count, base)) or _set_words(self.pile_count, base)
         if self.sizes[seat]:
-            self.log_event(seat, f"seat {seat} plays {act.text} ({words}).")
+            self.log_event(seat, f"Seat {seat} plays {act.text} ({words}).")
         else:
-            self.log_event(seat, f"seat {seat} plays {act.text} ({words}) and is out ({_ordinal(len(self.finished))}).")
+            self.log_event(seat, f"Seat {seat} plays {act.text} ({words}) and is out ({_ordinal(len(self.finished))}).")
         self._next(seat)
 
     def _crown_event(self, seat: int, act: A.RankAction, drawn: list[int]) -> None:
         """RK-6: the Crown wins the round; a Crown + Draw 2's cards are seen by the drawer only (RK-16)."""
         out = self._out_words(seat)
         if act.cards[0] == CROWN:
-            self.log_event(seat, f"seat {seat} plays a Crown and wins the round{out}.")
+            self.log_event(seat, f"Seat {seat} plays a Crown and wins the round{out}.")
             return
         if not drawn:
-            self.log_event(seat, f"seat {seat} plays a Crown + Draw 2 and wins the round; the draw pile is "
+            self.log_event(seat, f"Seat {seat} plays a Crown + Draw 2 and wins the round; the draw pile is "
                                  f"empty{out}.")
             return
-        head = f"seat {seat} plays a Crown + Draw 2, wins the round and draws {_cards_words(len(drawn))}"
+        head = f"Seat {seat} plays a Crown + Draw 2, wins the round and draws {_cards_words(len(drawn))}"
         self.log_event(seat, f"{head}.", {seat: f"{head}: {' '.join(TEXT[c] for c in canonical(drawn))}."})
 
     def _next(self, seat: int) -> None:
@@ -768,8 +768,8 @@ class RankState(State):
                     break
             else:  # RK-9: the owner leads, or the next holder to the owner's left
                 leader = owner if sizes[owner] else self._left_holder(owner)
-                self.log_event(None, f"seat {owner} wins the round and leads." if leader == owner else
-                               f"seat {owner} wins the round; seat {leader} leads.")
+                self.log_event(None, f"Seat {owner} wins the round and leads." if leader == owner else
+                               f"Seat {owner} wins the round; seat {leader} leads.")
                 self._new_round(leader)
                 return
         for s in _LEFT[n][seat]:
@@ -827,7 +827,7 @@ class RankState(State):
                 best = max(self.kings)
                 self.winner = min((s for s in range(n) if self.kings[s] == best), key=place.__getitem__)
                 self.phase = OVER
-                self.log_event(None, f"seat {self.winner} wins the game, King in {best} of "
+                self.log_event(None, f"Seat {self.winner} wins the game, King in {best} of "
                                      f"{self.hand_number} hands (RK-15).")
                 return
         else:
@@ -837,7 +837,7 @@ class RankState(State):
                 self.winner = min(reached, key=place.__getitem__)
                 self.phase = OVER
                 tie = " (the better finish this hand breaks the tie)" if len(reached) > 1 else ""
-                self.log_event(None, f"seat {self.winner} wins the game with {self.tokens[self.winner]} Royal "
+                self.log_event(None, f"Seat {self.winner} wins the game with {self.tokens[self.winner]} Royal "
                                      f"Tokens{tie}.")
                 return
         self.hand_number += 1

@@ -110,7 +110,7 @@ def discard_table(value: OptionValue) -> tuple[int, int, int]:
     return low, middle, high
 
 
-_CHOSEN = tuple(f"seat {s} has chosen a card (hidden until both have chosen)" for s in (0, 1))
+_CHOSEN = tuple(f"Seat {s} has chosen a card (hidden until both have chosen)" for s in (0, 1))
 
 class RoyaleState(State):
     """A game of Rank Royale between seats 0 and 1."""
@@ -147,7 +147,7 @@ class RoyaleState(State):
             deck = self.decks[s]
             self.hands[s] = sorted(deck[:HAND_SIZE])
             del deck[:HAND_SIZE]
-        self.log_event(None, f"seat 0 and seat 1 shuffle their decks and draw {HAND_SIZE} cards each")
+        self.log_event(None, f"Seat 0 and seat 1 shuffle their decks and draw {HAND_SIZE} cards each")
 
     @property
     def rounds_log(self) -> list[JSON]:
@@ -203,7 +203,7 @@ class RoyaleState(State):
                 return "this is the play phase: choose one card from your hand, like '7H'"
         elif self.phase == DISCARD and seat == self.loser:
             if action.kind != "discard":
-                return f"you lost on tier and must discard {self.owe} card(s), like 'discard 3C 9S'"
+                return f"you lost on tier and must discard {N_CARDS[self.owe]}, like 'discard 3C 9S'"
         else:
             return "not your decision now"
         if len(set(action.cards)) != len(action.cards):
@@ -212,13 +212,13 @@ class RoyaleState(State):
         if missing:
             return f"you do not hold {', '.join(missing)} (hand: {' '.join(texts(hand)) or 'empty'})"
         if action.kind == "discard" and len(action.cards) != self.owe:
-            return f"you must discard exactly {self.owe} card(s), not {len(action.cards)} (RR-2, RR-4)"
+            return f"you must discard exactly {N_CARDS[self.owe]}, not {len(action.cards)} (RR-2, RR-4)"
         return None
 
     def _committed(self, seat: int, action: Action) -> None:
         # RR-3: the other seat learns that a card was chosen, never which, until both have chosen
         self.log_event(seat, _CHOSEN[seat],
-                       {seat: f"seat {seat} chooses {action.text} (hidden until both have chosen)"})
+                       {seat: f"Seat {seat} chooses {action.text} (hidden until both have chosen)"})
 
     def _resolve(self, actions: dict[int, Action]) -> None:
         # One event per action (the engine's log): the reveal with its outcome, and whatever
@@ -226,7 +226,7 @@ class RoyaleState(State):
         if self.phase == DISCARD:
             act: A.RoyaleAction = actions[self.loser]  # type: ignore[assignment]
             seat = self.loser
-            self._end_round(f"seat {seat} discards {self._discard(seat, act.cards)}", seat)
+            self._end_round(f"Seat {seat} discards {self._discard(seat, act.cards)}", seat)
             return
         c0: int = actions[0][1]  # type: ignore[index]
         c1: int = actions[1][1]  # type: ignore[index]
@@ -496,7 +496,7 @@ class RoyaleState(State):
             self.loser = loser
             self.owe = owed.integer("count", 1, 52)
             if strict and self.owe > len(self.hands[self.loser]):
-                raise PositionError(owed.at("count"), f"seat {self.loser} cannot owe {self.owe} card(s) holding "
+                raise PositionError(owed.at("count"), f"seat {self.loser} cannot owe {N_CARDS[self.owe]} holding "
                                                       f"{len(self.hands[self.loser])} (RR-4)")
         elif f.data.get("owed") is not None:
             raise PositionError("owed", f"only the discard phase owes cards, not the {self.phase} phase")

@@ -59,7 +59,7 @@ ATTACK, ASSASSINATE = "attack", "assassinate"
 Royal = tuple[int, int]  # (face card, number card)
 
 # sentences of the log worded once here, for the hot paths (random playouts word every event)
-_COMMITTED = tuple(f"seat {s} has committed (hidden until the reveal)" for s in range(6))
+_COMMITTED = tuple(f"Seat {s} has committed (hidden until the reveal)" for s in range(6))  # an event of its own
 _LAST_COMMITTED = tuple(f"seat {s} has committed" for s in range(6))
 _DRAWS = ("no card", "1 card", *(f"{k} cards" for k in range(2, 13)))
 _ROYAL = {(f, c): f"the Royal {TEXT[f]} {TEXT[c]} ({RANKS[c]} point{'s' if RANKS[c] > 1 else ''})"
@@ -275,7 +275,7 @@ class RoyalsState(State):
             self.rng.shuffle(deck)
             self.decks[s] = deck
             drawn.append(self._draw_up(s))
-        public = f"each seat shuffles its deck and draws {self.hand_limit} cards"
+        public = f"Each seat shuffles its deck and draws {self.hand_limit} cards"
         self.log_event(None, public, {s: f"{public}; seat {s} draws {_names(drawn[s])}" for s in range(n)})
         self.first_player = self._choose_first()
         self._begin_turn(self.first_player)
@@ -296,7 +296,7 @@ class RoyalsState(State):
         chosen = tied[0]
         # RY-1: the bottom cards are shown to everyone
         cards = "; then ".join(", ".join(f"seat {s} {t}" for s, t in enumerate(level) if t) for level in self.opening)
-        self.log_event(chosen, f"bottom cards: {cards}: seat {chosen} goes first")  # not part of an action
+        self.log_event(chosen, f"Bottom cards: {cards}: seat {chosen} goes first")  # not part of an action
         return chosen
 
     def _draw_up(self, seat: int) -> list[int]:
@@ -313,7 +313,7 @@ class RoyalsState(State):
                 deck.extend(pile)
                 pile.clear()
                 self.rng.shuffle(deck)
-                self._said.append(f"seat {seat} shuffles its discard pile into a new deck ({len(deck)} cards)")
+                self._said.append(f"seat {seat} shuffles its discard pile into a new deck ({_cards(len(deck))})")
             take = min(self.hand_limit - len(hand), len(deck))
             cards = deck[-take:]  # from the top (the end)
             cards.reverse()
@@ -493,7 +493,8 @@ class RoyalsState(State):
         said, told = self._said, self._told
         if said:
             self._said, self._told = [], None
-            self.log_event(seat, "; ".join(said), None if told is None else _Told(said, told))
+            text = "; ".join(said)
+            self.log_event(seat, text[:1].upper() + text[1:], None if told is None else _Told(said, told))
 
     def _resolve(self, actions: dict[int, Action]) -> None:
         """Carry out the action(s), then log what they caused as one event (``_flush``)."""
@@ -911,8 +912,8 @@ class RoyalsState(State):
         if size == k or (up_to and size < k):
             return None
         if up_to:
-            return f"the defender commits at most {k} card(s) (RY-4)"
-        return f"you must commit exactly {k} card(s) (RY-4, RY-5)"
+            return f"the defender commits at most {_cards(k)} (RY-4)"
+        return f"you must commit exactly {_cards(k)} (RY-4, RY-5)"
 
     def _pair_refusal(self, act: A.RoyalsAction) -> str | None:
         if act.kind == "done":
@@ -950,7 +951,7 @@ class RoyalsState(State):
         if not is_number(new) or suit(new) != suit(face):
             return f"the new card must be a number card of {TEXT[face]}'s suit (RY-6)"
         _, number, hits = self._current_wound()
-        return (f"{TEXT[face]} takes {hits} hit(s) at {rank(number)}: the new card must be at most "
+        return (f"{TEXT[face]} takes {_HITS[hits]} at {rank(number)}: the new card must be at most "
                 f"{rank(number) - hits} (RY-6)")
 
     # -- JSON ---------------------------------------------------------------------------------
@@ -1072,19 +1073,21 @@ class RoyalsState(State):
         if not self.royals[fight.defender] and fight.kind == ATTACK and self.phase == COMMIT:
             raise PositionError("fight.defender", f"seat {fight.defender} has no Royal to attack (RY-4)")
         held = [len(self.hands[s]) + len(self.table[s]) for s in range(n)]
+        rule = self._rule_need(held)
+        # in the losses phase each hit Royal dealt with was discarded or took a number card from the hand,
+        # so the defender may have held up to that many more Royals or cards when the fight was declared
+        slack = fight.resolved if self.phase == LOSSES else 0
+        d = fight.defender
         if not f.has("need"):
-            if fight.kind == ATTACK:
-                fight.need = {s: min(max(1, len(self.royals[s])) if s == fight.attacker else len(self.royals[s]),
-                                     held[s]) for s in range(n)}
-            else:
-                fight.need = {s: 0 for s in range(n)}
-                fight.need[fight.attacker] = min(1, held[fight.attacker])
-                fight.need[fight.defender] = min(1, held[fight.defender])
+            fight.need = rule
+            fight.need[d] = max(rule[d], min(len(self.table[d]), rule[d] + slack))
         else:
-            fight.need = {s: fight.need.get(s, 0) for s in range(n)}
+            fight.need = {s: fight.need.get(s, rule[s]) for s in range(n)}  # a seat left out: as RY-4, RY-5 ask
             for s, k in fight.need.items():
-                if k > held[s]:
-                    raise PositionError(f"fight.need.{s}", f"seat {s} holds {held[s]} cards, it cannot commit {k}")
+                if k > held[s] + (slack if s == d else 0):
+                    raise PositionError(f"fight.need.{s}", f"seat {s} holds {_cards(held[s])}, it cannot commit {k}")
+                if not rule[s] <= k <= rule[s] + (slack if s == d else 0):
+                    raise PositionError(f"fight.need.{s}", self._need_reason(s, k, rule[s], held[s]))
         committing = self.phase == COMMIT
         if not f.has("revealed"):
             fight.revealed = not committing
@@ -1123,6 +1126,46 @@ class RoyalsState(State):
         for face, _ in fight.wounds()[fight.resolved:]:
             if face not in faces:
                 raise PositionError("fight.assigned", f"seat {fight.defender} has no Royal {TEXT[face]} in play")
+        if fight.revealed:  # RY-4, RY-5: each seat committed what it had to (the defender of an attack: at most)
+            for s in range(n):
+                k, laid = fight.need[s], len(self.table[s])
+                up_to = fight.kind == ATTACK and s == d
+                if laid > k or (laid < k and not up_to):
+                    rules = "RY-4" if fight.kind == ATTACK else "RY-5"
+                    asked = f"{'at most ' if up_to else ''}{_cards(k)}"
+                    raise PositionError(f"table[{s}]", f"seat {s} commits {asked} to this fight ({rules}), "
+                                                       f"not {laid}")
+
+    def _rule_need(self, held: list[int]) -> dict[int, int]:
+        """The cards each seat commits to the fight as RY-4 or RY-5 asks, from the Royals in play and
+        ``held`` (each seat's hand and its cards on the table): the attacker max(1, its Royals), every
+        other seat its Royals (the defender: at most), capped by the cards held; an assassination: one
+        card each from the assassin and the Royal's owner, if they hold any."""
+        fight = self.fight
+        assert fight is not None
+        n = self.num_players
+        if fight.kind == ATTACK:
+            return {s: min(max(1, len(self.royals[s])) if s == fight.attacker else len(self.royals[s]), held[s])
+                    for s in range(n)}
+        need = {s: 0 for s in range(n)}
+        need[fight.attacker] = min(1, held[fight.attacker])
+        need[fight.defender] = min(1, held[fight.defender])
+        return need
+
+    def _need_reason(self, seat: int, k: int, asked: int, held: int) -> str:
+        """Why an explicit ``need`` of ``k`` for ``seat`` is not the ``asked`` count of RY-4 or RY-5."""
+        fight = self.fight
+        assert fight is not None
+        royals = len(self.royals[seat])
+        has = f"seat {seat} has {royals} Royal{'s' if royals != 1 else ''} in play and holds {_cards(held)}"
+        if fight.kind == ATTACK:
+            role = "the attacker" if seat == fight.attacker else "the defender" if seat == fight.defender else \
+                "a seat that joins"
+            return f"{has}: as {role} it commits {'at most ' if seat == fight.defender else ''}{_cards(asked)} " \
+                   f"to the attack, not {k} (RY-4)"
+        role = "the assassin" if seat == fight.attacker else "the Royal's owner" if seat == fight.defender else \
+            "a seat outside the assassination"
+        return f"{has}: as {role} it commits {_cards(asked)}, not {k} (RY-5)"
 
     def _seat_cards(self, f: Fields, key: str) -> list[list[int]] | None:
         """Per seat, a list of cards (or their text separated by spaces); None if absent."""
@@ -1179,7 +1222,8 @@ class _Told(Mapping[int, str]):
                 out[index] = f"seat {seat} commits {_names(cards) or 'no card'} (hidden until the reveal)"
             else:  # a draw (RY-2)
                 out[index] = f"{out[index]}: {_names(cards)}"
-            self.text = "; ".join(out)
+            text = "; ".join(out)
+            self.text = text[:1].upper() + text[1:]
         return self.text
 
     def get(self, seat: int, default: Any = None) -> Any:  # every view asks: no KeyError for other seats
@@ -1190,6 +1234,11 @@ class _Told(Mapping[int, str]):
 
     def __len__(self) -> int:
         return 1
+
+
+def _cards(k: int) -> str:
+    """``0 cards``, ``1 card``, ``2 cards``, ..."""
+    return f"{k} card{'s' if k != 1 else ''}"
 
 
 def _names(cards: list[int] | tuple[int, ...]) -> str:
