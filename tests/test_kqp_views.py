@@ -291,7 +291,7 @@ def test_the_terminal_shows_the_engines_sentences() -> None:
     # KQ-4 as the terminal tells it: the engine's log, the viewer's seat marked, no secret to the others
     from rich.text import Text
 
-    from courtcards.cli.render_kqp import describe_event, describe_start
+    from courtcards.games.kqp.render import describe_event, describe_start
 
     state = tax_position()
     before = {s: state.view(s) for s in (None, 0, 2)}

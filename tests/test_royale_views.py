@@ -289,7 +289,7 @@ def test_an_old_position_is_upgraded_field_by_field() -> None:
 def test_the_terminal_says_what_the_engine_says() -> None:
     from rich.text import Text
 
-    from courtcards.cli import render_royale as R
+    from courtcards.games.royale import render as R
 
     state = position()
     start = state.view(0)

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 from rich.console import Console
 
-from courtcards.cli import render_royals as R
 from courtcards.core.game import get_game
+from courtcards.games.royals import render as R
 from courtcards.games.royals.state import RoyalsState
 
 G = get_game("royals")
