@@ -1,7 +1,7 @@
 """``courtcards tournament GAME``: an elimination tournament of bots, for a game that has them.
 
-A game offers tournaments by naming a module as its "tournament" profile (KQP's is
-courtcards.games.kqp.tournament, KQ-10). That module decides tables, seeds and who goes on:
+A game offers tournaments by naming a module as its "tournament" profile (King Queens &
+Paupers does, KQ-10: its package's ``tournament`` module). That module decides tables, seeds and who goes on:
 it provides ``ADVANCE`` (the ways to go on, the default first), ``TournamentPlan(players, seed,
 rounds, advance)`` with ``check()``, ``stage_plan(players)``, ``run_tournament(plan, play_table,
 done)``, ``replay_tournament(data)`` and the ``Tournament``/``TableResult`` they return. This
