@@ -16,10 +16,10 @@ from typer.testing import CliRunner
 
 from courtcards.cli.main import app
 from courtcards.cli.play import PlaySession, setup_session
-from courtcards.cli.render import get_renderer
-from courtcards.cli.render_rank import describe_event
 from courtcards.core.game import get_game
 from courtcards.core.record import GameRecord
+from courtcards.games.rank.render import describe_event
+from courtcards.render import TerminalRenderer, get_renderer
 
 runner = CliRunner()
 QUICK = ["-o", "tokens_to_win=1"]
@@ -74,8 +74,8 @@ def test_human_game_with_wrong_inputs_then_legal_moves_to_the_end(tmp_path: Path
     assert session.run() == 0
     text = output(session)
     assert "cannot read 'zz top': not a Rank card" in text
-    assert "illegal action '12 12 12 12 12 12 12 12' by seat 0: you hold" in text
-    assert "illegal action 'give 3' by seat 0" in text
+    assert "illegal action '12 12 12 12 12 12 12 12' by seat 1 (you): you hold" in text  # seats from 1
+    assert "illegal action 'give 3' by seat 1 (you)" in text
     assert text.count("Try again") == 3
     assert "Your hand (15)" in text and "Your moves:" in text and "Game over" in text
     assert session.state.is_over()
@@ -99,9 +99,9 @@ def test_human_in_a_simultaneous_exchange_classic_president(tmp_path: Path) -> N
     assert session.state.is_over()
     assert seen == [{"committed": [3]}]  # who has chosen, never what
     text = output(session)
-    assert "Seat 2 hands C2 to seat 0 (you) (Classic President)." in text
-    assert "Seat 3 has chosen what to give back." in text
-    assert "Seat 0 (you) gives" in text and "back to seat 2." in text
+    assert "Seat 3 hands C2 to seat 1 (you) (Classic President)." in text  # engine seats 2 and 0
+    assert "Seat 4 has chosen what to give back." in text
+    assert "Seat 1 (you) gives" in text and "back to seat 3." in text
 
 
 def test_quit_help_and_moves_then_the_record_is_saved(tmp_path: Path) -> None:
@@ -138,7 +138,8 @@ def test_end_of_input_and_ctrl_c_save_the_record(tmp_path: Path) -> None:
         (["play", "rank", "-o", "tokens_to_win=many"], "does not accept 'many'"),
         (["play", "rank", "--preset", "nope"], "unknown preset 'nope'; valid presets: "),
         (["play", "rank", "--players", "2"], "Rank is for 3 to 12 players, not 2"),
-        (["play", "rank", "--seat", "4"], "--seat must be a seat 0..3, not 4"),
+        (["play", "rank", "--seat", "5"], "--seat must be a seat 1..4, not 5"),
+        (["play", "rank", "--seat", "0"], "--seat must be a seat 1..4, not 0"),
     ],
 )
 def test_bad_names_exit_2_listing_the_valid_ones(args: list[str], message: str, tmp_path: Path) -> None:
@@ -170,7 +171,7 @@ def test_replay_no_interactive_prints_every_step_and_the_result(tmp_path: Path) 
     assert res.exit_code == 0, res.output
     assert f"Step {n}/{n}" in res.output and "Game over" in res.output
     winner = record.result["winner"] if record.result else None
-    assert f"Winner: seat {winner}" in res.output
+    assert winner is not None and f"Winner: seat {winner + 1}" in res.output  # seats numbered from 1
     res = runner.invoke(app, ["replay", str(path), "--no-interactive", "--seat", "1", "--all", "--to", "3"])
     assert res.exit_code == 0, res.output
     assert "Step 3/" in res.output and "Step 4/" not in res.output and "Every hand:" in res.output
@@ -199,14 +200,18 @@ def test_replay_refuses_missing_bad_and_tampered_records(tmp_path: Path) -> None
     assert res.exit_code == 2 and "action 1 ('C C' by seat" in res.output and "does not replay" in res.output
 
 
-def test_renderer_registry_falls_back_to_the_generic_renderer() -> None:
-    assert not get_renderer("rank").is_generic
-    generic = get_renderer("no_such_game")
-    assert generic.is_generic
+def test_renderer_registry_falls_back_to_the_generic_renderer(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = get_game("rank")
+    assert not get_renderer(game).is_generic and get_renderer("rank") is get_renderer(game)
+    monkeypatch.setattr(type(game), "profile", lambda self, layer: None)
+    generic = get_renderer("rank")
+    assert generic.is_generic and type(generic) is TerminalRenderer
     con = console()
-    generic.view(con, {"seat": 1, "hand": ["x"]})
-    assert '"hand"' in con.file.getvalue()  # type: ignore[attr-defined]
-    assert generic.event({}, {"seat": 1}, 2, "secret") == ["Seat 2 moves."]
+    generic.view(con, {"game": "rank", "seat": 1, "hand": ["x"], "deck_size": 3})
+    shown = con.file.getvalue()  # type: ignore[attr-defined]
+    assert "Rank" in shown and "Your hand (1): x" in shown and "deck size: 3" in shown
+    # a view without a log: only the viewer's own actions are known to be public
+    assert generic.event({}, {"seat": 1}, 2, "secret") == ["Seat 3 moves."]
     assert generic.event({}, {"seat": 2}, 2, "mine") == ["You: mine"]
 
 
@@ -222,9 +227,9 @@ def test_steal_card_is_shown_to_king_and_beggar_only() -> None:
     state.apply(0, "steal")
     after = [state.view(s) for s in range(4)]
     lines = {s: Text.from_markup(" ".join(describe_event(before[s], after[s], 0, "steal"))).plain for s in range(4)}
-    assert "The King (you) steals 12 from the Beggar (seat 3)" in lines[0]
-    assert "The King (seat 0) steals 12 from the Beggar (you)" in lines[3]
-    assert "steals a card from the Beggar (seat 3)" in lines[1]
+    assert "The King (you) steals 12 from the Beggar (seat 4)" in lines[0]
+    assert "The King (seat 1) steals 12 from the Beggar (you)" in lines[3]
+    assert "steals a card from the Beggar (seat 4)" in lines[1]
     assert "12" not in lines[2] and "steals a card" in lines[2]
 
 

@@ -12,6 +12,7 @@ from rich.console import Console
 from courtcards.cli.play import COMMAND_OF, COMMAND_WORDS, COMMANDS, PlaySession, setup_session
 from courtcards.core.game import game_names, get_game
 from courtcards.core.record import GameRecord
+from courtcards.render import get_renderer
 
 
 def console() -> Console:
@@ -32,6 +33,7 @@ def test_the_command_words_come_from_one_list() -> None:
 @pytest.mark.parametrize("name", game_names())
 def test_no_command_word_is_a_legal_move_of_any_game(name: str) -> None:
     game = get_game(name)
+    renderer = get_renderer(game)
     seen: set[str] = set()
     for players in range(game.min_players, game.max_players + 1):
         for seed in (1, 2, 3):
@@ -40,7 +42,9 @@ def test_no_command_word_is_a_legal_move_of_any_game(name: str) -> None:
             while not state.is_over():
                 movers = state.to_move()
                 for seat in movers:
-                    seen.update(typed(a.text) for a in state.legal_actions(seat))
+                    texts = [a.text for a in state.legal_actions(seat)]
+                    view = state.view(seat)
+                    seen.update(typed(t) for t in texts + [renderer.move_text(view, t) for t in texts])  # as typed
                 seat = movers[0]
                 state.apply(seat, rng.choice(state.legal_actions(seat)))
     assert seen, name

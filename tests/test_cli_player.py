@@ -27,10 +27,10 @@ from typer.testing import CliRunner
 from courtcards.cli.main import app, missing_extra
 from courtcards.cli.play import PlaySession, resume_session, setup_session
 from courtcards.cli.prompt import WordsCompleter, terminal_input
-from courtcards.cli.render_rank import cards_markup as rank_cards
-from courtcards.cli.render_royale import card_markup as royale_card
-from courtcards.cli.render_royals import card_markup as royals_card
 from courtcards.core.record import GameRecord
+from courtcards.games.rank.render import cards_markup as rank_cards
+from courtcards.games.royale.render import card_markup as royale_card
+from courtcards.games.royals.render import card_markup as royals_card
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()

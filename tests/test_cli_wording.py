@@ -13,19 +13,20 @@ from typer.testing import CliRunner
 
 from courtcards.cli.main import app
 from courtcards.cli.play import PlaySession, setup_session
-from courtcards.cli.render import does, plural
+from courtcards.render import does, plural
 
 runner = CliRunner()
 
 
 def played(tmp_path: Path, game: str, players: int, seed: int) -> str:
-    """The whole terminal text of a game where seat 0 types random legal moves (and a few commands)."""
+    """The whole terminal text of a game where seat 1 (engine seat 0) types random legal moves as listed
+    (and a few commands)."""
     rng = random.Random(seed)
     holder: list[PlaySession] = []
 
     def answer(_prompt: str) -> str:
         r = rng.random()
-        return "board" if r < 0.05 else "moves" if r < 0.08 else rng.choice(holder[0].human_legal())
+        return "board" if r < 0.05 else "moves" if r < 0.08 else rng.choice(holder[0].shown_legal())
 
     out = Console(file=io.StringIO(), width=120, color_system=None)
     session = setup_session(game, players=players, seed=seed, console=out, input_fn=answer,
@@ -51,7 +52,8 @@ def test_royale_discards_have_proper_plurals(tmp_path: Path) -> None:
 def test_plural_and_does() -> None:
     assert [plural(n, "card") for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
     view = {"seat": 1}
-    assert does(view, 1, "tries", "try") == "You try" and does(view, 2, "tries", "try") == "Seat 2 tries"
+    # seats are numbered from 1 for the player: engine seat 2 is "Seat 3"
+    assert does(view, 1, "tries", "try") == "You try" and does(view, 2, "tries", "try") == "Seat 3 tries"
 
 
 def test_games_lists_player_counts_and_defaults_as_typed() -> None:

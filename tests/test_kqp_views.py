@@ -291,7 +291,7 @@ def test_the_terminal_shows_the_engines_sentences() -> None:
     # KQ-4 as the terminal tells it: the engine's log, the viewer's seat marked, no secret to the others
     from rich.text import Text
 
-    from courtcards.cli.render_kqp import describe_event, describe_start
+    from courtcards.games.kqp.render import describe_event, describe_start
 
     state = tax_position()
     before = {s: state.view(s) for s in (None, 0, 2)}
@@ -301,13 +301,14 @@ def test_the_terminal_shows_the_engines_sentences() -> None:
     def told(seat: int | None) -> list[str]:
         return [Text.from_markup(line).plain for line in describe_event(before[seat], state.view(seat), 1, "give 5")]
 
-    assert told(0) == ["Seat 0 (you, King) has chosen to give back 3 G.",
-                       "Seat 0 (you, King) gives back to seat 3 (Pauper-2) 3 G.",
-                       "Seat 1 (Queen) gives back to seat 2 (Pauper-1) 1 card.",
-                       "Seat 3 (Pauper-2) leads the first pile."]
-    assert told(2)[:3] == ["Seat 0 (King) has chosen a give-back.",
-                           "Seat 0 (King) gives back to seat 3 (Pauper-2) 2 cards.",
-                           "Seat 1 (Queen) gives back to seat 2 (you, Pauper-1) 5."]
+    # seats numbered from 1 for the player (engine seat 0 is "Seat 1")
+    assert told(0) == ["Seat 1 (you, King) has chosen to give back 3 G.",
+                       "Seat 1 (you, King) gives back to seat 4 (Pauper-2) 3 G.",
+                       "Seat 2 (Queen) gives back to seat 3 (Pauper-1) 1 card.",
+                       "Seat 4 (Pauper-2) leads the first pile."]
+    assert told(2)[:3] == ["Seat 1 (King) has chosen a give-back.",
+                           "Seat 1 (King) gives back to seat 4 (Pauper-2) 2 cards.",
+                           "Seat 2 (Queen) gives back to seat 3 (you, Pauper-1) 5."]
     assert "3 G" not in " ".join(told(None))
     fresh = KQP.new_game(4, seed=1)
     assert Text.from_markup(describe_start(fresh.view(2))[0]).plain.startswith("Round 1: seats drawn at random")

@@ -289,20 +289,20 @@ def test_an_old_position_is_upgraded_field_by_field() -> None:
 def test_the_terminal_says_what_the_engine_says() -> None:
     from rich.text import Text
 
-    from courtcards.cli import render_royale as R
+    from courtcards.games.royale import render as R
 
     state = position()
     start = state.view(0)
     state.apply(0, "9S")
     chosen = state.view(0)
     assert [Text.from_markup(x).plain for x in R.describe_event(start, chosen, 0, "9S")] == [
-        "Seat 0 (you) chooses 9S (hidden until both have chosen)"]
+        "Seat 1 (you) chooses 9S (hidden until both have chosen)"]  # seats numbered from 1 for the player
     assert [Text.from_markup(x).plain for x in R.describe_event(start, state.view(1), 0, "9S")] == [
-        "Seat 0 has chosen a card (hidden until both have chosen)"]
+        "Seat 1 has chosen a card (hidden until both have chosen)"]
     state.apply(1, "5H")
     lines = [Text.from_markup(x).plain for x in R.describe_event(chosen, state.view(0), 1, "5H")]
-    assert lines == ["Round 1: seat 0 (you) plays 9S (middle), seat 1 plays 5H (middle): the same tier, seat 0 (you) "
-                     "wins on rank and draws 2D; seat 0 (you) draws 3D and seat 1 draws a card"]
+    assert lines == ["Round 1: seat 1 (you) plays 9S (middle), seat 2 plays 5H (middle): the same tier, seat 1 (you) "
+                     "wins on rank and draws 2D; seat 1 (you) draws 3D and seat 2 draws a card"]
     assert R.tier_of("10H") == tier_name("10H") == "middle"  # the engine's tiers (RR-1)
 
 

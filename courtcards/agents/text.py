@@ -27,10 +27,10 @@ from rich.console import Console
 from rich.text import Text
 
 from courtcards.bots.base import make_bot
-from courtcards.cli.render import get_renderer
 from courtcards.core.errors import CourtcardsError, IllegalActionError, NotationError
 from courtcards.core.game import Game, get_game
 from courtcards.core.state import State
+from courtcards.render import get_renderer, seats_numbered_from
 
 AgentFn = Callable[[str], str]
 #: submit a move's text; None when accepted, else the reason it was refused
@@ -66,9 +66,11 @@ def _plain(draw: Callable[[Console], None], width: int = 100) -> str:
 
 
 def situation(view: Mapping[str, Any]) -> str:
-    """A seat's view in words: the board as the terminal renderer shows it."""
+    """A seat's view in words: the board as the terminal renderer shows it, seats numbered
+    from 0 as in the engine's notation, the log and the prompt."""
     renderer = get_renderer(str(view["game"]))
-    return _plain(lambda console: renderer.view(console, dict(view)))
+    with seats_numbered_from(0):
+        return _plain(lambda console: renderer.view(console, dict(view)))
 
 
 def recent(view: Mapping[str, Any], k: int = RECENT_EVENTS) -> str:
@@ -79,7 +81,7 @@ def recent(view: Mapping[str, Any], k: int = RECENT_EVENTS) -> str:
 
 def notation(game: Game[Any]) -> str:
     """The game's notation help without the terminal's commands."""
-    text = Text.from_markup(get_renderer(game.name).help).plain
+    text = Text.from_markup(get_renderer(game).help).plain
     return "\n".join(line for line in text.splitlines() if not line.strip().startswith("Commands:"))
 
 

@@ -23,13 +23,13 @@ from rich.text import Text
 from courtcards.bots.base import Bot, bot_kinds, check_bot, make_bot
 from courtcards.bots.ismcts import HINT_SECONDS, hint
 from courtcards.cli.prompt import terminal_input
-from courtcards.cli.render import Renderer, get_renderer
 from courtcards.cli.say import fail, player_count, program
 from courtcards.core.errors import CourtcardsError, IllegalActionError, NotationError, OptionError, RecordError
 from courtcards.core.game import Game, get_game
 from courtcards.core.options import parse_option_pairs
 from courtcards.core.record import GameRecord
 from courtcards.core.state import Action, State
+from courtcards.render import TerminalRenderer, get_renderer, seat_number, seat_refs
 
 InputFn = Callable[[str], str]
 
@@ -86,6 +86,11 @@ def _is_bot(game: str, kind: str) -> bool:
     return True
 
 
+def engine_seat(seat: int | None) -> int | None:
+    """``--seat`` as typed (numbered for the player, from 1) in the engine's numbering (from 0)."""
+    return None if seat is None else seat - seat_number(0)
+
+
 class UsageError(Exception):
     """A bad command line (exit code 2)."""
 
@@ -121,14 +126,14 @@ class PlaySession:
         self.meta = meta or {}
         self.resumed = resumed
         self.hint_seconds = HINT_SECONDS
-        self.renderer: Renderer = get_renderer(state.game.name)
+        self.renderer: TerminalRenderer = get_renderer(state.game)
         self._view = state.view(viewer)
         self.saved: Path | None = None
 
     def _default_input(self) -> InputFn:
         """Line editing, history and Tab completion of the legal moves at a terminal; plain input otherwise."""
         if sys.stdin.isatty() and sys.stdout.isatty():
-            return terminal_input(lambda: [*self.human_legal(), *COMMAND_WORDS], Text.from_markup(PROMPT).plain)
+            return terminal_input(lambda: [*self.shown_legal(), *COMMAND_WORDS], Text.from_markup(PROMPT).plain)
         return lambda prompt: self.console.input(prompt)
 
     # -- what the human may know -------------------------------------------------------
@@ -140,6 +145,10 @@ class PlaySession:
         if self.human is None:
             return []
         return [a.text for a in self.state.legal_actions(self.human)]
+
+    def shown_legal(self) -> list[str]:
+        """The human's legal actions as the player reads and types them (the renderer's ``move_text``)."""
+        return [self.renderer.move_text(self._view, t) for t in self.human_legal()]
 
     # -- the loop ---------------------------------------------------------------------------
     def run(self) -> int:
@@ -207,9 +216,9 @@ class PlaySession:
                 self._hint(view)
                 continue
             try:
-                action = self.state.verify(self.human, line)
+                action = self.state.verify(self.human, self.renderer.read_move(view, line))
             except (NotationError, IllegalActionError) as exc:
-                self.console.print(f"[red]{escape(str(exc))}[/]")
+                self.console.print(f"[red]{escape(seat_refs(self.human, str(exc)))}[/]")
                 self.console.print("Try again ([bold]help[/]: notation, [bold]moves[/]: every legal move).")
                 continue
             self._apply(self.human, action)
@@ -222,7 +231,7 @@ class PlaySession:
         seed = bot_seed(self.state.seed ^ self.state.version, self.human)
         advice = hint(view, self.state.legal_actions(self.human), seed, self.hint_seconds)
         chance = "" if advice.chance is None else f" (estimated win chance {advice.chance:.0%})"
-        self.console.print(f"Hint: [bold]{escape(advice.action.text)}[/]{chance}")
+        self.console.print(f"Hint: [bold]{escape(self.renderer.move_text(view, advice.action.text))}[/]{chance}")
 
     def _apply(self, seat: int, action: Action) -> None:
         before = self._view
@@ -291,7 +300,7 @@ def setup_session(
     if not isinstance(n, int) or not game.min_players <= n <= game.max_players:
         raise UsageError(f"{game.title} is for {player_count(game.min_players, game.max_players, ' to ')}, not {n}")
     if not 0 <= seat < n:
-        raise UsageError(f"--seat must be a seat 0..{n - 1}, not {seat}")
+        raise UsageError(f"--seat must be a seat {seat_number(0)}..{seat_number(n - 1)}, not {seat_number(seat)}")
     game.resolve_options(n, opts, preset)  # unknown options / presets fail before anything else
     human = None if watch else seat
     kinds = parse_bot_kinds(game.name, bots, n, human)
@@ -304,8 +313,8 @@ def setup_session(
     bot_objs = {s: make_bot(game.name, k, bot_seed(seed, s)) for s, k in kinds.items()}
     seats = ["human" if s == human else f"bot:{kinds[s]}" for s in range(n)]
     console.print(f"[bold]{game.title}[/], {n} players, seed [bold]{seed}[/] (play this deal again with --seed {seed})")
-    bot_text = ", ".join(f"seat {s} {k}" for s, k in kinds.items())
-    console.print(("Watching from seat " if watch else "You are seat ") + f"{seat}. Bots: {bot_text}.")
+    bot_text = ", ".join(f"seat {seat_number(s)} {k}" for s, k in kinds.items())
+    console.print(("Watching from seat " if watch else "You are seat ") + f"{seat_number(seat)}. Bots: {bot_text}.")
     if not watch:
         console.print("Type [bold]help[/] for the notation, [bold]moves[/] for every legal move, "
                       "[bold]quit[/] to save and stop.")
@@ -330,12 +339,12 @@ def seats_from_meta(game: str, meta: dict[str, Any], n: int, seat: int | None) -
         humans = [s for s, p in enumerate(saved) if p == "human"]
         human = humans[0] if humans else None
         if seat is not None and seat != human:
-            raise UsageError(f"this game was played from seat {human}" if human is not None
+            raise UsageError(f"this game was played from seat {seat_number(human)}" if human is not None
                              else "this game was watched (bots play every seat); leave out --seat")
         return human, {s: p.removeprefix("bot:") for s, p in enumerate(saved) if s != human}
     human = 0 if seat is None else seat
     if not 0 <= human < n:
-        raise UsageError(f"--seat must be a seat 0..{n - 1}, not {seat}")
+        raise UsageError(f"--seat must be a seat {seat_number(0)}..{seat_number(n - 1)}, not {seat_number(human)}")
     return human, {s: default_bot_kind(game) for s in range(n) if s != human}
 
 
@@ -363,8 +372,8 @@ def resume_session(
     watch = human is None
     console.print(f"[bold]{state.game.title}[/], {state.num_players} players, seed [bold]{rec.seed}[/]: "
                   f"resumed after {len(rec.actions)} actions from {escape(str(path))}")
-    bot_text = ", ".join(f"seat {s} {k}" for s, k in kinds.items())
-    console.print(("Watching. " if watch else f"You are seat {human}. ") + f"Bots: {bot_text}.")
+    bot_text = ", ".join(f"seat {seat_number(s)} {k}" for s, k in kinds.items())
+    console.print(("Watching. " if human is None else f"You are seat {seat_number(human)}. ") + f"Bots: {bot_text}.")
     meta = dict(rec.meta)
     meta.setdefault("players", ["human" if s == human else f"bot:{kinds[s]}" for s in range(state.num_players)])
     return PlaySession(
@@ -381,7 +390,8 @@ def register(app: typer.Typer) -> None:
         ] = None,
         players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")] = None,
         seat: Annotated[
-            int | None, typer.Option("--seat", help="Your seat (the watched seat with --watch); default 0.")
+            int | None,
+            typer.Option("--seat", help="Your seat, 1..players (the watched seat with --watch); default 1."),
         ] = None,
         bots: Annotated[
             str | None, typer.Option("--bots", help="Bot kind for the other seats: KIND or KIND,KIND,... per seat.")
@@ -414,13 +424,13 @@ def register(app: typer.Typer) -> None:
                 if given or watch:
                     raise UsageError(f"--resume continues the saved game as it was; leave out "
                                      f"{', '.join(given + (['--watch'] if watch else []))}")
-                session = resume_session(resume, game_name=game, seat=seat, delay=delay, record=record,
+                session = resume_session(resume, game_name=game, seat=engine_seat(seat), delay=delay, record=record,
                                          console=console)
             elif game is None:
                 raise UsageError("name a game to play (see `courtcards games`), or --resume FILE")
             else:
                 session = setup_session(
-                    game, players=players, seat=seat or 0, bots=bots, preset=preset, options=option or [],
+                    game, players=players, seat=engine_seat(seat) or 0, bots=bots, preset=preset, options=option or [],
                     seed=seed, watch=watch, delay=delay, record=record, console=console,
                 )
         except (UsageError, CourtcardsError) as exc:

@@ -9,12 +9,12 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from courtcards.cli.play import InputFn
-from courtcards.cli.render import Renderer, get_renderer
+from courtcards.cli.play import InputFn, engine_seat
 from courtcards.cli.say import fail
 from courtcards.core.errors import CourtcardsError, RecordError
 from courtcards.core.record import GameRecord
 from courtcards.core.state import State
+from courtcards.render import TerminalRenderer, get_renderer, seat_number
 
 NAV = "[dim]Enter: next · b: back · NUMBER: go to step · q: quit[/] "
 
@@ -29,7 +29,7 @@ class Replayer:
         self.viewer = viewer
         self.show_all = show_all
         self.console = console
-        self.renderer: Renderer = get_renderer(record.game)
+        self.renderer: TerminalRenderer = get_renderer(record.game)
         self.views = [s.view(viewer) for s in states]
 
     @property
@@ -40,7 +40,8 @@ class Replayer:
         if i == 0:
             return [f"[bold]Step 0/{self.last}[/]: the start"]
         seat, text = self.record.actions[i - 1]
-        head = f"[bold]Step {i}/{self.last}[/]: seat {seat}: [bold]{escape(text)}[/]"
+        shown = self.renderer.move_text(self.views[i - 1], text)
+        head = f"[bold]Step {i}/{self.last}[/]: seat {seat_number(seat)}: [bold]{escape(shown)}[/]"
         return [head] + ["  " + line for line in self.renderer.event(self.views[i - 1], self.views[i], seat, text)]
 
     def show_board(self, i: int) -> None:
@@ -105,7 +106,8 @@ def load_replayer(path: Path, seat: int | None, show_all: bool, console: Console
     if record.result is not None and (got is None or got.to_json() != record.result):
         raise RecordError(f"{path}: the replayed result differs from the one in the record")
     if seat is not None and not 0 <= seat < final.num_players:
-        raise RecordError(f"--seat must be a seat 0..{final.num_players - 1}, not {seat}")
+        raise RecordError(f"--seat must be a seat {seat_number(0)}..{seat_number(final.num_players - 1)}, "
+                          f"not {seat_number(seat)}")
     return Replayer(record, states, seat, show_all, console)
 
 
@@ -113,7 +115,9 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def replay(
         file: Annotated[Path, typer.Argument(help="A game record (JSON) saved by play, simulate, ...")],
-        seat: Annotated[int | None, typer.Option("--seat", help="Show this seat's view (default: spectator).")] = None,
+        seat: Annotated[
+            int | None, typer.Option("--seat", help="Show this seat's view, 1..players (default: spectator).")
+        ] = None,
         show_all: Annotated[bool, typer.Option("--all", help="Also show every hand.")] = False,
         to: Annotated[
             int | None, typer.Option("--to", help="Start at (or, with --no-interactive, stop at) step N.")
@@ -125,7 +129,7 @@ def register(app: typer.Typer) -> None:
         """Step through a saved game: each action, its seat, and the board."""
         console = Console(highlight=False)
         try:
-            rep = load_replayer(file, seat, show_all, console)
+            rep = load_replayer(file, engine_seat(seat), show_all, console)
         except CourtcardsError as exc:
             raise fail(str(exc)) from None
         meta: dict[str, Any] = rep.record.meta

@@ -1,15 +1,22 @@
-"""``courtcards tournament kqp``: an elimination tournament of bots (KQ-10).
+"""``courtcards tournament GAME``: an elimination tournament of bots, for a game that has them.
 
-Players are named ``P01-greedy``, ``P02-random``, ...: the bot kinds given are
-dealt out to the players in turn. Tables, seeds and advancement come from
-courtcards.games.kqp.tournament; this module only drives the bots and prints.
+A game offers tournaments by naming a module as its "tournament" profile (King Queens &
+Paupers does, KQ-10: its package's ``tournament`` module). That module decides tables, seeds and who goes on:
+it provides ``ADVANCE`` (the ways to go on, the default first), ``TournamentPlan(players, seed,
+rounds, advance)`` with ``check()``, ``stage_plan(players)``, ``run_tournament(plan, play_table,
+done)``, ``replay_tournament(data)`` and the ``Tournament``/``TableResult`` they return. This
+module only drives the bots and prints.
+
+Players are named ``P01-greedy``, ``P02-random``, ...: the bot kinds given are dealt out to the
+players in turn.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from types import ModuleType
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -19,17 +26,24 @@ from rich.table import Table
 from courtcards.bots.base import bot_move, check_bot, make_bot
 from courtcards.cli.say import fail
 from courtcards.core.errors import CourtcardsError, OptionError
+from courtcards.core.game import Game, get_game, registered_games
 from courtcards.core.rng import Rng
 from courtcards.core.state import State
-from courtcards.games.kqp.tournament import (
-    ADVANCE,
-    TableResult,
-    Tournament,
-    TournamentPlan,
-    replay_tournament,
-    run_tournament,
-    stage_plan,
-)
+
+
+def tournament_games() -> list[Game[Any]]:
+    """The games that offer tournaments (a "tournament" profile)."""
+    return [g for g in registered_games() if "tournament" in g.info.profiles]
+
+
+def tournament_of(name: str) -> tuple[Game[Any], ModuleType]:
+    """The game and its tournament module; OptionError naming the games that have one."""
+    game = get_game(name)
+    module = game.profile("tournament")
+    if module is None:
+        have = ", ".join(f"{g.name} ({g.title})" for g in tournament_games()) or "none installed"
+        raise OptionError(f"{game.title} has no tournaments; games with tournaments: {have}")
+    return game, module
 
 
 def register(app: typer.Typer) -> None:
@@ -47,48 +61,51 @@ def kind_of(name: str) -> str:
 
 def bot_table_player(state: State, names: list[str]) -> None:
     """Play one table to the end, each seat's bot seeded from the table's seed."""
-    bots = [make_bot("kqp", kind_of(name), Rng(state.seed ^ (seat + 1)).next64()) for seat, name in enumerate(names)]
+    bots = [make_bot(state.game.name, kind_of(name), Rng(state.seed ^ (seat + 1)).next64())
+            for seat, name in enumerate(names)]
     while not state.is_over():
         for seat in state.to_move():
             state.apply(seat, bot_move(bots[seat], state, seat))
 
 
 def tournament_command(
-    game: Annotated[str, typer.Argument(help="The game: kqp (King Queens & Paupers).")],
-    players: Annotated[int, typer.Option("--players", "-n", min=4, help="Number of players.")] = 20,
+    game: Annotated[str, typer.Argument(help="The game (one with tournaments: see `courtcards games`).")],
+    players: Annotated[int, typer.Option("--players", "-n", help="Number of players.")] = 20,
     bots: Annotated[str, typer.Option("--bots", "-b", help="Bot kinds, comma-separated, in turn.")] = "greedy",
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the tournament.")] = 0,
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds per table game.")] = 5,
-    advance: Annotated[str, typer.Option("--advance", help="Who goes on: top4 or roles.")] = "top4",
+    advance: Annotated[
+        str | None, typer.Option("--advance", help="Who goes on from a table (the game's ways; default its first).")
+    ] = None,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Save the tournament record (JSON) here.")] = None,
     replay: Annotated[Path | None, typer.Option("--replay", help="Check and show a saved tournament instead.")] = None,
 ) -> None:
-    """Run (or replay) an elimination tournament: tables of 4-9, the best four of each go on."""
+    """Run (or replay) an elimination tournament of bots, for a game that has tournaments."""
     console = Console()
     try:
-        if game.strip().lower() != "kqp":
-            raise OptionError(f"tournaments are for kqp (King Queens & Paupers), not {game!r}")
+        found, t = tournament_of(game)
         if replay is not None:
-            tour = replay_tournament(json.loads(replay.read_text(encoding="utf-8")))
+            tour = t.replay_tournament(json.loads(replay.read_text(encoding="utf-8")))
             console.print(f"[green]{replay} replays: every table's record and advancement check out.[/]")
         else:
             kinds = [k.strip() for k in bots.split(",") if k.strip()]
             for k in kinds:
-                check_bot("kqp", k)
-            if advance not in ADVANCE:
-                raise OptionError(f"--advance must be one of {', '.join(ADVANCE)}, not {advance!r}")
-            plan = TournamentPlan(tuple(player_names(players, kinds)), seed, rounds, advance)
+                check_bot(found.name, k)
+            way = t.ADVANCE[0] if advance is None else advance
+            if way not in t.ADVANCE:
+                raise OptionError(f"--advance must be one of {', '.join(t.ADVANCE)}, not {advance!r}")
+            plan = t.TournamentPlan(tuple(player_names(players, kinds)), seed, rounds, way)
             plan.check()
-            total = sum(len(s) for s in stage_plan(players))
+            total = sum(len(s) for s in t.stage_plan(players))
             with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                           TimeElapsedColumn(), console=console) as bar:
                 task = bar.add_task("tables", total=total)
 
-                def done(res: TableResult) -> None:
+                def done(res: Any) -> None:
                     bar.advance(task)
                     bar.console.print(table_line(res))
 
-                tour = run_tournament(plan, bot_table_player, done)
+                tour = t.run_tournament(plan, bot_table_player, done)
             if out is not None:
                 out.write_text(json.dumps(tour.to_json()) + "\n", encoding="utf-8")
                 console.print(f"saved to {out}")
@@ -97,13 +114,13 @@ def tournament_command(
     show(console, tour, lines=replay is not None)
 
 
-def table_line(res: TableResult) -> str:
+def table_line(res: Any) -> str:
     scores = ", ".join(f"{n} {res.totals[n]}" for n in res.standings)
     goes = "final" if not res.advance else "on: " + ", ".join(res.advance)
     return f"stage {res.stage} table {res.table} ({len(res.players)} players): {scores}  [{goes}]"
 
 
-def show(console: Console, tour: Tournament, lines: bool = True) -> None:
+def show(console: Console, tour: Any, lines: bool = True) -> None:
     if lines:  # (a live run printed them as they finished)
         for tables in tour.stages:
             for res in tables:

@@ -106,6 +106,7 @@ class KqpGame(Game[KqpState]):
             "search": "courtcards.games.kqp.search:PROFILE",
             "observer": "courtcards.games.kqp.analysis:observe",
             "terminal": "courtcards.games.kqp.render:RENDERER",
+            "tournament": "courtcards.games.kqp.tournament",  # `courtcards tournament kqp` (KQ-10)
             "browser": "static/kqp.js",
         },
     )

@@ -1,4 +1,4 @@
-"""How the CLI shows Rank Royale, from one seat's view only.
+"""How the terminal shows Rank Royale, from one seat's view only.
 
 Hands and decks are private; discard piles, hand and deck sizes, and every
 revealed round are public. A card chosen in secret is shown only to its owner
@@ -17,8 +17,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from courtcards.cli.render import View, does, plural, print_result, seat_name, suited_card
 from courtcards.games.royale.cards import TIER_OF_RANK, tier_name
+from courtcards.render import TerminalRenderer, View, does, plural, print_result, seat_name, seat_number, suited_card
+from courtcards.render import sentence as seat_sentence
 
 TIER_STYLE = {"low": "green", "middle": "yellow", "high": "magenta"}
 
@@ -38,9 +39,8 @@ HELP = f"""[bold]Rank Royale notation[/] (case does not matter)
   Same tier: the higher rank draws a card; same rank: nothing happens
   Commands: [bold]help[/] · [bold]moves[/] · [bold]board[/] · [bold]hint[/] · [bold]quit[/] (save and exit)"""
 
-#: a card in the engine's sentences, and a seat
+#: a card in the engine's sentences
 _CARD = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b")
-_SEAT = re.compile(r"\b[Ss]eat (\d+)\b")
 
 
 def tier_of(card: str) -> str:
@@ -63,16 +63,14 @@ who = seat_name
 def sentence(view: View, text: str) -> str:
     """One of the engine's sentences (``view["log"]``) as markup: the viewer's seat marked
     "(you)", cards in their tier's colours, the first letter capitalised."""
-    me = view.get("seat")
-    text = _SEAT.sub(lambda m: m.group(0) + (" (you)" if int(m.group(1)) == me else ""), text)
+    text = seat_sentence(view, text)
     out, at = [], 0
     for m in _CARD.finditer(text):
         out.append(escape(text[at:m.start()]))
         out.append(card_markup(m.group(0)))
         at = m.end()
     out.append(escape(text[at:]))
-    line = "".join(out)
-    return line[:1].upper() + line[1:]
+    return "".join(out)
 
 
 def new_events(before: View | None, after: View) -> list[dict[str, Any]]:
@@ -151,4 +149,29 @@ def render_result(console: Console, view: View) -> None:
 
 def render_hands(console: Console, views: Sequence[View]) -> None:
     for v in views[1:]:
-        console.print(f"Seat {v['seat']}: {cards_markup(v['hand'])}")
+        console.print(f"Seat {seat_number(v['seat'])}: {cards_markup(v['hand'])}")
+
+
+class RoyaleRenderer(TerminalRenderer):
+    help = HELP
+
+    def view(self, console: Console, view: View) -> None:
+        render_view(console, view)
+
+    def event(self, before: View, after: View, seat: int, text: str) -> list[str]:
+        return describe_event(before, after, seat, text)
+
+    def start(self, view: View) -> list[str]:
+        return describe_start(view)
+
+    def moves(self, console: Console, view: View, legal: Sequence[str], full: bool = False) -> None:
+        render_moves(console, view, legal, full)
+
+    def result(self, console: Console, view: View) -> None:
+        render_result(console, view)
+
+    def hands(self, console: Console, views: Sequence[View]) -> None:
+        render_hands(console, views)
+
+
+RENDERER = RoyaleRenderer()

@@ -1,4 +1,4 @@
-"""How the CLI shows King Queens & Paupers: roles, seats in play order, taxes,
+"""How the terminal shows King Queens & Paupers: roles, seats in play order, taxes,
 the pile (consecutive mode clearly marked), events and results.
 
 Everything here reads views only: hands and the cards of taxes are private
@@ -8,7 +8,6 @@ What happens is told in the engine's own sentences (the view's ``log``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from rich import box
@@ -16,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from courtcards.cli.render import View, seat_name
+from courtcards.render import TerminalRenderer, View, seat_name, seat_number, sentences
 
 ROLES = {"king": "King", "queen": "Queen", "commoner": "Commoner", "pauper-1": "Pauper-1", "pauper-2": "Pauper-2"}
 _STYLE = {"Q": "bold magenta", "K": "bold yellow", "S": "white", "G": "yellow"}
@@ -70,7 +69,7 @@ def render_view(console: Console, view: View) -> None:
             status = "passed"
         mark = "▶" if s in movers else ""
         me = " (you)" if s == view["seat"] else ""
-        table.add_row(mark, f"{s}{me}", ROLES[p["role"]], str(p["hand_size"]), str(p["score"]), status)
+        table.add_row(mark, f"{seat_number(s)}{me}", ROLES[p["role"]], str(p["hand_size"]), str(p["score"]), status)
     console.print(table)
     for line in tax_lines(view):
         console.print("  " + line)
@@ -83,7 +82,7 @@ def render_view(console: Console, view: View) -> None:
                 nxt = "the next value up" if pile["value"] not in ("G", "Q", "K") else "a Queen or the King"
                 console.print(f"[bold reverse] CONSECUTIVE MODE [/] play exactly {nxt}, or a Queen / the King")
             if pile["plays"]:
-                console.print("  " + escape(" · ".join(f"{s}: {t}" for s, t in pile["plays"])))
+                console.print("  " + escape(" · ".join(f"{seat_number(s)}: {t}" for s, t in pile["plays"])))
         else:
             console.print(f"Pile: empty — {says(view, view['turn'], 'leads')}")
     if view["seat"] is not None:
@@ -100,25 +99,10 @@ def tax_lines(view: View) -> list[str]:
     return out
 
 
-_SEAT = re.compile(r"\b([Ss]eat (\d+))( \(([^)]*)\))?")
-
-
 def log_lines(view: View, after: int = -1) -> list[str]:
-    """The engine's sentences (``view["log"]``) numbered above ``after``, capitalized, the
-    viewer's seat marked: ``Seat 0 (you, Pauper-1) pays ...``."""
-    me = view.get("seat")
-
-    def mark(m: re.Match[str]) -> str:
-        if me is None or int(m.group(2)) != me:
-            return m.group(0)
-        return f"{m.group(1)} (you, {m.group(4)})" if m.group(4) else f"{m.group(1)} (you)"
-
-    out = []
-    for e in view["log"]:
-        if e["n"] > after:
-            text = _SEAT.sub(mark, e["text"])
-            out.append(escape(text[:1].upper() + text[1:]))
-    return out
+    """The engine's sentences (``view["log"]``) numbered above ``after``, as the viewer reads them
+    (courtcards.render.seats): ``Seat 1 (you, Pauper-1) pays ...``."""
+    return [escape(line) for line in sentences(view, after)]
 
 
 def _last_n(view: View) -> int:
@@ -140,8 +124,28 @@ def render_result(console: Console, view: View) -> None:
         console.print("The game is not over.")
         return
     rounds = res["details"]["rounds"]
-    console.print(f"[bold]Game over[/] after {rounds} round{'s' if rounds != 1 else ''}. Winner: seat {res['winner']} "
+    console.print(f"[bold]Game over[/] after {rounds} round{'s' if rounds != 1 else ''}. "
+                  f"Winner: {seat_name(view, res['winner'])} "
                   "(lowest total; ties go to the better finish in the last round).")
     for place, s in enumerate(res["ranking"], 1):
         points = res["scores"][s]
-        console.print(f"  {place}. seat {s}  {points} point{'s' if points != 1 else ''}")
+        console.print(f"  {place}. {seat_name(view, s)}  {points} point{'s' if points != 1 else ''}")
+
+
+class KqpRenderer(TerminalRenderer):
+    help = HELP
+
+    def view(self, console: Console, view: View) -> None:
+        render_view(console, view)
+
+    def event(self, before: View, after: View, seat: int, text: str) -> list[str]:
+        return describe_event(before, after, seat, text)
+
+    def start(self, view: View) -> list[str]:
+        return describe_start(view)
+
+    def result(self, console: Console, view: View) -> None:
+        render_result(console, view)
+
+
+RENDERER = KqpRenderer()

@@ -1,4 +1,4 @@
-"""How the CLI shows Royals, from one seat's view only.
+"""How the terminal shows Royals, from one seat's view only.
 
 Hands and decks are private; Royals, discard piles, hand and deck sizes and the
 cards revealed in a fight are public. Cards committed to a fight are shown only
@@ -16,7 +16,18 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from courtcards.cli.render import SUIT_STYLE, View, does, plural, print_result, seat_name, suited_card
+from courtcards.render import (
+    SUIT_STYLE,
+    TerminalRenderer,
+    View,
+    does,
+    plural,
+    print_result,
+    seat_name,
+    seat_number,
+    sentences,
+    suited_card,
+)
 
 HELP = """[bold]Royals notation[/] (case does not matter)
   Cards:   rank then suit: [bold]AS[/] [bold]7H[/] [bold]10D[/] [bold]KC[/] (A = 1; suits C D H S; \
@@ -57,7 +68,7 @@ def _fight_lines(view: View) -> list[str]:
     if fight["kind"] == "attack":
         head = f"{does(view, fight['attacker'], 'attacks', 'attack')} {who(view, fight['defender'])}."
     else:
-        owner = "your" if fight["defender"] == view.get("seat") else f"seat {fight['defender']}'s"
+        owner = "your" if fight["defender"] == view.get("seat") else f"{seat_name(view, fight['defender'])}'s"
         head = (f"{does(view, fight['attacker'], 'tries', 'try')} to assassinate "
                 f"{owner} Royal {card_markup(fight['target'])}.")
     lines = [head]
@@ -99,25 +110,10 @@ def render_view(console: Console, view: View) -> None:
         console.print("Your hand: " + cards_markup(view["hand"]))
 
 
-_SEAT = re.compile(r"\b[Ss]eat (\d+)\b")
-
-
-def named(view: View, text: str) -> str:
-    """An engine sentence for the terminal: the viewer's own seat marked "(you)", the first word capitalised."""
-    me = view.get("seat")
-
-    def name(m: re.Match[str]) -> str:
-        seat = int(m.group(1))
-        word = "Seat" if m.start() == 0 else "seat"
-        return f"{word} {seat} (you)" if seat == me else f"{word} {seat}"
-
-    out = _SEAT.sub(name, escape(text))
-    return out[:1].upper() + out[1:]
-
-
 def log_lines(view: View, after: int = -1) -> list[str]:
-    """The engine's sentences of ``view["log"]`` numbered after ``after``, as the viewer sees them."""
-    return [named(view, e["text"]) for e in view["log"] if e["n"] > after]
+    """The engine's sentences of ``view["log"]`` numbered after ``after``, as the viewer reads them
+    (courtcards.render.seats: seats numbered for the player, the viewer's own marked "(you)")."""
+    return [escape(line) for line in sentences(view, after)]
 
 
 def describe_event(before: View, after: View, seat: int, text: str) -> list[str]:
@@ -135,6 +131,7 @@ def render_moves(console: Console, view: View, legal: Sequence[str], full: bool)
     for t in legal:
         groups.setdefault(t.split()[0], []).append(t)
     for word, items in groups.items():
+        items = [move_text(view, t) for t in items]
         shown = items if full or len(items) <= 15 else items[:15]
         more = f" [dim]... and {len(items) - len(shown)} more (type moves)[/]" if len(shown) < len(items) else ""
         console.print(f"[bold]{word}[/]: " + ", ".join(escape(t) for t in shown) + more)
@@ -158,4 +155,49 @@ def render_result(console: Console, view: View) -> None:
 
 def render_hands(console: Console, views: Sequence[View]) -> None:
     for v in views[1:]:
-        console.print(f"Seat {v['seat']}: {cards_markup(v['hand'])}")
+        console.print(f"Seat {seat_number(v['seat'])}: {cards_markup(v['hand'])}")
+
+
+#: the moves whose second word is a seat (RY-4, RY-5): the player reads and types it numbered for display
+_SEAT_MOVE = re.compile(r"^(\s*(?:attack|assassinate)\s+)(-?\d+)\b", re.I)
+
+
+def move_text(view: Any, text: str) -> str:
+    """``attack 1`` (engine seat 1) as the player reads it: ``attack 2`` at the terminal."""
+    return _SEAT_MOVE.sub(lambda m: f"{m.group(1)}{seat_number(int(m.group(2)))}", text)
+
+
+def read_move(view: Any, line: str) -> str:
+    """What the player typed, seats back in the engine's numbering (``attack 2`` -> ``attack 1``)."""
+    return _SEAT_MOVE.sub(lambda m: f"{m.group(1)}{int(m.group(2)) - seat_number(0)}", line)
+
+
+class RoyalsRenderer(TerminalRenderer):
+    help = HELP
+
+    def view(self, console: Console, view: View) -> None:
+        render_view(console, view)
+
+    def event(self, before: View, after: View, seat: int, text: str) -> list[str]:
+        return describe_event(before, after, seat, text)
+
+    def start(self, view: View) -> list[str]:
+        return describe_start(view)
+
+    def moves(self, console: Console, view: View, legal: Sequence[str], full: bool = False) -> None:
+        render_moves(console, view, legal, full)
+
+    def move_text(self, view: Any, text: str) -> str:
+        return move_text(view, text)
+
+    def read_move(self, view: Any, line: str) -> str:
+        return read_move(view, line)
+
+    def result(self, console: Console, view: View) -> None:
+        render_result(console, view)
+
+    def hands(self, console: Console, views: Sequence[View]) -> None:
+        render_hands(console, views)
+
+
+RENDERER = RoyalsRenderer()

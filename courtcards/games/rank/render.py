@@ -1,4 +1,4 @@
-"""How the CLI shows Rank: the board from one seat's view, events, moves, results.
+"""How the terminal shows Rank: the board from one seat's view, events, moves, results.
 
 Everything here reads views only (RK-16: hands, the draw pile and the cards of
 a steal/give are private; plays, passes, characters and tokens are public). What
@@ -7,7 +7,6 @@ happened is the engine's own sentences (``view["log"]``), never worded here.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from rich import box
@@ -16,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from courtcards.cli.render import View, seat_name
+from courtcards.render import TerminalRenderer, View, log_since, seat_name, seat_number, sentence
 
 CHARACTERS = {"king": "King", "queen": "Queen", "knight": "Knight", "beggar": "Beggar"}
 PHASES = {
@@ -91,7 +90,7 @@ def render_view(console: Console, view: View) -> None:
             status.append("owns the pile")
         if s in view.get("pending", {}).get("committed", []):
             status.append("has chosen")
-        seat_text = f"{s} (you)" if s == me else str(s)
+        seat_text = f"{seat_number(s)} (you)" if s == me else str(seat_number(s))
         table.add_row(
             "▶" if s in movers else "",
             f"[bold]{seat_text}[/]" if s == me else seat_text,
@@ -137,17 +136,11 @@ def _turn_text(view: View) -> str:
 
 def log_line(view: View, text: str) -> str:
     """One of the engine's sentences (courtcards.core.events) as markup, the viewer's seat called "you"."""
-    line = escape(text)
-    me = view.get("seat")
-    if me is not None:
-        line = re.sub(rf"\(seat {me}\)", "(you)", line)
-        line = re.sub(rf"\b([Ss]eat {me})\b(?! \(you\))", r"\1 (you)", line)
-    return line[:1].upper() + line[1:]
+    return escape(sentence(view, text))
 
 
 def _new_events(before: View | None, after: View) -> list[str]:
-    seen = before["log"][-1]["n"] if before and before.get("log") else -1
-    return [log_line(after, e["text"]) for e in after.get("log", []) if e["n"] > seen]
+    return [escape(line) for line in log_since(before, after)]
 
 
 def describe_start(view: View) -> list[str]:
@@ -233,7 +226,7 @@ def render_result(console: Console, view: View) -> None:
             table.add_column(col)
         for h in hands:
             table.add_row(str(h["hand"]), name(view, h["king"]), name(view, h["queen"]), name(view, h["beggar"]),
-                          " ".join(str(s) for s in h["finish"]))
+                          " ".join(str(seat_number(s)) for s in h["finish"]))
         console.print(table)
     label = res.get("details", {}).get("score", "score")
     table = Table(title="Final ranking", box=box.SIMPLE_HEAD, show_edge=False)
@@ -254,7 +247,32 @@ def render_result(console: Console, view: View) -> None:
 def render_hands(console: Console, views: Sequence[View]) -> None:
     for v in views[1:]:
         s = v["seat"]
-        console.print(f"  seat {s} ({_character(v, s)}): {cards_markup(v.get('hand', [])) or '-'}")
+        console.print(f"  seat {seat_number(s)} ({_character(v, s)}): {cards_markup(v.get('hand', [])) or '-'}")
 
 
-__all__ = ["HELP", "describe_event", "escape", "render_hands", "render_moves", "render_result", "render_view"]
+class RankRenderer(TerminalRenderer):
+    help = HELP
+
+    def view(self, console: Console, view: View) -> None:
+        render_view(console, view)
+
+    def event(self, before: View, after: View, seat: int, text: str) -> list[str]:
+        return describe_event(before, after, seat, text)
+
+    def start(self, view: View) -> list[str]:
+        return describe_start(view)
+
+    def moves(self, console: Console, view: View, legal: Sequence[str], full: bool = False) -> None:
+        render_moves(console, view, legal, full)
+
+    def result(self, console: Console, view: View) -> None:
+        render_result(console, view)
+
+    def hands(self, console: Console, views: Sequence[View]) -> None:
+        render_hands(console, views)
+
+
+RENDERER = RankRenderer()
+
+__all__ = ["HELP", "RENDERER", "describe_event", "escape", "render_hands", "render_moves", "render_result",
+           "render_view"]
