@@ -158,3 +158,11 @@ def test_a_rule_variant_plays_to_the_end_with_bots(client: TestClient, tmp_path:
     assert replay["marks"][0] == {"label": "Hand 1", "step": 0}
     err(client.get(f"/api/tables/{tid}/replay/{len(replay['actions']) + 1}"), 404, "bad_request")
     assert len(db_actions(tmp_path / "cc.sqlite", tid)) == len(replay["actions"])
+
+
+def test_a_plug_in_game_without_a_rules_page_shows_its_rules_in_brief(client: TestClient) -> None:
+    r = client.get("/rules/fivetricks")
+    assert r.status_code == 200 and "Rules of Five Tricks" in r.text and "trick" in r.text.lower()
+    assert "/rules/fivetricks" in client.get("/rules").text
+    assert client.get("/rules/rank").status_code == 200 and "The rules in brief" not in client.get("/rules/rank").text
+    assert client.get("/rules/nope").status_code == 404
