@@ -9,7 +9,7 @@ import gc
 import json
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -22,8 +22,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from courtcards.bots.base import bot_kinds
 from courtcards.core.errors import CourtcardsError
-from courtcards.core.game import game_names, get_game
-from courtcards.server import hints, pages
+from courtcards.core.game import game_names, get_game, registered_games
+from courtcards.server import browser, hints, pages
 from courtcards.server.db import Store
 from courtcards.server.guards import Guard, RateLimits, ServerConfig, origin_allowed
 from courtcards.server.replay import Replays
@@ -37,10 +37,9 @@ from courtcards.server.schemas import (
     JoinResponse,
     PingMessage,
     ReplayResponse,
-    ReplayStep,
     TableList,
     TableResponse,
-    TableWithView,
+    models,
     parse_client_message,
 )
 from courtcards.server.tables import ApiError, Client, Lobby, LobbyConfig, Settings, Table, dumps
@@ -105,7 +104,7 @@ def _page(name: str, static_dir: Path) -> Response:
     )
 
 
-def _game_info(name: str) -> dict[str, Any]:
+def _game_info(name: str, browser_modules: Collection[str] = ()) -> dict[str, Any]:
     g = get_game(name)
     opts = [
         {
@@ -130,6 +129,8 @@ def _game_info(name: str) -> dict[str, Any]:
         "options": opts,
         "presets": presets,
         "bots": bot_kinds(g.name),
+        "round_word": g.info.round_word,
+        "browser_module": browser.module_url(g.name) if g.name in browser_modules else None,
     }
 
 
@@ -150,6 +151,9 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     lobby = Lobby(store, cfg.lobby)
     rates = RateLimits(cfg, store.engine if store.shared else None)
     replays = Replays()
+    # built now, from the games registered now: the API's models list every one of their views
+    view_models = models()
+    browser_modules = browser.modules(registered_games())
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -191,7 +195,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     @app.get("/api/games", tags=["games"], response_model=GamesResponse)
     async def list_games() -> dict[str, Any]:
         """Every game with its options, presets and bot kinds."""
-        return {"games": [_game_info(n) for n in game_names()]}
+        return {"games": [_game_info(n, browser_modules) for n in game_names()]}
 
     @app.get("/api/games/{name}/defaults", tags=["games"], response_model=DefaultsResponse)
     async def game_defaults(name: str, players: int | None = Query(None, ge=0, le=1000),
@@ -227,7 +231,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         more = offset + len(tables) < total
         return {"tables": tables, "total": total, "offset": offset, "next": offset + len(tables) if more else None}
 
-    @app.get("/api/tables/{table_id}", tags=["tables"], response_model=TableWithView)
+    @app.get("/api/tables/{table_id}", tags=["tables"], response_model=view_models.table_with_view)
     async def get_table(table_id: str) -> dict[str, Any]:
         """A table and its spectator view."""
         table = await lobby.get(table_id)
@@ -263,7 +267,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
             "marks": replay.marks,
         }
 
-    @app.get("/api/tables/{table_id}/replay/{step}", tags=["records"], response_model=ReplayStep)
+    @app.get("/api/tables/{table_id}/replay/{step}", tags=["records"], response_model=view_models.replay_step)
     async def get_replay_step(table_id: str, step: int) -> dict[str, Any]:
         """The board after ``step`` actions (0: the start), with every card's place."""
         table = await lobby.get(table_id)
@@ -380,6 +384,15 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
             client.push(table.error(*refused))
 
     # -- pages --------------------------------------------------------------------------
+    @app.get(browser.URL_PREFIX + "{name}.js", include_in_schema=False)
+    async def game_module(name: str) -> Response:
+        """A game's browser renderer, from the game's package (only a registered game's own file)."""
+        found = browser_modules.get(name)
+        if found is None:
+            raise ApiError(404, "not_found", f"no browser module for {name[:64]!r}")
+        return Response(found.read_bytes(), media_type="text/javascript; charset=utf-8",
+                        headers={"Cache-Control": "no-cache"})
+
     if static.is_dir():
         app.mount("/static", StaticFiles(directory=static), name="static")
 

@@ -67,9 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--table", help="Join this table instead of creating one.")
     p.add_argument("--token", help="Play the seat of this token (from an earlier join) instead of joining.")
     p.add_argument("--seat", type=int, help="Seat to join (default: the first free human seat).")
-    p.add_argument("--game", default="rank")
+    p.add_argument("--game", help="Game of a new table (default: the first game the server lists).")
     p.add_argument("--players", type=int)
-    p.add_argument("--bots", default="greedy", help="Bot kind for the other seats of a new table.")
+    p.add_argument("--bots", help="Bot kind for the other seats of a new table (default: greedy where the game has "
+                                   "it, else random).")
     p.add_argument("--option", "-o", action="append", default=[], help="Game option name=value (new table).")
     p.add_argument("--bot-delay", type=float, default=0.0)
     p.add_argument("--name", default="client")
@@ -82,11 +83,17 @@ def main(argv: list[str] | None = None) -> int:
     if table_id is None and args.token is not None:
         p.error("--token needs --table")
     if table_id is None:
-        game = next(g for g in http(server, "GET", "/api/games")["games"] if g["name"] == args.game)
+        games = http(server, "GET", "/api/games")["games"]
+        if not games:
+            raise SystemExit("the server serves no game")
+        game = games[0] if args.game is None else next((g for g in games if g["name"] == args.game), None)
+        if game is None:
+            raise SystemExit(f"the server has no game {args.game!r}; it has: {', '.join(g['name'] for g in games)}")
         n = args.players or game["default_players"]
         options = dict(o.split("=", 1) for o in args.option)
-        seats = [{"type": "human"}] + [{"type": "bot", "bot": args.bots}] * (n - 1)
-        table = http(server, "POST", "/api/tables", {"game": args.game, "players": n, "options": options,
+        bots = args.bots or ("greedy" if "greedy" in game["bots"] else "random")
+        seats = [{"type": "human"}] + [{"type": "bot", "bot": bots}] * (n - 1)
+        table = http(server, "POST", "/api/tables", {"game": game["name"], "players": n, "options": options,
                                                       "seats": seats, "bot_delay": args.bot_delay})["table"]
         table_id = table["id"]
         print(f"created table {table_id}")

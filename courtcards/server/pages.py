@@ -95,6 +95,10 @@ async def rules_page(game: str) -> HTMLResponse:
     if game == "rulings":
         return page("Rulings", await asyncio.to_thread(render_rules, RULINGS, RULINGS.stat().st_mtime))
     path = RULES_DIR / f"{game}.md"
+    if game in game_names() and not path.is_file() and get_game(game).info.brief:
+        # a game with no rules page here (a plug-in): the rules in brief it declares (GameInfo.brief)
+        brief = MarkdownIt("commonmark").render(get_game(game).info.brief)
+        return page(f"Rules of {get_game(game).title}", f'<p class="muted">The rules in brief.</p>{brief}')
     if game not in game_names() or not path.is_file():
         known = ", ".join(f'<a href="/rules/{n}">{n}</a>' for n in game_names())
         response = page("Rules", f"<p>There are no rules for {html.escape(repr(game))}. Games: {known}.</p>")

@@ -16,9 +16,6 @@ from typing import Any
 from courtcards.core.record import GameRecord
 from courtcards.core.state import State
 
-#: what a game calls the ``round`` of its view in the marks (a Rank round is a hand, a Royals one a turn)
-ROUND_WORDS = {"rank": "Hand", "royals": "Turn"}
-
 
 @dataclass
 class Replay:
@@ -52,7 +49,8 @@ def build(record: GameRecord, every: int) -> Replay:
     state = record.initial_state()
     checkpoints = [_checkpoint(state)]
     view = state.view(None)
-    key = ("round", ROUND_WORDS.get(record.game, "Round")) if "round" in view else None  # every view has it
+    # what the game calls the ``round`` of its views, in the marks ("Hand 3", "Turn 12"; GameInfo.round_word)
+    key = ("round", state.game.info.round_word) if "round" in view else None
     marks: list[dict[str, Any]] = []
     prev: Any = object()
 

@@ -5,26 +5,33 @@ messages are discriminated by ``type``. Incoming messages are validated by :data
 The state push, the hot path, is encoded by hand in ``tables.py``; the tests check that every push
 validates against :data:`ServerMessage`.
 
-``python -m courtcards.server.schemas docs/schemas`` writes the JSON Schemas (the tests check that
-the committed files are current).
+The models that carry a seat's view (:class:`TableWithView`, :class:`ReplayStep`, :class:`StateMessage`)
+are built from the registered games (:func:`models`): their ``view`` is the union of every game's
+``view_type``, and a game that declares none gets the generic view model (any JSON object). The app
+builds them when it is created, so its OpenAPI schema lists every game it serves.
+
+``python -m courtcards.server.schemas docs/schemas`` writes the JSON Schemas of the games that come
+with courtcards (the tests check that the committed files are current).
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import operator
 import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
-from courtcards.games.kqp.views import KqpView
-from courtcards.games.rank.views import RankView
-from courtcards.games.royale.views import RoyaleView
-from courtcards.games.royals.views import RoyalsView
+import courtcards.games
+from courtcards.core.game import Game, registered_games
 
-# What a seat may know of a game (``state.view(seat)``): each game's view type (courtcards.core.views)
-View = RankView | KqpView | RoyaleView | RoyalsView
+# The view model of a game that declares no ``view_type``: any JSON object (its fields are the game's own).
+GenericView = dict[str, Any]
 
 MAX_ACTION = 512  # characters of an action text in a message
 
@@ -72,6 +79,9 @@ class GameInfo(BaseModel):
     options: list[OptionInfo]
     presets: dict[str, PresetInfo]
     bots: list[str]
+    round_word: str = Field(description="What a player calls one round of the game's views (\"Hand\", \"Turn\").")
+    browser_module: str | None = Field(description="URL of the game's browser renderer (an ES module); null: "
+                                                   "the pages draw the game with the generic renderer.")
 
 
 class GamesResponse(BaseModel):
@@ -133,9 +143,9 @@ class TableList(BaseModel):
     next: int | None = Field(description="The offset of the next page; null on the last page.")
 
 
-class TableWithView(BaseModel):
+class _TableWithView(BaseModel):
     table: TableInfo
-    view: View = Field(description="The spectator's view.")
+    view: Any = Field(description="The spectator's view.")
 
 
 class JoinResponse(BaseModel):
@@ -174,11 +184,11 @@ class ReplayResponse(BaseModel):
     marks: list[ReplayMark]
 
 
-class ReplayStep(BaseModel):
+class _ReplayStep(BaseModel):
     step: int
     steps: int
     action: tuple[int, str] | None = Field(description="The action that led here (null at step 0).")
-    view: View = Field(description="The spectator's view after this step.")
+    view: Any = Field(description="The spectator's view after this step.")
     places: dict[str, list[str]] = Field(description="Every card by place.")
 
 
@@ -224,14 +234,14 @@ ClientMessage = Annotated[ActionMessage | CheckMessage | PingMessage, Field(disc
 
 
 # -- WebSocket: server to client -----------------------------------------------------------------
-class StateMessage(BaseModel):
+class _StateMessage(BaseModel):
     """Pushed on connecting and after every change: this seat's view and nothing else."""
 
     type: Literal["state"]
     table: str
     version: int
     seat: int | None = Field(description="null: a spectator.")
-    view: View
+    view: Any
     legal: list[str] = Field(description="Non-empty only when this seat must decide now.")
     to_move: list[int]
     seats: list[SeatInfo]
@@ -262,10 +272,77 @@ class PongMessage(BaseModel):
     type: Literal["pong"]
 
 
-ServerMessage = Annotated[StateMessage | CheckReply | ErrorMessage | PongMessage, Field(discriminator="type")]
-
 client_messages: TypeAdapter[ActionMessage | CheckMessage | PingMessage] = TypeAdapter(ClientMessage)
-server_messages: TypeAdapter[StateMessage | CheckReply | ErrorMessage | PongMessage] = TypeAdapter(ServerMessage)
+
+
+# -- the models that carry a view, built from the games ------------------------------------------
+def view_type(games: Iterable[Game[Any]]) -> Any:
+    """What a seat may know of these games (``state.view(seat)``): the union of their view types
+    (courtcards.core.views), :data:`GenericView` for a game that declares none."""
+    types: list[Any] = []
+    for game in games:
+        kind = game.view_type if game.view_type is not None else GenericView
+        if kind not in types:
+            types.append(kind)
+    return functools.reduce(operator.or_, types) if types else GenericView
+
+
+@dataclass(frozen=True)
+class Models:
+    """The view-carrying models of one set of games (:func:`models`)."""
+
+    games: tuple[str, ...]
+    view: Any  # the union of the games' view types
+    table_with_view: type[BaseModel]
+    replay_step: type[BaseModel]
+    state_message: type[BaseModel]
+    server_message: Any  # StateMessage | CheckReply | ErrorMessage | PongMessage, by ``type``
+    server_messages: TypeAdapter[Any]
+
+
+def _with_view(name: str, base: type[BaseModel], view: Any) -> type[BaseModel]:
+    field = base.model_fields["view"]
+    return create_model(name, __base__=base, __module__=__name__, __doc__=base.__doc__,
+                        view=(view, Field(description=field.description)))
+
+
+@functools.cache
+def _models(games: tuple[Game[Any], ...]) -> Models:
+    view = view_type(games)
+    state = _with_view("StateMessage", _StateMessage, view)
+    union = Annotated[state | CheckReply | ErrorMessage | PongMessage,  # type: ignore[valid-type]
+                      Field(discriminator="type")]
+    return Models(
+        games=tuple(g.name for g in games),
+        view=view,
+        table_with_view=_with_view("TableWithView", _TableWithView, view),
+        replay_step=_with_view("ReplayStep", _ReplayStep, view),
+        state_message=state,
+        server_message=union,
+        server_messages=TypeAdapter(union),
+    )
+
+
+def models(games: Sequence[Game[Any]] | None = None) -> Models:
+    """The models for these games (default: every game registered now), built once per set."""
+    return _models(tuple(registered_games() if games is None else games))
+
+
+def builtin_games() -> list[Game[Any]]:
+    """The registered games that come with courtcards (its ``courtcards.games`` package): the
+    published schemas are theirs, whatever plug-ins are installed."""
+    inside = courtcards.games.__name__ + "."
+    return [g for g in registered_games() if type(g).__module__.startswith(inside)]
+
+
+# The models for the games registered when this module is imported (the app builds its own when it is created).
+_NOW = models()
+View = _NOW.view
+TableWithView = _NOW.table_with_view
+ReplayStep = _NOW.replay_step
+StateMessage = _NOW.state_message
+ServerMessage = _NOW.server_message
+server_messages = _NOW.server_messages
 
 _NEEDS = {
     "action": 'an action message needs "action" (text of at most {n} characters) and "version" (int)',
@@ -301,19 +378,20 @@ def _why(exc: ValidationError, text: str, max_action: int) -> str:
 
 
 # -- published schemas ---------------------------------------------------------------------------
-HTTP_MODELS: tuple[type[BaseModel], ...] = (
-    ErrorResponse, GamesResponse, DefaultsResponse, TableResponse, TableList, TableWithView, JoinResponse,
-    GameRecordFile, ReplayResponse, ReplayStep, HintResponse, Addresses,
-)
+def http_models(m: Models) -> tuple[type[BaseModel], ...]:
+    return (ErrorResponse, GamesResponse, DefaultsResponse, TableResponse, TableList, m.table_with_view, JoinResponse,
+            GameRecordFile, ReplayResponse, m.replay_step, HintResponse, Addresses)
 
 
-def schemas() -> dict[str, dict[str, Any]]:
-    """File name -> JSON Schema, as published under docs/schemas."""
+def schemas(games: Sequence[Game[Any]] | None = None) -> dict[str, dict[str, Any]]:
+    """File name -> JSON Schema, as published under docs/schemas: for ``games`` (default: the games
+    that come with courtcards, :func:`builtin_games`)."""
+    m = models(builtin_games() if games is None else games)
     out: dict[str, dict[str, Any]] = {
         "ws-client-message.json": {"title": "ClientMessage", **client_messages.json_schema()},
-        "ws-server-message.json": {"title": "ServerMessage", **server_messages.json_schema()},
+        "ws-server-message.json": {"title": "ServerMessage", **m.server_messages.json_schema()},
     }
-    for model in HTTP_MODELS:
+    for model in http_models(m):
         out[f"http-{model.__name__}.json"] = model.model_json_schema()
     return out
 

@@ -25,6 +25,13 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync",
 ]
 ROOT = Path(__file__).resolve().parents[2]
+# The example plug-in packages (a game with no profile, a variant of Rank): the server registers them by
+# importing them from their src/ (installed, as in CI, their entry points register them as well).
+EXAMPLES_SRC = [ROOT / "examples" / "plugin-game" / "src", ROOT / "examples" / "rank-variant" / "src"]
+SERVE_WITH_EXAMPLES = ("import sys, courtcards_fivetricks, courtcards_rank_knights\n"
+                       "from courtcards.cli.main import main\n"
+                       "sys.argv[0] = 'courtcards'\n"
+                       "main()")
 # Screenshots go to pytest's temporary directory unless COURTCARDS_SCREENSHOTS names a directory
 # (the committed ones: COURTCARDS_SCREENSHOTS=docs/screenshots python -m pytest tests/browser).
 SCREENSHOTS_ENV = os.environ.get("COURTCARDS_SCREENSHOTS")
@@ -82,8 +89,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     port = _free_port()
     db = tmp_path_factory.mktemp("server") / "courtcards.sqlite"
     log = open(db.with_suffix(".log"), "w")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen([sys.executable, "-m", "courtcards", "serve", "--port", str(port), "--database", str(db)],
-                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    path = os.pathsep.join([*map(str, EXAMPLES_SRC), str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
+    proc = subprocess.Popen([sys.executable, "-c", SERVE_WITH_EXAMPLES, "serve", "--port", str(port), "--database",
+                             str(db)], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                            env={**os.environ, "PYTHONPATH": path})
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(150):

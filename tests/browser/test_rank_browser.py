@@ -15,7 +15,9 @@ if TYPE_CHECKING:
 def test_lobby_rank_three_bots_whole_game_with_reload(pages: Pages, screenshot: Screenshot) -> None:
     page = pages.new("/")
     page.wait_for_function("() => document.body.dataset.ready === '1'")
-    assert page.locator("#game option").first.get_attribute("value") == "rank"  # Rank first
+    # the server's games, in its order (no page keeps a list of games)
+    listed = [g["name"] for g in pages.server.get("/api/games")["games"]]
+    assert [o.get_attribute("value") for o in page.locator("#game option").all()] == listed and "rank" in listed
     page.select_option("#game", "rank")
     page.fill("#players", "4")
     page.dispatch_event("#players", "change")

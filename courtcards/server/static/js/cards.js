@@ -1,54 +1,40 @@
-// Cards drawn as SVG, for each game's notation.
-//   rank:   1..12, W (Wild), U (Rank-Up), D (Rank-Down), C (Crown), C2 (Crown + Draw 2)
-//   kqp:    3..14, S (Silver), G (Gold), Q (Queen), K (King)
-//   royale, royals: rank then suit (AS, 7H, 10D, KC)
+// Cards drawn as SVG. How a game's card looks is the game's own: its browser module (in the game's
+// package) may give a face function (its renderer's `cardFace(code, game)`, registered with setCardFaces
+// when the module loads). A game without one gets French faces for codes that read as rank then suit
+// (AS, 7H, 10D, KC, 3H) and a plain face with the code's text for anything else.
 
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_NAMES = { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" };
 const FRENCH_NAMES = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };
-// A game whose cards have tiers (Rank Royale) gives the engine's table, rank -> tier (its view's `tiers`).
+// A game whose cards have tiers gives the engine's table, rank -> tier (e.g. its view's `tiers`).
 const TIERS = {};
+// game -> its face function (code, game) -> face, from the game's browser module
+const FACES = {};
+const FRENCH = /^(10|[2-9]|1[1-3]?|[AJQKT])([CDHS])$/;
 
 export function setTiers(game, tiers) {
   TIERS[game] = tiers || {};
+}
+
+export function setCardFaces(game, face) {
+  if (typeof face === "function") FACES[game] = face;
+  else delete FACES[game];
+}
+
+// Whether a code reads as a French card (rank then suit): the default faces draw it with its suit.
+export function isFrenchCard(code) {
+  return FRENCH.test(String(code));
+}
+
+function plainFace(code) {
+  return { corner: code, center: code, ink: "#333", bg: "#fff", name: String(code) };
 }
 
 function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
-function rankFace(code) {
-  const n = Number(code);
-  if (Number.isInteger(n) && n >= 1 && n <= 12) {
-    const hue = Math.round(215 - (n - 1) * 17);
-    return { corner: code, center: code, ink: `hsl(${hue} 65% 34%)`, bg: "#fff", name: `${code}` };
-  }
-  switch (code) {
-    case "W": return { corner: "W", center: "★", ink: "#8a6100", bg: "#fff4cc", name: "Wild", sub: "WILD" };
-    case "U": return { corner: "U", center: "▲", ink: "#0b6e6e", bg: "#e3f6f5", name: "Rank-Up", sub: "UP" };
-    case "D": return { corner: "D", center: "▼", ink: "#7a2e8a", bg: "#f4e8f7", name: "Rank-Down", sub: "DOWN" };
-    case "C": return { corner: "C", center: "♛", ink: "#6b1f8a", bg: "#f1e4ff", name: "Crown", sub: "CROWN" };
-    case "C2": return { corner: "C2", center: "♛", ink: "#a01850", bg: "#ffe4ef", name: "Crown + Draw 2", sub: "+2" };
-    default: return { corner: code, center: "?", ink: "#333", bg: "#eee", name: code };
-  }
-}
-
-function kqpFace(code) {
-  const n = Number(code);
-  if (Number.isInteger(n) && n >= 3 && n <= 14) {
-    const hue = Math.round(200 - (n - 3) * 14);
-    return { corner: code, center: code, ink: `hsl(${hue} 60% 32%)`, bg: "#fff", name: code };
-  }
-  switch (code) {
-    case "S": return { corner: "S", center: "◆", ink: "#4b5563", bg: "#eef1f5", name: "Silver", sub: "SILVER" };
-    case "G": return { corner: "G", center: "◆", ink: "#8a6100", bg: "#fff1c2", name: "Gold", sub: "GOLD" };
-    case "Q": return { corner: "Q", center: "♛", ink: "#a01850", bg: "#ffe4ef", name: "Queen", sub: "QUEEN" };
-    case "K": return { corner: "K", center: "♚", ink: "#6b1f8a", bg: "#f1e4ff", name: "King", sub: "KING" };
-    default: return { corner: code, center: "?", ink: "#333", bg: "#eee", name: code };
-  }
-}
-
-function frenchFace(code, game) {
+export function frenchFace(code, game) {
   const suit = code.slice(-1);
   const rank = code.slice(0, -1);
   const red = suit === "D" || suit === "H";
@@ -67,9 +53,9 @@ function frenchFace(code, game) {
 }
 
 export function cardFace(game, code) {
-  if (game === "rank") return rankFace(code);
-  if (game === "kqp") return kqpFace(code);
-  return frenchFace(code, game);
+  const own = FACES[game];
+  if (own) return own(code, game);
+  return isFrenchCard(code) ? frenchFace(code, game) : plainFace(String(code));
 }
 
 export function cardName(game, code) {

@@ -1,6 +1,6 @@
 // The lobby: create a table (game, variant, options, seats), share join links, list tables.
 import { api } from "./api.js";
-import { clear, el, GAME_ORDER, joinBase, playerWords, plural, seatNumber, toast, tokenKey } from "./util.js";
+import { clear, el, joinBase, playerWords, plural, seatNumber, toast, tokenKey } from "./util.js";
 
 const $ = (id) => document.getElementById(id);
 const lobby = { games: [], game: null, defaults: {}, status: "open" };
@@ -96,7 +96,8 @@ function renderSeats() {
   const rows = [...box.querySelectorAll(".seat-row")];
   // Rows past the player count are hidden, not dropped: their choices come back with the count.
   rows.forEach((row, s) => { row.hidden = s >= players; });
-  const bot = g.bots.includes("greedy") ? "greedy" : g.bots[0];
+  // the medium bot where the game has one, else the easy one (the search bot is slow for a default)
+  const bot = ["greedy", "random"].find((b) => g.bots.includes(b)) || g.bots[0];
   for (let s = rows.length; s < players; s += 1) {
     const select = el("select", { id: `seat-${s}`, "aria-label": `seat ${seatNumber(s)}` },
       el("option", { value: "human" }, "Human"),
@@ -240,11 +241,7 @@ async function main() {
   $("name").value = localStorage.getItem("courtcards:name") || "";
   try {
     const { games } = await api.games();
-    lobby.games = [...games].sort((a, b) => {
-      const ia = GAME_ORDER.indexOf(a.name);
-      const ib = GAME_ORDER.indexOf(b.name);
-      return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib);
-    });
+    lobby.games = games; // in the server's order
   } catch (err) {
     $("create-error").textContent = `Could not load the games: ${err.message}`;
     return;

@@ -1,7 +1,7 @@
 // The replay viewer: step through a finished game, every card shown (the game is over).
 import { api } from "./api.js";
 import { cardRow } from "./cards.js";
-import { renderer } from "./games/index.js";
+import { loadRenderer, renderer } from "./renderers.js";
 import { clear, el, plural, seatNamer } from "./util.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -108,6 +108,7 @@ async function main() {
   try {
     rp.info = (await api.table(tableId)).table;
     rp.replay = await api.replay(tableId);
+    await loadRenderer(rp.replay.game);
   } catch (err) {
     $("step-label").textContent = err.code === "game_not_over"
       ? "This game is not over yet: its replay opens when it ends." : `Could not load the replay: ${err.message}`;

@@ -2,7 +2,7 @@
 import { classify, genericWhyNot, multisetKey } from "./actions.js";
 import { api } from "./api.js";
 import { backEl, cardEl, cardRow } from "./cards.js";
-import { renderer } from "./games/index.js";
+import { loadRenderer, renderer } from "./renderers.js";
 import { clear, el, joinBase, playerWords, plural, seatNamer, seatNumber, toast, tokenKey } from "./util.js";
 import { TableSocket } from "./ws.js";
 
@@ -464,6 +464,7 @@ async function main() {
   try {
     const data = await api.table(tableId);
     st.info = data.table;
+    await loadRenderer(st.info.game); // the game's own renderer, or the generic one
   } catch (err) {
     $("headline").textContent = err.status === 404 ? `No table '${tableId}'.` : `Could not load the table: ${err.message}`;
     return;

@@ -62,8 +62,6 @@ export function toast(message, kind = "info") {
   setTimeout(() => item.remove(), 4200);
 }
 
-export const GAME_ORDER = ["rank", "kqp", "royale", "royals"];
-
 export function tokenKey(tableId) {
   return `courtcards:${tableId}`;
 }

@@ -19,7 +19,26 @@ function goal(view) {
   return o.endless ? `${o.hands} hands (endless)` : `first to ${plural(o.tokens_to_win, "token")}`;
 }
 
+// How the game's cards look (cards.js draws them with this face).
+function rankFace(code) {
+  const n = Number(code);
+  if (Number.isInteger(n) && n >= 1 && n <= 12) {
+    const hue = Math.round(215 - (n - 1) * 17);
+    return { corner: code, center: code, ink: `hsl(${hue} 65% 34%)`, bg: "#fff", name: `${code}` };
+  }
+  switch (code) {
+    case "W": return { corner: "W", center: "★", ink: "#8a6100", bg: "#fff4cc", name: "Wild", sub: "WILD" };
+    case "U": return { corner: "U", center: "▲", ink: "#0b6e6e", bg: "#e3f6f5", name: "Rank-Up", sub: "UP" };
+    case "D": return { corner: "D", center: "▼", ink: "#7a2e8a", bg: "#f4e8f7", name: "Rank-Down", sub: "DOWN" };
+    case "C": return { corner: "C", center: "♛", ink: "#6b1f8a", bg: "#f1e4ff", name: "Crown", sub: "CROWN" };
+    case "C2": return { corner: "C2", center: "♛", ink: "#a01850", bg: "#ffe4ef", name: "Crown + Draw 2", sub: "+2" };
+    default: return { corner: code, center: "?", ink: "#333", bg: "#eee", name: code };
+  }
+}
+
 export default {
+  cardFace: rankFace,
+
   name: "rank",
 
   headline(view, ctx) {
@@ -66,7 +85,7 @@ export default {
       pileBox.append(
         el("div", { class: "pile-label" }, `Pile: ${plural(pile.count, "card")} of value ${pile.value}`,
           el("span", { class: "owner" }, ` · owner ${ctx.name(pile.owner)}`)),
-        cardRow("rank", pile.top, { small: false }),
+        cardRow(view.game, pile.top, { small: false }),
       );
       const under = pile.cards.length - pile.top.length;
       if (under > 0) pileBox.append(el("div", { class: "muted" }, `${plural(under, "card")} beneath`));

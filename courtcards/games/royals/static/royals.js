@@ -1,5 +1,5 @@
 // Royals: Royals in play, attacks and assassinations, commitments, pairing and hits.
-import { cardEl, cardRow } from "../cards.js";
+import { cardEl, cardRow, frenchFace } from "../cards.js";
 import { el, ordinal, plural } from "../util.js";
 
 const PHASES = {
@@ -11,15 +11,17 @@ const PHASES = {
   over: "game over",
 };
 
-function royalEl(r, hits) {
+function royalEl(game, r, hits) {
   const box = el("span", { class: "royal", title: `Royal ${r.face} over ${r.number}: ${r.value} points` },
-    cardEl("royals", r.face, { small: true }), cardEl("royals", r.number, { small: true }),
+    cardEl(game, r.face, { small: true }), cardEl(game, r.number, { small: true }),
     el("span", { class: "royal-value" }, `${r.value}`));
   if (hits) box.append(el("span", { class: "hit-badge" }, `${hits} hit${hits === 1 ? "" : "s"}`));
   return box;
 }
 
 export default {
+  cardFace: frenchFace,
+
   name: "royals",
 
   headline(view, ctx) {
@@ -50,12 +52,12 @@ export default {
     if (((view.pending || {}).committed || []).includes(seat)) status.push("committed");
     const wounds = new Map(((fight && fight.wounds) || []).map(([face, h]) => [face, h]));
     const extra = el("div", { class: "royals-area" },
-      p.royals.length ? p.royals.map((r) => royalEl(r, wounds.get(r.face))) : el("span", { class: "muted" }, "no Royals"));
-    if (p.table.length) extra.append(el("div", { class: "on-table" }, el("span", { class: "muted" }, "on the table: "), cardRow("royals", p.table)));
+      p.royals.length ? p.royals.map((r) => royalEl(view.game, r, wounds.get(r.face))) : el("span", { class: "muted" }, "no Royals"));
+    if (p.table.length) extra.append(el("div", { class: "on-table" }, el("span", { class: "muted" }, "on the table: "), cardRow(view.game, p.table)));
     if (p.discard.length) {
       // the view lists the pile top card first: show the top six
       extra.append(el("div", { class: "discards" }, el("span", { class: "muted" }, `discard pile (${p.discard.length}, top first): `),
-        cardRow("royals", p.discard.slice(0, 6))));
+        cardRow(view.game, p.discard.slice(0, 6))));
     }
     return {
       role: `${p.score} pts`,

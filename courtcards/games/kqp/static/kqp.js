@@ -13,7 +13,25 @@ function taxWords(ctx, t) {
   return `${ctx.name(t.from, { cap: true })} ${verb} ${plural(t.count, "card")} to ${ctx.name(t.to)}${cards}.`;
 }
 
+// How the game's cards look (cards.js draws them with this face).
+function kqpFace(code) {
+  const n = Number(code);
+  if (Number.isInteger(n) && n >= 3 && n <= 14) {
+    const hue = Math.round(200 - (n - 3) * 14);
+    return { corner: code, center: code, ink: `hsl(${hue} 60% 32%)`, bg: "#fff", name: code };
+  }
+  switch (code) {
+    case "S": return { corner: "S", center: "◆", ink: "#4b5563", bg: "#eef1f5", name: "Silver", sub: "SILVER" };
+    case "G": return { corner: "G", center: "◆", ink: "#8a6100", bg: "#fff1c2", name: "Gold", sub: "GOLD" };
+    case "Q": return { corner: "Q", center: "♛", ink: "#a01850", bg: "#ffe4ef", name: "Queen", sub: "QUEEN" };
+    case "K": return { corner: "K", center: "♚", ink: "#6b1f8a", bg: "#f1e4ff", name: "King", sub: "KING" };
+    default: return { corner: code, center: "?", ink: "#333", bg: "#eee", name: code };
+  }
+}
+
 export default {
+  cardFace: kqpFace,
+
   name: "kqp",
 
   seatOrder(view) {
@@ -65,7 +83,7 @@ export default {
     const pileBox = el("div", { class: "pile", "aria-label": "pile" });
     if (pile.count) {
       pileBox.append(el("div", { class: "pile-label" }, `Pile: sets of ${pile.count}`,
-        el("span", { class: "owner" }, ` · owner ${ctx.name(pile.owner)}`)), cardRow("kqp", pile.top, { small: false }));
+        el("span", { class: "owner" }, ` · owner ${ctx.name(pile.owner)}`)), cardRow(view.game, pile.top, { small: false }));
       if (pile.consecutive) {
         const next = ["G", "Q", "K"].includes(String(pile.value)) ? "a Queen or the King" : "exactly one value up";
         pileBox.append(el("div", { class: "mode-badge", role: "status" }, `CONSECUTIVE MODE — play ${next} (or a Queen / the King)`));

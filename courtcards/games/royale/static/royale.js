@@ -1,12 +1,12 @@
 // Rank Royale: a two-player duel of secret choices revealed together (RR-3).
-import { backEl, cardEl, cardRow, setTiers } from "../cards.js";
+import { backEl, cardEl, cardRow, frenchFace, setTiers } from "../cards.js";
 import { el, ordinal, plural } from "../util.js";
 
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 
 // The engine gives each rank's tier (view.tiers, RR-1): the cards are drawn with it.
 function learn(view) {
-  setTiers("royale", view.tiers);
+  setTiers(view.game, view.tiers);
 }
 
 // The engine's sentence of what happened last, with the seats' names put in.
@@ -18,6 +18,8 @@ function named(ctx, text) {
 }
 
 export default {
+  cardFace: frenchFace, // French cards, with the tier of their rank (setTiers)
+
   name: "royale",
 
   sortHand(hand) {
@@ -56,7 +58,7 @@ export default {
       stats: [["deck", p.deck_size], ["reshuffles", p.reshuffles]],
       status,
       extra: el("div", { class: "discards" }, el("span", { class: "muted" }, "discard pile, top first: "),
-        cardRow("royale", p.discard.slice(0, 8), { empty: "empty" }),
+        cardRow(view.game, p.discard.slice(0, 8), { empty: "empty" }),
         p.discard.length > 8 ? el("span", { class: "muted" }, ` (+${p.discard.length - 8} older)`) : null),
     };
   },
@@ -72,9 +74,9 @@ export default {
     const showReveal = last && view.phase !== "play" ? true : last && !committed.length && !pending.mine;
     for (const seat of [0, 1]) {
       const slot = el("div", { class: "duel-slot" }, el("div", { class: "muted" }, ctx.name(seat, { cap: true })));
-      if (seat === ctx.me && pending.mine) slot.append(cardEl("royale", pending.mine), el("div", { class: "muted" }, "your secret choice"));
+      if (seat === ctx.me && pending.mine) slot.append(cardEl(view.game, pending.mine), el("div", { class: "muted" }, "your secret choice"));
       else if (committed.includes(seat)) slot.append(backEl("?", false), el("div", { class: "muted" }, "chosen, hidden"));
-      else if (showReveal) slot.append(el("div", { class: "reveal" }, cardEl("royale", last.cards[seat])), el("div", { class: "muted" }, last.tiers[seat]));
+      else if (showReveal) slot.append(el("div", { class: "reveal" }, cardEl(view.game, last.cards[seat])), el("div", { class: "muted" }, last.tiers[seat]));
       else slot.append(el("div", { class: "slot-empty" }, "choosing…"));
       arena.append(slot);
     }
