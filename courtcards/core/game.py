@@ -77,6 +77,7 @@ class GameInfo:
     gym_id: str = ""  # default: courtcards/<Title without spaces>-v0
     openspiel_name: str = ""  # default: courtcards_<name>
     brief: str = ""  # the rules in brief, for text agents' prompts
+    listing: int = 100  # place in listings (lobby, `courtcards games`): lower first, then by name
     analysis_bot: str = ""  # the bot kind `courtcards analyze` seats by default ("": greedy, else random)
     profiles: Mapping[str, str] = field(default_factory=dict)
 
@@ -472,14 +473,14 @@ def get_game(name: str, kind: type[Game[Any]] | None = None) -> Game[Any]:
 
 
 def game_names() -> list[str]:
-    _load_games()
-    return sorted(_REGISTRY)
+    """The registered games' names, in listing order (``GameInfo.listing``, then name)."""
+    return [g.name for g in registered_games()]
 
 
 def registered_games() -> list[Game[Any]]:
-    """Every registered game, by name."""
+    """Every registered game, in listing order (``GameInfo.listing``, then name)."""
     _load_games()
-    return [_REGISTRY[n] for n in sorted(_REGISTRY)]
+    return sorted(_REGISTRY.values(), key=lambda g: (g.info.listing if hasattr(g, "info") else 100, g.name))
 
 
 def _load_games() -> None:

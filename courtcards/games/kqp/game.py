@@ -101,6 +101,7 @@ class KqpGame(Game[KqpState]):
         round_word="Round",
         gym_id="courtcards/KQP-v0",
         brief=BRIEF,
+        listing=1,
         profiles={
             "bots": "courtcards.games.kqp.bots",
             "search": "courtcards.games.kqp.search:PROFILE",

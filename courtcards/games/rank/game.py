@@ -63,6 +63,7 @@ class RankGame(Game[RankState]):
         round_word="Hand",
         gym_id="courtcards/Rank-v0",
         brief=BRIEF,
+        listing=0,
         profiles={
             "bots": "courtcards.games.rank.bots",
             "search": "courtcards.games.rank.search:PROFILE",

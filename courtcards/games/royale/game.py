@@ -77,6 +77,7 @@ class RoyaleGame(Game[RoyaleState]):
         round_word="Round",
         gym_id="courtcards/Royale-v0",
         brief=BRIEF,
+        listing=2,
         analysis_bot="mixed",  # the equilibrium bot: reports on play near the equilibrium
         profiles={
             "bots": "courtcards.games.royale.bots",

@@ -55,6 +55,7 @@ class RoyalsGame(Game[RoyalsState]):
         round_word="Turn",
         gym_id="courtcards/Royals-v0",
         brief=BRIEF,
+        listing=3,
         profiles={
             "bots": "courtcards.games.royals.bots",
             "search": "courtcards.games.royals.search:PROFILE",
