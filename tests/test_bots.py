@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from courtcards.bots import bot_kinds, bot_move, make_bot
-from courtcards.bots.rank import GreedyRankBot, Weights, average_badness, badness, hand_counts
 from courtcards.core.game import get_game
 from courtcards.core.state import State
+from courtcards.games.rank.bots import GreedyRankBot, Weights, average_badness, badness, hand_counts
 from courtcards.sim import simulate
 
 RANK = get_game("rank")

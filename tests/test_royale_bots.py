@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from courtcards.bots.base import bot_move, make_bot
-from courtcards.bots.royale import MixedBot, keep_order, solve_zero_sum
 from courtcards.core.game import get_game
+from courtcards.games.royale.bots import MixedBot, keep_order, solve_zero_sum
 from courtcards.games.royale.cards import parse_card_list, texts
 
 GAME = get_game("royale")
