@@ -6,6 +6,7 @@ import pytest
 
 from courtcards.bots import bot_kinds
 from courtcards.bots.ismcts import search_profile
+from courtcards.bots.lite import LiteBot
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
 from courtcards.games.kqp.cards import PLAIN as KQP_PLAIN
@@ -20,7 +21,7 @@ PLAIN = {"rank": (NUMBERS, rank_card), "kqp": (KQP_PLAIN, kqp_card)}
 def test_lite_plays_legal_moves_and_leads_its_lowest_whole_group(name: str) -> None:
     plain, parse = PLAIN[name]
     game = get_game(name)
-    bot = search_profile(game).policies["lite"](0)
+    bot: LiteBot = search_profile(game).policies["lite"](0)
     assert getattr(bot, "needs_view", True) is False
     leads = 0
     for seed in range(3):

@@ -142,7 +142,10 @@ def test_early_stop_keeps_the_move_and_saves_iterations() -> None:
 
 @pytest.mark.parametrize("name", ["rank", "kqp"])
 def test_static_evaluation_favours_the_seat_with_fewer_cards(name: str) -> None:
-    value = get_game(name).profile("search").value
+    from courtcards.bots.ismcts import search_profile
+
+    value = search_profile(get_game(name)).value
+    assert value is not None
     state = _midgame(name, seed=7, steps=40)
     players = state.view(None)["players"]
     cards = [int(p["hand_size"]) for p in players]

@@ -238,9 +238,11 @@ def test_the_search_models_the_kind_the_odds_make_likely(
 ) -> None:
     from dataclasses import replace
 
+    from courtcards.bots.ismcts import search_profile
+
     state = next(s for s, _ in played(5, "greedy") if s.round >= 3)
     real_profile = ROYALE.profile
-    told = replace(real_profile("search"), odds=lambda view, sample, rng: weights)
+    told = replace(search_profile(ROYALE), odds=lambda view, sample, rng: weights)
     monkeypatch.setattr(ROYALE, "profile", lambda layer: told if layer == "search" else real_profile(layer))
     bot = ISMCTSBot(seed=1, iterations=64, seconds=60, stop_early=False)
     seen: list[str] = []
