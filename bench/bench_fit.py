@@ -18,9 +18,9 @@ import argparse
 import time
 from collections.abc import Iterator
 
-from courtcards.bots.rank import Evidence, GreedyRankBot, Moves, RoundRecord, fitter
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
+from courtcards.games.rank.bots import Evidence, GreedyRankBot, Moves, RoundRecord, fitter
 from courtcards.games.rank.state import RankState
 
 RANK = get_game("rank")

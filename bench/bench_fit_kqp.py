@@ -15,9 +15,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from courtcards.bots.kqp import Evidence, GreedyKqpBot, PlayRecord, refit
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
+from courtcards.games.kqp.bots import Evidence, GreedyKqpBot, PlayRecord, refit
 
 
 def main() -> None:

@@ -15,9 +15,9 @@ import argparse
 import time
 
 from courtcards.bots.base import bot_move, make_bot
-from courtcards.bots.royale import fitter
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
+from courtcards.games.royale.bots import fitter
 from courtcards.games.royale.cards import rank, tier
 
 

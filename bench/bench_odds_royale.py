@@ -19,9 +19,9 @@ import time
 from collections import defaultdict
 
 from courtcards.bots.base import bot_move, make_bot
-from courtcards.bots.royale import KINDS, odds
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
+from courtcards.games.royale.bots import KINDS, odds
 
 
 def main() -> None:

@@ -7,12 +7,13 @@ from typing import Any
 import pytest
 
 from courtcards.bots import bot_kinds, bot_move, make_bot
-from courtcards.bots.rank import GreedyRankBot, Weights, average_badness, badness, hand_counts
 from courtcards.core.game import get_game
 from courtcards.core.state import State
+from courtcards.games.rank.bots import GreedyRankBot, Weights, average_badness, badness, hand_counts
+from courtcards.games.rank.game import RankGame
 from courtcards.sim import simulate
 
-RANK = get_game("rank")
+RANK = get_game("rank", RankGame)
 FIRST_HAND = [{"hand": 1, "finish": [0, 1, 2, 3], "king": 0, "queen": 1, "beggar": 3, "tokens": [2, 1, 0, 0]}]
 
 

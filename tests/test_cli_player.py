@@ -293,7 +293,7 @@ def test_the_core_plays_replays_and_lists_games_without_any_extra(tmp_path: Path
         "assert r.exit_code == 0, r.output\n"
         f"r = CliRunner().invoke(app, ['replay', {str(rec)!r}, '--no-interactive'])\nassert r.exit_code == 0\n"
         "r = CliRunner().invoke(app, ['games'])\nassert r.exit_code == 0\n"
-        "import courtcards.bots.rank, courtcards.games.royals\n"
+        "import courtcards.games.rank.bots, courtcards.games.royals\n"
         "print('core ok', sorted(m for m in sys.modules if m.split('.')[0] in ('fastapi', 'sqlalchemy')))\n")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert res.returncode == 0, res.stderr

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from courtcards.bots.kqp import GreedyKqpBot
-from courtcards.bots.kqp import table_of_state as kqp_table_of_state
-from courtcards.bots.kqp import table_of_view as kqp_table_of_view
-from courtcards.bots.rank import GreedyRankBot, table_of_state, table_of_view
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
+from courtcards.games.kqp.bots import GreedyKqpBot
+from courtcards.games.kqp.bots import table_of_state as kqp_table_of_state
+from courtcards.games.kqp.bots import table_of_view as kqp_table_of_view
+from courtcards.games.rank.bots import GreedyRankBot, table_of_state, table_of_view
 
 RANK = get_game("rank")
 RANK_CONFIGS: list[tuple[int, dict[str, Any]]] = [

@@ -142,12 +142,14 @@ def test_early_stop_keeps_the_move_and_saves_iterations() -> None:
 
 @pytest.mark.parametrize("name", ["rank", "kqp"])
 def test_static_evaluation_favours_the_seat_with_fewer_cards(name: str) -> None:
-    from courtcards.bots.ismcts import HORIZONS
+    from courtcards.bots.ismcts import search_profile
 
+    value = search_profile(get_game(name)).value
+    assert value is not None
     state = _midgame(name, seed=7, steps=40)
     players = state.view(None)["players"]
     cards = [int(p["hand_size"]) for p in players]
-    values = HORIZONS[name].value(state)
+    values = value(state)
     assert all(-1 <= v <= 1 for v in values)
     low, high = cards.index(min(cards)), cards.index(max(cards))
     if min(cards) < max(cards) and not any(p.get("out") for p in players):

@@ -11,12 +11,12 @@ import pytest
 
 from courtcards.bots.base import bot_move
 from courtcards.bots.ismcts import ISMCTSBot
-from courtcards.bots.kqp import Evidence, GreedyKqpBot, PlayRecord, fitter, refit
 from courtcards.core.conformance import resample_hidden
 from courtcards.core.errors import ViewError
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
 from courtcards.games.kqp.actions import parse_action
+from courtcards.games.kqp.bots import Evidence, GreedyKqpBot, PlayRecord, fitter, refit
 from courtcards.games.kqp.cards import GOLD
 from courtcards.games.kqp.state import KqpState, plays_for
 from courtcards.games.kqp.worlds import hand_bounds

@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from courtcards.bots.base import bot_move, make_bot
-from courtcards.bots.royale import MixedBot, keep_order, solve_zero_sum
 from courtcards.core.game import get_game
+from courtcards.games.royale.bots import MixedBot, keep_order, solve_zero_sum
 from courtcards.games.royale.cards import parse_card_list, texts
+from courtcards.games.royale.game import RoyaleGame
 
-GAME = get_game("royale")
+GAME = get_game("royale", RoyaleGame)
 
 
 def test_solver_rock_paper_scissors_is_uniform() -> None:

@@ -12,11 +12,11 @@ import pytest
 
 from courtcards.bots.base import bot_move, make_bot
 from courtcards.bots.ismcts import ISMCTSBot
-from courtcards.bots.royale import KINDS, Evidence, GreedyBot, Habits, MixedBot, fitter, odds, refit
 from courtcards.core.conformance import resample_hidden
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
 from courtcards.games.royale.actions import RoyaleAction
+from courtcards.games.royale.bots import KINDS, Evidence, GreedyBot, Habits, MixedBot, fitter, odds, refit
 from courtcards.games.royale.cards import rank, tier
 from courtcards.games.royale.state import RoyaleState
 
@@ -236,18 +236,21 @@ def test_odds_favour_the_kind_that_plays_the_opponent(opponent: str, start: int,
 def test_the_search_models_the_kind_the_odds_make_likely(
     monkeypatch: pytest.MonkeyPatch, weights: dict[str, float], model: str
 ) -> None:
-    from courtcards.bots import ismcts
+    from dataclasses import replace
+
+    from courtcards.bots.ismcts import search_profile
 
     state = next(s for s, _ in played(5, "greedy") if s.round >= 3)
-    ismcts._load_fits()
-    monkeypatch.setitem(ismcts.ADAPT, "royale", lambda view, sample, rng: weights)
+    real_profile = ROYALE.profile
+    told = replace(search_profile(ROYALE), odds=lambda view, sample, rng: weights)
+    monkeypatch.setattr(ROYALE, "profile", lambda layer: told if layer == "search" else real_profile(layer))
     bot = ISMCTSBot(seed=1, iterations=64, seconds=60, stop_early=False)
     seen: list[str] = []
     real = bot._iterate
 
-    def spy(*args: Any) -> None:
-        seen.append(type(bot._model).__name__)
-        real(*args)
+    def spy(root: Any, world: Any, rng: Any, ctx: Any) -> None:
+        seen.append(type(ctx.model).__name__)
+        real(root, world, rng, ctx)
 
     monkeypatch.setattr(bot, "_iterate", spy)
     bot_move(bot, state, 0)
@@ -260,8 +263,10 @@ def test_the_search_models_the_kind_the_odds_make_likely(
 
 def test_a_random_model_plays_the_others_at_random() -> None:
     from courtcards.bots.base import RandomBot
-    from courtcards.bots.ismcts import _model_bot
+    from courtcards.bots.ismcts import _model_bot, search_profile
 
-    assert isinstance(_model_bot("royale", "random", 3), RandomBot)
-    assert _model_bot("royale", None, 3) is None
-    assert isinstance(_model_bot("royale", "greedy", 3), GreedyBot)
+    game = get_game("royale")
+    profile = search_profile(game)
+    assert isinstance(_model_bot(game, profile, "random", 3), RandomBot)
+    assert _model_bot(game, profile, None, 3) is None
+    assert isinstance(_model_bot(game, profile, "greedy", 3), GreedyBot)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from courtcards.bots.base import bot_move, make_bot
-from courtcards.bots.royals import best_spread, spread_loss
 from courtcards.core.game import get_game
+from courtcards.games.royals.bots import best_spread, spread_loss
 from courtcards.games.royals.cards import parse_card
 from courtcards.games.royals.state import RoyalsState
 

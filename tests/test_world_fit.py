@@ -8,10 +8,10 @@ from collections.abc import Iterator
 import pytest
 
 from courtcards.bots.ismcts import ISMCTSBot
-from courtcards.bots.rank import Evidence, GreedyRankBot, Moves, RoundRecord, refit, round_fit, round_start
 from courtcards.core.conformance import resample_hidden
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
+from courtcards.games.rank.bots import Evidence, GreedyRankBot, Moves, RoundRecord, refit, round_fit, round_start
 from courtcards.games.rank.state import RankState
 
 RANK = get_game("rank")
@@ -61,7 +61,8 @@ def test_fitted_pool_keeps_worlds_where_greedy_makes_the_moves_seen() -> None:
             break
     bot = ISMCTSBot(seed=1, iterations=20, seconds=60, worlds=8, fit=16)
     view = state.view(seat)
-    pool = bot._fitted_pool(RANK, view, seat, 8, 16, Rng(3), bot.clock())
+    ctx = bot._context(RANK, view, Rng(0))
+    pool = bot._fitted_pool(RANK, view, ctx, Rng(3), bot.clock())
     assert len(pool) == 8
     assert round_fit(state, seat, GreedyRankBot(0)) == (3, 3)  # the real hands explain the three plays
     # the pool's worlds explain more of the plays seen than worlds drawn uniformly from the view
@@ -71,7 +72,7 @@ def test_fitted_pool_keeps_worlds_where_greedy_makes_the_moves_seen() -> None:
     assert pooled > drawn
     # the same view dealt differently gives the same pool (worlds come from the view alone)
     other = resample_hidden(state, seat, Rng(9))
-    again = bot._fitted_pool(RANK, other.view(seat), seat, 8, 16, Rng(3), bot.clock())
+    again = bot._fitted_pool(RANK, other.view(seat), ctx, Rng(3), bot.clock())
     assert [w.to_json() for w in again] == [w.to_json() for w in pool]
 
 

@@ -2,6 +2,12 @@
 
 A bot sees exactly what its seat may know: the seat's view (JSON-ready data
 from ``State.view``) and the list of legal actions. It never gets the state.
+
+A game's bot kinds are found through the game: the ``BOTS`` mapping (kind ->
+factory(seed)) of the module its ``bots`` profile names, imported on first use
+(``courtcards/games/<g>/bots.py`` for the built-in games). Every game also has
+the generic bots: ``random`` and the search (``ismcts``, ``ismcts:N``), which
+reads the game's ``search`` profile or the generic one.
 """
 
 from __future__ import annotations
@@ -9,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from courtcards.core.errors import OptionError
+from courtcards.core.errors import OptionError, UnknownGameError
+from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
 from courtcards.core.state import Action, State
 
@@ -24,12 +31,18 @@ class Bot(Protocol):
 BotFactory = Callable[[int], Bot]  # seed -> bot
 SpecFactory = Callable[[int, str | None], Bot]  # seed, argument after ':' -> bot
 
-_BOTS: dict[tuple[str, str], BotFactory] = {}
+_GENERIC: dict[str, BotFactory] = {}  # kind -> factory: bots for every game (random)
+_ADDED: dict[tuple[str, str], BotFactory] = {}  # (game, kind) -> factory: added at run time by register_bot
 _SPECS: dict[str, tuple[SpecFactory, str]] = {}
 
 
 def register_bot(game: str, kind: str, factory: BotFactory) -> None:
-    _BOTS[(game, kind)] = factory
+    """Add a bot kind at run time: for the game named ``game``, or for every game with ``"*"``.
+    A game's own bots are declared in its package (``BOTS`` in its ``bots`` profile), not here."""
+    if game == "*":
+        _GENERIC[kind] = factory
+    else:
+        _ADDED[(game, kind)] = factory
 
 
 def register_bot_spec(kind: str, factory: SpecFactory, forms: str) -> None:
@@ -38,9 +51,30 @@ def register_bot_spec(kind: str, factory: SpecFactory, forms: str) -> None:
     _SPECS[kind] = (factory, forms)
 
 
+def game_bots(game: str) -> dict[str, BotFactory]:
+    """The game's own bot kinds: the ``BOTS`` of its ``bots`` profile (found through the game, imported on
+    first use), and those added for it by :func:`register_bot`; none for a game that declares none (or
+    a name no game has). The bots for every game (:func:`bot_kinds`) are not among them."""
+    try:
+        found = get_game(game)
+    except UnknownGameError:
+        declared = None
+        name = game
+    else:
+        declared = found.profile("bots")
+        name = found.name
+    bots: dict[str, BotFactory] = dict(getattr(declared, "BOTS", None) or {})
+    bots.update({kind: factory for (g, kind), factory in _ADDED.items() if g in (game, name)})
+    return bots
+
+
+def _plain_bots(game: str) -> dict[str, BotFactory]:
+    return {**_GENERIC, **game_bots(game)}  # the game's own kind first where both have one
+
+
 def bot_kinds(game: str) -> list[str]:
     _load()
-    return sorted({kind for g, kind in _BOTS if g in (game, "*")} | set(_SPECS))
+    return sorted(set(_plain_bots(game)) | set(_SPECS))
 
 
 def make_bot(game: str, kind: str, seed: int = 0) -> Bot:
@@ -53,10 +87,10 @@ def make_bot(game: str, kind: str, seed: int = 0) -> Bot:
             return factory(seed, arg if colon else None)
         except ValueError as exc:
             raise OptionError(f"bad bot {kind!r}: {exc}; valid forms: {forms}") from None
-    factory_ = _BOTS.get((game, kind)) or _BOTS.get(("*", kind))
+    plain = _plain_bots(game)
+    factory_ = plain.get(kind)
     if factory_ is None:
-        plain = sorted({k for g, k in _BOTS if g in (game, "*")})
-        valid = ", ".join([*plain, *(f for _, f in _SPECS.values())])
+        valid = ", ".join([*sorted(plain), *(f for _, f in _SPECS.values())])
         raise OptionError(f"unknown bot {kind!r} for {game}; valid bots: {valid}")
     return factory_(seed)
 
@@ -98,4 +132,4 @@ register_bot("*", "random", RandomBot)
 
 
 def _load() -> None:
-    import courtcards.bots  # noqa: F401  (registers the built-in bots)
+    import courtcards.bots  # noqa: F401  (registers the search bot spec)

@@ -19,7 +19,11 @@ facts, greedy's own move) and a depth after which a static evaluation scores
 the position. The search stops early when no other root move can catch up with
 the most visited one.
 
-Per game (``PLAYOUTS``): the other seats may play a model bot's moves in the
+What the search knows of a game is the game's search profile (a
+:class:`~courtcards.bots.profile.SearchProfile`, ``PROFILE`` in
+``courtcards/games/<g>/search.py``, found through the game; a game that
+declares none gets the generic profile: random playouts to the end of the
+game, the other seats searched too). Per game: the other seats may play a model bot's moves in the
 tree instead of searching (``model``), the prior may guide every node
 (``guide``), and pooled worlds may be refitted so that greedy makes in them the
 moves the other seats were seen to make (``fit``: Rank over the rounds of the
@@ -38,16 +42,15 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from courtcards.bots.base import register_bot_spec
-from courtcards.core.game import get_game
+from courtcards.bots.base import RandomBot, game_bots, register_bot_spec
+from courtcards.bots.profile import GENERIC_PROFILE, SearchProfile, Values
+from courtcards.core.game import Game, get_game
 from courtcards.core.rng import Rng
 from courtcards.core.state import Action, State
-
-Values = list[float]
 
 
 @dataclass
@@ -64,125 +67,37 @@ class _Node:
     children: dict[tuple[str, ...], _Node] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class Horizon:
-    """Where a playout stops early and how it is scored for one game."""
-
-    marker: Callable[[State], Any]  # a playout stops when this changes (end of a hand, ...)
-    value: Callable[[State], Values]  # per-seat value in [-1, 1] of a state that is not over
-
-
-def _spread(scores: Sequence[float], scale: float) -> Values:
-    """Each seat's score against the average of the others, in [-1, 1]."""
-    n = len(scores)
-    total = sum(scores)
-    return [max(-1.0, min(1.0, (s - (total - s) / (n - 1)) / scale)) for s in scores]
-
-
-def _places(players: Sequence[dict[str, Any]]) -> list[float]:
-    """Each seat's finishing place in the hand in play (0 first): known for seats that are out,
-    guessed from the cards left (fewer first, ties shared) for the others."""
-    n = len(players)
-    keys = [int(p["out"]) if p.get("out") else n + int(p["hand_size"]) for p in players]
-    return [sum(1.0 for k in keys if k < key) + 0.5 * (keys.count(key) - 1) for key in keys]
-
-
-def _rank_value(state: State) -> Values:
-    # tokens, plus the tokens the hand in play may bring (King 2, Queen 1) guessed from the cards left
-    players = state.view(None)["players"]
-    opts = state.options
-    place = _places(players)
-    if opts.get("endless"):
-        scores = [float(p["times_king"]) + (place[s] == 0) for s, p in enumerate(players)]
-        return _spread(scores, float(opts.get("hands") or 10))
-    left = sum(int(p["hand_size"]) for p in players) / (15.0 * len(players))  # early guesses count for less
-    scores = [
-        float(p["score"]) + (1.0 if p["out"] else 1.0 - left) * max(0.0, 2.0 - place[s])
-        for s, p in enumerate(players)
-    ]
-    return _spread(scores, float(opts.get("tokens_to_win") or 5))
-
-
-def _kqp_value(state: State) -> Values:
-    players = state.view(None)["players"]
-    place = _places(players)
-    return _spread([-float(p["score"]) - place[s] for s, p in enumerate(players)], float(state.num_players * 2))
-
-
-def _royals_value(state: State) -> Values:
-    points = getattr(state, "points", None)
-    target = 20 - state.num_players
-    scores = [float(points(s)) if callable(points) else 0.0 for s in range(state.num_players)]
-    return _spread(scores, float(target))
-
-
-HORIZONS: dict[str, Horizon] = {
-    "rank": Horizon(lambda s: getattr(s, "hand_number", 0), _rank_value),
-    "kqp": Horizon(lambda s: getattr(s, "round", 0), _kqp_value),
-    "royals": Horizon(lambda s: len(s.history) // 60, _royals_value),
-}
-
-
 DEFAULT_ITERATIONS = 1000
 
 
-@dataclass(frozen=True)
-class Playout:
-    """A game's default playouts, chosen by measured strength per CPU second (docs/search.md)."""
-
-    rollout: str = "greedy"  # the default policy: a bot kind of the game, or "random"
-    depth: int = 0  # moves before the static evaluation (0: to the end of the hand, round or game)
-    worlds: int = 0  # sampled worlds searched in turn (0: a fresh one every iteration)
-    model: str | None = None  # the bot kind that plays the other seats' moves in the tree (None: they search too)
-    fit: int = 0  # refit steps per pooled world to make the model's moves in it those seen (0: none)
-    guide: bool = False  # below the root too: the prior's move first, then progressive widening
-    open_choices: bool = False  # other seats' hidden choices are left unmade in the worlds: they choose in the tree
-    adapt: bool = False  # the model is the kind the moves seen make likely (ADAPT), once its odds pass CONFIDENT
+def search_profile(game: Game[Any]) -> SearchProfile:
+    """The game's search profile (its ``search`` profile), or the generic one where it declares none."""
+    profile: SearchProfile | None = game.profile("search")
+    return GENERIC_PROFILE if profile is None else profile
 
 
-# fitter(world, seat, model, rounds): from a world drawn from the seat's view and the rounds seen, a
-# refit(world, rng, steps) that makes a drawn world fit the other seats' moves seen better (the model makes
-# them in it), in place, returning the moves missed before and after; None when nothing was seen
-Refit = Callable[[State, Rng, int], tuple[int, int]]
-FITS: dict[str, Callable[[State, int, Any, Any], Refit | None]] = {}
-# a record of the moves a seat saw over its views (``update(view)`` gives the ``rounds`` for the fitter)
-RECORDS: dict[str, Callable[[], Any]] = {}
-# odds(view, sample_world, rng): how likely each bot kind is to be playing the other seats, from the moves
-# the view shows; None when it shows none
-ADAPT: dict[str, Callable[[dict[str, Any], Callable[[dict[str, Any], int], State], Rng], dict[str, float] | None]] = {}
-CONFIDENT = 0.9  # odds a kind needs to replace the default model (a split of the worlds by the odds lost to mixed)
+@dataclass
+class _Decision:
+    """One decision's settings and players: built at its start, passed down the search."""
 
+    seat: int  # the seat deciding
+    settings: SearchProfile  # the game's profile, the bot's overrides applied
+    policy: Any  # the seat's playout policy (None: random)
+    model: Any  # the bot that plays the other seats' moves in the tree (None: they search)
+    others: Any  # the other seats' playout policy where it differs from the seat's (the model), else None
+    prior: Any = None  # the bot whose move is tried first at the root (None: none)
+    guide: Any = None  # the prior, when it also guides below the root (it reads worlds: ``choose_state``)
+    root_moves: set[str] = field(default_factory=set)  # the seat's moves at the root entered so far (widening)
 
-def _load_fits() -> None:
-    if not FITS:
-        from courtcards.bots.kqp import PlayRecord
-        from courtcards.bots.kqp import fitter as kqp_fitter
-        from courtcards.bots.rank import RoundRecord, fitter
-        from courtcards.bots.royale import fitter as royale_fitter
-        from courtcards.bots.royale import odds
-
-        FITS["rank"] = fitter
-        RECORDS["rank"] = RoundRecord
-        FITS["royale"] = royale_fitter
-        ADAPT["royale"] = odds
-        FITS["kqp"] = kqp_fitter
-        RECORDS["kqp"] = PlayRecord
-
-
-PLAYOUTS: dict[str, Playout] = {
-    "rank": Playout("greedy", 0, 32, model="greedy", fit=100, guide=True),
-    # the others play greedy in the tree and the playouts, in worlds refitted to their moves seen this round
-    "kqp": Playout("lite", 30, 32, model="greedy", fit=300),
-    "royals": Playout("greedy", 20, 32),
-    # the opponent plays mixed (an equilibrium of the one-round game) in the tree and the playouts, chooses
-    # its card there even when it already has, and holds a hand that fits its plays seen; once its plays
-    # make greedy or random nine times in ten the likelier, it is modelled so
-    "royale": Playout("greedy", 0, 32, model="mixed", fit=100, open_choices=True, adapt=True),
-}
+    @property
+    def depth(self) -> int | None:
+        """Playout moves before the static evaluation (None: to the horizon)."""
+        return self.settings.depth or None
 
 
 class ISMCTSBot:
-    """ISMCTS over worlds sampled from the seat's view."""
+    """ISMCTS over worlds sampled from the seat's view, for every game: what it knows of a game comes from
+    the game's search profile (:class:`SearchProfile`), the generic one where the game declares none."""
 
     slow = True  # servers run it off their event loop
 
@@ -207,7 +122,7 @@ class ISMCTSBot:
     ) -> None:
         if iterations < 1:
             raise ValueError("ISMCTS needs at least one iteration")
-        # None: the game's default from PLAYOUTS
+        # None: the game's setting from its search profile
         self.rollout = rollout  # "random" or a bot kind of the game that plays the playouts ("greedy", "lite")
         self.prior = prior  # a bot kind whose move is tried first at the root and kept on ties
         self.widen = widen  # root candidates: the prior's move plus 1 + widen * sqrt(iterations) others
@@ -220,53 +135,64 @@ class ISMCTSBot:
         self.depth = depth  # playout moves before the static evaluation scores the position (0: to the horizon)
         self.worlds = worlds  # sample this many worlds and search copies of them in turn (0: a fresh world each time)
         self.stop_early = stop_early  # stop once no other root move can catch up with the most visited one
-        self.guide = guide  # below the root too: the prior's move first, then widening (None: the game's)
-        self.fit = fit  # refit steps per pooled world to fit the model to the moves seen (None: the game's)
-        self.open_choices = open_choices  # other seats' hidden choices unmade in the worlds (None: the game's)
-        self._open = bool(open_choices)  # this decision's (set by the search from the game's defaults)
-        self.adapt = adapt  # the model's kind told from the moves seen (None: the game's)
+        self.guide = guide  # below the root too: the prior's move first, then widening
+        self.fit = fit  # refit steps per pooled world to fit the model to the moves seen
+        self.open_choices = open_choices  # other seats' hidden choices unmade in the worlds
+        self.adapt = adapt  # the model's kind told from the moves seen
         self.last_odds: dict[str, float] | None = None  # the kinds' odds at the last decision (adapt)
         self.model = model  # a bot kind for the other seats' moves in the tree ("default": the game's; None: search)
         self.last_value: float | None = None  # the chosen move's mean value, for hints
         self.last_iterations = 0
-        self._records: dict[int, Any] = {}  # per seat: the moves seen in earlier views (RECORDS)
+        self._records: dict[int, Any] = {}  # per seat: the moves seen in earlier views (the profile's record)
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
-        _load_fits()
+        game = get_game(view["game"])
+        make_record = search_profile(game).record
         record = None
-        if view["game"] in RECORDS and view.get("seat") is not None:  # what this seat saw in earlier views
-            record = self._records.setdefault(int(view["seat"]), RECORDS[view["game"]]())
+        if make_record is not None and view.get("seat") is not None:  # what this seat saw in earlier views
+            record = self._records.setdefault(int(view["seat"]), make_record())
         rounds = record.update(view) if record is not None else None
-        action = self._search(view, legal, rounds)
+        action = self._search(game, view, legal, rounds)
         if record is not None:
             record.chose(view, action.text)
         return action
 
-    def _search(self, view: dict[str, Any], legal: Sequence[Action], rounds: Any) -> Action:
+    def settings(self, game: Game[Any]) -> SearchProfile:
+        """The game's search profile with this bot's overrides (the keyword arguments given, not None)."""
+        given: dict[str, Any] = {
+            "rollout": self.rollout, "depth": self.depth, "worlds": self.worlds, "fit": self.fit,
+            "guide": self.guide, "open_choices": self.open_choices, "adapt": self.adapt,
+        }
+        changes = {k: v for k, v in given.items() if v is not None}
+        if self.model != "default":
+            changes["model"] = self.model
+        profile = search_profile(game)
+        return replace(profile, **changes) if changes else profile
+
+    def _context(self, game: Game[Any], view: dict[str, Any], rng: Rng) -> _Decision:
+        """This decision's settings and players: the playout policy, the other seats' model (told from the
+        moves seen with ``adapt``), the prior."""
+        settings = self.settings(game)
+        policy = _game_bot(game, settings, settings.rollout, rng.next64())
+        model = _model_bot(game, settings, settings.model, rng.next64())
+        others = model if settings.model != settings.rollout else None  # the others' policy in playouts too
+        ctx = _Decision(int(view["seat"]), settings, policy, model, others)
+        self._adapt(game, view, ctx, rng)
+        ctx.prior = _game_bot(game, settings, self.prior, rng.next64())
+        # below the root, a seat's first move at a node is the prior's in that world, then others widen in
+        if settings.guide and ctx.prior is not None and hasattr(ctx.prior, "choose_state"):
+            ctx.guide = ctx.prior
+        return ctx
+
+    def _search(self, game: Game[Any], view: dict[str, Any], legal: Sequence[Action], rounds: Any) -> Action:
         if len(legal) == 1:
             self.last_value = None
             return legal[0]
         start = self.clock()  # the budget counts everything from here: the model's odds, the prior, the pool
-        game = get_game(view["game"])
-        seat = int(view["seat"])
-        horizon = HORIZONS.get(game.name)
         rng = Rng(self.rng.next64())
-        defaults = PLAYOUTS.get(game.name, Playout())
-        rollout = defaults.rollout if self.rollout is None else self.rollout
-        self._depth = (defaults.depth if self.depth is None else self.depth) or None
-        worlds = defaults.worlds if self.worlds is None else self.worlds
-        fit = defaults.fit if self.fit is None else self.fit
-        self._open = defaults.open_choices if self.open_choices is None else self.open_choices
-        self._policy = _game_bot(game.name, rollout, rng.next64())
-        model = defaults.model if self.model == "default" else self.model
-        self._model = _model_bot(game.name, model, rng.next64())
-        self._others = self._model if model != rollout else None  # the others' policy in playouts too
-        self._adapt(game, view, model, rollout, defaults, rng)
-        self._seat = seat
-        prior = _game_bot(game.name, self.prior, rng.next64())
-        # below the root, a seat's first move at a node is the prior's in that world, then others widen in
-        guide = defaults.guide if self.guide is None else self.guide
-        self._guide = prior if guide and prior is not None and hasattr(prior, "choose_state") else None
+        ctx = self._context(game, view, rng)
+        seat, settings, prior = ctx.seat, ctx.settings, ctx.prior
+        worlds, fit, open_choices = settings.worlds, settings.fit, settings.open_choices
         order = list(legal)
         for i in range(len(order) - 1, 0, -1):  # seeded shuffle: the order in which candidates enter
             j = rng.below(i + 1)
@@ -283,15 +209,15 @@ class ISMCTSBot:
         done = 0
         for done in range(1, self.iterations + 1):
             width = 2 + int(self.widen * math.sqrt(done)) if first is not None else len(order)
-            self._root_moves = (seat, {a.text for a in order[:width]})
+            ctx.root_moves = {a.text for a in order[:width]}
             if done == 1 and fit > 0 and worlds:
-                pool = self._fitted_pool(game, view, seat, worlds, fit, rng, start, rounds)
+                pool = self._fitted_pool(game, view, ctx, rng, start, rounds)
                 searching = self.clock()  # the early stop's rate counts the search's time only
             if done <= worlds and len(pool) < done:
-                pool.append(game.sample_world(view, rng.next64(), open_choices=self._open))
+                pool.append(game.sample_world(view, rng.next64(), open_choices=open_choices))
             world = (pool[(done - 1) % worlds].copy() if worlds
-                     else game.sample_world(view, rng.next64(), open_choices=self._open))
-            self._iterate(root, world, rng, horizon)
+                     else game.sample_world(view, rng.next64(), open_choices=open_choices))
+            self._iterate(root, world, rng, ctx)
             now = self.clock()
             if now > deadline:
                 break
@@ -314,51 +240,49 @@ class ISMCTSBot:
         self.last_value = edge.total / edge.visits if edge and edge.visits else None
         return by_text[best]
 
-    def _adapt(
-        self, game: Any, view: dict[str, Any], model: str | None, rollout: str, defaults: Playout, rng: Rng
-    ) -> None:
-        """With ``adapt``, the other seats' model is the bot kind their moves seen make likely (``ADAPT``),
-        when its odds reach ``CONFIDENT``; else it stays the given one."""
+    def _adapt(self, game: Game[Any], view: dict[str, Any], ctx: _Decision, rng: Rng) -> None:
+        """With ``adapt``, the other seats' model is the bot kind their moves seen make likely (the profile's
+        ``odds``), when its odds reach the profile's ``confident``; else it stays the given one."""
         self.last_odds = None
-        adapt = defaults.adapt if self.adapt is None else self.adapt
-        _load_fits()
-        if not (adapt and model and game.name in ADAPT):
+        settings = ctx.settings
+        if not (settings.adapt and settings.model and settings.odds is not None):
             return
-        odds = ADAPT[game.name](view, game.sample_world, Rng(rng.next64()))
+        odds = settings.odds(view, game.sample_world, Rng(rng.next64()))
         self.last_odds = odds
         if odds is None:
             return
         kind = max(odds, key=lambda k: odds[k])
-        if kind != model and odds[kind] >= CONFIDENT:
-            self._model = _model_bot(game.name, kind, rng.next64())
-            self._others = self._model if kind != rollout else None
+        if kind != settings.model and odds[kind] >= settings.confident:
+            ctx.model = _model_bot(game, settings, kind, rng.next64())
+            ctx.others = ctx.model if kind != settings.rollout else None
 
     def _fitted_pool(
-        self, game: Any, view: dict[str, Any], seat: int, worlds: int, fit: int, rng: Rng, start: float,
-        rounds: Any = None,
+        self, game: Game[Any], view: dict[str, Any], ctx: _Decision, rng: Rng, start: float, rounds: Any = None,
     ) -> list[State]:
-        """Worlds drawn from the view, then their hidden cards changed (at most ``fit`` steps each) until
-        the model makes in them the other seats' moves seen (Rank: the rounds of this hand the seat saw; KQP:
-        the round's piles; Rank Royale: the opponent's plays and discards). At most a quarter of the time;
-        the rest of the pool is drawn as usual."""
-        _load_fits()
-        make = FITS.get(game.name)
-        model = _game_bot(game.name, "greedy", rng.next64())
+        """Worlds drawn from the view, then their hidden cards changed (at most ``fit`` steps each, the
+        profile's ``fitter``) until the model makes in them the other seats' moves seen (Rank: the rounds of
+        this hand the seat saw; KQP: the round's piles; Rank Royale: the opponent's plays and discards). At
+        most a quarter of the time; the rest of the pool is drawn as usual."""
+        settings = ctx.settings
+        make = settings.fitter
+        model = _game_bot(game, settings, settings.fit_model, rng.next64())
         if make is None or model is None:
             return []
-        pool: list[State] = [game.sample_world(view, rng.next64(), open_choices=self._open)]
-        refit = make(pool[0], seat, model, rounds)
+        open_choices = settings.open_choices
+        pool: list[State] = [game.sample_world(view, rng.next64(), open_choices=open_choices)]
+        refit = make(pool[0], ctx.seat, model, rounds)
         if refit is None:
             return pool
         while True:
-            refit(pool[-1], Rng(rng.next64()), fit)
-            if len(pool) == worlds or self.clock() - start > self.seconds / 4:
+            refit(pool[-1], Rng(rng.next64()), settings.fit)
+            if len(pool) == settings.worlds or self.clock() - start > self.seconds / 4:
                 return pool
-            pool.append(game.sample_world(view, rng.next64(), open_choices=self._open))
+            pool.append(game.sample_world(view, rng.next64(), open_choices=open_choices))
 
-    def _iterate(self, root: _Node, world: State, rng: Rng, horizon: Horizon | None) -> None:
+    def _iterate(self, root: _Node, world: State, rng: Rng, ctx: _Decision) -> None:
         path: list[tuple[_Node, list[tuple[int, str]]]] = []
         node = root
+        model, me = ctx.model, ctx.seat
         while not world.is_over():
             movers = world.to_move()
             chosen: list[tuple[int, str]] = []
@@ -367,18 +291,18 @@ class ISMCTSBot:
             actions: list[tuple[int, Action]] = []
             for seat in movers:
                 legal = world.legal_actions(seat)
-                if self._model is not None and seat != self._seat:
+                if model is not None and seat != me:
                     # another seat's move by the opponent model, from its view of this world: no statistics
-                    act = legal[0] if len(legal) == 1 else _decide(self._model, world, seat, legal)
+                    act = legal[0] if len(legal) == 1 else _decide(model, world, seat, legal)
                     actions.append((seat, act))
                     key_extra.append(act.text)
                     continue
-                if node is root and seat == self._root_moves[0]:
-                    allowed = self._root_moves[1]
+                if node is root and seat == me:
+                    allowed = ctx.root_moves
                     legal = [a for a in legal if a.text in allowed] or legal
                 stats = node.stats.setdefault(seat, {})
-                if self._guide is not None and node is not root and len(legal) > 1:
-                    action, new = self._guided(stats, legal, rng, world, seat)
+                if ctx.guide is not None and node is not root and len(legal) > 1:
+                    action, new = self._guided(stats, legal, rng, world, seat, ctx.guide)
                 else:
                     action, new = self._select(stats, legal, rng)
                 expanded |= new
@@ -395,7 +319,7 @@ class ISMCTSBot:
             node = child
             if expanded:
                 break
-        values = self._playout(world, rng, horizon)
+        values = self._playout(world, rng, ctx)
         for visited, chosen in path:
             for seat, text in chosen:
                 edge = visited.stats[seat][text]
@@ -403,14 +327,14 @@ class ISMCTSBot:
                 edge.total += values[seat]
 
     def _guided(
-        self, stats: dict[str, _Edge], legal: Sequence[Action], rng: Rng, world: State, seat: int
+        self, stats: dict[str, _Edge], legal: Sequence[Action], rng: Rng, world: State, seat: int, guide: Any
     ) -> tuple[Action, bool]:
         """UCB over the moves tried here; a new one only while fewer than ``1 + widen * sqrt(visits)`` were
         tried, the prior's move in this world first."""
         tried = sum(1 for e in stats.values() if e.visits)
         visits = sum(e.visits for e in stats.values())
         if tried < 1 + self.widen * math.sqrt(visits):
-            prior: Action = self._guide.choose_state(world, seat, legal)  # type: ignore[union-attr]
+            prior: Action = guide.choose_state(world, seat, legal)
             pick: Action | None = prior
             edge = stats.get(prior.text)
             if edge is not None and edge.visits:  # the prior's move was tried: a random untried one
@@ -445,16 +369,20 @@ class ISMCTSBot:
                 best, best_score = action, score
         return best, False
 
-    def _playout(self, world: State, rng: Rng, horizon: Horizon | None) -> Values:
-        mark = horizon.marker(world) if horizon else None
-        mine, model = self._policy, self._others
+    def _playout(self, world: State, rng: Rng, ctx: _Decision) -> Values:
+        """A playout by the default policies to the end of the game, or to the profile's horizon (its
+        ``marker`` changes, or ``depth`` moves were made) where its ``value`` scores the position."""
+        value, marker = ctx.settings.value, ctx.settings.marker
+        depth = ctx.depth if value is not None else None
+        mark = marker(world) if value is not None and marker is not None else None
+        mine, model, me = ctx.policy, ctx.others, ctx.seat
         moves = 0
         while not world.is_over():
-            if horizon is not None and (horizon.marker(world) != mark or moves == self._depth):
-                return horizon.value(world)
+            if value is not None and ((marker is not None and marker(world) != mark) or moves == depth):
+                return value(world)
             seat = world.to_move()[0]
             legal = world.legal_actions(seat)
-            policy = mine if model is None or seat == self._seat else model  # the others keep to the model
+            policy = mine if model is None or seat == me else model  # the others keep to the model
             if policy is not None and len(legal) > 1:
                 world.apply(seat, _decide(policy, world, seat, legal))
             else:
@@ -506,26 +434,20 @@ def hint(
     return Hint(action, chance, bot.last_iterations)
 
 
-def _model_bot(game: str, kind: str | None, seed: int) -> Any:
+def _model_bot(game: Game[Any], settings: SearchProfile, kind: str | None, seed: int) -> Any:
     """The bot that plays the other seats in the tree: the game's bot of that kind, or the random bot."""
     if kind == "random":
-        from courtcards.bots.base import RandomBot
-
         return RandomBot(seed)
-    return _game_bot(game, kind, seed) if kind else None
+    return _game_bot(game, settings, kind, seed) if kind else None
 
 
-def _game_bot(game: str, kind: str | None, seed: int) -> Any:
-    """The game's bot of that kind ("lite": its greedy-lite policy), or None for "random", None or a kind
-    the game lacks."""
-    from courtcards.bots.base import _BOTS, make_bot
-    from courtcards.bots.lite import LITE
-
-    if kind == "lite" and game in LITE:
-        return LITE[game](seed)
-    if kind is None or kind == "random" or (game, kind) not in _BOTS:
+def _game_bot(game: Game[Any], settings: SearchProfile, kind: str | None, seed: int) -> Any:
+    """The profile's playout policy of that kind (greedy-lite: "lite") or the game's bot of that kind, or
+    None for "random", None or a kind the game lacks."""
+    if kind is None or kind == "random":
         return None
-    return make_bot(game, kind, seed)
+    factory = settings.policies.get(kind) or game_bots(game.name).get(kind)
+    return None if factory is None else factory(seed)
 
 
 FORMS = "ismcts (the default budget), ismcts:N (N iterations, N >= 1), ismcts:Xs (X seconds a decision, e.g. 0.5s)"

@@ -7,6 +7,10 @@ whole group; following, the lowest whole group that beats the pile, else it
 passes; it keeps Crowns (Rank) and Queens and the King (KQP) for when nothing
 else is left, and gives away its lowest cards. Weaker than greedy, several
 times cheaper a move.
+
+A game's lite policy is a subclass naming its plain values (``plain``), declared
+in the game's package and offered to the search by its profile (``policies``
+of its ``SearchProfile``), not as a bot kind players can pick.
 """
 
 from __future__ import annotations
@@ -15,8 +19,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from courtcards.core.state import Action
-from courtcards.games.kqp.cards import PLAIN as KQP_PLAIN
-from courtcards.games.rank.cards import NUMBERS as RANK_NUMBERS
 
 
 def _lowest_whole(plays: Sequence[Any], plain: Any) -> Any | None:
@@ -32,7 +34,11 @@ def _lowest_whole(plays: Sequence[Any], plain: Any) -> Any | None:
     return best
 
 
-class _Lite:
+class LiteBot:
+    """Greedy-lite over the legal actions of a shedding game (actions with ``kind`` "play", "pass",
+    "give", "keep", "lead" and sorted ``cards``); ``plain``: the card codes of the plain values, the
+    others (court cards) being kept for last."""
+
     needs_view = False
     plain: Any = ()
 
@@ -61,14 +67,3 @@ class _Lite:
                 return kinds[word]
         return acts[0]
 
-
-class LiteRankBot(_Lite):
-    plain = RANK_NUMBERS
-
-
-class LiteKqpBot(_Lite):
-    plain = KQP_PLAIN
-
-
-# playout policies of the search bot, not players: not in the bot registry (nor the lobby)
-LITE: dict[str, type[_Lite]] = {"rank": LiteRankBot, "kqp": LiteKqpBot}

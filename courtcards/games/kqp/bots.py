@@ -12,11 +12,12 @@ to seize a pile near the end of its hand or to stop an opponent about to go out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from courtcards.bots.base import pick_card, register_bot
+from courtcards.bots.base import BotFactory, pick_card
+from courtcards.bots.lite import LiteBot
 from courtcards.core.rng import Rng
 from courtcards.core.state import Action
 from courtcards.games.kqp.actions import PASS, KqpAction, parse_action
@@ -324,4 +325,11 @@ def _swap(hands: list[list[int]], a: int, b: int, ca: int, cb: int) -> None:
     hands[b][ca] += 1
 
 
-register_bot("kqp", "greedy", GreedyKqpBot)
+BOTS: Mapping[str, BotFactory] = {"greedy": GreedyKqpBot}  # the bot kinds of KQP (random is every game's)
+
+
+class LiteKqpBot(LiteBot):
+    """Greedy-lite for KQP: keeps Queens and the King for the end (a playout policy of the search, not a
+    player)."""
+
+    plain = PLAIN

@@ -14,11 +14,11 @@ discards.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations_with_replacement
 from typing import Any
 
-from courtcards.bots.base import register_bot
+from courtcards.bots.base import BotFactory
 from courtcards.core.rng import Rng
 from courtcards.core.state import Action
 from courtcards.games.royals.actions import RoyalsAction, parse_action
@@ -203,4 +203,4 @@ def best_spread(
     return best[1]
 
 
-register_bot("royals", "greedy", GreedyRoyalsBot)
+BOTS: Mapping[str, BotFactory] = {"greedy": GreedyRoyalsBot}  # the bot kinds of Royals (random is every game's)

@@ -12,11 +12,12 @@ the endgame plays those first so that its last set is led.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from courtcards.bots.base import pick_card, register_bot
+from courtcards.bots.base import BotFactory, pick_card
+from courtcards.bots.lite import LiteBot
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.rng import Rng
 from courtcards.core.state import Action
@@ -319,7 +320,13 @@ class GreedyRankBot:
         return ties[self.rng.below(len(ties))] if len(ties) > 1 else ties[0]
 
 
-register_bot("rank", "greedy", GreedyRankBot)
+BOTS: Mapping[str, BotFactory] = {"greedy": GreedyRankBot}  # the bot kinds of Rank (random is every game's)
+
+
+class LiteRankBot(LiteBot):
+    """Greedy-lite for Rank: keeps Crowns for the end (a playout policy of the search, not a player)."""
+
+    plain = NUMBERS
 
 
 Moves = list[tuple[int, str]]

@@ -17,12 +17,12 @@ WIN_VALUE if that ends the game), a same-tier rank win one card drawn.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from math import comb, exp, log
 from typing import Any
 
-from courtcards.bots.base import register_bot
+from courtcards.bots.base import BotFactory
 from courtcards.core.rng import Rng
 from courtcards.core.state import Action
 from courtcards.games.royale.actions import RoyaleAction, play
@@ -439,5 +439,4 @@ def odds(
     return {kind: w / total for kind, w in zip(KINDS, weights, strict=True)}
 
 
-register_bot("royale", "greedy", GreedyBot)
-register_bot("royale", "mixed", MixedBot)
+BOTS: Mapping[str, BotFactory] = {"greedy": GreedyBot, "mixed": MixedBot}  # random is every game's
