@@ -77,6 +77,11 @@ def bot_kinds(game: str) -> list[str]:
     return sorted(set(_plain_bots(game)) | set(_SPECS))
 
 
+def default_bot_kind(game: str) -> str:
+    """The bot seated where none is named: the game's greedy bot, or random for a game without one."""
+    return "greedy" if "greedy" in bot_kinds(game) else "random"
+
+
 def make_bot(game: str, kind: str, seed: int = 0) -> Bot:
     """A bot from its spec: a kind (``greedy``) or a kind with an argument (``ismcts:500``)."""
     _load()

@@ -27,7 +27,7 @@ from courtcards.analysis.plots import (
 )
 from courtcards.analysis.report import LENGTH, Report, single_table, summarize, sweep_table, title, to_csv, to_json
 from courtcards.analysis.runner import LOCAL, build_specs, init_ray, run_facts
-from courtcards.bots.base import bot_kinds
+from courtcards.bots.base import default_bot_kind
 from courtcards.cli.say import fail
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import Game, get_game
@@ -41,7 +41,7 @@ def default_bot(game: Game[Any]) -> str:
     where the game has one, else random."""
     if game.info.analysis_bot:
         return game.info.analysis_bot
-    return "greedy" if "greedy" in bot_kinds(game.name) else "random"
+    return default_bot_kind(game.name)
 
 
 def register(app: typer.Typer) -> None:

@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from courtcards.bots.base import Bot, bot_kinds, check_bot, make_bot
+from courtcards.bots.base import Bot, check_bot, default_bot_kind, make_bot
 from courtcards.bots.ismcts import HINT_SECONDS, hint
 from courtcards.cli.prompt import terminal_input
 from courtcards.cli.say import fail, player_count, program
@@ -47,10 +47,6 @@ COMMAND_WORDS = tuple(COMMANDS)  # offered by Tab completion
 COMMAND_OF = {word: command for command, words in COMMANDS.items() for word in words}
 PROMPT = "[bold]Your move>[/] "
 SEED_LIMIT = 2**63
-
-
-def default_bot_kind(game: str) -> str:
-    return "greedy" if "greedy" in bot_kinds(game) else "random"
 
 
 def bot_seed(seed: int, seat: int) -> int:

@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from courtcards.bots.base import Bot, make_bot
+from courtcards.bots.base import Bot, default_bot_kind, make_bot
 from courtcards.core.errors import ActionIdError, OptionError
 from courtcards.core.game import Game, registered_games
 from courtcards.envs.table import EnvError, Table
@@ -49,7 +49,7 @@ class CourtcardsEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):
     metadata = {"render_modes": RENDER_MODES, "render_fps": 4}  # noqa: RUF012
 
     def __init__(self, game: str | Game[Any], num_players: int | None = None, options: Mapping[str, Any] | None = None,
-                 seat: int = 0, opponents: str | Sequence[str] = ("greedy",), preset: str | None = None,
+                 seat: int = 0, opponents: str | Sequence[str] | None = None, preset: str | None = None,
                  illegal_action: str = "lose", render_mode: str | None = None) -> None:
         self.table = Table(game, num_players, options, preset)
         n = self.table.num_players
@@ -59,6 +59,8 @@ class CourtcardsEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):
             raise OptionError(f"illegal_action must be one of {ILLEGAL_MODES}, not {illegal_action!r}")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise OptionError(f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}")
+        if opponents is None:  # the game's greedy bot, or random for a game without one
+            opponents = default_bot_kind(self.table.game.name)
         kinds = [opponents] if isinstance(opponents, str) else list(opponents)
         others = [s for s in range(n) if s != seat]
         if len(kinds) == 1:
