@@ -1,11 +1,12 @@
 """The search bot before and after a change: the same moves at the same budget, and its time per decision.
 
-    python bench/bench_search_same.py --before /work/main --after . --games 4 --iterations 100
+    python bench/bench_search_same.py --before 8c7dc90 --after . --games 4 --iterations 100
 
 plays GAMES seat-rotated games of each setup (game ``i``: the search in seat ``i % players``, greedy in
 the others) with ``ismcts`` at ITERATIONS iterations and the time cap out of the way (``seconds=1e9``, so
 the seeded search is reproducible), once in a process running the tree BEFORE and once in one running
-AFTER (``PYTHONPATH``), then compares the games' move sequences and results and prints each tree's wins
+AFTER (``PYTHONPATH``; BEFORE is a folder or a git ref, extracted with ``git archive``),
+then compares the games' move sequences and results and prints each tree's wins
 and median CPU seconds per decision of the search seat (decisions with a choice). The two trees run one
 after the other, ``--rounds`` times alternating, and each median is over every round. ``--play OUT``
 (internal): play in this process's tree and write the games to OUT as JSON. Exit status 1 when the
@@ -85,7 +86,8 @@ def run_tree(tree: str, args: argparse.Namespace, out: Path) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--before", default="/work/main", help="the tree before (default /work/main)")
+    ap.add_argument("--before", default="8c7dc90",
+                    help="the tree before: a folder, or a git ref (default 8c7dc90, main before the search profiles)")
     ap.add_argument("--after", default=".", help="the tree after (default: this one)")
     ap.add_argument("--games", type=int, default=4, help="games per setup (seat-rotated)")
     ap.add_argument("--iterations", type=int, default=100)
@@ -100,6 +102,16 @@ def main() -> None:
 
     runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
     with tempfile.TemporaryDirectory() as tmp:
+        if not Path(args.before).is_dir():
+            import subprocess as sp
+            import tarfile
+            from io import BytesIO
+
+            root = Path(__file__).resolve().parent.parent
+            data = sp.run(["git", "-C", str(root), "archive", args.before], check=True, capture_output=True).stdout
+            with tarfile.open(fileobj=BytesIO(data)) as tar:
+                tar.extractall(Path(tmp) / "before", filter="tar")
+            args.before = str(Path(tmp) / "before")
         for r in range(args.rounds):
             for label in (("before", "after") if r % 2 == 0 else ("after", "before")):
                 tree = args.before if label == "before" else args.after
