@@ -30,7 +30,7 @@ def _check_compiler() -> None:
     cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
     words = shlex.split(cc)
     if not words or shutil.which(words[0]) is None:
-        sys.exit(f"COURTCARDS_COMPILE=1 needs a C compiler and found none ({words[0] if words else cc!r} is not on "
+        sys.exit(f"COURTCARDS_COMPILE=1 needs a C compiler and found none ({words[0] if words else cc!r} not found on "
                  "PATH): install one (e.g. apt-get install gcc) or install without COURTCARDS_COMPILE (pure Python)")
     include = sysconfig.get_path("include")
     if not os.path.exists(os.path.join(include, "Python.h")):

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from courtcards.core.conformance import check_playout, random_playout
 from courtcards.core.game import game_names, get_game
@@ -31,8 +29,8 @@ def test_random_playouts_end(name: str, players: int, options: dict[str, OptionV
 
 
 @pytest.mark.parametrize("name", game_names())
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(min_value=0, max_value=2**63 - 1))
-def test_any_seed_conforms(name: str, seed: int) -> None:
+def test_any_seed_conforms(name: str, conformance_seed: int) -> None:
+    """One game per seed: fixed seeds by default, new ones with --random-seeds (tests/conftest.py), which prints
+    them; --seeds=S1,S2 replays."""
     game = get_game(name)
-    check_playout(game, game.default_players, {}, seed=seed, every=5, view_every=23)
+    check_playout(game, game.default_players, {}, seed=conformance_seed, every=5, view_every=23)
