@@ -9,10 +9,13 @@ from courtcards.core.game import game_names, get_game
 from courtcards.core.options import OptionValue
 
 CONFIGS = [
-    pytest.param(name, n, opts, id=f"{name}-{n}p-" + ("-".join(f"{k}={v}" for k, v in opts.items()) or "default"))
+    pytest.param(name, n, opts, id=f"{name}-{n}p-" + ("-".join(f"{k}={v}" for k, v in opts.items()) or "default"),
+                 marks=[pytest.mark.slow] if i else [])  # the fast run (.ci/fast) checks each game's first one
     for name in game_names()
-    for n, opts in get_game(name).test_configs()
+    for i, (n, opts) in enumerate(get_game(name).test_configs())
 ]
+# CONFIGS without the slow marks: every configuration still plays its random games in the fast run
+PLAYOUT_CONFIGS = [pytest.param(*p.values, id=p.id) for p in CONFIGS]
 
 
 @pytest.mark.parametrize(("name", "players", "options"), CONFIGS)
@@ -20,7 +23,7 @@ def test_full_checks_along_a_random_game(name: str, players: int, options: dict[
     check_playout(get_game(name), players, options, seed=players * 7919 + len(options))
 
 
-@pytest.mark.parametrize(("name", "players", "options"), CONFIGS)
+@pytest.mark.parametrize(("name", "players", "options"), PLAYOUT_CONFIGS)
 def test_random_playouts_end(name: str, players: int, options: dict[str, OptionValue]) -> None:
     game = get_game(name)
     for seed in range(3):
