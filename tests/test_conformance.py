@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import random
+
 import pytest
 
 from courtcards.core.conformance import check_playout, random_playout
@@ -31,9 +34,26 @@ def test_random_playouts_end(name: str, players: int, options: dict[str, OptionV
         assert state.is_over() and state.result() is not None
 
 
+def _seeds() -> list[int]:
+    """Fixed seeds unless COURTCARDS_RANDOM_SEEDS=1 draws new ones; COURTCARDS_SEEDS=S1,S2,... replays given ones.
+    Each seed is in its test's id and in a failure's message."""
+    if os.environ.get("COURTCARDS_SEEDS"):
+        return [int(s) for s in os.environ["COURTCARDS_SEEDS"].replace(",", " ").split()]
+    if os.environ.get("COURTCARDS_RANDOM_SEEDS") == "1":
+        return [random.SystemRandom().randrange(2**63) for _ in FIXED_SEEDS]
+    return list(FIXED_SEEDS)
+
+
+FIXED_SEEDS = (0, 1, 2, 3, 4, 5, 6, 7)
+SEEDS = _seeds()
+
+
+@pytest.mark.parametrize("seed", SEEDS, ids=[f"seed={s}" for s in SEEDS])
 @pytest.mark.parametrize("name", game_names())
-def test_any_seed_conforms(name: str, conformance_seed: int) -> None:
-    """One game per seed: fixed seeds by default, new ones with --random-seeds (tests/conftest.py), which prints
-    them; --seeds=S1,S2 replays."""
+def test_any_seed_conforms(name: str, seed: int) -> None:
     game = get_game(name)
-    check_playout(game, game.default_players, {}, seed=conformance_seed, every=5, view_every=23)
+    try:
+        check_playout(game, game.default_players, {}, seed=seed, every=5, view_every=23)
+    except Exception as exc:
+        raise AssertionError(f"{name} fails on seed {seed}: replay with COURTCARDS_SEEDS={seed} "
+                             f"pytest tests/test_conformance.py -k 'any_seed and {name}'") from exc
