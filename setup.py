@@ -7,7 +7,10 @@ nothing is compiled and the package is pure Python.
 """
 
 import os
+import shlex
+import shutil
 import sys
+import sysconfig
 from pathlib import Path
 
 from setuptools import setup
@@ -25,8 +28,25 @@ COMPILED = [
       if (HERE / "courtcards" / "games" / game / f"{module}.py").is_file()),
 ]
 
+
+def _check_compiler() -> None:
+    """Stop with one line, before anything is downloaded or type-checked, if the C build cannot work."""
+    if sys.platform == "win32":
+        return  # setuptools finds MSVC itself and says so if it is missing
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    words = shlex.split(cc)
+    if not words or shutil.which(words[0]) is None:
+        sys.exit(f"COURTCARDS_COMPILE=1 needs a C compiler and found none ({words[0] if words else cc!r} not found on "
+                 "PATH): install one (e.g. apt-get install gcc) or install without COURTCARDS_COMPILE (pure Python)")
+    include = sysconfig.get_path("include")
+    if not os.path.exists(os.path.join(include, "Python.h")):
+        sys.exit(f"COURTCARDS_COMPILE=1 needs the Python headers and {include}/Python.h is missing: install them "
+                 "(e.g. apt-get install python3-dev) or install without COURTCARDS_COMPILE (pure Python)")
+
+
 ext_modules = []
 if os.environ.get("COURTCARDS_COMPILE") == "1":
+    _check_compiler()
     try:
         from mypyc.build import mypycify
     except ImportError:

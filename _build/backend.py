@@ -1,7 +1,11 @@
 """The build backend: setuptools, plus mypy when the engine is compiled.
 
 ``COURTCARDS_COMPILE=1 pip install .`` compiles the engine's hot modules with
-mypyc (see setup.py); this backend then asks for mypy in the build environment.
+mypyc (see setup.py); this backend then asks for mypy in the build environment,
+with what mypy's type check of those modules imports (they and the courtcards
+modules they import, transitively): NumPy, typing_extensions and pydantic (which
+``courtcards.core.views`` imports to check a view). Without them pip's isolated
+build environment fails with "Cannot find implementation or library stub".
 Without the variable it is plain setuptools and the engine is pure Python.
 """
 
@@ -13,7 +17,7 @@ from typing import Any
 from setuptools import build_meta as _setuptools
 from setuptools.build_meta import *  # noqa: F403  (the rest of the PEP 517/660 hooks unchanged)
 
-_COMPILE = ["mypy>=1.10"]
+_COMPILE = ["mypy>=1.10", "numpy>=1.24", "typing_extensions>=4.7", "pydantic>=2"]
 
 
 def _extra() -> list[str]:

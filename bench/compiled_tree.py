@@ -4,7 +4,7 @@ for the benchmarks that compare the pure and the compiled engine in one run and 
 
 The copy is kept in ``bench/.compiled/<hash>`` (git-ignored), keyed on the contents
 of the tree's files (those git tracks or would track, as they are in the working
-tree), and rebuilt only when they change: the build takes a minute or two. Needs
+tree), and rebuilt only when they change: the build takes about 3 minutes of CPU. Needs
 mypy (in ``courtcards[dev]``) and a C compiler.
 
     python bench/compiled_tree.py      # builds if needed, prints the folder
@@ -48,7 +48,7 @@ def compiled_tree() -> Path:
             dst.symlink_to(os.readlink(src))
         else:
             shutil.copy2(src, dst)
-    print(f"building the compiled engine in {folder} (a minute or two)...", file=sys.stderr)
+    print(f"building the compiled engine in {folder} (about 3 minutes)...", file=sys.stderr)
     build = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=folder,
                            env=dict(os.environ, COURTCARDS_COMPILE="1"), capture_output=True, text=True)
     if build.returncode:
