@@ -16,10 +16,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def compiled_modules() -> list[str]:
     tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
-    namespace: dict[str, object] = {}
-    for node in tree.body:  # GAMES and COMPILED only, without running setup()
-        if isinstance(node, ast.Assign) and {t.id for t in node.targets if isinstance(t, ast.Name)} & {"GAMES",
-                                                                                                      "COMPILED"}:
+    namespace: dict[str, object] = {"__file__": str(ROOT / "setup.py")}
+    wanted = {"HERE", "GAME_MODULES", "GAMES", "COMPILED"}
+    for node in tree.body:  # the imports and the module lists only, without running setup()
+        if isinstance(node, ast.ImportFrom | ast.Import) or (
+                isinstance(node, ast.Assign) and {t.id for t in node.targets if isinstance(t, ast.Name)} & wanted):
             exec(compile(ast.Module([node], []), "setup.py", "exec"), namespace)
     files = namespace["COMPILED"]
     assert isinstance(files, list) and files

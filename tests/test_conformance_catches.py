@@ -287,7 +287,7 @@ def test_a_world_that_keeps_the_true_generator_is_caught(monkeypatch: pytest.Mon
     original = type(game)._sample_world
 
     def foreseeing(self: Any, view: Any, rng: Rng) -> State:
-        world = original(self, view, rng)
+        world: State = original(self, view, rng)
         world.rng = state.rng.copy()  # future deals are the true ones
         return world
 

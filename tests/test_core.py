@@ -223,7 +223,7 @@ def test_non_text_and_foreign_actions_are_notation_errors() -> None:
     royale_action = get_game("royale").new_game(2).legal_actions(0)[0]
     for bad in (5, None, object(), royale_action):
         with pytest.raises(NotationError):
-            state.apply(seat, bad)  # type: ignore[arg-type]
+            state.apply(seat, bad)
     assert state.to_json() == before
     with pytest.raises(UnknownGameError, match="unknown game 'None'"):
         get_game(None)  # type: ignore[call-overload]

@@ -16,11 +16,12 @@ from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
 from courtcards.games.royale.actions import RoyaleAction
 from courtcards.games.royale.cards import TEXT, parse_card
+from courtcards.games.royale.game import RoyaleGame
 from courtcards.games.royale.ids import DISCARD_BASE, SIZE
 from courtcards.games.royale.observation import P, S
 from courtcards.games.royale.state import RoyaleState
 
-GAME = get_game("royale")
+GAME = get_game("royale", RoyaleGame)
 H0 = ["AS", "3S", "7S", "9S", "QS", "KS"]
 H1 = ["2H", "4H", "5H", "8H", "JH", "KH"]
 

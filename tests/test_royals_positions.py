@@ -11,9 +11,10 @@ import pytest
 from courtcards.core.errors import PositionError
 from courtcards.core.game import get_game
 from courtcards.core.record import GameRecord
+from courtcards.games.royals.game import RoyalsGame
 from courtcards.games.royals.state import RoyalsState
 
-G = get_game("royals")
+G = get_game("royals", RoyalsGame)
 
 
 def pos(hands: list[str], **fields: Any) -> RoyalsState:

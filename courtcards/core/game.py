@@ -451,6 +451,17 @@ def register(game: G) -> G:
     return game
 
 
+def unregister(name: str) -> None:
+    """Remove a registered game (for tests and notebooks that register one of their own)."""
+    _load_games()
+    _REGISTRY.pop(name, None)
+
+
+def builtin_games() -> list[Game[Any]]:
+    """The registered games that come with courtcards (the packages under ``courtcards.games``)."""
+    return [g for g in registered_games() if type(g).__module__.startswith("courtcards.games.")]
+
+
 @overload
 def get_game(name: str) -> Game[Any]: ...
 @overload

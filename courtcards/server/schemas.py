@@ -27,8 +27,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
-import courtcards.games
-from courtcards.core.game import Game, registered_games
+from courtcards.core.game import Game, builtin_games, registered_games
 
 # The view model of a game that declares no ``view_type``: any JSON object (its fields are the game's own).
 GenericView = dict[str, Any]
@@ -326,13 +325,6 @@ def _models(games: tuple[Game[Any], ...]) -> Models:
 def models(games: Sequence[Game[Any]] | None = None) -> Models:
     """The models for these games (default: every game registered now), built once per set."""
     return _models(tuple(registered_games() if games is None else games))
-
-
-def builtin_games() -> list[Game[Any]]:
-    """The registered games that come with courtcards (its ``courtcards.games`` package): the
-    published schemas are theirs, whatever plug-ins are installed."""
-    inside = courtcards.games.__name__ + "."
-    return [g for g in registered_games() if type(g).__module__.startswith(inside)]
 
 
 # The models for the games registered when this module is imported (the app builds its own when it is created).
