@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,27 +15,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from plugin_examples import ROOT, register_examples
 from test_server_api import create, db_actions, err, join, play_out, table_of
 
 from courtcards.core.game import Game, get_game
 from courtcards.core.record import GameRecord
 from courtcards.server import browser, create_app, database_url, schemas
-
-ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = {"fivetricks": "plugin-game", "rank_knights": "rank-variant"}
-
-
-def register_examples() -> list[Game[Any]]:
-    """Put the example packages' src/ on the path and import them (importing registers a game)."""
-    import importlib
-
-    for folder in EXAMPLES.values():
-        src = str(ROOT / "examples" / folder / "src")
-        if src not in sys.path:
-            sys.path.insert(0, src)
-    importlib.import_module("courtcards_fivetricks")
-    importlib.import_module("courtcards_rank_knights")
-    return [get_game(name) for name in EXAMPLES]
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from courtcards.core.game import register
+from courtcards.core.options import OptionValue
 from courtcards.games.rank.game import RankGame
 from courtcards.games.rank.hooks import RankHooks
 
@@ -39,6 +40,11 @@ class KnightsGame(RankGame):
         brief=KNIGHTS_BRIEF + RankGame.info.brief,
     )
     hooks: ClassVar[RankHooks] = KnightsHooks()
+
+    def test_configs(self) -> list[tuple[int, dict[str, OptionValue]]]:
+        """What the conformance suite plays: the hook matters from 4 players (a Knight) up; Rank's own
+        variants are Rank's to check."""
+        return [(3, {"tokens_to_win": 3}), (4, {}), (7, {"tokens_to_win": 3})]
 
 
 GAME = register(KnightsGame())
