@@ -10,15 +10,27 @@ from pathlib import Path
 
 import pytest
 
-from courtcards.core.errors import IllegalActionError, Refusal
+from courtcards.core.errors import IllegalActionError, OptionError, Refusal
 from courtcards.core.events import (EMPTY, EventKinds, EventLog, event_problems, event_schema, fill, kinds_of,
                                     placeholders)
 from courtcards.core.game import game_names, get_game
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "schemas" / "events"
-CONFIGS = [(name, n, preset) for name in game_names() for n in sorted({get_game(name).min_players,
-                                                                       get_game(name).max_players})
-           for preset in [None, *sorted(get_game(name).options.presets)]]
+def _configs() -> list[tuple[str, int, str | None]]:
+    out = []
+    for name in game_names():
+        game = get_game(name)
+        for n in sorted({game.min_players, game.max_players}):
+            for preset in [None, *sorted(game.options.presets)]:
+                try:
+                    game.resolve_options(n, preset=preset)
+                except OptionError:
+                    continue
+                out.append((name, n, preset))
+    return out
+
+
+CONFIGS = _configs()
 
 
 def engine_name(seat: int, cap: bool) -> str:

@@ -452,7 +452,7 @@ GENERIC: Final = EventKinds({}, open=True)
 def kinds_of(game: Game[Any]) -> EventKinds:
     """The event kinds ``game`` declares (its "events" profile), with the core ones; GENERIC if none."""
     declared = game.profile("events")
-    return declared.with_core() if isinstance(declared, EventKinds) else GENERIC
+    return declared.with_core() if declared is not None else GENERIC  # (not isinstance: run as __main__)
 
 
 def _fields_schema(fields: Mapping[str, str], kind: str) -> dict[str, Any]:
