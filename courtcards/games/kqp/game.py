@@ -105,6 +105,7 @@ class KqpGame(Game[KqpState]):
             "bots": "courtcards.games.kqp.bots",
             "search": "courtcards.games.kqp.search:PROFILE",
             "observer": "courtcards.games.kqp.analysis:observe",
+            "events": "courtcards.games.kqp.events:KINDS",
             "terminal": "courtcards.games.kqp.render:RENDERER",
             "browser": "static/kqp.js",
         },

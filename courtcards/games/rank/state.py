@@ -157,7 +157,7 @@ def _set_words(count: int, value: int) -> str:
 
 _SET_WORDS: Final[dict[tuple[int, int], str]] = {}
 #: each seat's event data {"seat": s}, shared by its events (read-only: a view's log copies it)
-_SEAT: Final = tuple({"seat": s} for s in range(12))
+_SEAT_DATA: Final = tuple({"seat": s} for s in range(12))
 _CARD_LISTS: Final[dict[str, list[str]]] = {}
 
 
@@ -685,7 +685,7 @@ class RankState(State):
     def _pass(self, seat: int) -> None:
         self.passed[seat] = True  # RK-8: out of this round
         self.round_log.append((seat, "pass"))
-        self.log_event(seat, "pass", "{seat} passes.", _SEAT[seat])
+        self.log_event(seat, "pass", "{seat} passes.", _SEAT_DATA[seat])
         self._next(seat)
 
     def _out_words(self, seat: int) -> str:
@@ -720,7 +720,7 @@ class RankState(State):
                 self._new_round(seat)
                 return
             leader = self._left_holder(seat)  # RK-9: the next holder to the left leads
-            self.log_event(None, "lead", "{seat} leads.", _SEAT[leader])
+            self.log_event(None, "lead", "{seat} leads.", _SEAT_DATA[leader])
             self._new_round(leader)
             return
         if act.is_lone_modifier:  # RK-7
@@ -741,11 +741,11 @@ class RankState(State):
             nxt = self._left(seat, lambda s: self.sizes[s] > 0 and not self.passed[s])
             if nxt < 0:  # everyone still holding cards has shed: a fresh round
                 leader = self._left_holder(seat)
-                self.log_event(None, "new_round", "A new round: {seat} leads.", _SEAT[leader])
+                self.log_event(None, "new_round", "A new round: {seat} leads.", _SEAT_DATA[leader])
                 self._new_round(leader)
             else:
                 self.turn = nxt
-                self.log_event(None, "lead", "{seat} leads.", _SEAT[nxt])
+                self.log_event(None, "lead", "{seat} leads.", _SEAT_DATA[nxt])
             return
         base = act.base or self._set_value(act)  # RK-4: Wilds alone take their value from the pile
         if not self.pile_count:
@@ -803,7 +803,7 @@ class RankState(State):
                 self.turn = s
                 return
         leader = self._left_holder(seat)
-        self.log_event(None, "new_round", "A new round: {seat} leads.", _SEAT[leader])
+        self.log_event(None, "new_round", "A new round: {seat} leads.", _SEAT_DATA[leader])
         self._new_round(leader)
 
     def _left(self, seat: int, ok: Any) -> int:
