@@ -49,6 +49,7 @@ PROFILE_LAYERS: Mapping[str, str] = MappingProxyType({
     "observer": "callable(record, kinds) -> GameFacts, the per-game facts for analyze (courtcards.analysis.observe)",
     "terminal": "a courtcards.render.TerminalRenderer for views and events in words",
     "browser": "path of the browser renderer module (an ES module), relative to the game's package",
+    "events": "a courtcards.core.events.EventKinds: the kinds of the game's events and their data (schemas)",
 })
 
 
