@@ -189,7 +189,8 @@ class EventLog(tuple):  # type: ignore[type-arg]
         return self.record(seat, NOTE, text, _EMPTY_DATA, _notes(secret))
 
     def _tail(self) -> tuple[int, list[tuple[Any, ...]]]:
-        """The last LOG_LIMIT events, flat: the number before the first and each (seat, template, secret, kind, data)."""
+        """The last LOG_LIMIT events, flat: the number before the first and each
+        (seat, template, secret, kind, data)."""
         nodes = self._nodes(LOG_LIMIT)
         return nodes[0][1] - 1 if nodes else self[1], [(e[2], e[3], e[4], e[6], e[7]) for e in nodes]
 
@@ -358,7 +359,7 @@ def _checked_record(f: Fields) -> tuple[str, str, dict[str, Any]]:
         return NOTE, text, {}
     kind = f.text("kind") if f.has("kind") else NOTE
     template = _sentence(f, "template")
-    data = f.obj("data").data if f.has("data") else {}
+    data: dict[str, Any] = dict(f.obj("data").data) if f.has("data") else {}
     if fill(template, data) != text:
         raise PositionError(f.at("text"), f"is not its template filled with its data: {fill(template, data)!r}")
     return kind, template, data

@@ -17,8 +17,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, Self, cast
 import numpy as np
 import numpy.typing as npt
 
-from courtcards.core.errors import (ActionIdError, GameOverError, IllegalActionError, NotationError, NotYourTurnError,
-                                    Refusal)
+from courtcards.core.errors import (
+    ActionIdError,
+    GameOverError,
+    IllegalActionError,
+    NotationError,
+    NotYourTurnError,
+    Refusal,
+)
 from courtcards.core.events import EMPTY as EMPTY_LOG
 from courtcards.core.events import LOG_LIMIT, MAX_DEPTH, EventLog
 
@@ -272,8 +278,8 @@ class State(ABC):
                 raise NotYourTurnError(act.text, seat,
                                        Refusal("already_committed", "this seat has already committed its choice"))
             waiting = ", ".join(str(s) for s in movers)
-            raise NotYourTurnError(act.text, seat, Refusal("not_your_turn", f"it is not this seat's decision (waiting for "
-                                                                        f"seat {waiting})", {"waiting": list(movers)}))
+            why = f"it is not this seat's decision (waiting for seat {waiting})"
+            raise NotYourTurnError(act.text, seat, Refusal("not_your_turn", why, {"waiting": list(movers)}))
         found: Action | None = self._legal_for(seat)[1].get(act)
         if found is None:
             raise IllegalActionError(act.text, seat, self.explain_illegal(seat, act))

@@ -306,7 +306,8 @@ class KqpState(State):
             data["more"], data["less"] = more, less
         data["cards"] = [big, small]
         self.log_event(None, "deal", f"Round {self.round}: seats {how}: {seating}. "
-                                     f"The cards are dealt one at a time from the King counter-clockwise: {dealt}.", data)
+                                     f"The cards are dealt one at a time from the King counter-clockwise: {dealt}.",
+                       data)
 
     def _collect_taxes(self) -> None:
         """KQ-4: Pauper-2 pays the King two best cards, Pauper-1 the Queen one
@@ -318,8 +319,8 @@ class KqpState(State):
             paid = tax_cards(self.hands[payer], k)
             self._move(payer, taker, paid, "tax")
             if not paid:
-                self.log_event(payer, "no_tax", f"{self._who(payer, 'from')} has no card to pay {self._who(taker, 'to')} "
-                                                "in tax.", {"from": payer, "to": taker})
+                self.log_event(payer, "no_tax", f"{self._who(payer, 'from')} has no card to pay "
+                                                f"{self._who(taker, 'to')} in tax.", {"from": payer, "to": taker})
             held = self.hands[taker]
             back = min(k, sum([held[v] for v in PLAIN]))
             if back:
@@ -609,8 +610,9 @@ class KqpState(State):
             if any(self.totals[s] == self.totals[w] for s in range(n) if s != w):
                 why += ", tied but ahead in the last round"
             pts = self.totals[w]
-            self.log_event(w, "game_over", f"The game is over: {{seat}} wins with {pts} point{'s' if pts != 1 else ''}, "
-                                           f"{why}.", {"seat": w, "points": pts, "tied": "tied" in why})
+            self.log_event(w, "game_over", f"The game is over: {{seat}} wins with {pts} "
+                                           f"point{'s' if pts != 1 else ''}, {why}.",
+                           {"seat": w, "points": pts, "tied": "tied" in why})
             return
         self.round += 1
         self._begin_round(finish)

@@ -264,7 +264,8 @@ class RankState(State):
         else:
             self.log_event(None, "deal", f"Hand {self.hand_number} is dealt: {HAND_SIZE} cards each, "
                                          f"{len(self.draw)} in the draw pile{extra}.",
-                           {"hand": self.hand_number, "cards": HAND_SIZE, "draw": len(self.draw), "kings_hand": bool(extra)})
+                           {"hand": self.hand_number, "cards": HAND_SIZE, "draw": len(self.draw),
+                            "kings_hand": bool(extra)})
         if self.options["kings_hand"]:
             self.phase = KINGS_HAND
             self.log_event(None, "kings_hand_offer", "The King ({seat}) may take the King's Hand.",
@@ -281,7 +282,8 @@ class RankState(State):
             self._president_exchange()
         else:
             self.phase = BENEFIT
-            self.log_event(None, "benefit", "The King ({seat}) chooses: lead, or steal from the Beggar.", {"seat": king})
+            self.log_event(None, "benefit", "The King ({seat}) chooses: lead, or steal from the Beggar.",
+                           {"seat": king})
 
     def _president_exchange(self) -> None:
         """RK-13: the Beggar gives the King his two highest cards, the
@@ -778,7 +780,8 @@ class RankState(State):
         head = f"{{seat}} plays a Crown + Draw 2, wins the round and draws {_cards_words(len(drawn))}"
         data: dict[str, Any] = {"seat": seat, "cards": _card_list(act.text), "out": False, "drawn": len(drawn)}
         shown = [TEXT[c] for c in canonical(drawn)]
-        self.log_event(seat, "crown", f"{head}.", data, {seat: (f"{head}: {' '.join(shown)}.", {**data, "drew": shown})})
+        self.log_event(seat, "crown", f"{head}.", data,
+                       {seat: (f"{head}: {' '.join(shown)}.", {**data, "drew": shown})})
 
     def _next(self, seat: int) -> None:
         """After a play or pass by ``seat``: end the round or hand, or pass the turn."""

@@ -213,7 +213,8 @@ class RoyaleState(State):
                 return Refusal("play_phase", "this is the play phase: choose one card from your hand, like '7H'")
         elif self.phase == DISCARD and seat == self.loser:
             if action.kind != "discard":
-                return Refusal("must_discard", f"you lost on tier and must discard {N_CARDS[self.owe]}, like 'discard 3C 9S'",
+                return Refusal("must_discard",
+                               f"you lost on tier and must discard {N_CARDS[self.owe]}, like 'discard 3C 9S'",
                                {"count": self.owe})
         else:
             return Refusal("not_your_decision", "not your decision now")
@@ -221,10 +222,12 @@ class RoyaleState(State):
             return Refusal("card_twice", "a card is listed twice")
         missing = [TEXT[c] for c in action.cards if c not in hand]
         if missing:
-            return Refusal("not_in_hand", f"you do not hold {', '.join(missing)} (hand: {' '.join(texts(hand)) or 'empty'})",
+            return Refusal("not_in_hand",
+                           f"you do not hold {', '.join(missing)} (hand: {' '.join(texts(hand)) or 'empty'})",
                            {"cards": missing, "hand": list(texts(hand))})
         if action.kind == "discard" and len(action.cards) != self.owe:
-            return Refusal("discard_count", f"you must discard exactly {N_CARDS[self.owe]}, not {len(action.cards)} (RR-2, RR-4)",
+            return Refusal("discard_count",
+                           f"you must discard exactly {N_CARDS[self.owe]}, not {len(action.cards)} (RR-2, RR-4)",
                            {"count": self.owe, "given": len(action.cards)})
         return None
 
@@ -344,7 +347,8 @@ class RoyaleState(State):
             insort(h1, b)
             secret: dict[int, tuple[str, Mapping[str, Any]]] = {
                 s: (f"{seen if s == reader and seen is not None else said}; {DRAWS_SEEN[s][c]}",
-                    {**data, "drawn": [TEXT[x] for x in ((card, c) if s == reader and seen is not None else (c,)) if x >= 0]})
+                    {**data, "drawn": [TEXT[x] for x in ((card, c) if s == reader and seen is not None else (c,))
+                                       if x >= 0]})
                 for s, c in ((0, a), (1, b))}
             self.log_event(actor, kind, f"{said}; {BOTH_DRAW}", data, secret)
         else:

@@ -299,17 +299,17 @@ class RoyalsState(State):
                 break
         chosen = tied[0]
         # RY-1: the bottom cards are shown to everyone
-        shown: list[int] = []
+        seats: list[int] = []
         words = []
-        for level in self.opening:
+        for row in self.opening:
             named = []
-            for s, t in enumerate(level):
+            for s, t in enumerate(row):
                 if t:
-                    named.append(f"{{shown.{len(shown)}}} {t}")
-                    shown.append(s)
+                    named.append(f"{{shown.{len(seats)}}} {t}")
+                    seats.append(s)
             words.append(", ".join(named))
         self.log_event(chosen, "first_player", f"Bottom cards: {'; then '.join(words)}: {{seat}} goes first",
-                       {"seat": chosen, "shown": shown, "cards": [t for level in self.opening for t in level if t]})
+                       {"seat": chosen, "shown": seats, "cards": [t for row in self.opening for t in row if t]})
         return chosen
 
     def _draw_up(self, seat: int) -> list[int]:
@@ -1258,7 +1258,8 @@ class _Told(Mapping[int, tuple[str, Mapping[str, Any]]]):
 
     __slots__ = ("parts", "record", "seat", "told")
 
-    def __init__(self, parts: list[tuple[str, dict[str, Any]]], told: tuple[int, int, list[int] | tuple[int, ...]]) -> None:
+    def __init__(self, parts: list[tuple[str, dict[str, Any]]],
+                 told: tuple[int, int, list[int] | tuple[int, ...]]) -> None:
         self.parts = parts
         self.told = told
         self.seat = told[1]
