@@ -70,34 +70,14 @@ _EMPTY_DATA: Final[dict[str, Any]] = {}
 Name = Callable[[int, bool], str]
 _PLACEHOLDER: Final = re.compile(r"\{([A-Za-z_]\w*(?:\.\w+)*)\}")
 _SENTENCE_END: Final = (". ", "! ", "? ")
-# template -> its pieces: ((literal before, path, capitalised), ...), literal after
-_parsed: dict[str, tuple[tuple[tuple[str, tuple[str, ...], bool], ...], str]] = {}
-
-
-def _parse(template: str) -> tuple[tuple[tuple[str, tuple[str, ...], bool], ...], str]:
-    got = _parsed.get(template)
-    if got is not None:
-        return got
-    pieces = []
-    at = 0
-    for m in _PLACEHOLDER.finditer(template):
-        before = template[at:m.start()]
-        cap = m.start() == 0 or template[:m.start()].endswith(_SENTENCE_END)
-        pieces.append((before, tuple(m.group(1).split(".")), cap))
-        at = m.end()
-    got = tuple(pieces), template[at:]
-    if len(_parsed) > 8192:
-        _parsed.clear()
-    _parsed[template] = got
-    return got
 
 
 def placeholders(template: str) -> list[str]:
     """The data paths a template names, in order ("seat", "finish.0", "steps.2.seat")."""
-    return [".".join(path) for _, path, _ in _parse(template)[0]]
+    return _PLACEHOLDER.findall(template)
 
 
-def resolve(data: Any, path: str | tuple[str, ...]) -> Any:
+def resolve(data: Any, path: str | tuple[str, ...] | list[str]) -> Any:
     """The value at ``path`` in ``data`` (keys of objects, indexes of lists); None if there is none."""
     value = data
     for key in path.split(".") if isinstance(path, str) else path:
@@ -117,22 +97,48 @@ def seat_name(seat: int, capital: bool) -> str:
 
 def fill(template: str, data: Mapping[str, Any], name: Name = seat_name) -> str:
     """The sentence of an event with each seat named by ``name(seat, capital)`` (capital: the
-    name begins a sentence). A placeholder whose path holds no seat stays as written."""
-    pieces, tail = _parse(template)
-    if not pieces:
+    name begins a sentence: it begins the template, or follows ". "). A placeholder whose path
+    holds no seat stays as written."""
+    if "{" not in template:
         return template
-    out = []
-    for before, path, cap in pieces:
-        out.append(before)
-        value = data.get(path[0]) if len(path) == 1 else resolve(data, path)
-        out.append(name(value, cap) if type(value) is int else "{" + ".".join(path) + "}")
-    out.append(tail)
+    parts = template.split("{")
+    out = [parts[0]]
+    for k in range(1, len(parts)):
+        part = parts[k]
+        close = part.find("}")
+        key = part[:close]
+        value = (data.get(key) if "." not in key else resolve(data, key)) if close > 0 else None
+        if type(value) is int and key.replace(".", "_").isidentifier():
+            before = out[-1]
+            out.append(name(value, (k == 1 and not before) or before.endswith(_SENTENCE_END)))
+            out.append(part[close + 1:])
+        else:
+            out.append("{")
+            out.append(part)
     return "".join(out)
 
 
+# (id(template), id(data)) -> (template, data, text): the engine's sentences already made, holding what they
+# were made of (so the ids stay theirs); data is never changed once logged, so a sentence is its pair's
+_texts: dict[tuple[int, int], tuple[str, Mapping[str, Any], str]] = {}
+
+
+def text_of(template: str, data: Mapping[str, Any]) -> str:
+    """``fill(template, data)`` with the engine's names, remembered (views word the same events again and again)."""
+    key = (id(template), id(data))
+    got = _texts.get(key)
+    if got is not None and got[0] is template and got[1] is data:
+        return got[2]
+    text = fill(template, data)
+    if len(_texts) >= 16384:
+        _texts.clear()
+    _texts[key] = (template, data, text)
+    return text
+
+
 def _copy(data: Mapping[str, Any]) -> dict[str, Any]:
-    """A copy a client may change without changing the log (lists and objects one level in copied too)."""
-    return {k: (v[:] if type(v) is list else v) for k, v in data.items()}
+    """A copy a client may change without changing the log (its lists are the log's: read them only)."""
+    return dict(data)
 
 
 # -- the log ----------------------------------------------------------------------------------------------------
@@ -162,7 +168,7 @@ class EventLog(tuple):  # type: ignore[type-arg]
     @property
     def text(self) -> str:
         """The engine's sentence (the template with the default seat names)."""
-        return fill(self[3], self[7])
+        return text_of(self[3], self[7])
 
     def __new__(cls, prev: EventLog | None = None, seat: int | None = None, text: str = "",
                 secret: Mapping[int, str] | None = None) -> EventLog:
@@ -243,8 +249,8 @@ class EventLog(tuple):  # type: ignore[type-arg]
             template, data = node[3], node[7]
             if secret is not None and viewer is not None:
                 template, data = secret.get(viewer, (template, data))
-            out.append({"n": node[1], "seat": node[2], "kind": node[6], "template": template, "data": _copy(data),
-                        "text": fill(template, data)})
+            out.append({"n": node[1], "seat": node[2], "kind": node[6], "template": template, "data": dict(data),
+                        "text": text_of(template, data)})
             node = node[0]
         out.reverse()
         return out

@@ -1244,11 +1244,15 @@ class RoyalsState(State):
 def _join(parts: list[tuple[str, dict[str, Any]]]) -> tuple[str, dict[str, Any]]:
     """One event of an action's parts: their templates joined by "; " (each placeholder made a path
     into its own step: ``{steps.2.seat}``), the first letter a capital, and ``{"steps": [data, ...]}``."""
-    texts = [t.replace("{", f"{{steps.{i}.") if "{" in t else t for i, (t, _) in enumerate(parts)]
+    texts = [t.replace("{", _STEP[i]) for i, (t, _) in enumerate(parts)]
     template = "; ".join(texts)
-    if template[:1] != "{":
-        template = template[:1].upper() + template[1:]
+    first = template[:1]
+    if first != "{" and not first.isupper():
+        template = first.upper() + template[1:]
     return template, {"steps": [d for _, d in parts]}
+
+
+_STEP = tuple(f"{{steps.{i}." for i in range(256))
 
 
 class _Told(Mapping[int, tuple[str, Mapping[str, Any]]]):
