@@ -130,9 +130,11 @@ def test_the_log_keeps_data_secret_variants_and_round_trips() -> None:
 
 def test_a_kind_checks_its_fields_and_placeholders() -> None:
     kinds = EventKinds({"play": {"seat": "seat", "cards": "cards", "count": "int?"}})
-    good: dict[str, Any] = {"kind": "play", "template": "{seat} plays 8", "data": {"seat": 1, "cards": ["8"]}, "text": "Seat 1 plays 8"}
+    good: dict[str, Any] = {"kind": "play", "template": "{seat} plays 8", "data": {"seat": 1, "cards": ["8"]},
+                            "text": "Seat 1 plays 8"}
     assert event_problems(good, kinds, 4) == []
-    changes: list[tuple[dict[str, Any], str]] = [({"kind": "dance"}, "not declared"), ({"data": {"seat": 1}}, "no 'cards'"),
+    changes: list[tuple[dict[str, Any], str]] = [({"kind": "dance"}, "not declared"),
+                                                  ({"data": {"seat": 1}}, "no 'cards'"),
                           ({"data": {"seat": 9, "cards": ["8"]}}, "type seat"),
                           ({"data": {"seat": 1, "cards": ["8"], "extra": 1}}, "not a declared field"),
                           ({"template": "{count} plays 8", "data": {"seat": 1, "cards": ["8"], "count": 1}},
