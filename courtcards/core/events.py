@@ -60,6 +60,7 @@ if TYPE_CHECKING:
 
 LOG_LIMIT: Final = 40
 MAX_TEXT: Final = 400
+MAX_TEMPLATE: Final = 1000  # placeholders are longer than names: "{finish.10}" for "seat 10"
 MAX_DEPTH: Final = 400  # 10 * LOG_LIMIT: a longer chain is cut back to the last LOG_LIMIT events (nothing shows more)
 #: the kind of an event recorded as a bare sentence (``EventLog.add``; a log saved before events were data)
 NOTE: Final = "note"
@@ -309,7 +310,7 @@ def _quick_record(e: Any) -> tuple[str, str, dict[str, Any]] | None:
     if "template" not in e:
         return (NOTE, text, _EMPTY_DATA) if "kind" not in e and "data" not in e and "{" not in text else None
     kind, template, data = e.get("kind", NOTE), e["template"], e.get("data")
-    if type(kind) is not str or type(template) is not str or type(data) is not dict or len(template) > MAX_TEXT:
+    if type(kind) is not str or type(template) is not str or type(data) is not dict or len(template) > MAX_TEMPLATE:
         return None
     if fill(template, data) != text:
         return None
@@ -364,7 +365,9 @@ def _checked_record(f: Fields) -> tuple[str, str, dict[str, Any]]:
             raise PositionError(f.at("text"), "a sentence with no template may not hold a placeholder")
         return NOTE, text, {}
     kind = f.text("kind") if f.has("kind") else NOTE
-    template = _sentence(f, "template")
+    template = f.text("template")
+    if len(template) > MAX_TEMPLATE:
+        raise PositionError(f.at("template"), f"a template is at most {MAX_TEMPLATE} characters, not {len(template)}")
     data: dict[str, Any] = dict(f.obj("data").data) if f.has("data") else {}
     if fill(template, data) != text:
         raise PositionError(f.at("text"), f"is not its template filled with its data: {fill(template, data)!r}")
@@ -476,7 +479,7 @@ def envelope_schema() -> dict[str, Any]:
             "properties": {"n": {"type": "integer", "minimum": 1},
                            "seat": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
                            "kind": {"type": "string"},
-                           "template": {"type": "string", "maxLength": MAX_TEXT,
+                           "template": {"type": "string", "maxLength": MAX_TEMPLATE,
                                         "description": "the sentence with each seat as {path.in.data}"},
                            "data": {"type": "object"},
                            "text": {"type": "string", "maxLength": MAX_TEXT,
