@@ -72,7 +72,9 @@ def test_event_log_keeps_numbers_and_is_shared_safely() -> None:
     branch = log.add(None, "the round ends")
     assert len(log) == LOG_LIMIT + 5 and len(branch) == LOG_LIMIT + 6  # the old log is unchanged
     last = log.last()
-    assert len(last) == LOG_LIMIT and last[0]["n"] == 6 and last[-1] == {"n": 45, "seat": 2, "text": "seat 2 does 44"}
+    assert len(last) == LOG_LIMIT and last[0]["n"] == 6 and last[-1] == {"n": 45, "seat": 2, "kind": "note",
+                                                                 "template": "seat 2 does 44", "data": {},
+                                                                 "text": "seat 2 does 44"}
     again = EventLog.from_json(log.to_json())
     assert again.to_json() == log.to_json() and len(again) == len(log)
     with pytest.raises(PositionError, match="numbered one after another"):
@@ -88,7 +90,8 @@ def test_secret_events_show_their_cards_only_to_the_entitled_seats() -> None:
     assert log.texts(viewer=1) == log.texts() == ["seat 0 takes a card from seat 3", "the round ends"]
     assert log.texts(viewer=0) == log.texts(viewer=3) == ["seat 0 takes 12 from seat 3", "the round ends"]
     saved = log.to_json()
-    assert saved[0]["secret"] == {"0": "seat 0 takes 12 from seat 3", "3": "seat 0 takes 12 from seat 3"}
+    assert {s: v["text"] for s, v in saved[0]["secret"].items()} == {"0": "seat 0 takes 12 from seat 3",
+                                                                      "3": "seat 0 takes 12 from seat 3"}
     assert "secret" not in saved[1]
     again = EventLog.from_json(saved, num_players=4)
     assert again.to_json() == saved and again.texts(viewer=3) == log.texts(viewer=3)
@@ -126,12 +129,12 @@ def test_a_state_owns_its_log_saves_it_and_copies_share_it() -> None:
     game = get_game("rank")
     state = game.new_game(4, seed=3)
     start = state.events.n
-    state.log_event(1, "seat 1 waves", {1: "seat 1 waves at seat 2"})
+    state.log_event(1, "note", "{seat} waves", {"seat": 1}, {1: ("{seat} waves at {other}", {"seat": 1, "other": 2})})
     twin = state.copy()
     assert twin.events is state.events
-    state.log_event(None, "later")
+    state.log_event(None, "note", "later", {})
     assert twin.events.n == start + 1 and state.events.n == start + 2  # appending never touches the copy
-    assert state.log_view(1)[-2]["text"] == "seat 1 waves at seat 2" and state.log_view(2)[-2]["text"] == "seat 1 waves"
+    assert state.log_view(1)[-2]["text"] == "Seat 1 waves at seat 2" and state.log_view(2)[-2]["text"] == "Seat 1 waves"
     loaded = game.state_from_json(state.to_json())
     assert loaded.events.to_json() == state.events.to_json()
     bad = state.to_json()

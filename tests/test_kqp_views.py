@@ -134,7 +134,9 @@ def test_a_new_round_logs_the_seating_the_deal_and_the_taxes_secretly() -> None:
     for seat in (1, 0):
         assert log(state, seat)[at + 2] == f"Seat 1 (Pauper-1) pays seat 0 (Queen) {paid[(1, 0)]} in tax."
     saved = state.to_json()["events"]
-    assert saved[-1]["secret"] == {"0": log(state, 0)[-1], "1": log(state, 1)[-1]}
+    assert {s: v["text"] for s, v in saved[-1]["secret"].items()} == {"0": log(state, 0)[-1], "1": log(state, 1)[-1]}
+    assert saved[-1]["secret"]["0"]["data"] == {"from": 1, "to": 0, "count": 1, "cards": paid[(1, 0)].split()}
+    assert saved[-1]["kind"] == "tax" and saved[-1]["data"] == {"from": 1, "to": 0, "count": 1}
 
 
 def test_give_backs_are_logged_with_their_cards_for_the_two_seats_only() -> None:

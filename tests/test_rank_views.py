@@ -317,6 +317,7 @@ def test_the_cores_default_words_for_a_secret_choice(monkeypatch: pytest.MonkeyP
     play(s, "5")
     choice = s.legal_actions(0)[0]
     s.apply(0, choice)
-    assert s.view(1)["log"][-1] == {"n": s.events.n, "seat": 0,
+    assert s.view(1)["log"][-1] == {"n": s.events.n, "seat": 0, "kind": "commit", "data": {"seat": 0},
+                                    "template": "{seat} has chosen (hidden until every seat has chosen)",
                                     "text": "Seat 0 has chosen (hidden until every seat has chosen)"}
     assert s.view(0)["log"][-1]["text"] == f"Seat 0 chooses {choice.text} (hidden until every seat has chosen)"

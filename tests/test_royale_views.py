@@ -161,7 +161,8 @@ def test_the_log_is_saved_and_loaded_with_the_state() -> None:
     state = position()
     play(state, "9S", "5H")
     saved = json.loads(json.dumps(state.to_json()))
-    assert "log" not in saved and saved["events"][-1]["secret"]["0"].endswith("seat 0 draws 3D and seat 1 draws a card")
+    assert "log" not in saved
+    assert saved["events"][-1]["secret"]["0"]["text"].endswith("seat 0 draws 3D and seat 1 draws a card")
     again = GAME.state_from_json(saved)
     for seat in (None, 0, 1):
         assert again.view(seat) == state.view(seat)

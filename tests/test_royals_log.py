@@ -109,7 +109,9 @@ def test_an_attack_from_declaration_to_losses() -> None:
         assert new(state, n, viewer) == [f"Seat 0 {hidden}", f"Seat 1 {hidden}"]
     assert new(state, n, 0) == ["Seat 0 commits 9D (hidden until the reveal)", f"Seat 1 {hidden}"]
     assert new(state, n, 1) == [f"Seat 0 {hidden}", "Seat 1 commits no card (hidden until the reveal)"]
-    assert state.to_json()["events"][-1]["secret"] == {"1": "Seat 1 commits no card (hidden until the reveal)"}
+    assert state.to_json()["events"][-1]["secret"] == {"1": {
+        "template": "{seat} commits no card (hidden until the reveal)", "data": {"seat": 1, "action": "commit none"},
+        "text": "Seat 1 commits no card (hidden until the reveal)"}}
     n = state.events.n
     state.apply(2, "commit 6H")
     assert new(state, n) == [

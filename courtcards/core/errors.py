@@ -6,7 +6,8 @@ of the server) can correct it without reading the source.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 
 class CourtcardsError(Exception):
@@ -38,16 +39,46 @@ class NotationError(CourtcardsError, ValueError):
         super().__init__(f"cannot read {text!r}: {reason}")
 
 
+class Refusal(str):
+    """Why the rules refuse an action: the engine's sentence (this string, unchanged), with a
+    ``code`` (a short identifier, e.g. "not_in_hand") and ``data`` (JSON-ready: seats as ints,
+    cards as lists of card texts, numbers as ints) a client can word its own way.
+    ``State.refusal`` returns one; :class:`IllegalActionError` carries its code and data."""
+
+    __slots__ = ("code", "data")
+    code: str
+    data: Mapping[str, Any]
+
+    def __new__(cls, code: str, text: str, data: Mapping[str, Any] | None = None) -> Refusal:
+        self = super().__new__(cls, text)
+        self.code = code
+        self.data = {} if data is None else data
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return Refusal, (self.code, str(self), dict(self.data))
+
+
+#: the code of a refusal given as a bare sentence
+ILLEGAL = "illegal"
+
+
 class IllegalActionError(CourtcardsError, ValueError):
     """A well-formed action that the rules do not allow now.
 
-    The state is left exactly as it was.
+    The state is left exactly as it was. ``code`` and ``data``: the refusal's, when the
+    reason is a :class:`Refusal` (else "illegal", or "not_your_turn" and "game_over" for
+    the subclasses, with no data).
     """
+
+    default_code = ILLEGAL
 
     def __init__(self, action: object, seat: int | None, reason: str) -> None:
         self.action = action
         self.seat = seat
-        self.reason = reason
+        self.reason = str(reason)
+        self.code: str = reason.code if isinstance(reason, Refusal) else self.default_code
+        self.data: dict[str, Any] = dict(reason.data) if isinstance(reason, Refusal) else {}
         who = "" if seat is None else f" by seat {seat}"
         super().__init__(f"illegal action {str(action)!r}{who}: {reason}")
 
@@ -55,9 +86,13 @@ class IllegalActionError(CourtcardsError, ValueError):
 class NotYourTurnError(IllegalActionError):
     """An action from a seat that has no decision to make now."""
 
+    default_code = "not_your_turn"
+
 
 class GameOverError(IllegalActionError):
     """An action sent after the game has ended."""
+
+    default_code = "game_over"
 
 
 class PositionError(CourtcardsError, ValueError):

@@ -1,44 +1,155 @@
-"""The event log: what happened, in the engine's own sentences.
+"""The event log: what happened, as data and in the engine's own sentences.
 
-Each game words its events once, here in the engine, when they happen ("seat 2
-plays 8 8 and takes the round"); the terminal, the browser, replays and text
-agents all show these sentences, so no client writes its own. A view carries the
-last :data:`LOG_LIMIT` events; each has its number ``n`` since the game began, so
-a client that keeps a longer log can append without duplicates.
+Each game records its events once, here in the engine, when they happen. An event
+is a structured record: its ``kind`` (a short identifier from the kinds its game
+declares in ``courtcards/games/<game>/events.py``), its ``data`` (a JSON-ready
+object: seats as ints under named keys, cards as lists of card texts, numbers as
+ints) and its ``template``, the engine's sentence with each seat written as a
+placeholder naming the data that holds it::
 
-A state appends plain tuples of the same six fields (cheaper than the subclass)
-and wraps its last one as an EventLog when read; every method here reads nodes
-by index, so either kind of node may be in a chain.
+    kind "play", template "{seat} plays 8 8 and takes the round.", data {"seat": 2, "cards": ["8", "8"]}
 
-An event that shows private cards has a public sentence for everyone and, in
-``secret``, the fuller sentence each entitled seat sees instead ("seat 0 takes a
-card from seat 3" / to seat 0 and 3: "seat 0 takes 12 from seat 3"). Every event
-has a public sentence, so the numbering reveals nothing.
+The engine's sentence (``text``: "Seat 2 plays 8 8 and takes the round.") is the
+template filled with the default names ("seat N", "Seat N" to begin a sentence);
+a client names the seats its own way with :func:`fill`, reading no prose. A
+placeholder is a path into the data: ``{seat}``, ``{finish.0}`` (an item of a
+list of seats), ``{steps.2.seat}`` (a field of one step of a compound event).
+
+The terminal, the browser, replays and text agents all show these events, so no
+client words its own. A view carries the last :data:`LOG_LIMIT` events; each has
+its number ``n`` since the game began, so a client that keeps a longer log can
+append without duplicates.
+
+A state appends plain tuples of the same eight fields (cheaper than the subclass)
+and wraps its last one as an EventLog when read; every method here reads nodes by
+index, so either kind of node may be in a chain. The sentence is made only when
+read (a playout never reads it).
+
+An event that shows private cards has a public record for everyone and, in
+``secret``, the fuller record (its own template and data, the same kind) each
+entitled seat sees instead ("seat 0 takes a card from seat 3" / to seat 0 and 3:
+"seat 0 takes 12 from seat 3"). Every event has a public record, so the numbering
+reveals nothing.
 
 :class:`EventLog` is immutable (appending gives a new log that shares the old
 one), so copies of a state share it for free. States own one (``State.events``,
 appended with ``State.log_event``); it is saved with the state as ``events``.
+
+Each game declares its kinds as :class:`EventKinds`; :func:`event_schema` makes
+the JSON Schema published as ``docs/schemas/events/<game>.json``
+(``python -m courtcards.core.events docs/schemas/events``) and :func:`event_problems`
+checks an event against them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import json
+import re
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Any, Final
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
 
 from courtcards.core.errors import PositionError
 from courtcards.core.positions import Fields
 
+if TYPE_CHECKING:
+    from courtcards.core.game import Game
+
 LOG_LIMIT: Final = 40
 MAX_TEXT: Final = 400
+MAX_TEMPLATE: Final = 1000  # placeholders are longer than names: "{finish.10}" for "seat 10"
 MAX_DEPTH: Final = 400  # 10 * LOG_LIMIT: a longer chain is cut back to the last LOG_LIMIT events (nothing shows more)
+#: the kind of an event recorded as a bare sentence (``EventLog.add``; a log saved before events were data)
+NOTE: Final = "note"
 _new = tuple.__new__
+_EMPTY_DATA: Final[dict[str, Any]] = {}
+
+# -- templates ------------------------------------------------------------------------------------------------
+Name = Callable[[int, bool], str]
+_PLACEHOLDER: Final = re.compile(r"\{([A-Za-z_]\w*(?:\.\w+)*)\}")
+_SENTENCE_END: Final = (". ", "! ", "? ")
+
+
+def placeholders(template: str) -> list[str]:
+    """The data paths a template names, in order ("seat", "finish.0", "steps.2.seat")."""
+    return _PLACEHOLDER.findall(template)
+
+
+def resolve(data: Any, path: str | tuple[str, ...] | list[str]) -> Any:
+    """The value at ``path`` in ``data`` (keys of objects, indexes of lists); None if there is none."""
+    value = data
+    for key in path.split(".") if isinstance(path, str) else path:
+        if type(value) is dict:
+            value = value.get(key)
+        elif type(value) is list and key.isdigit() and int(key) < len(value):
+            value = value[int(key)]
+        else:
+            return None
+    return value
+
+
+def seat_name(seat: int, capital: bool) -> str:
+    """The engine's own name of a seat: "seat 3", or "Seat 3" to begin a sentence."""
+    return f"Seat {seat}" if capital else f"seat {seat}"
+
+
+def fill(template: str, data: Mapping[str, Any], name: Name = seat_name) -> str:
+    """The sentence of an event with each seat named by ``name(seat, capital)`` (capital: the
+    name begins a sentence: it begins the template, or follows ". "). A placeholder whose path
+    holds no seat stays as written."""
+    if "{" not in template:
+        return template
+    parts = template.split("{")
+    out = [parts[0]]
+    for k in range(1, len(parts)):
+        part = parts[k]
+        close = part.find("}")
+        key = part[:close]
+        value = (data.get(key) if "." not in key else resolve(data, key)) if close > 0 else None
+        if type(value) is int and key.replace(".", "_").isidentifier():
+            before = out[-1]
+            out.append(name(value, (k == 1 and not before) or before.endswith(_SENTENCE_END)))
+            out.append(part[close + 1:])
+        else:
+            out.append("{")
+            out.append(part)
+    return "".join(out)
+
+
+# (id(template), id(data)) -> (template, data, text): the engine's sentences already made, holding what they
+# were made of (so the ids stay theirs); data is never changed once logged, so a sentence is its pair's
+_texts: dict[tuple[int, int], tuple[str, Mapping[str, Any], str]] = {}
+
+
+def text_of(template: str, data: Mapping[str, Any]) -> str:
+    """``fill(template, data)`` with the engine's names, remembered (views word the same events again and again)."""
+    key = (id(template), id(data))
+    got = _texts.get(key)
+    if got is not None and got[0] is template and got[1] is data:
+        return got[2]
+    text = fill(template, data)
+    if len(_texts) >= 16384:
+        _texts.clear()
+    _texts[key] = (template, data, text)
+    return text
+
+
+def _copy(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy a client may change without changing the log (its lists are the log's: read them only)."""
+    return dict(data)
+
+
+# -- the log ----------------------------------------------------------------------------------------------------
+Secret = Mapping[int, tuple[str, Mapping[str, Any]]]
 
 
 class EventLog(tuple):  # type: ignore[type-arg]
-    """One event and the log before it: ``(prev, n, seat, text, secret, depth)``.
+    """One event and the log before it: ``(prev, n, seat, template, secret, depth, kind, data)``.
 
-    A tuple underneath, so appending is one C-level allocation (``add``); compared,
+    A tuple underneath, so appending is one C-level allocation (``record``); compared,
     hashed and pickled by identity and content as an immutable log should be."""
 
     __slots__ = ()
@@ -50,31 +161,45 @@ class EventLog(tuple):  # type: ignore[type-arg]
 
     n: int = property(itemgetter(1))  # type: ignore[assignment]
     seat: int | None = property(itemgetter(2))  # type: ignore[assignment]
-    text: str = property(itemgetter(3))  # type: ignore[assignment]
-    secret: Mapping[int, str] | None = property(itemgetter(4))  # type: ignore[assignment]
+    template: str = property(itemgetter(3))  # type: ignore[assignment]
+    secret: Secret | None = property(itemgetter(4))  # type: ignore[assignment]
+    kind: str = property(itemgetter(6))  # type: ignore[assignment]
+    data: Mapping[str, Any] = property(itemgetter(7))  # type: ignore[assignment]
+
+    @property
+    def text(self) -> str:
+        """The engine's sentence (the template with the default seat names)."""
+        return text_of(self[3], self[7])
 
     def __new__(cls, prev: EventLog | None = None, seat: int | None = None, text: str = "",
                 secret: Mapping[int, str] | None = None) -> EventLog:
         if prev is None:
-            return _new(cls, (None, 0, seat, text, secret, 0))
+            return _new(cls, (None, 0, seat, text, _notes(secret), 0, NOTE, _EMPTY_DATA))
         return prev.add(seat, text, secret)
 
     @classmethod
     def base(cls, n: int = 0) -> EventLog:
         """An empty log whose next event is number ``n + 1`` (a log that kept only its last events)."""
-        return _new(cls, (None, n, None, "", None, 0))
+        return _new(cls, (None, n, None, "", None, 0, NOTE, _EMPTY_DATA))
 
-    def add(self, seat: int | None, text: str, secret: Mapping[int, str] | None = None) -> EventLog:
-        """A new log with one more event: ``text`` for everyone, ``secret[s]`` instead for seat ``s``."""
+    def record(self, seat: int | None, kind: str, template: str, data: Mapping[str, Any],
+               secret: Secret | None = None) -> EventLog:
+        """A new log with one more event: ``(template, data)`` for everyone, ``secret[s]`` instead for seat ``s``."""
         depth = self[5]
         if depth >= MAX_DEPTH:
-            return self._cut().add(seat, text, secret)
-        return _new(EventLog, (self, self[1] + 1, seat, text, secret, depth + 1))
+            return self._cut().record(seat, kind, template, data, secret)
+        return _new(EventLog, (self, self[1] + 1, seat, template, secret, depth + 1, kind, data))
 
-    def _tail(self) -> tuple[int, list[tuple[int | None, str, Mapping[int, str] | None]]]:
-        """The last LOG_LIMIT events, flat: the number before the first and each (seat, text, secret)."""
+    def add(self, seat: int | None, text: str, secret: Mapping[int, str] | None = None) -> EventLog:
+        """A new log with one more event of kind "note" worded by ``text`` alone (no data); ``secret[s]``
+        the sentence seat ``s`` sees instead."""
+        return self.record(seat, NOTE, text, _EMPTY_DATA, _notes(secret))
+
+    def _tail(self) -> tuple[int, list[tuple[Any, ...]]]:
+        """The last LOG_LIMIT events, flat: the number before the first and each
+        (seat, template, secret, kind, data)."""
         nodes = self._nodes(LOG_LIMIT)
-        return nodes[0][1] - 1 if nodes else self[1], [(e[2], e[3], e[4]) for e in nodes]
+        return nodes[0][1] - 1 if nodes else self[1], [(e[2], e[3], e[4], e[6], e[7]) for e in nodes]
 
     def _cut(self) -> EventLog:
         return _rebuild(*self._tail())
@@ -93,7 +218,7 @@ class EventLog(tuple):  # type: ignore[type-arg]
         """This log followed by the events of ``later`` (a log begun apart, from EMPTY)."""
         log = self
         for node in later._nodes(later[1]):
-            log = log.add(node[2], node[3], node[4])
+            log = log.record(node[2], node[6], node[3], node[7], node[4])
         return log
 
     def __len__(self) -> int:
@@ -116,13 +241,17 @@ class EventLog(tuple):  # type: ignore[type-arg]
         return f"<EventLog of {self[1]} events>"
 
     def last(self, k: int = LOG_LIMIT, viewer: int | None = None) -> list[dict[str, Any]]:
-        """The last ``k`` events as ``viewer`` sees them (None: a spectator), oldest first."""
+        """The last ``k`` events as ``viewer`` sees them (None: a spectator), oldest first: each
+        ``{"n", "seat", "kind", "template", "data", "text"}`` (a view's ``log``)."""
         out: list[dict[str, Any]] = []
         node = self
         while node[0] is not None and len(out) < k:
             secret = node[4]
-            text = secret.get(viewer, node[3]) if secret is not None and viewer is not None else node[3]
-            out.append({"n": node[1], "seat": node[2], "text": text})
+            template, data = node[3], node[7]
+            if secret is not None and viewer is not None:
+                template, data = secret.get(viewer, (template, data))
+            out.append({"n": node[1], "seat": node[2], "kind": node[6], "template": template, "data": dict(data),
+                        "text": text_of(template, data)})
             node = node[0]
         out.reverse()
         return out
@@ -132,12 +261,14 @@ class EventLog(tuple):  # type: ignore[type-arg]
         return [e["text"] for e in self.last(k, viewer)]
 
     def to_json(self) -> list[dict[str, Any]]:
-        """The last LOG_LIMIT events with their secret sentences, for saving with the state."""
+        """The last LOG_LIMIT events with their secret records, for saving with the state."""
         out: list[dict[str, Any]] = []
         for node in self._nodes(LOG_LIMIT):
-            entry: dict[str, Any] = {"n": node[1], "seat": node[2], "text": node[3]}
+            entry: dict[str, Any] = {"n": node[1], "seat": node[2], "kind": node[6], "template": node[3],
+                                     "data": _copy(node[7]), "text": fill(node[3], node[7])}
             if node[4]:
-                entry["secret"] = {str(s): t for s, t in sorted(node[4].items())}
+                entry["secret"] = {str(s): {"template": t, "data": _copy(d), "text": fill(t, d)}
+                                   for s, (t, d) in sorted(node[4].items())}
             out.append(entry)
         return out
 
@@ -145,17 +276,45 @@ class EventLog(tuple):  # type: ignore[type-arg]
     def from_json(cls, entries: Iterable[Any], path: str = "log", num_players: int = 64) -> EventLog:
         """Read what :meth:`to_json` wrote, or a view's ``log`` (a PositionError names a
         malformed entry). Well-formed entries take a quick path: this runs for every
-        world a search samples from a view."""
+        world a search samples from a view. An entry with only ``text`` (a log saved
+        before events were data) is read as a note."""
         raw = entries if isinstance(entries, list) else list(entries)
         log = _quick(raw, num_players)
         return log if log is not None else _checked(raw, path, num_players)
 
 
-def _rebuild(n: int, events: list[tuple[int | None, str, Mapping[int, str] | None]]) -> EventLog:
+def _notes(secret: Mapping[int, str] | None) -> Secret | None:
+    return {s: (t, _EMPTY_DATA) for s, t in secret.items()} if secret else None
+
+
+def _rebuild(n: int, events: list[tuple[Any, ...]]) -> EventLog:
     log = EventLog.base(n)
-    for seat, text, secret in events:
-        log = log.add(seat, text, secret)
+    for seat, template, secret, kind, data in events:
+        log = log.record(seat, kind, template, data, secret)
     return log
+
+
+_ENTRY_KEYS: Final = frozenset({"n", "seat", "text", "kind", "template", "data"})
+_LEGACY_KEYS: Final = frozenset({"n", "seat", "text"})
+
+
+def _quick_record(e: Any) -> tuple[str, str, dict[str, Any]] | None:
+    """(kind, template, data) of a well-formed entry or secret record whose sentence is its filled template."""
+    if type(e) is str:  # a saved secret sentence of old
+        return (NOTE, e, _EMPTY_DATA) if len(e) <= MAX_TEXT and "{" not in e else None
+    if type(e) is not dict:
+        return None
+    text = e.get("text")
+    if type(text) is not str or len(text) > MAX_TEXT:
+        return None
+    if "template" not in e:
+        return (NOTE, text, _EMPTY_DATA) if "kind" not in e and "data" not in e and "{" not in text else None
+    kind, template, data = e.get("kind", NOTE), e["template"], e.get("data")
+    if type(kind) is not str or type(template) is not str or type(data) is not dict or len(template) > MAX_TEMPLATE:
+        return None
+    if fill(template, data) != text:
+        return None
+    return kind, template, data
 
 
 def _quick(raw: list[Any], num_players: int) -> EventLog | None:
@@ -167,15 +326,21 @@ def _quick(raw: list[Any], num_players: int) -> EventLog | None:
         return None
     log = EventLog.base(first["n"] - 1)
     for e in raw:
-        if type(e) is not dict or "seat" not in e or len(e) != (4 if "secret" in e else 3):
+        if type(e) is not dict or "seat" not in e:
             return None
-        n, seat, text = e.get("n"), e.get("seat"), e.get("text")
-        if n != log[1] + 1 or type(text) is not str or len(text) > MAX_TEXT:
+        keys = e.keys()
+        if not (keys <= _ENTRY_KEYS or (keys - {"secret"}) <= _ENTRY_KEYS):
+            return None
+        n, seat = e.get("n"), e.get("seat")
+        if n != log[1] + 1:
             return None
         if seat is not None and (type(seat) is not int or not 0 <= seat < num_players):
             return None
-        secret = None
-        if len(e) == 4:
+        public = _quick_record(e)
+        if public is None:
+            return None
+        secret: dict[int, tuple[str, Mapping[str, Any]]] | None = None
+        if "secret" in e:
             given = e["secret"]
             if type(given) is not dict:
                 return None
@@ -183,11 +348,30 @@ def _quick(raw: list[Any], num_players: int) -> EventLog | None:
             for key, value in given.items():
                 if type(key) is not str or not key.isdigit() or int(key) >= num_players:
                     return None
-                if type(value) is not str or len(value) > MAX_TEXT:
+                got = _quick_record(value)
+                if got is None:
                     return None
-                secret[int(key)] = value
-        log = log.add(seat, text, secret or None)
+                secret[int(key)] = got[1], got[2]
+        log = log.record(seat, public[0], public[1], public[2], secret or None)
     return log
+
+
+def _checked_record(f: Fields) -> tuple[str, str, dict[str, Any]]:
+    text = _sentence(f, "text")
+    if not f.has("template"):
+        if f.has("kind") or f.has("data"):
+            raise PositionError(f.at("template"), "an event with a kind or data needs its template")
+        if "{" in text:
+            raise PositionError(f.at("text"), "a sentence with no template may not hold a placeholder")
+        return NOTE, text, {}
+    kind = f.text("kind") if f.has("kind") else NOTE
+    template = f.text("template")
+    if len(template) > MAX_TEMPLATE:
+        raise PositionError(f.at("template"), f"a template is at most {MAX_TEMPLATE} characters, not {len(template)}")
+    data: dict[str, Any] = dict(f.obj("data").data) if f.has("data") else {}
+    if fill(template, data) != text:
+        raise PositionError(f.at("text"), f"is not its template filled with its data: {fill(template, data)!r}")
+    return kind, template, data
 
 
 def _checked(raw: list[Any], path: str, num_players: int) -> EventLog:
@@ -200,18 +384,23 @@ def _checked(raw: list[Any], path: str, num_players: int) -> EventLog:
         elif n != log.n + 1:
             raise PositionError(f.at("n"), f"events must be numbered one after another, not {log.n} then {n}")
         seat = f.opt_integer("seat", 0, num_players - 1)
-        secret: dict[int, str] | None = None
+        secret: dict[int, tuple[str, Mapping[str, Any]]] | None = None
         if f.has("secret"):
             sf = f.obj("secret")
             secret = {}
             for key in sf.data:
                 if not (isinstance(key, str) and key.isdigit() and int(key) < num_players):
                     raise PositionError(sf.at(key), "is not a seat at this table")
-                secret[int(key)] = _sentence(sf, key)
-        unknown = set(f.data) - {"n", "seat", "text", "secret"}
+                if isinstance(sf.data[key], str):
+                    secret[int(key)] = _sentence(sf, key), {}
+                else:
+                    got = _checked_record(sf.obj(key))
+                    secret[int(key)] = got[1], got[2]
+        unknown = set(f.data) - _ENTRY_KEYS - {"secret"}
         if unknown:
             raise PositionError(f.at(sorted(unknown)[0]), "is not a field of an event")
-        log = log.add(seat, _sentence(f, "text"), secret or None)
+        kind, template, data = _checked_record(f)
+        log = log.record(seat, kind, template, data, secret or None)
     return log if log is not None else EMPTY
 
 
@@ -222,4 +411,200 @@ def _sentence(f: Fields, key: str) -> str:
     return text
 
 
+
 EMPTY = EventLog()
+
+
+# -- what kinds of events a game has, and their schema --------------------------------------------------------
+#: the types a field of an event's data may have; a name ending in "?" marks a field that may be absent
+FIELD_TYPES: Final[Mapping[str, dict[str, Any]]] = {
+    "seat": {"type": "integer", "minimum": 0},
+    "seats": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+    "cards": {"type": "array", "items": {"type": "string"}},
+    "int": {"type": "integer"},
+    "ints": {"type": "array", "items": {"type": "integer"}},
+    "str": {"type": "string"},
+    "strs": {"type": "array", "items": {"type": "string"}},
+    "bool": {"type": "boolean"},
+    "steps": {"type": "array", "items": {"$ref": "#/$defs/step"}},
+}
+
+
+@dataclass(frozen=True)
+class EventKinds:
+    """The events a game records: for each kind, its data's fields and their types (names of
+    :data:`FIELD_TYPES`; "seat?" a seat that may be absent). ``steps`` declares the kinds of the
+    parts of a compound event (a field of type "steps": a list of objects, each with its ``kind``
+    and that kind's fields). ``open``: any kind with any data (the generic default of a game that
+    declares none)."""
+
+    kinds: Mapping[str, Mapping[str, str]]
+    steps: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    open: bool = False
+
+    def __post_init__(self) -> None:
+        for group in (self.kinds, self.steps):
+            for kind, fields in group.items():
+                for name, typ in fields.items():
+                    if typ.rstrip("?") not in FIELD_TYPES:
+                        raise ValueError(f"event kind {kind!r}: field {name!r} has no type {typ!r}")
+
+    def with_core(self) -> EventKinds:
+        """These kinds and those the engine records for every game (:data:`CORE_KINDS`)."""
+        return EventKinds({**CORE_KINDS, **self.kinds}, self.steps, self.open)
+
+
+#: kinds every game may record: a bare sentence, and a secret choice (``State._committed``)
+CORE_KINDS: Final[Mapping[str, Mapping[str, str]]] = {NOTE: {}, "commit": {"seat": "seat", "action": "str?"}}
+GENERIC: Final = EventKinds({}, open=True)
+
+
+def kinds_of(game: Game[Any]) -> EventKinds:
+    """The event kinds ``game`` declares (its "events" profile), with the core ones; GENERIC if none."""
+    declared = game.profile("events")
+    return declared.with_core() if declared is not None else GENERIC  # (not isinstance: run as __main__)
+
+
+def _fields_schema(fields: Mapping[str, str], kind: str) -> dict[str, Any]:
+    return {"type": "object", "additionalProperties": False,
+            "properties": {name: dict(FIELD_TYPES[typ.rstrip("?")]) for name, typ in fields.items()},
+            "required": sorted(name for name, typ in fields.items() if not typ.endswith("?"))}
+
+
+def envelope_schema() -> dict[str, Any]:
+    """The JSON Schema of any game's event as a view's ``log`` shows it (data unconstrained)."""
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "courtcards/event",
+            "title": "courtcards event", "type": "object", "additionalProperties": False,
+            "required": ["n", "seat", "kind", "template", "data", "text"],
+            "properties": {"n": {"type": "integer", "minimum": 1},
+                           "seat": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
+                           "kind": {"type": "string"},
+                           "template": {"type": "string", "maxLength": MAX_TEMPLATE,
+                                        "description": "the sentence with each seat as {path.in.data}"},
+                           "data": {"type": "object"},
+                           "text": {"type": "string", "maxLength": MAX_TEXT,
+                                    "description": "the template with seats named 'seat N' ('Seat N' to begin a "
+                                                   "sentence)"}}}
+
+
+def event_schema(game: Game[Any]) -> dict[str, Any]:
+    """The JSON Schema of ``game``'s events: the envelope, with ``data`` by ``kind``."""
+    kinds = kinds_of(game)
+    schema = envelope_schema()
+    schema["$id"] = f"courtcards/event/{game.name}"
+    schema["title"] = f"{game.title} event"
+    schema["properties"]["kind"] = {"enum": sorted(kinds.kinds)}
+    schema["allOf"] = [{"if": {"properties": {"kind": {"const": kind}}},
+                        "then": {"properties": {"data": _fields_schema(fields, kind)}}}
+                       for kind, fields in sorted(kinds.kinds.items())]
+    if kinds.steps:
+        steps = []
+        for kind, fields in sorted(kinds.steps.items()):
+            one = _fields_schema({"kind": "str", **fields}, kind)
+            one["properties"]["kind"] = {"const": kind}
+            steps.append(one)
+        schema["$defs"] = {"step": {"oneOf": steps}}
+    return schema
+
+
+def _type_ok(value: Any, typ: str, num_players: int, kinds: EventKinds, where: str, problems: list[str]) -> None:
+    def seat_ok(v: Any) -> bool:
+        return type(v) is int and 0 <= v < num_players
+
+    base = typ.rstrip("?")
+    ok = True
+    if base == "seat":
+        ok = seat_ok(value)
+    elif base == "seats":
+        ok = type(value) is list and all(seat_ok(v) for v in value)
+    elif base in ("cards", "strs"):
+        ok = type(value) is list and all(type(v) is str for v in value)
+    elif base == "ints":
+        ok = type(value) is list and all(type(v) is int for v in value)
+    elif base == "int":
+        ok = type(value) is int
+    elif base == "str":
+        ok = type(value) is str
+    elif base == "bool":
+        ok = type(value) is bool
+    elif base == "steps":
+        if type(value) is not list:
+            ok = False
+        else:
+            for i, step in enumerate(value):
+                if type(step) is not dict or step.get("kind") not in kinds.steps:
+                    problems.append(f"{where}.{i}: not a declared step: {step!r}")
+                    continue
+                _fields_ok(step, {"kind": "str", **kinds.steps[step["kind"]]}, num_players, kinds,
+                           f"{where}.{i}", problems)
+    if not ok:
+        problems.append(f"{where} is not of type {typ}: {value!r}")
+
+
+def _fields_ok(data: Mapping[str, Any], fields: Mapping[str, str], num_players: int, kinds: EventKinds,
+               where: str, problems: list[str]) -> None:
+    for name in data:
+        if name not in fields:
+            problems.append(f"{where}: {name!r} is not a declared field")
+    for name, typ in fields.items():
+        if name in data:
+            _type_ok(data[name], typ, num_players, kinds, f"{where}.{name}", problems)
+        elif not typ.endswith("?"):
+            problems.append(f"{where}: no {name!r}")
+
+
+def _seat_typed(data: Mapping[str, Any], fields: Mapping[str, str], path: list[str], kinds: EventKinds) -> bool:
+    """Whether ``path`` names a seat by the declared types (a seat, an item of seats, a step's seat)."""
+    if not path or path[0] not in fields:
+        return False
+    typ = fields[path[0]].rstrip("?")
+    if typ == "seat":
+        return len(path) == 1
+    if typ == "seats":
+        return len(path) == 2 and path[1].isdigit()
+    if typ == "steps" and len(path) >= 3 and path[1].isdigit():
+        steps = data.get(path[0])
+        i = int(path[1])
+        if type(steps) is list and i < len(steps) and type(steps[i]) is dict and steps[i].get("kind") in kinds.steps:
+            return _seat_typed(steps[i], kinds.steps[steps[i]["kind"]], path[2:], kinds)
+    return False
+
+
+def event_problems(entry: Mapping[str, Any], kinds: EventKinds, num_players: int) -> list[str]:
+    """What in a view's log ``entry`` departs from its game's declared kinds (empty if nothing):
+    the kind declared, the data's fields present with their types, each placeholder of the template
+    a seat by those types, and the sentence the template filled with the engine's seat names."""
+    problems: list[str] = []
+    kind, template, data, text = entry.get("kind"), entry.get("template"), entry.get("data"), entry.get("text")
+    if type(kind) is not str or type(template) is not str or type(data) is not dict or type(text) is not str:
+        return [f"not an event: {entry!r}"]
+    if fill(template, data) != text:
+        problems.append(f"{text!r} is not its template filled: {fill(template, data)!r}")
+    if kinds.open:
+        return problems
+    fields = kinds.kinds.get(kind)
+    if fields is None:
+        return [*problems, f"kind {kind!r} is not declared"]
+    _fields_ok(data, fields, num_players, kinds, f"{kind}.data", problems)
+    for path in placeholders(template):
+        if not _seat_typed(data, fields, path.split("."), kinds):
+            problems.append(f"placeholder {{{path}}} of {template!r} is not a seat of the data")
+    return problems
+
+
+def write_schemas(folder: Path) -> list[Path]:
+    """Write ``event.json`` (any game's event) and ``<game>.json`` for every game into ``folder``."""
+    from courtcards.core.game import game_names, get_game
+
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, schema in [("event", envelope_schema())] + [(n, event_schema(get_game(n))) for n in game_names()]:
+        path = folder / f"{name}.json"
+        path.write_text(json.dumps(schema, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":  # python -m courtcards.core.events docs/schemas/events
+    for p in write_schemas(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/schemas/events")):
+        print(p)

@@ -50,6 +50,7 @@ PROFILE_LAYERS: Mapping[str, str] = MappingProxyType({
     "terminal": "a courtcards.render.TerminalRenderer for views and events in words",
     "browser": "path of the browser renderer module (an ES module), relative to the game's package",
     "tournament": "module: a tournament format for `courtcards tournament` (optional; no generic default)",
+    "events": "a courtcards.core.events.EventKinds: the kinds of the game's events and their data (schemas)",
 })
 
 

@@ -17,7 +17,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, Self, cast
 import numpy as np
 import numpy.typing as npt
 
-from courtcards.core.errors import ActionIdError, GameOverError, IllegalActionError, NotationError, NotYourTurnError
+from courtcards.core.errors import (
+    ActionIdError,
+    GameOverError,
+    IllegalActionError,
+    NotationError,
+    NotYourTurnError,
+    Refusal,
+)
 from courtcards.core.events import EMPTY as EMPTY_LOG
 from courtcards.core.events import LOG_LIMIT, MAX_DEPTH, EventLog
 
@@ -128,8 +135,9 @@ class State(ABC):
         """``seat`` made its secret choice and others have still to make theirs: log that it
         has chosen for everyone, and what only for itself. A game may word it its own way;
         the reveal, when the last seat chooses, is the game's own event."""
-        self.log_event(seat, f"Seat {seat} has chosen (hidden until every seat has chosen)",
-                       {seat: f"Seat {seat} chooses {action.text} (hidden until every seat has chosen)"})
+        self.log_event(seat, "commit", "{seat} has chosen (hidden until every seat has chosen)", {"seat": seat},
+                       {seat: ("{seat} chooses " + action.text + " (hidden until every seat has chosen)",
+                               {"seat": seat, "action": action.text})})
 
     @abstractmethod
     def is_over(self) -> bool: ...
@@ -189,11 +197,11 @@ class State(ABC):
         with :meth:`legal_actions` (``check_refusals``)."""
         if action in self._legal_for(seat)[1]:
             return None
-        return "not a legal action now"
+        return Refusal("not_legal_now", "not a legal action now")
 
     def explain_illegal(self, seat: int, action: Action) -> str:
-        """Why ``action`` is not legal for ``seat`` now."""
-        return self.refusal(seat, action) or "not a legal action now"
+        """Why ``action`` is not legal for ``seat`` now (a :class:`Refusal`: the sentence, a code and data)."""
+        return self.refusal(seat, action) or Refusal("not_legal_now", "not a legal action now")
 
     # -- the protocol --------------------------------------------------------------
     def _movers(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -259,16 +267,19 @@ class State(ABC):
     def verify(self, seat: int, action: Action | str) -> Action:
         """Return the legal action meant, or raise a specific error; never mutates."""
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.num_players:
-            raise NotYourTurnError(action, None, f"there is no seat {seat!r} (seats are 0..{self.num_players - 1})")
+            why = f"there is no seat {seat!r} (seats are 0..{self.num_players - 1})"
+            raise NotYourTurnError(action, None, Refusal("no_such_seat", why, {"players": self.num_players}))
         if self.is_over():
             raise GameOverError(action, seat, "the game is over")
         act = self.parse_action(action)
         movers = self._movers()[1]
         if seat not in movers:
             if seat in self.pending:
-                raise NotYourTurnError(act.text, seat, "this seat has already committed its choice")
+                raise NotYourTurnError(act.text, seat,
+                                       Refusal("already_committed", "this seat has already committed its choice"))
             waiting = ", ".join(str(s) for s in movers)
-            raise NotYourTurnError(act.text, seat, f"it is not this seat's decision (waiting for seat {waiting})")
+            why = f"it is not this seat's decision (waiting for seat {waiting})"
+            raise NotYourTurnError(act.text, seat, Refusal("not_your_turn", why, {"waiting": list(movers)}))
         found: Action | None = self._legal_for(seat)[1].get(act)
         if found is None:
             raise IllegalActionError(act.text, seat, self.explain_illegal(seat, act))
@@ -330,14 +341,17 @@ class State(ABC):
     def events(self, log: EventLog) -> None:
         self._log = log
 
-    def log_event(self, seat: int | None, text: str, secret: Mapping[int, str] | None = None) -> None:
-        """Record an event in the engine's words: ``text`` for everyone (name seats
-        as "seat N"), ``secret[s]`` instead for a seat entitled to see more."""
+    def log_event(self, seat: int | None, kind: str, template: str, data: dict[str, Any],
+                  secret: Mapping[int, tuple[str, Mapping[str, Any]]] | None = None) -> None:
+        """Record an event as data (courtcards.core.events): its ``kind`` (declared in the game's
+        events module), ``data`` (seats as ints, cards as lists of card texts, numbers as ints) and
+        ``template``, the engine's sentence with each seat a placeholder naming its data
+        ("{seat} passes."); ``secret[s]``, a (template, data) seat ``s`` sees instead."""
         log = self._log
         depth: int = log[5]
         # a plain tuple node (EventLog's fields): this runs at nearly every action of every playout
-        self._log = (log, log[1] + 1, seat, text, secret, depth + 1) if depth < MAX_DEPTH \
-            else self.events.add(seat, text, secret)
+        self._log = (log, log[1] + 1, seat, template, secret, depth + 1, kind, data) if depth < MAX_DEPTH \
+            else self.events.record(seat, kind, template, data, secret)
 
     def log_view(self, seat: int | None) -> list[JSON]:
         """The ``log`` of ``seat``'s view: the last events as that seat sees them."""

@@ -27,10 +27,10 @@ The shared words, used by every game that has the thing (docs/notation.md):
                   Endless; KQP's total; Royals' points)
 ``deck_size``     a draw pile shared by the table: the cards left in it
 ``discard``       a pile shared by the table, top card first
-``log``           the last events of the game as the engine words them, oldest
-                  first: ``{"n": number, "seat": seat or null, "text": "..."}``
-                  (courtcards.core.events; a seat sees the secret wording of
-                  events that show it private cards)
+``log``           the last events of the game, oldest first: ``{"n": number,
+                  "seat": seat or null, "kind", "template", "data", "text"}``
+                  (courtcards.core.events: data, and the engine's sentence; a
+                  seat sees the secret record of events that show it private cards)
 ``pending``       a simultaneous decision: who has committed (``committed``),
                   and to its owner only its own choice (``mine``)
 ``result``        null until the game ends, then how it ended
@@ -62,8 +62,15 @@ def closed(cls: T) -> T:
 
 @closed
 class Event(TypedDict):
+    """One event of the log (courtcards.core.events): ``kind`` (declared by the game), ``data``
+    (seats as ints, cards as card texts), ``template`` (the sentence with each seat a ``{path}``
+    into the data) and ``text``, the engine's sentence (the template filled with "seat N")."""
+
     n: int
     seat: int | None
+    kind: str
+    template: str
+    data: dict[str, Any]
     text: str
 
 

@@ -106,6 +106,7 @@ class KqpGame(Game[KqpState]):
             "bots": "courtcards.games.kqp.bots",
             "search": "courtcards.games.kqp.search:PROFILE",
             "observer": "courtcards.games.kqp.analysis:observe",
+            "events": "courtcards.games.kqp.events:KINDS",
             "terminal": "courtcards.games.kqp.render:RENDERER",
             "tournament": "courtcards.games.kqp.tournament",  # `courtcards tournament kqp` (KQ-10)
             "browser": "static/kqp.js",

@@ -187,18 +187,19 @@ _FORMAT2_NAMES = {
     "passes": "says 'passes' inside 'pile'",
 }
 _CONSECUTIVE = "; consecutive mode: every play on this pile must be one value up"
-# The log's sentences for the hot path, worded once: _PASSES[seat], _PLAYS[action][seat]
-_PASSES = tuple(f"Seat {s} passes." for s in range(16))
-_PLAYS: dict[A.KqpAction, tuple[str, ...]] = {
-    act: tuple(f"Seat {s} plays {act.text}." for s in range(16))
+# The log's data for the hot path, made once: _SEAT_DATA[seat] ({"seat": s}, shared, read-only: a view's
+# log copies it), _PLAYS[action] (its template and cards)
+_SEAT_DATA = tuple({"seat": s} for s in range(16))
+_PLAYS: dict[A.KqpAction, tuple[str, list[str]]] = {
+    act: ("{seat} plays " + act.text + ".", act.text.split())
     for act in [*(a for row in _SETS for a in row[1:]), _Q1, _QQ, _K1]
 }
 
 
-def _seats(seats: list[int]) -> str:
-    """``seat 2``, ``seat 2 and seat 0``, ``seat 2, seat 0 and seat 4``: every seat named as "seat N",
-    the form clients put the players' names in."""
-    named = [f"seat {s}" for s in seats]
+def _seats(key: str, k: int) -> str:
+    """``{key.0}``, ``{key.0} and {key.1}``, ``{key.0}, {key.1} and {key.2}``: the ``k`` seats of the data's
+    list ``key`` as placeholders of a template (courtcards.core.events)."""
+    named = [f"{{{key}.{i}}}" for i in range(k)]
     return named[0] if len(named) == 1 else ", ".join(named[:-1]) + f" and {named[-1]}"
 
 
@@ -292,7 +293,8 @@ class KqpState(State):
     def _log_deal(self) -> None:
         """The round's seating and deal, as one event (KQ-2, KQ-3)."""
         pos, roles, sizes = self.positions, self.roles, self.sizes
-        seating = ", ".join(f"{ROLE_NAMES[roles[s]]} seat {s}" for s in pos)
+        seating = ", ".join(f"{ROLE_NAMES[roles[s]]} {{seating.{i}}}" for i, s in enumerate(pos))
+        data: dict[str, Any] = {"round": self.round, "seating": list(pos), "roles": [ROLE_NAMES[roles[s]] for s in pos]}
         how = "drawn at random" if self.round == 1 else "by the last round's finish"
         big, small = sizes[pos[0]], sizes[pos[-1]]
         if big == small:
@@ -300,9 +302,12 @@ class KqpState(State):
         else:
             more = [s for s in pos if sizes[s] == big]
             less = [s for s in pos if sizes[s] == small]
-            dealt = f"{big} cards each to {_seats(more)}, {small} each to {_seats(less)}"
-        self.log_event(None, f"Round {self.round}: seats {how}: {seating}. "
-                             f"The cards are dealt one at a time from the King counter-clockwise: {dealt}.")
+            dealt = f"{big} cards each to {_seats('more', len(more))}, {small} each to {_seats('less', len(less))}"
+            data["more"], data["less"] = more, less
+        data["cards"] = [big, small]
+        self.log_event(None, "deal", f"Round {self.round}: seats {how}: {seating}. "
+                                     f"The cards are dealt one at a time from the King counter-clockwise: {dealt}.",
+                       data)
 
     def _collect_taxes(self) -> None:
         """KQ-4: Pauper-2 pays the King two best cards, Pauper-1 the Queen one
@@ -314,13 +319,15 @@ class KqpState(State):
             paid = tax_cards(self.hands[payer], k)
             self._move(payer, taker, paid, "tax")
             if not paid:
-                self.log_event(payer, f"{self._who(payer, True)} has no card to pay {self._who(taker)} in tax.")
+                self.log_event(payer, "no_tax", f"{self._who(payer, 'from')} has no card to pay "
+                                                f"{self._who(taker, 'to')} in tax.", {"from": payer, "to": taker})
             held = self.hands[taker]
             back = min(k, sum([held[v] for v in PLAIN]))
             if back:
                 self.owed[taker] = back
             else:
-                self.log_event(taker, f"{self._who(taker, True)} has no card to give back to {self._who(payer)}.")
+                self.log_event(taker, "no_give_back", f"{self._who(taker, 'from')} has no card to give back to "
+                                                      f"{self._who(payer, 'to')}.", {"from": taker, "to": payer})
         if self.owed:
             self.phase = TAX
         else:
@@ -343,20 +350,21 @@ class KqpState(State):
             k = len(cards)
             verb = "pays" if why == "tax" else "gives back to"
             end = " in tax" if why == "tax" else ""
-            public = f"{self._who(giver, True)} {verb} {self._who(taker)} {k} card{'s' if k > 1 else ''}{end}."
-            private = f"{self._who(giver, True)} {verb} {self._who(taker)} {' '.join(shown)}{end}."
-            self.log_event(giver, public, {giver: private, taker: private})
+            public = f"{self._who(giver, 'from')} {verb} {self._who(taker, 'to')} {k} card{'s' if k > 1 else ''}{end}."
+            private = f"{self._who(giver, 'from')} {verb} {self._who(taker, 'to')} {' '.join(shown)}{end}."
+            data = {"from": giver, "to": taker, "count": k}
+            told = (private, {**data, "cards": shown})
+            self.log_event(giver, why, public, data, {giver: told, taker: told})
 
-    def _who(self, seat: int, first: bool = False) -> str:
-        """``seat 3 (Pauper-2)``: a seat named for the event log, with its role; ``Seat 3 (Pauper-2)``
-        to begin a sentence."""
-        return f"{'Seat' if first else 'seat'} {seat} ({ROLE_NAMES[self.roles[seat]]})"
+    def _who(self, seat: int, key: str = "seat") -> str:
+        """``{seat} (Pauper-2)``: a seat for an event's template (its placeholder ``key``), with its role."""
+        return f"{{{key}}} ({ROLE_NAMES[self.roles[seat]]})"
 
     def _begin_play(self) -> None:
         self.phase = PLAY
         self.owed = {}
         self._new_pile(self.positions[-1])  # Pauper-2 leads the first pile (KQ-5)
-        self.log_event(self.turn, f"{self._who(self.turn, True)} leads the first pile.")
+        self.log_event(self.turn, "lead", f"{self._who(self.turn)} leads the first pile.", _SEAT_DATA[self.turn])
 
     def _new_pile(self, leader: int) -> None:
         self.discard = (*self.discard, *self.pile)
@@ -420,8 +428,9 @@ class KqpState(State):
 
     def _committed(self, seat: int, action: Action) -> None:
         # a give-back chosen in secret (KQ-4): only the seat sees which
-        self.log_event(seat, f"{self._who(seat, True)} has chosen a give-back.",
-                       {seat: f"{self._who(seat, True)} has chosen to give back {' '.join(action.text.split()[1:])}."})
+        self.log_event(seat, "commit", f"{self._who(seat)} has chosen a give-back.", _SEAT_DATA[seat],
+                       {seat: (f"{self._who(seat)} has chosen to give back {' '.join(action.text.split()[1:])}.",
+                               {"seat": seat, "action": action.text})})
 
     def _legal_for(self, seat: int) -> tuple[list[Action], Any]:  # Any: a dict or a LegalList (.get)
         cache = self._legal_cache
@@ -518,15 +527,18 @@ class KqpState(State):
             self.finished.append(seat)
             k = len(self.finished)  # KQ-8: the k-th out scores k
             mode = _CONSECUTIVE if self.consecutive and self.plays == 2 else ""
-            self.log_event(seat, f"Seat {seat} plays {act.text} and goes out {_ORDINAL[k]}: "
-                                 f"{k} point{'s' if k > 1 else ''}{mode}.")
+            self.log_event(seat, "play", f"{{seat}} plays {act.text} and goes out {_ORDINAL[k]}: "
+                                         f"{k} point{'s' if k > 1 else ''}{mode}.",
+                           {"seat": seat, "cards": act.text.split(), "place": k, "consecutive": bool(mode)})
             if k == self.num_players - 1:
                 self._end_round()
                 return
         elif self.consecutive and self.plays == 2:
-            self.log_event(seat, f"Seat {seat} plays {act.text}{_CONSECUTIVE}.")
+            self.log_event(seat, "play", "{seat} plays " + act.text + _CONSECUTIVE + ".",
+                           {"seat": seat, "cards": act.text.split(), "consecutive": True})
         else:
-            self.log_event(seat, _PLAYS[act][seat])
+            template, cards = _PLAYS[act]
+            self.log_event(seat, "play", template, {"seat": seat, "cards": cards})
         nxt = self.nxt
         s = nxt[seat]
         while not sizes[s]:
@@ -542,15 +554,16 @@ class KqpState(State):
         if len(self.passes) >= holders - (1 if sizes[owner] else 0):
             # KQ-6: the owner leads a new pile, or the next holder to the owner's left
             if sizes[owner]:
-                self.log_event(seat, f"Seat {seat} passes: seat {owner} wins the pile and leads.")
+                self.log_event(seat, "pile_won", "{seat} passes: {owner} wins the pile and leads.",
+                               {"seat": seat, "owner": owner, "leader": owner})
                 self._new_pile(owner)
             else:
                 leader = self._next_holder(owner)
-                self.log_event(seat, f"Seat {seat} passes: seat {owner} wins the pile; seat {owner} is out, "
-                                     f"so seat {leader} leads.")
+                self.log_event(seat, "pile_won", "{seat} passes: {owner} wins the pile; {owner} is out, "
+                                                 "so {leader} leads.", {"seat": seat, "owner": owner, "leader": leader})
                 self._new_pile(leader)
         else:
-            self.log_event(seat, _PASSES[seat])
+            self.log_event(seat, "pass", "{seat} passes.", _SEAT_DATA[seat])
             nxt = self.nxt
             s = nxt[seat]
             while not sizes[s]:
@@ -579,10 +592,12 @@ class KqpState(State):
         self.rounds_log.append(_record(
             {"round": self.round, "finish": finish, "points": points, "scores": list(self.totals)}))
         self.finished = finish
-        self.log_event(last, f"Seat {last} is left holding cards: last, {n} points.")
-        places = ", ".join(f"{_ORDINAL[i + 1]} seat {s}" for i, s in enumerate(finish))
-        scores = ", ".join(f"seat {s} {self.totals[s]}" for s in range(n))
-        self.log_event(None, f"Round {self.round} is over: {places}. Scores: {scores}.")
+        self.log_event(last, "last", f"{{seat}} is left holding cards: last, {n} points.", {"seat": last, "points": n})
+        places = ", ".join(f"{_ORDINAL[i + 1]} {{finish.{i}}}" for i in range(len(finish)))
+        scores = ", ".join(f"{{seats.{s}}} {self.totals[s]}" for s in range(n))
+        self.log_event(None, "round_over", f"Round {self.round} is over: {places}. Scores: {scores}.",
+                       {"round": self.round, "finish": list(finish), "seats": list(range(n)), "points": points,
+                        "scores": list(self.totals)})
         target = self.options["target"]
         rounds = self.options["rounds"]
         if (isinstance(target, int) and max(self.totals) >= target) or (
@@ -595,7 +610,9 @@ class KqpState(State):
             if any(self.totals[s] == self.totals[w] for s in range(n) if s != w):
                 why += ", tied but ahead in the last round"
             pts = self.totals[w]
-            self.log_event(w, f"The game is over: seat {w} wins with {pts} point{'s' if pts != 1 else ''}, {why}.")
+            self.log_event(w, "game_over", f"The game is over: {{seat}} wins with {pts} "
+                                           f"point{'s' if pts != 1 else ''}, {why}.",
+                           {"seat": w, "points": pts, "tied": "tied" in why})
             return
         self.round += 1
         self._begin_round(finish)

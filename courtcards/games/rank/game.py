@@ -68,6 +68,7 @@ class RankGame(Game[RankState]):
             "bots": "courtcards.games.rank.bots",
             "search": "courtcards.games.rank.search:PROFILE",
             "observer": "courtcards.games.rank.analysis:observe",
+            "events": "courtcards.games.rank.events:KINDS",
             "terminal": "courtcards.games.rank.render:RENDERER",
             "browser": "static/rank.js",
         },

@@ -156,7 +156,17 @@ def _set_words(count: int, value: int) -> str:
 
 
 _SET_WORDS: Final[dict[tuple[int, int], str]] = {}
-_PASSES: Final = tuple(f"Seat {s} passes." for s in range(12))
+#: each seat's event data {"seat": s}, shared by its events (read-only: a view's log copies it)
+_SEAT_DATA: Final = tuple({"seat": s} for s in range(12))
+_CARD_LISTS: Final[dict[str, list[str]]] = {}
+
+
+def _card_list(text: str) -> list[str]:
+    """An action's cards as a list of card texts, for event data (one list per action text, shared)."""
+    got = _CARD_LISTS.get(text)
+    if got is None:
+        got = _CARD_LISTS[text] = text.split()
+    return got
 
 
 def _ordinal(k: int) -> str:
@@ -246,28 +256,34 @@ class RankState(State):
         self.round_log = []
         extra = "; the King's Hand is dealt face down" if self.options["kings_hand"] else ""
         if self.hand_number == 1:  # RK-2: characters at random
-            chars = ", ".join(f"seat {self.characters.index(r)} {_ROLE_WORDS[r]}" for r in (KING, QUEEN, BEGGAR))
-            self.log_event(None, f"Hand 1: characters dealt at random: {chars}; {HAND_SIZE} cards each, "
-                                 f"{len(self.draw)} in the draw pile{extra}.")
+            chars = ", ".join(f"{{characters.{i}}} {_ROLE_WORDS[r]}" for i, r in enumerate((KING, QUEEN, BEGGAR)))
+            self.log_event(None, "deal", f"Hand 1: characters dealt at random: {chars}; {HAND_SIZE} cards each, "
+                                         f"{len(self.draw)} in the draw pile{extra}.",
+                           {"hand": 1, "characters": [self.characters.index(r) for r in (KING, QUEEN, BEGGAR)],
+                            "cards": HAND_SIZE, "draw": len(self.draw), "kings_hand": bool(extra)})
         else:
-            self.log_event(None, f"Hand {self.hand_number} is dealt: {HAND_SIZE} cards each, "
-                                 f"{len(self.draw)} in the draw pile{extra}.")
+            self.log_event(None, "deal", f"Hand {self.hand_number} is dealt: {HAND_SIZE} cards each, "
+                                         f"{len(self.draw)} in the draw pile{extra}.",
+                           {"hand": self.hand_number, "cards": HAND_SIZE, "draw": len(self.draw),
+                            "kings_hand": bool(extra)})
         if self.options["kings_hand"]:
             self.phase = KINGS_HAND
-            self.log_event(None, f"The King (seat {self.characters.index(KING)}) may take the King's Hand.")
+            self.log_event(None, "kings_hand_offer", "The King ({seat}) may take the King's Hand.",
+                           {"seat": self.characters.index(KING)})
         else:
             self._begin_benefit()
 
     def _begin_benefit(self) -> None:
         king = self.characters.index(KING)
         if self.hand_number == 1:
-            self.log_event(None, f"The King (seat {king}) leads.")
+            self.log_event(None, "lead", "The King ({seat}) leads.", {"seat": king})
             self._begin_play(king)  # no benefit in the first hand (RK-2)
         elif self.options["classic_president"]:
             self._president_exchange()
         else:
             self.phase = BENEFIT
-            self.log_event(None, f"The King (seat {king}) chooses: lead, or steal from the Beggar.")
+            self.log_event(None, "benefit", "The King ({seat}) chooses: lead, or steal from the Beggar.",
+                           {"seat": king})
 
     def _president_exchange(self) -> None:
         """RK-13: the Beggar gives the King his two highest cards, the
@@ -281,7 +297,7 @@ class RankState(State):
         if self.owed:
             self.phase = EXCHANGE
         else:
-            self.log_event(None, f"The King (seat {king}) leads.")
+            self.log_event(None, "lead", "The King ({seat}) leads.", {"seat": king})
             self._begin_play(king)
 
     def _hand_over(self, giver: int, taker: int, k: int) -> None:
@@ -302,13 +318,14 @@ class RankState(State):
         # RK-12 / RK-13 / RK-16: everyone learns how many; only the two seats see which
         public, seen = _cards_words(len(cards)), " ".join(cards_text)
         if why == "steal":
-            text = "The King (seat {t}) steals {c} from the Beggar (seat {g})."
+            text = "The King ({to}) steals {c} from the Beggar ({from})."
         elif why == "tax":
-            text = "Seat {g} hands {c} to seat {t} (Classic President)."
+            text = "{from} hands {c} to {to} (Classic President)."
         else:
-            text = "Seat {g} gives {c} back to seat {t}."
-        secret = text.format(g=giver, t=taker, c=seen)
-        self.log_event(giver, text.format(g=giver, t=taker, c=public), {giver: secret, taker: secret})
+            text = "{from} gives {c} back to {to}."
+        data: dict[str, Any] = {"from": giver, "to": taker, "count": len(cards)}
+        told = (text.replace("{c}", seen), {**data, "cards": list(cards_text)})
+        self.log_event(giver, why, text.replace("{c}", public), data, {giver: told, taker: told})
 
     def _begin_play(self, leader: int) -> None:
         self.phase = PLAY
@@ -610,8 +627,9 @@ class RankState(State):
 
     def _committed(self, seat: int, action: Action) -> None:
         # RK-13: the King's and the Queen's give-backs are chosen in secret, each seen by its chooser only
-        self.log_event(seat, f"Seat {seat} has chosen what to give back.",
-                       {seat: f"Seat {seat} chooses to {action.text} (hidden until both have chosen)."})
+        self.log_event(seat, "commit", "{seat} has chosen what to give back.", {"seat": seat},
+                       {seat: ("{seat} chooses to " + action.text + " (hidden until both have chosen).",
+                               {"seat": seat, "action": action.text})})
 
     def _resolve(self, actions: dict[int, Action]) -> None:
         phase = self.phase
@@ -632,15 +650,16 @@ class RankState(State):
                 self.set_aside = self.kings_hand
             self.kings_hand = [0] * NCODES
             self.kh_choice = act.kind
-            self.log_event(king, f"The King (seat {king}) takes the King's Hand and sets his own aside unseen."
+            self.log_event(king, "kings_hand", "The King ({seat}) takes the King's Hand and sets his own aside unseen."
                            if act.kind == "swap" else
-                           f"The King (seat {king}) keeps his hand; the King's Hand is set aside unseen.")
+                           "The King ({seat}) keeps his hand; the King's Hand is set aside unseen.",
+                           {"seat": king, "swap": act.kind == "swap"})
             self._begin_benefit()
         elif phase == BENEFIT:
             act = actions[king]
             assert isinstance(act, A.RankAction)
             if act.kind == "lead":
-                self.log_event(king, f"The King (seat {king}) chooses to lead.")
+                self.log_event(king, "choose_lead", "The King ({seat}) chooses to lead.", {"seat": king})
                 self._begin_play(king)
             else:
                 beggar = self.characters.index(BEGGAR)
@@ -652,7 +671,7 @@ class RankState(State):
             assert isinstance(act, A.RankAction)
             self._move(king, self.characters.index(BEGGAR), list(act.cards), "give")
             queen = self.characters.index(QUEEN)
-            self.log_event(None, f"The Queen (seat {queen}) leads.")
+            self.log_event(None, "lead", "The Queen ({seat}) leads.", {"seat": queen})
             self._begin_play(queen)  # the Queen leads after a steal
         elif phase == EXCHANGE:
             for seat in sorted(actions):
@@ -661,14 +680,14 @@ class RankState(State):
                 back_to = next(e["from"] for e in self.exchanges if e["to"] == seat and e["why"] == "tax")
                 self._move(seat, back_to, list(act.cards), "give")
             self.owed = {}
-            self.log_event(None, f"The King (seat {king}) leads.")
+            self.log_event(None, "lead", "The King ({seat}) leads.", {"seat": king})
             self._begin_play(king)
 
     # -- play ----------------------------------------------------------------------------
     def _pass(self, seat: int) -> None:
         self.passed[seat] = True  # RK-8: out of this round
         self.round_log.append((seat, "pass"))
-        self.log_event(seat, _PASSES[seat])
+        self.log_event(seat, "pass", "{seat} passes.", _SEAT_DATA[seat])
         self._next(seat)
 
     def _out_words(self, seat: int) -> str:
@@ -703,7 +722,7 @@ class RankState(State):
                 self._new_round(seat)
                 return
             leader = self._left_holder(seat)  # RK-9: the next holder to the left leads
-            self.log_event(None, f"Seat {leader} leads.")
+            self.log_event(None, "lead", "{seat} leads.", _SEAT_DATA[leader])
             self._new_round(leader)
             return
         if act.is_lone_modifier:  # RK-7
@@ -711,22 +730,24 @@ class RankState(State):
             name = "Rank-Up" if act.cards[0] == UP else "Rank-Down"
             if self.pile_count:
                 self.pile_value += 1 if act.cards[0] == UP else -1
-                self.log_event(seat, f"Seat {seat} plays a lone {name}: the pile is now "
-                                     f"{_set_words(self.pile_count, self.pile_value)}; seat {seat} sits out the "
-                                     f"round{self._out_words(seat)}.")
+                self.log_event(seat, "lone", f"{{seat}} plays a lone {name}: the pile is now "
+                                             f"{_set_words(self.pile_count, self.pile_value)}; {{seat}} sits out the "
+                                             f"round{self._out_words(seat)}.",
+                               {"seat": seat, "cards": _card_list(act.text), "out": self.sizes[seat] == 0})
                 self._next(seat)
                 return
-            self.log_event(seat, f"Seat {seat} sheds a lone {name} and sits out the round{self._out_words(seat)}.")
+            self.log_event(seat, "shed", f"{{seat}} sheds a lone {name} and sits out the round{self._out_words(seat)}.",
+                           {"seat": seat, "cards": _card_list(act.text), "out": self.sizes[seat] == 0})
             if self._hand_done():
                 return
             nxt = self._left(seat, lambda s: self.sizes[s] > 0 and not self.passed[s])
             if nxt < 0:  # everyone still holding cards has shed: a fresh round
                 leader = self._left_holder(seat)
-                self.log_event(None, f"A new round: seat {leader} leads.")
+                self.log_event(None, "new_round", "A new round: {seat} leads.", _SEAT_DATA[leader])
                 self._new_round(leader)
             else:
                 self.turn = nxt
-                self.log_event(None, f"Seat {nxt} leads.")
+                self.log_event(None, "lead", "{seat} leads.", _SEAT_DATA[nxt])
             return
         base = act.base or self._set_value(act)  # RK-4: Wilds alone take their value from the pile
         if not self.pile_count:
@@ -736,23 +757,31 @@ class RankState(State):
         self.owner = seat
         words = _SET_WORDS.get((self.pile_count, base)) or _set_words(self.pile_count, base)
         if self.sizes[seat]:
-            self.log_event(seat, f"Seat {seat} plays {act.text} ({words}).")
+            self.log_event(seat, "play", f"{{seat}} plays {act.text} ({words}).",
+                           {"seat": seat, "cards": _card_list(act.text)})
         else:
-            self.log_event(seat, f"Seat {seat} plays {act.text} ({words}) and is out ({_ordinal(len(self.finished))}).")
+            self.log_event(seat, "play", f"{{seat}} plays {act.text} ({words}) and is out "
+                                         f"({_ordinal(len(self.finished))}).",
+                           {"seat": seat, "cards": _card_list(act.text), "place": len(self.finished)})
         self._next(seat)
 
     def _crown_event(self, seat: int, act: A.RankAction, drawn: list[int]) -> None:
         """RK-6: the Crown wins the round; a Crown + Draw 2's cards are seen by the drawer only (RK-16)."""
         out = self._out_words(seat)
         if act.cards[0] == CROWN:
-            self.log_event(seat, f"Seat {seat} plays a Crown and wins the round{out}.")
+            self.log_event(seat, "crown", f"{{seat}} plays a Crown and wins the round{out}.",
+                           {"seat": seat, "cards": _card_list(act.text), "out": bool(out)})
             return
         if not drawn:
-            self.log_event(seat, f"Seat {seat} plays a Crown + Draw 2 and wins the round; the draw pile is "
-                                 f"empty{out}.")
+            self.log_event(seat, "crown", f"{{seat}} plays a Crown + Draw 2 and wins the round; the draw pile is "
+                                          f"empty{out}.",
+                           {"seat": seat, "cards": _card_list(act.text), "out": bool(out), "drawn": 0})
             return
-        head = f"Seat {seat} plays a Crown + Draw 2, wins the round and draws {_cards_words(len(drawn))}"
-        self.log_event(seat, f"{head}.", {seat: f"{head}: {' '.join(TEXT[c] for c in canonical(drawn))}."})
+        head = f"{{seat}} plays a Crown + Draw 2, wins the round and draws {_cards_words(len(drawn))}"
+        data: dict[str, Any] = {"seat": seat, "cards": _card_list(act.text), "out": False, "drawn": len(drawn)}
+        shown = [TEXT[c] for c in canonical(drawn)]
+        self.log_event(seat, "crown", f"{head}.", data,
+                       {seat: (f"{head}: {' '.join(shown)}.", {**data, "drew": shown})})
 
     def _next(self, seat: int) -> None:
         """After a play or pass by ``seat``: end the round or hand, or pass the turn."""
@@ -768,8 +797,8 @@ class RankState(State):
                     break
             else:  # RK-9: the owner leads, or the next holder to the owner's left
                 leader = owner if sizes[owner] else self._left_holder(owner)
-                self.log_event(None, f"Seat {owner} wins the round and leads." if leader == owner else
-                               f"Seat {owner} wins the round; seat {leader} leads.")
+                self.log_event(None, "round_won", "{seat} wins the round and leads." if leader == owner else
+                               "{seat} wins the round; {leader} leads.", {"seat": owner, "leader": leader})
                 self._new_round(leader)
                 return
         for s in _LEFT[n][seat]:
@@ -777,7 +806,7 @@ class RankState(State):
                 self.turn = s
                 return
         leader = self._left_holder(seat)
-        self.log_event(None, f"A new round: seat {leader} leads.")
+        self.log_event(None, "new_round", "A new round: {seat} leads.", _SEAT_DATA[leader])
         self._new_round(leader)
 
     def _left(self, seat: int, ok: Any) -> int:
@@ -827,8 +856,9 @@ class RankState(State):
                 best = max(self.kings)
                 self.winner = min((s for s in range(n) if self.kings[s] == best), key=place.__getitem__)
                 self.phase = OVER
-                self.log_event(None, f"Seat {self.winner} wins the game, King in {best} of "
-                                     f"{self.hand_number} hands (RK-15).")
+                self.log_event(None, "game_won", f"{{seat}} wins the game, King in {best} of "
+                                                 f"{self.hand_number} hands (RK-15).",
+                               {"seat": self.winner, "kings": best, "hands": self.hand_number})
                 return
         else:
             target = int(self.options["tokens_to_win"] or 0)
@@ -837,8 +867,9 @@ class RankState(State):
                 self.winner = min(reached, key=place.__getitem__)
                 self.phase = OVER
                 tie = " (the better finish this hand breaks the tie)" if len(reached) > 1 else ""
-                self.log_event(None, f"Seat {self.winner} wins the game with {self.tokens[self.winner]} Royal "
-                                     f"Tokens{tie}.")
+                self.log_event(None, "game_won", f"{{seat}} wins the game with {self.tokens[self.winner]} Royal "
+                                                 f"Tokens{tie}.",
+                               {"seat": self.winner, "tokens": self.tokens[self.winner], "tie": bool(tie)})
                 return
         self.hand_number += 1
         self._deal(dealer=finish[-1])
@@ -856,13 +887,16 @@ class RankState(State):
             k = gained[s]
             return "" if endless or not k else f" (+{k} token{'s' * (k != 1)})"
 
-        roles = [f"seat {finish[0]} is King{plus(finish[0])}", f"seat {finish[1]} Queen{plus(finish[1])}"]
-        roles += [f"seat {s} Knight{plus(s)}" for s in finish[2:-1]]
-        roles.append(f"seat {finish[-1]} Beggar{plus(finish[-1])}")
+        last = len(finish) - 1
+        roles = [f"{{finish.0}} is King{plus(finish[0])}", f"{{finish.1}} Queen{plus(finish[1])}"]
+        roles += [f"{{finish.{i}}} Knight{plus(finish[i])}" for i in range(2, last)]
+        roles.append(f"{{finish.{last}}} Beggar{plus(finish[-1])}")
         scores = self.kings if endless else self.tokens
-        tally = ", ".join(f"seat {s} {k}" for s, k in enumerate(scores))
-        self.log_event(None, f"Hand {self.hand_number} is over: {', '.join(roles)}. "
-                             f"{'Times King' if endless else 'Tokens'}: {tally}.")
+        tally = ", ".join(f"{{seats.{s}}} {k}" for s, k in enumerate(scores))
+        self.log_event(None, "hand_over", f"Hand {self.hand_number} is over: {', '.join(roles)}. "
+                                          f"{'Times King' if endless else 'Tokens'}: {tally}.",
+                       {"hand": self.hand_number, "finish": list(finish), "gained": list(gained),
+                        "seats": list(range(len(scores))), "scores": list(scores), "endless": endless})
 
     # -- results and views -------------------------------------------------------------
     def result(self) -> Result | None:

@@ -83,6 +83,7 @@ class RoyaleGame(Game[RoyaleState]):
             "bots": "courtcards.games.royale.bots",
             "search": "courtcards.games.royale.search:PROFILE",
             "observer": "courtcards.games.royale.analysis:observe",
+            "events": "courtcards.games.royale.events:KINDS",
             "terminal": "courtcards.games.royale.render:RENDERER",
             "browser": "static/royale.js",
         },

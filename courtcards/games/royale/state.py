@@ -15,7 +15,7 @@ from functools import cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Self, TypeAlias
 
-from courtcards.core.errors import PositionError
+from courtcards.core.errors import PositionError, Refusal
 from courtcards.core.positions import Fields
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
@@ -70,17 +70,17 @@ def _duel(c0: int, c1: int) -> tuple[str, int, int, tuple[LogItem, ...], str]:
     else -1, the rounds log's cards, tiers, outcome and winner items, and the
     event's words for the reveal and the outcome)."""
     r0, r1, t0, t1 = rank(c0), rank(c1), tier(c0), tier(c1)
-    shown = f"seat 0 plays {TEXT[c0]} ({TIER_NAMES[t0]}), seat 1 plays {TEXT[c1]} ({TIER_NAMES[t1]})"
+    shown = f"{{seats.0}} plays {TEXT[c0]} ({TIER_NAMES[t0]}), {{seats.1}} plays {TEXT[c1]} ({TIER_NAMES[t1]})"
     if r0 == r1:
         outcome, w, win_tier = "tie", -1, -1
         words = f"{shown}: the same rank, nothing happens"
     elif t0 == t1:
         outcome, w, win_tier = "rank", 0 if r0 > r1 else 1, -1
-        words = f"{shown}: the same tier, seat {w} wins on rank"
+        words = f"{shown}: the same tier, {{winner}} wins on rank"
     else:
         w = 0 if beats(t0, t1) else 1
         outcome, win_tier = "tier", (t0, t1)[w]
-        words = f"{shown}: {TIER_NAMES[win_tier]} beats {TIER_NAMES[(t1, t0)[w]]}, seat {1 - w} must discard"
+        words = f"{shown}: {TIER_NAMES[win_tier]} beats {TIER_NAMES[(t1, t0)[w]]}, {{loser}} must discard"
     cards, tiers = ("cards", (TEXT[c0], TEXT[c1])), ("tiers", (TIER_NAMES[t0], TIER_NAMES[t1]))
     return outcome, w, win_tier, (cards, tiers, ("outcome", outcome), ("winner", None if w < 0 else w)), words
 
@@ -89,9 +89,18 @@ DUELS = tuple(_duel(c0, c1) for c0 in DECK for c1 in DECK)
 
 N_CARDS = tuple(f"{k} card{'s' * (k != 1)}" for k in range(53))
 # the round's draws (RR-5), worded once per card: what everyone reads, and what each seat reads of its own
-BOTH_DRAW = "seat 0 and seat 1 each draw a card"
-DRAWS_SEEN = (tuple(f"seat 0 draws {TEXT[c]} and seat 1 draws a card" for c in DECK),
-              tuple(f"seat 0 draws a card and seat 1 draws {TEXT[c]}" for c in DECK))
+BOTH_DRAW = "{seats.0} and {seats.1} each draw a card"
+DRAWS_SEEN = (tuple(f"{{seats.0}} draws {TEXT[c]} and {{seats.1}} draws a card" for c in DECK),
+              tuple(f"{{seats.0}} draws a card and {{seats.1}} draws {TEXT[c]}" for c in DECK))
+SEATS = (0, 1)
+
+
+def _round_data(c0: int, c1: int, w: int) -> dict[str, Any]:
+    """The data of a round's reveal (events.py: "round"): the seats, the cards, the winner and loser on a win."""
+    data: dict[str, Any] = {"seats": [0, 1], "round": 0, "cards": [TEXT[c0], TEXT[c1]]}
+    if w >= 0:
+        data["winner"], data["loser"] = w, 1 - w
+    return data
 
 
 def _draw_words(card: int, shuffled: int) -> tuple[str, str]:
@@ -110,7 +119,7 @@ def discard_table(value: OptionValue) -> tuple[int, int, int]:
     return low, middle, high
 
 
-_CHOSEN = tuple(f"Seat {s} has chosen a card (hidden until both have chosen)" for s in (0, 1))
+_CHOSEN = "{seat} has chosen a card (hidden until both have chosen)"
 
 class RoyaleState(State):
     """A game of Rank Royale between seats 0 and 1."""
@@ -147,7 +156,8 @@ class RoyaleState(State):
             deck = self.decks[s]
             self.hands[s] = sorted(deck[:HAND_SIZE])
             del deck[:HAND_SIZE]
-        self.log_event(None, f"Seat 0 and seat 1 shuffle their decks and draw {HAND_SIZE} cards each")
+        self.log_event(None, "deal", f"{{seats.0}} and {{seats.1}} shuffle their decks and draw {HAND_SIZE} cards each",
+                       {"seats": [0, 1], "count": HAND_SIZE})
 
     @property
     def rounds_log(self) -> list[JSON]:
@@ -200,25 +210,32 @@ class RoyaleState(State):
         hand = self.hands[seat]
         if self.phase == PLAY:
             if action.kind != "play":
-                return "this is the play phase: choose one card from your hand, like '7H'"
+                return Refusal("play_phase", "this is the play phase: choose one card from your hand, like '7H'")
         elif self.phase == DISCARD and seat == self.loser:
             if action.kind != "discard":
-                return f"you lost on tier and must discard {N_CARDS[self.owe]}, like 'discard 3C 9S'"
+                return Refusal("must_discard",
+                               f"you lost on tier and must discard {N_CARDS[self.owe]}, like 'discard 3C 9S'",
+                               {"count": self.owe})
         else:
-            return "not your decision now"
+            return Refusal("not_your_decision", "not your decision now")
         if len(set(action.cards)) != len(action.cards):
-            return "a card is listed twice"
+            return Refusal("card_twice", "a card is listed twice")
         missing = [TEXT[c] for c in action.cards if c not in hand]
         if missing:
-            return f"you do not hold {', '.join(missing)} (hand: {' '.join(texts(hand)) or 'empty'})"
+            return Refusal("not_in_hand",
+                           f"you do not hold {', '.join(missing)} (hand: {' '.join(texts(hand)) or 'empty'})",
+                           {"cards": missing, "hand": list(texts(hand))})
         if action.kind == "discard" and len(action.cards) != self.owe:
-            return f"you must discard exactly {N_CARDS[self.owe]}, not {len(action.cards)} (RR-2, RR-4)"
+            return Refusal("discard_count",
+                           f"you must discard exactly {N_CARDS[self.owe]}, not {len(action.cards)} (RR-2, RR-4)",
+                           {"count": self.owe, "given": len(action.cards)})
         return None
 
     def _committed(self, seat: int, action: Action) -> None:
         # RR-3: the other seat learns that a card was chosen, never which, until both have chosen
-        self.log_event(seat, _CHOSEN[seat],
-                       {seat: f"Seat {seat} chooses {action.text} (hidden until both have chosen)"})
+        self.log_event(seat, "commit", _CHOSEN, {"seat": seat},
+                       {seat: ("{seat} chooses " + action.text + " (hidden until both have chosen)",
+                               {"seat": seat, "action": action.text})})
 
     def _resolve(self, actions: dict[int, Action]) -> None:
         # One event per action (the engine's log): the reveal with its outcome, and whatever
@@ -226,7 +243,9 @@ class RoyaleState(State):
         if self.phase == DISCARD:
             act: A.RoyaleAction = actions[self.loser]  # type: ignore[assignment]
             seat = self.loser
-            self._end_round(f"Seat {seat} discards {self._discard(seat, act.cards)}", seat)
+            shown = self._discard(seat, act.cards)
+            self._end_round("discard", "{seat} discards " + shown, {"seats": [0, 1], "seat": seat,
+                                                                    "cards": shown.split()}, seat)
             return
         c0: int = actions[0][1]  # type: ignore[index]
         c1: int = actions[1][1]  # type: ignore[index]
@@ -241,32 +260,38 @@ class RoyaleState(State):
         # RR-4: tier win, rank win or tie; the reveal is the first event to name either card (RR-3)
         outcome, w, win_tier, items, words = DUELS[c0 * 52 + c1]
         k = 0 if win_tier < 0 else self.table[win_tier]
+        data = _round_data(c0, c1, w)
+        data["round"] = self.round
         entry: LogEntry = (("round", self.round), *items, ("discard", k), NO_DISCARDS)
         if outcome == "tier":
             loser = 1 - w
             held = len(hands[loser])
             if k > held:  # RR-4: cannot discard, loses at once
                 self._rounds.append((*entry, ("lost", True)))
-                self.log_event(None, f"Round {self.round}: {words} {N_CARDS[k]} but holds {held}, "
-                                     f"so seat {loser} loses and seat {w} wins")
+                data["discard"], data["held"] = k, held
+                self.log_event(None, "round", f"Round {self.round}: {words} {N_CARDS[k]} but holds {held}, "
+                                              "so {loser} loses and {winner} wins", data)
                 self._finish(w, COULD_NOT_DISCARD)
                 return
             self._rounds.append(entry)
             if k < held:
-                self.log_event(None, f"Round {self.round}: {words} {N_CARDS[k]}")
+                data["discard"] = k
+                self.log_event(None, "round", f"Round {self.round}: {words} {N_CARDS[k]}", data)
                 self.phase, self.loser, self.owe = DISCARD, loser, k
                 return
             # no choice to make: the whole hand goes
             shown = self._discard(loser, tuple(hands[loser]))
-            self._end_round(f"Round {self.round}: {words} {N_CARDS[k]}, its whole hand: {shown}")
+            data["discard"], data["discarded"] = k, shown.split()
+            self._end_round("round", f"Round {self.round}: {words} {N_CARDS[k]}, its whole hand: {shown}", data)
             return
         self._rounds.append(entry)
         if outcome == "tie":
-            self._end_round(f"Round {self.round}: {words}")
+            self._end_round("round", f"Round {self.round}: {words}", data)
             return
         card, shuffled = self._draw(w)  # RR-4: the higher rank draws
         said, seen = _draw_words(card, shuffled)
-        self._end_round(f"Round {self.round}: {words} and {said}", None, f"Round {self.round}: {words} and {seen}", w)
+        self._end_round("round", f"Round {self.round}: {words} and {said}", data, None,
+                        f"Round {self.round}: {words} and {seen}", w, card)
 
     def _forget(self, seat: int, cards: tuple[int, ...]) -> None:
         known = self.known[seat]
@@ -307,31 +332,39 @@ class RoyaleState(State):
         insort(self.hands[seat], card)
         return card, shuffled
 
-    def _end_round(self, said: str, actor: int | None = None, seen: str | None = None, reader: int = -1) -> None:
+    def _end_round(self, kind: str, said: str, data: dict[str, Any], actor: int | None = None, seen: str | None = None,
+                   reader: int = -1, card: int = -1) -> None:
         """RR-5: each player draws one card; RR-6: the optional round limit. ``said`` is
         what the action did before the draws (by ``actor``, None for a reveal; ``seen``:
         its wording for seat ``reader``); the event adds the draws, each drawer reading
-        its own card."""
+        its own card. ``kind`` and ``data``: the event's (events.py), ``card`` the one ``reader`` drew
+        before the draws, which its secret data adds as ``drawn``."""
         d0, d1 = self.decks
         if d0 and d1:
             h0, h1 = self.hands
             a, b = d0.pop(0), d1.pop(0)
             insort(h0, a)
             insort(h1, b)
-            if seen is None:
-                secret = {0: f"{said}; {DRAWS_SEEN[0][a]}", 1: f"{said}; {DRAWS_SEEN[1][b]}"}
-            else:
-                secret = {s: f"{seen if s == reader else said}; {DRAWS_SEEN[s][c]}" for s, c in ((0, a), (1, b))}
-            self.log_event(actor, f"{said}; {BOTH_DRAW}", secret)
+            secret: dict[int, tuple[str, Mapping[str, Any]]] = {
+                s: (f"{seen if s == reader and seen is not None else said}; {DRAWS_SEEN[s][c]}",
+                    {**data, "drawn": [TEXT[x] for x in ((card, c) if s == reader and seen is not None else (c,))
+                                       if x >= 0]})
+                for s, c in ((0, a), (1, b))}
+            self.log_event(actor, kind, f"{said}; {BOTH_DRAW}", data, secret)
         else:
             (a, sa), (b, sb) = self._draw(0), self._draw(1)
             (p0, o0), (p1, o1) = _draw_words(a, sa), _draw_words(b, sb)
-            secret = {s: f"{seen if s == reader and seen else said}; seat 0 {o0 if s == 0 else p0}; "
-                         f"seat 1 {o1 if s == 1 else p1}" for s in (0, 1)}
-            self.log_event(actor, f"{said}; seat 0 {p0}; seat 1 {p1}", secret)
+            own = (a, b)
+            secret = {s: (f"{seen if s == reader and seen else said}; {{seats.0}} {o0 if s == 0 else p0}; "
+                          f"{{seats.1}} {o1 if s == 1 else p1}",
+                          {**data, "drawn": [TEXT[c] for c in ((card, own[s]) if s == reader and seen else (own[s],))
+                                             if c >= 0]})
+                      for s in (0, 1)}
+            self.log_event(actor, kind, f"{said}; {{seats.0}} {p0}; {{seats.1}} {p1}", data, secret)
         limit = self.limit
         if limit is not None and self.round >= limit:
-            self.log_event(None, f"The round limit ({limit}) is reached: the game is a draw")
+            self.log_event(None, "round_limit", f"The round limit ({limit}) is reached: the game is a draw",
+                           {"limit": limit})
             self._finish(None, ROUND_LIMIT)
             return
         self.round += 1

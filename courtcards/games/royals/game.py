@@ -60,6 +60,7 @@ class RoyalsGame(Game[RoyalsState]):
             "bots": "courtcards.games.royals.bots",
             "search": "courtcards.games.royals.search:PROFILE",
             "observer": "courtcards.games.royals.analysis:observe",
+            "events": "courtcards.games.royals.events:KINDS",
             "terminal": "courtcards.games.royals.render:RENDERER",
             "browser": "static/royals.js",
         },

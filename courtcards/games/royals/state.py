@@ -59,8 +59,9 @@ ATTACK, ASSASSINATE = "attack", "assassinate"
 Royal = tuple[int, int]  # (face card, number card)
 
 # sentences of the log worded once here, for the hot paths (random playouts word every event)
-_COMMITTED = tuple(f"Seat {s} has committed (hidden until the reveal)" for s in range(6))  # an event of its own
-_LAST_COMMITTED = tuple(f"seat {s} has committed" for s in range(6))
+# (courtcards.core.events: each part of an action's event is a step, (template, data with its "kind"),
+# its placeholders naming the step's own data; _join makes the event)
+_COMMITTED = "{seat} has committed (hidden until the reveal)"  # an event of its own
 _DRAWS = ("no card", "1 card", *(f"{k} cards" for k in range(2, 13)))
 _ROYAL = {(f, c): f"the Royal {TEXT[f]} {TEXT[c]} ({RANKS[c]} point{'s' if RANKS[c] > 1 else ''})"
           for f in DECK if is_face(f) for c in DECK if is_number(c) and suit(c) == suit(f)}
@@ -235,7 +236,7 @@ class RoyalsState(State):
         self.winner: int | None = None
         # what the action being carried out has caused so far: (public sentence, seat told more, its
         # sentences); apply() words them as one event of the log (RoyalsState._flush)
-        self._said: list[str] = []
+        self._said: list[tuple[str, dict[str, Any]]] = []
         # the part of it one seat is told more of: (index in _said, seat, the cards it drew or committed)
         self._told: tuple[int, int, list[int] | tuple[int, ...]] | None = None
         # per seat, the cards of its discard pile when it was last shuffled into a new
@@ -276,7 +277,10 @@ class RoyalsState(State):
             self.decks[s] = deck
             drawn.append(self._draw_up(s))
         public = f"Each seat shuffles its deck and draws {self.hand_limit} cards"
-        self.log_event(None, public, {s: f"{public}; seat {s} draws {_names(drawn[s])}" for s in range(n)})
+        data = {"count": self.hand_limit}
+        self.log_event(None, "deal", public, data,
+                       {s: (public + "; {seat} draws " + _names(drawn[s]),
+                            {**data, "seat": s, "cards": [TEXT[c] for c in drawn[s]]}) for s in range(n)})
         self.first_player = self._choose_first()
         self._begin_turn(self.first_player)
         self._flush(self.first_player)
@@ -295,8 +299,17 @@ class RoyalsState(State):
                 break
         chosen = tied[0]
         # RY-1: the bottom cards are shown to everyone
-        cards = "; then ".join(", ".join(f"seat {s} {t}" for s, t in enumerate(level) if t) for level in self.opening)
-        self.log_event(chosen, f"Bottom cards: {cards}: seat {chosen} goes first")  # not part of an action
+        seats: list[int] = []
+        words = []
+        for row in self.opening:
+            named = []
+            for s, t in enumerate(row):
+                if t:
+                    named.append(f"{{shown.{len(seats)}}} {t}")
+                    seats.append(s)
+            words.append(", ".join(named))
+        self.log_event(chosen, "first_player", f"Bottom cards: {'; then '.join(words)}: {{seat}} goes first",
+                       {"seat": chosen, "shown": seats, "cards": [t for row in self.opening for t in row if t]})
         return chosen
 
     def _draw_up(self, seat: int) -> list[int]:
@@ -313,7 +326,8 @@ class RoyalsState(State):
                 deck.extend(pile)
                 pile.clear()
                 self.rng.shuffle(deck)
-                self._said.append(f"seat {seat} shuffles its discard pile into a new deck ({_cards(len(deck))})")
+                self._said.append(("{seat} shuffles its discard pile into a new deck (" + _cards(len(deck)) + ")",
+                                   {"kind": "reshuffle", "seat": seat, "count": len(deck)}))
             take = min(self.hand_limit - len(hand), len(deck))
             cards = deck[-take:]  # from the top (the end)
             cards.reverse()
@@ -330,13 +344,15 @@ class RoyalsState(State):
         if self.points(seat) >= self.target:  # RY-2: winning at the start of one's turn
             self.winner = seat
             self.phase = OVER
-            self._said.append(f"seat {seat} begins its turn with {self.points(seat)} points in play "
-                              f"(target {self.target}) and wins")
+            self._said.append((f"{{seat}} begins its turn with {self.points(seat)} points in play "
+                               f"(target {self.target}) and wins",
+                               {"kind": "wins", "seat": seat, "points": self.points(seat), "target": self.target}))
             return
         limit = self.options.get("max_turns")
         if isinstance(limit, int) and self.turns >= limit:  # RY-8
             self.phase = OVER
-            self._said.append(f"{limit} turn{'s' if limit > 1 else ''} played: the game is a draw (turn limit)")
+            self._said.append((f"{limit} turn{'s' if limit > 1 else ''} played: the game is a draw (turn limit)",
+                               {"kind": "turn_limit", "limit": limit}))
             return
         self.turns += 1
         drawn = self._draw_up(seat)
@@ -345,9 +361,11 @@ class RoyalsState(State):
             # RY-2: the drawer alone sees the cards (named only when a view asks: see _Told)
             said = self._said
             self._told = (len(said), seat, drawn)
-            said.append(f"turn {self.turns}: seat {seat} draws {_DRAWS[k]}")
+            said.append((f"turn {self.turns}: {{seat}} draws {_DRAWS[k]}",
+                         {"kind": "draw", "turn": self.turns, "seat": seat, "count": k}))
         else:
-            self._said.append(f"turn {self.turns}: seat {seat} draws no card")
+            self._said.append((f"turn {self.turns}: {{seat}} draws no card",
+                               {"kind": "draw", "turn": self.turns, "seat": seat, "count": 0}))
 
     # -- decisions ---------------------------------------------------------------------
     def _actors(self) -> tuple[int, ...]:
@@ -484,8 +502,9 @@ class RoyalsState(State):
     # -- carrying out ------------------------------------------------------------------
     def _committed(self, seat: int, action: Action) -> None:
         # RY-4, RY-5: everyone sees that a seat has committed, only the seat sees what (until the reveal)
-        said = [_COMMITTED[seat]]
-        self.log_event(seat, said[0], _Told(said, (0, seat, action.cards)))  # type: ignore[attr-defined]
+        self.log_event(seat, "commit", _COMMITTED, {"seat": seat},
+                       {seat: ("{seat} commits " + (_names(action.cards) or "no card")  # type: ignore[attr-defined]
+                               + " (hidden until the reveal)", {"seat": seat, "action": action.text})})
 
     def _flush(self, seat: int | None) -> None:
         """Log what the action of ``seat`` caused as one event: its parts joined by "; ", and to a seat
@@ -493,8 +512,8 @@ class RoyalsState(State):
         said, told = self._said, self._told
         if said:
             self._said, self._told = [], None
-            text = "; ".join(said)
-            self.log_event(seat, text[:1].upper() + text[1:], None if told is None else _Told(said, told))
+            template, data = _join(said)
+            self.log_event(seat, "action", template, data, None if told is None else _Told(said, told))
 
     def _resolve(self, actions: dict[int, Action]) -> None:
         """Carry out the action(s), then log what they caused as one event (``_flush``)."""
@@ -524,10 +543,12 @@ class RoyalsState(State):
             royals = self.royals[seat]
             royals.append((face, number))
             royals.sort()
-            self._said.append(f"seat {seat} plays {_ROYAL[face, number]}")
+            self._said.append(("{seat} plays " + _ROYAL[face, number],
+                               {"kind": "royal", "seat": seat, "cards": [TEXT[face], TEXT[number]]}))
             self._begin_turn((seat + 1) % self.num_players)
         elif kind == "discard_hand":
-            self._said.append(f"seat {seat} discards its hand: {_names(hand) or 'no cards'}")
+            self._said.append(("{seat} discards its hand: " + (_names(hand) or "no cards"),
+                               {"kind": "discard_hand", "seat": seat, "cards": [TEXT[c] for c in hand]}))
             self.discards[seat] += hand
             hand.clear()
             self._begin_turn((seat + 1) % self.num_players)
@@ -544,8 +565,12 @@ class RoyalsState(State):
             need[s] = min(max(1, royals) if s == attacker else royals, held)
         self.fight = Fight(ATTACK, attacker, defender, need=need)
         # RY-4: what each seat must (the defender: may) commit is public
-        counts = ", ".join([f"seat {s} {'up to ' if s == defender else ''}{k}" for s, k in need.items() if k])
-        self._said.append(f"seat {attacker} attacks seat {defender} (cards to commit: {counts or 'none'})")
+        committers = [s for s, k in need.items() if k]
+        counts = ", ".join([f"{{committers.{i}}} {'up to ' if s == defender else ''}{need[s]}"
+                            for i, s in enumerate(committers)])
+        self._said.append(("{seat} attacks {defender} (cards to commit: " + (counts or "none") + ")",
+                           {"kind": "attack", "seat": attacker, "defender": defender, "committers": committers,
+                            "counts": [need[s] for s in committers]}))
         self._open_commitments()
 
     def _begin_assassination(self, assassin: int, owner: int, face: int) -> None:
@@ -554,9 +579,12 @@ class RoyalsState(State):
         need[assassin] = min(1, len(self.hands[assassin]))
         need[owner] = min(1, len(self.hands[owner]))
         self.fight = Fight(ASSASSINATE, assassin, owner, target=face, need=need)
-        counts = ", ".join([f"seat {s} {k}" for s, k in need.items() if k])
-        self._said.append(f"seat {assassin} tries to assassinate seat {owner}'s Royal {TEXT[face]} "
-                          f"(cards to commit: {counts or 'none'})")
+        committers = [s for s, k in need.items() if k]
+        counts = ", ".join([f"{{committers.{i}}} {need[s]}" for i, s in enumerate(committers)])
+        self._said.append((f"{{seat}} tries to assassinate {{owner}}'s Royal {TEXT[face]} "
+                           f"(cards to commit: {counts or 'none'})",
+                           {"kind": "assassinate", "seat": assassin, "owner": owner, "face": TEXT[face],
+                            "committers": committers, "counts": [need[s] for s in committers]}))
         self._open_commitments()
 
     def _open_commitments(self) -> None:
@@ -569,27 +597,33 @@ class RoyalsState(State):
         fight = self.fight
         assert fight is not None
         if commits:  # the last seat to commit (the others were logged as they committed): revealed at once
-            self._said.append(_LAST_COMMITTED[self.history[-1][0]])
-        shown = []
+            self._said.append(("{seat} has committed", {"kind": "commit", "seat": self.history[-1][0]}))
+        shown: list[str] = []
+        seats: list[int] = []
+        tables: list[str] = []
         for s in sorted(commits):
             cards = commits[s].cards
             hand, table = self.hands[s], self.table[s]
             for c in cards:
                 hand.remove(c)
             table += cards
-            shown.append(f"seat {s} {_names(table) or 'nothing'}")
+            shown.append(f"{{seats.{len(seats)}}} {_names(table) or 'nothing'}")
+            seats.append(s)
+            tables.append(_names(table))
         fight.revealed = True
         played = [c for cards in self.table for c in cards]
         attacks = fight.attacks = sorted([v for v in map(ATTACK_VALUES.__getitem__, played) if v])
         blocks = fight.blocks = sorted([v for v in map(BLOCK_VALUES.__getitem__, played) if v])
         # RY-4, RY-5: red number cards attack, black ones block, whoever committed them
-        self._said.append(f"revealed: {', '.join(shown) or 'no cards'} (attacks {_values(attacks)}, "
-                          f"blocks {_values(blocks)})")
+        self._said.append((f"revealed: {', '.join(shown) or 'no cards'} (attacks {_values(attacks)}, "
+                           f"blocks {_values(blocks)})",
+                           {"kind": "reveal", "seats": seats, "tables": tables, "attacks": attacks, "blocks": blocks}))
         if fight.kind == ASSASSINATE:
             # at most one card each way: the block cancels the attack if it is as high
             if attacks and blocks and len(attacks) == 1 and blocks[-1] >= attacks[0]:
                 fight.pairs.append((attacks[0], blocks[-1]))
-                self._said.append(f"the block of {blocks[-1]} cancels the attack of {attacks[0]}")
+                self._said.append((f"the block of {blocks[-1]} cancels the attack of {attacks[0]}",
+                                   {"kind": "cancel", "attack": attacks[0], "block": blocks[-1]}))
             self._count_hits()
             return
         self.phase = PAIR
@@ -601,12 +635,13 @@ class RoyalsState(State):
     def _pair(self, act: A.RoyalsAction) -> None:
         assert self.fight is not None
         if act.kind == "done":
-            self._said.append(f"seat {self.fight.defender} pairs no more blocks")
+            self._said.append(("{seat} pairs no more blocks", {"kind": "pairs_done", "seat": self.fight.defender}))
             self._count_hits()
             return
         a, b = act.values
         self.fight.pairs.append((a, b))
-        self._said.append(f"seat {self.fight.defender} blocks the attack of {a} with the {b}")
+        self._said.append((f"{{seat}} blocks the attack of {a} with the {b}",
+                           {"kind": "block", "seat": self.fight.defender, "attack": a, "block": b}))
         self._after_pairing_step()
 
     def _after_pairing_step(self) -> None:
@@ -621,9 +656,10 @@ class RoyalsState(State):
         assert fight is not None
         hits = fight.hits = len(fight.attacks) - len(fight.pairs)
         if fight.kind == ASSASSINATE:
-            self._said.append(f"seat {fight.defender} takes {_HITS[hits]} on its Royal {TEXT[fight.target]}")
+            self._said.append((f"{{seat}} takes {_HITS[hits]} on its Royal {TEXT[fight.target]}",
+                               {"kind": "hits", "seat": fight.defender, "hits": hits, "face": TEXT[fight.target]}))
         else:
-            self._said.append(f"seat {fight.defender} takes {_HITS[hits]}")
+            self._said.append((f"{{seat}} takes {_HITS[hits]}", {"kind": "hits", "seat": fight.defender, "hits": hits}))
         if fight.kind == ASSASSINATE:
             fight.assigned = [fight.target] * fight.hits  # RY-5: all on the chosen Royal
             self._start_losses()
@@ -643,7 +679,9 @@ class RoyalsState(State):
                 return
             fight.assigned.append(choices[0])
         spread = ", ".join(f"{TEXT[f]} {h}" for f, h in fight.wounds())
-        self._said.append(f"seat {fight.defender} spreads the hits: {spread}")
+        self._said.append((f"{{seat}} spreads the hits: {spread}",
+                           {"kind": "spread", "seat": fight.defender, "faces": [TEXT[f] for f, _ in fight.wounds()],
+                            "hits": [h for _, h in fight.wounds()]}))
         self._start_losses()
 
     def _hit(self, face: int) -> None:
@@ -651,7 +689,9 @@ class RoyalsState(State):
         self.fight.assigned.append(face)
         if len(self.fight.assigned) < self.fight.hits:
             d = self.fight.defender
-            self._said.append(f"seat {d} puts hit {len(self.fight.assigned)} of {self.fight.hits} on {TEXT[face]}")
+            self._said.append((f"{{seat}} puts hit {len(self.fight.assigned)} of {self.fight.hits} on {TEXT[face]}",
+                               {"kind": "hit", "seat": d, "hit": len(self.fight.assigned), "hits": self.fight.hits,
+                                "face": TEXT[face]}))
         self._auto_hits()
 
     def _start_losses(self) -> None:
@@ -684,8 +724,9 @@ class RoyalsState(State):
             self.royals[seat] = sorted((f, new if f == face else n) for f, n in self.royals[seat])
             self.hands[seat].remove(new)
             self.discards[seat].append(old)  # RY-7
-            self._said.append(f"seat {seat} puts {TEXT[new]} under its Royal {TEXT[face]} in place of "
-                              f"{TEXT[old]} ({RANKS[old]} to {RANKS[new]} points)")
+            self._said.append((f"{{seat}} puts {TEXT[new]} under its Royal {TEXT[face]} in place of "
+                               f"{TEXT[old]} ({RANKS[old]} to {RANKS[new]} points)",
+                               {"kind": "replace", "seat": seat, "face": TEXT[face], "cards": [TEXT[new], TEXT[old]]}))
         fight.resolved += 1
         self._next_loss()
 
@@ -693,7 +734,8 @@ class RoyalsState(State):
         number = dict(self.royals[seat])[face]
         self.royals[seat].remove((face, number))
         self.discards[seat].extend((face, number))  # RY-6, RY-7
-        self._said.append(f"seat {seat} discards its Royal {TEXT[face]} {TEXT[number]}")
+        self._said.append(("{seat} discards its Royal " + TEXT[face] + " " + TEXT[number],
+                           {"kind": "discard_royal", "seat": seat, "cards": [TEXT[face], TEXT[number]]}))
 
     def _end_fight(self) -> None:
         self.last_fight, self.last_table = self.fight, self.table
@@ -1199,32 +1241,49 @@ class RoyalsState(State):
         return out
 
 
-class _Told(Mapping[int, str]):
-    """The secret wording of an event for the one seat told more (``courtcards.core.events``):
-    the event's parts with that seat's own wording of its part (its commitment, or the cards it
+def _join(parts: list[tuple[str, dict[str, Any]]]) -> tuple[str, dict[str, Any]]:
+    """One event of an action's parts: their templates joined by "; " (each placeholder made a path
+    into its own step: ``{steps.2.seat}``), the first letter a capital, and ``{"steps": [data, ...]}``."""
+    texts = [t.replace("{", _STEP[i]) for i, (t, _) in enumerate(parts)]
+    template = "; ".join(texts)
+    first = template[:1]
+    if first != "{" and not first.isupper():
+        template = first.upper() + template[1:]
+    return template, {"steps": [d for _, d in parts]}
+
+
+_STEP = tuple(f"{{steps.{i}." for i in range(256))
+
+
+class _Told(Mapping[int, tuple[str, Mapping[str, Any]]]):
+    """The secret record of an event for the one seat told more (``courtcards.core.events``):
+    the event's parts with that seat's own record of its part (its commitment, or the cards it
     drew, named only when a view asks for them)."""
 
-    __slots__ = ("parts", "seat", "text", "told")
+    __slots__ = ("parts", "record", "seat", "told")
 
-    def __init__(self, parts: list[str], told: tuple[int, int, list[int] | tuple[int, ...]]) -> None:
+    def __init__(self, parts: list[tuple[str, dict[str, Any]]],
+                 told: tuple[int, int, list[int] | tuple[int, ...]]) -> None:
         self.parts = parts
         self.told = told
         self.seat = told[1]
-        self.text: str | None = None
+        self.record: tuple[str, Mapping[str, Any]] | None = None
 
-    def __getitem__(self, seat: int) -> str:
+    def __getitem__(self, seat: int) -> tuple[str, Mapping[str, Any]]:
         if seat != self.seat:
             raise KeyError(seat)
-        if self.text is None:  # worded once, when a view first asks
+        if self.record is None:  # made once, when a view first asks
             index, _, cards = self.told
             out = list(self.parts)
+            template, data = out[index]
+            shown = [TEXT[c] for c in cards]
             if isinstance(cards, tuple):  # a commitment (RY-4, RY-5)
-                out[index] = f"seat {seat} commits {_names(cards) or 'no card'} (hidden until the reveal)"
+                out[index] = ("{seat} commits " + (" ".join(shown) or "no card") + " (hidden until the reveal)",
+                              {**data, "cards": shown})
             else:  # a draw (RY-2)
-                out[index] = f"{out[index]}: {_names(cards)}"
-            text = "; ".join(out)
-            self.text = text[:1].upper() + text[1:]
-        return self.text
+                out[index] = (template + ": " + " ".join(shown), {**data, "cards": shown})
+            self.record = _join(out)
+        return self.record
 
     def get(self, seat: int, default: Any = None) -> Any:  # every view asks: no KeyError for other seats
         return self[seat] if seat == self.seat else default
