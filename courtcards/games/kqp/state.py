@@ -173,7 +173,6 @@ def roles_for(positions: list[int]) -> list[str]:
     return roles
 
 
-_SEAT = tuple((s,) for s in range(16))
 # the flat pile fields and names of format_version 1 and 2 (KqpGame._upgrade_position rewrites them)
 _FORMAT2_NAMES = {
     "totals": "says 'scores'",
@@ -377,46 +376,28 @@ class KqpState(State):
 
     def _legal(self, seat: int) -> list[Action]:
         if self.phase == PLAY:
-            return self._legal_plays(seat)
+            k = self.pile_count  # following: the list for the bits that matter, if met before
+            legal: list[Action] | None = _FOLLOWS[k].get(
+                self.levels[seat] >> k * LEVEL & _ALLOW[self.consecutive][k][self.pile_value]) if k else None
+            return legal or self._legal_plays(seat)
         if self.phase == TAX:
             return self._gives(seat)  # type: ignore[return-value]
         return []
 
-    # -- the protocol's hot path ----------------------------------------------------------
-    # Random playouts and search spend most of their time in to_move, legal_actions
-    # and apply. In the play phase one seat decides and nothing is pending, so these
-    # take a short cut past the core's general bookkeeping; anything else (another
-    # phase, text actions, id prefixes, observation logs) goes through the core.
-    def to_move(self) -> tuple[int, ...]:
-        if self.phase == PLAY:
-            return _SEAT[self.turn]
-        return super().to_move()
+    # -- the core's fast path while one seat plays (State._single_mover, State._apply_one) -----
+    # Random playouts and search spend most of their time in to_move, legal_actions and apply.
+    # In the play phase one seat decides and nothing is pending: the core then asks these hooks
+    # instead of its general bookkeeping.
+    def _single_mover(self) -> int:
+        return self.turn if self.phase == PLAY else -1
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def _apply_one(self, seat: int, action: Action) -> None:
         if self.phase != PLAY:
-            return super().legal_actions(seat)
-        if seat != self.turn:
-            return []
-        k = self.pile_count  # following: the list for the bits that matter, if met before
-        legal: Any = (k and _FOLLOWS[k].get(self.levels[seat] >> k * LEVEL & _ALLOW[self.consecutive][k][
-            self.pile_value])) or self._legal_plays(seat)
-        self._legal_cache = (self.version, seat, legal, legal)
-        return list(legal)
-
-    def apply(self, seat: int, action: Action | str) -> None:
-        cache = self._legal_cache
-        if (cache is not None and cache[0] == self.version and cache[1] == seat and action in cache[2]
-                and self.phase == PLAY and not self.id_prefixes and self._infolog is None):
-            # an action object legal_actions has just listed: what State.apply does for one actor
-            # (the caches are keyed by version, and _pass and _play consult none of them)
-            self.history.append((seat, action.text))
-            self.version += 1
-            if action is PASS:
-                self._pass(seat)
-            else:
-                self._play(seat, action)  # type: ignore[arg-type]
-            return
-        super().apply(seat, action)
+            self._resolve({seat: action})
+        elif action is PASS:
+            self._pass(seat)
+        else:
+            self._play(seat, action)  # type: ignore[arg-type]
 
     def _committed(self, seat: int, action: Action) -> None:
         # a give-back chosen in secret (KQ-4): only the seat sees which
@@ -428,7 +409,7 @@ class KqpState(State):
         if cache is not None and cache[0] == self.version and cache[1] == seat and cache[3] is not None:
             return cache[2], cache[3]
         legal: Any = self._legal_plays(seat) if self.phase == PLAY else _Legal(self._legal(seat))
-        self._legal_cache = (self.version, seat, legal, legal)
+        self._legal_cache = (self.version, seat, legal, legal, self._single_mover() == seat)
         return legal, legal
 
     def give_back_to(self, seat: int) -> int:

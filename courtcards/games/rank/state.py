@@ -97,7 +97,6 @@ _UP1: Final = [_PLACEHOLDER] + [_set_action(x, 1, 0, 0, _UP) for x in NUMBERS]
 _DOWN1: Final = [_PLACEHOLDER] + [_set_action(x, 1, 0, 0, _DOWN) for x in NUMBERS]
 # the actions module's names that apply reads at every action
 _PASS: Final = A.PASS
-_RANK_ACTION: Final = A.RankAction
 
 # Leading: _LEAD[(x, c, wilds, ups, lift, downs)] lists, for a = 1..c x's and w = 0..wilds
 # Wilds, the sets of a x's plain, with a Rank-Up, lifted (one x-1 and a Rank-Up), with a Rank-Down.
@@ -324,45 +323,17 @@ class RankState(State):
         self.round_log = []
         self.turn = leader
 
-    # -- fast paths of the core protocol while one seat plays (same results) -----------
-    def to_move(self) -> tuple[int, ...]:
-        if self.phase == PLAY and not self.pending:
-            return (self.turn,)
-        return self._movers()[1]
+    # -- the core's fast path while one seat plays (State._single_mover, State._apply_one) --
+    def _single_mover(self) -> int:
+        return self.turn if self.phase == PLAY and not self.pending else -1
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        if self.phase == PLAY and not self.pending:
-            if seat != self.turn:
-                return []
-            cache = self._legal_cache
-            if cache is not None and cache[0] == self.version and cache[1] == seat:
-                return cache[2][:]
-            legal = self._legal(seat)
-            self._legal_cache = (self.version, seat, legal, None)
-            return legal[:]
-        return super().legal_actions(seat)
-
-    def apply(self, seat: int, action: Action | str) -> None:
-        """The core's apply; an action that legal_actions just returned in the play
-        phase goes straight to the rules (actions are interned: identity is equality)."""
-        cache = self._legal_cache
-        if (cache is None or cache[0] != self.version or cache[1] != seat or self.phase != PLAY
-                or action.__class__ is not _RANK_ACTION or action not in cache[2] or self.pending):
-            super().apply(seat, action)
-            return
-        act: A.RankAction = action
-        self.history.append((seat, act.text))
-        self.version += 1
-        if self.id_prefixes:
-            self.id_prefixes.pop(seat, None)
-        if act is _PASS:
+    def _apply_one(self, seat: int, action: Action) -> None:
+        if self.phase != PLAY:
+            self._resolve({seat: action})
+        elif action is _PASS:
             self._pass(seat)
         else:
-            self._play(seat, act)
-        self._move_cache = None
-        self._legal_cache = None
-        if self._infolog is not None:
-            self._log_observations()
+            self._play(seat, action)  # type: ignore[arg-type]
 
     # -- decisions -------------------------------------------------------------------
     def _actors(self) -> tuple[int, ...]:

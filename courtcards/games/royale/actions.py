@@ -8,46 +8,81 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
+from courtcards.core.actions import Action
 from courtcards.core.errors import NotationError
 from courtcards.games.royale.cards import TEXT, parse_card, parse_card_list
 
-PLAY, DISCARD = 0, 1  # the kind byte
+
+class RoyaleKind(StrEnum):
+    PLAY = "play"
+    DISCARD = "discard"
 
 
-class RoyaleAction(bytes):
-    """An action: its kind byte (0 play, 1 discard) then its card codes (a discard's
-    in code order). Bytes, so it is immutable and hashed (once) and compared in C
-    (a discard decision lists many); equal actions have equal texts. Not a tuple,
-    so it never passes for the (code, message) pairs the server returns."""
+PLAY, DISCARD = RoyaleKind.PLAY, RoyaleKind.DISCARD
+_set = object.__setattr__
+_new = object.__new__
 
-    __slots__ = ()
 
-    @property
-    def kind(self) -> str:
-        return "play" if self[0] == PLAY else "discard"
+class RoyaleAction(Action):
+    """An action: ``kind`` play or discard, and its ``cards`` (codes; a discard's in
+    code order). The 52 plays are made once (:func:`play`); a discard decision lists
+    many discards, made as they are listed (no table of every discard ever made), so
+    they are cheap to make: ``text`` is worked out when asked, and actions compare by
+    kind and cards. Equal actions have equal texts. Build one with :func:`play`,
+    :func:`discard` or :meth:`parse`."""
 
-    @property
-    def cards(self) -> tuple[int, ...]:
-        return tuple(self[1:])
+    __slots__ = ("cards",)
+
+    kind: RoyaleKind
+    cards: tuple[int, ...]
+
+    def __new__(cls, kind: RoyaleKind, cards: tuple[int, ...]) -> RoyaleAction:
+        """The action of ``kind`` with ``cards`` (a discard's already in code order);
+        :func:`play` and :func:`discard` are the usual ways."""
+        if kind is PLAY:
+            if len(cards) != 1:
+                raise ValueError(f"a Rank Royale play is one card, not {cards!r}")
+            if PLAYS:
+                return PLAYS[cards[0]]
+        elif not cards:
+            raise ValueError("a Rank Royale discard needs cards")
+        return _make(cls, kind, cards)
+
+    @property  # worked out when asked (Action's is set when made)
+    def text(self) -> str:  # type: ignore[override]
+        cards = self.cards
+        if self.kind is PLAY:
+            return TEXT[cards[0]]
+        return " ".join(["discard", *[TEXT[c] for c in cards]])
 
     @property
     def card(self) -> int:
-        return self[1]
+        """A play's card (a discard's lowest)."""
+        return self.cards[0]
 
-    @property
-    def text(self) -> str:
-        if self[0] == PLAY:
-            return TEXT[self[1]]
-        return " ".join(["discard", *(TEXT[c] for c in self[1:])])
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, RoyaleAction) and type(other) is type(self)
+                                 and other.cards == self.cards and other.kind is self.kind)
 
-    def __str__(self) -> str:
-        return self.text
+    def __hash__(self) -> int:
+        return hash(self.cards)
 
-    def __repr__(self) -> str:
-        return f"RoyaleAction({self.text!r})"
+    @classmethod
+    def parse(cls, text: str) -> RoyaleAction:
+        return parse_action(text)
 
 
-PLAYS = tuple(RoyaleAction((PLAY, c)) for c in range(52))
+def _make(cls: type[RoyaleAction], kind: RoyaleKind, cards: tuple[int, ...]) -> RoyaleAction:
+    act: RoyaleAction = _new(cls)
+    _set(act, "kind", kind)
+    _set(act, "cards", cards)
+    return act
+
+
+PLAYS: tuple[RoyaleAction, ...] = ()
+PLAYS = tuple(RoyaleAction(PLAY, (c,)) for c in range(52))
 
 
 def play(card: int) -> RoyaleAction:
@@ -55,7 +90,12 @@ def play(card: int) -> RoyaleAction:
 
 
 def discard(cards: list[int] | tuple[int, ...]) -> RoyaleAction:
-    return RoyaleAction((DISCARD, *sorted(cards)))
+    return _make(RoyaleAction, DISCARD, tuple(sorted(cards)))
+
+
+def discard_sorted(cards: tuple[int, ...]) -> RoyaleAction:
+    """The discard of ``cards``, already in code order (a legal list's combinations of a hand)."""
+    return _make(RoyaleAction, DISCARD, cards)
 
 
 def parse_action(text: str) -> RoyaleAction:

@@ -189,8 +189,8 @@ class RoyaleState(State):
             plays = A.PLAYS
             return [plays[c] for c in hand]
         if self.phase == DISCARD and seat == self.loser:
-            make = A.RoyaleAction
-            return [make((A.DISCARD, *combo)) for combo in combinations(hand, self.owe)]
+            make = A.discard_sorted
+            return [make(combo) for combo in combinations(hand, self.owe)]
         return []
 
     def refusal(self, seat: int, action: Action) -> str | None:
@@ -228,8 +228,8 @@ class RoyaleState(State):
             seat = self.loser
             self._end_round(f"Seat {seat} discards {self._discard(seat, act.cards)}", seat)
             return
-        c0: int = actions[0][1]  # type: ignore[index]
-        c1: int = actions[1][1]  # type: ignore[index]
+        c0: int = actions[0].cards[0]  # type: ignore[attr-defined]
+        c1: int = actions[1].cards[0]  # type: ignore[attr-defined]
         hands, piles, known = self.hands, self.piles, self.known
         hands[0].remove(c0)
         hands[1].remove(c1)
