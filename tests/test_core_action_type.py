@@ -102,3 +102,25 @@ def test_single_mover_hook_agrees_with_actors() -> None:
             one = state._single_mover()  # type: ignore[attr-defined]
             if one >= 0:
                 assert state._actors() == (one,) and not state.pending  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", ["rank", "kqp", "royale", "royals"])
+def test_one_position_loader_signature(name: str) -> None:
+    """Every built-in game loads positions through its positions module with the core's one
+    signature, outside the compiled rules, and a bad field is still named."""
+    import importlib
+    import inspect
+
+    from courtcards.core.errors import PositionError
+
+    module = importlib.import_module(f"courtcards.games.{name}.positions")
+    params = inspect.signature(module.load_position).parameters
+    assert list(params) == ["state", "data", "strict"] and all(p.default is p.empty for p in params.values())
+    game = get_game(name)
+    state = game.new_game(game.info.default_players, {}, seed=1)
+    assert not hasattr(state, "load_json")
+    data = state.to_json()
+    assert game.state_from_json(data).to_json() == data
+    data["hands"] = [["ZZ"], *data["hands"][1:]]
+    with pytest.raises(PositionError, match=r"hands\[0\]"):
+        game.state_from_json(data)
