@@ -15,7 +15,6 @@ from courtcards.core.game import Game, get_game, registered_games
 from courtcards.core.rng import Rng
 
 
-
 def _players(game: Game[Any]) -> int:
     return game.info.default_players
 
@@ -47,7 +46,7 @@ def test_every_legal_action_is_an_action_whose_repr_rebuilds_it(name: str) -> No
         for action in legal:
             assert isinstance(action, Action)
             namespace = {type(action).__name__: type(action)}
-            rebuilt = eval(repr(action), namespace)  # noqa: S307 - our own repr
+            rebuilt = eval(repr(action), namespace)
             assert rebuilt == action and hash(rebuilt) == hash(action) and rebuilt.text == action.text
             assert repr(action) == f"{type(action).__name__}.parse({action.text!r})"
             assert game.parse_action(action.text) == action
@@ -68,7 +67,7 @@ def test_royale_actions() -> None:
     assert d != RoyaleAction.parse("discard 3C 9D") and d != "discard 3C 9S" and d != d.cards
     assert RoyaleAction.parse("play 7H") is seven and eval(repr(d), {"RoyaleAction": RoyaleAction}) == d
     with pytest.raises(AttributeError):
-        d.cards = ()  # type: ignore[misc]
+        d.cards = ()
     with pytest.raises(ValueError):
         RoyaleAction(d.kind, ())
 
@@ -96,12 +95,24 @@ def test_fast_path_matches_text_actions(name: str) -> None:
 
 
 def test_single_mover_hook_agrees_with_actors() -> None:
-    """A game's _single_mover answers only what _actors would (or -1)."""
+    """At every decision, a game's _single_mover answers only what _actors would (or -1),
+    and Rank and KQP answer it through their play phases."""
+    answered = set()
     for name in sorted(g.name for g in registered_games()):
-        for state, _ in _random_games(name, 2, seed=5):
-            one = state._single_mover()  # type: ignore[attr-defined]
-            if one >= 0:
-                assert state._actors() == (one,) and not state.pending  # type: ignore[attr-defined]
+        game = get_game(name)
+        pick = Rng(5)
+        for seed in (5, 6):
+            state = game.new_game(_players(game), {}, seed=seed)
+            while not state.is_over():
+                one = state._single_mover()
+                if one >= 0:
+                    assert state._actors() == (one,) and not state.pending
+                    answered.add(name)
+                seat = state.to_move()[0]
+                legal = state.legal_actions(seat)
+                state.apply(seat, legal[pick.below(len(legal))])
+            assert state._single_mover() == -1 or name not in ("rank", "kqp")
+    assert {"rank", "kqp"} <= answered
 
 
 @pytest.mark.parametrize("name", ["rank", "kqp", "royale", "royals"])
@@ -124,3 +135,13 @@ def test_one_position_loader_signature(name: str) -> None:
     data["hands"] = [["ZZ"], *data["hands"][1:]]
     with pytest.raises(PositionError, match=r"hands\[0\]"):
         game.state_from_json(data)
+
+
+def test_royale_one_card_discard_is_not_the_play() -> None:
+    from courtcards.games.royale.actions import RoyaleAction, discard, play
+
+    seven = RoyaleAction.parse("7H")
+    lone = discard(seven.cards)
+    assert lone.kind == "discard" and lone.text == "discard 7H" and seven.kind == "play"
+    assert lone != seven and seven != lone and lone == discard(seven.cards) and play(seven.card) is seven
+    assert RoyaleAction.parse("discard 7H") == lone and {seven, lone} == {lone, RoyaleAction.parse("7H")}

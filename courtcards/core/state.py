@@ -312,25 +312,25 @@ class State(ABC):
         ``seat`` is the only one to decide (:meth:`_single_mover`), it goes
         straight to the game's :meth:`_apply_one` (the fast path of playouts)."""
         cache = self._legal_cache
-        if (cache is not None and cache[4] and cache[0] == self.version and cache[1] == seat
-                and action in cache[2] and not isinstance(action, str)):  # (actions compare by identity first)
+        listed: Action | None = None
+        if cache is not None and cache[0] == self.version and cache[1] == seat:
+            for a in cache[2]:  # by identity: no game's __eq__ is called
+                if a is action:
+                    listed = a
+                    break
+        if listed is not None and cache is not None and cache[4]:
             # the fast path: an action just listed for the one seat to decide
-            self.history.append((seat, action.text))
+            self.history.append((seat, listed.text))
             self.version += 1
             if self.id_prefixes:
                 self.id_prefixes.pop(seat, None)
-            self._apply_one(seat, action)
+            self._apply_one(seat, listed)
             self._move_cache = None
             self._legal_cache = None
             if self._infolog is not None:
                 self._log_observations()
             return
-        act: Action
-        if cache is not None and cache[0] == self.version and cache[1] == seat and not isinstance(action, str) \
-                and action in cache[2]:
-            act = action
-        else:
-            act = self.verify(seat, action)
+        act = listed if listed is not None else self.verify(seat, action)
         actors = self._movers()[0]
         single = len(actors) == 1
         self.history.append((seat, act.text))

@@ -27,15 +27,14 @@ _new = object.__new__
 
 class RoyaleAction(Action):
     """An action: ``kind`` play or discard, and its ``cards`` (codes; a discard's in
-    code order). The 52 plays are made once (:func:`play`); a discard decision lists
-    many discards, made as they are listed (no table of every discard ever made), so
-    they are cheap to make: ``text`` is worked out when asked, and actions compare by
-    kind and cards. Equal actions have equal texts. Build one with :func:`play`,
-    :func:`discard` or :meth:`parse`."""
+    code order). The 52 plays are made once (:data:`PLAYS`, :func:`play`); a discard
+    decision lists many discards, made as they are listed (no table of every discard
+    ever made), so a discard is cheap to make: its ``cards`` only, ``kind`` and
+    ``text`` worked out when asked. Actions compare by kind and cards; equal actions
+    have equal texts. Build one with :func:`play`, :func:`discard` or :meth:`parse`."""
 
     __slots__ = ("cards",)
 
-    kind: RoyaleKind
     cards: tuple[int, ...]
 
     def __new__(cls, kind: RoyaleKind, cards: tuple[int, ...]) -> RoyaleAction:
@@ -44,16 +43,19 @@ class RoyaleAction(Action):
         if kind is PLAY:
             if len(cards) != 1:
                 raise ValueError(f"a Rank Royale play is one card, not {cards!r}")
-            if PLAYS:
-                return PLAYS[cards[0]]
-        elif not cards:
-            raise ValueError("a Rank Royale discard needs cards")
-        return _make(cls, kind, cards)
+            return PLAYS[cards[0]]
+        if kind is not DISCARD or not cards:
+            raise ValueError(f"a Rank Royale action is a play or a discard of cards, not {kind!r} {cards!r}")
+        return discard_sorted(cards)
+
+    @property  # a play is one of PLAYS, every other action a discard
+    def kind(self) -> RoyaleKind:  # type: ignore[override]
+        return PLAY if PLAYS[self.cards[0]] is self else DISCARD
 
     @property  # worked out when asked (Action's is set when made)
     def text(self) -> str:  # type: ignore[override]
         cards = self.cards
-        if self.kind is PLAY:
+        if PLAYS[cards[0]] is self:
             return TEXT[cards[0]]
         return " ".join(["discard", *[TEXT[c] for c in cards]])
 
@@ -63,8 +65,12 @@ class RoyaleAction(Action):
         return self.cards[0]
 
     def __eq__(self, other: object) -> bool:
-        return self is other or (isinstance(other, RoyaleAction) and type(other) is type(self)
-                                 and other.cards == self.cards and other.kind is self.kind)
+        if self is other:
+            return True
+        if not isinstance(other, RoyaleAction) or type(other) is not type(self) or other.cards != self.cards:
+            return False
+        play = PLAYS[self.cards[0]]  # a play equals only itself: two equal discards remain
+        return play is not self and play is not other
 
     def __hash__(self) -> int:
         return hash(self.cards)
@@ -74,15 +80,13 @@ class RoyaleAction(Action):
         return parse_action(text)
 
 
-def _make(cls: type[RoyaleAction], kind: RoyaleKind, cards: tuple[int, ...]) -> RoyaleAction:
-    act: RoyaleAction = _new(cls)
-    _set(act, "kind", kind)
+def _made(cards: tuple[int, ...]) -> RoyaleAction:
+    act: RoyaleAction = _new(RoyaleAction)
     _set(act, "cards", cards)
     return act
 
 
-PLAYS: tuple[RoyaleAction, ...] = ()
-PLAYS = tuple(RoyaleAction(PLAY, (c,)) for c in range(52))
+PLAYS: tuple[RoyaleAction, ...] = tuple(_made((c,)) for c in range(52))
 
 
 def play(card: int) -> RoyaleAction:
@@ -90,12 +94,14 @@ def play(card: int) -> RoyaleAction:
 
 
 def discard(cards: list[int] | tuple[int, ...]) -> RoyaleAction:
-    return _make(RoyaleAction, DISCARD, tuple(sorted(cards)))
+    return discard_sorted(tuple(sorted(cards)))
 
 
 def discard_sorted(cards: tuple[int, ...]) -> RoyaleAction:
     """The discard of ``cards``, already in code order (a legal list's combinations of a hand)."""
-    return _make(RoyaleAction, DISCARD, cards)
+    act: RoyaleAction = _new(RoyaleAction)
+    _set(act, "cards", cards)
+    return act
 
 
 def parse_action(text: str) -> RoyaleAction:
