@@ -318,26 +318,17 @@ class State(ABC):
                 if a is action:
                     listed = a
                     break
+        actors: tuple[int, ...] = ()
         if listed is not None and cache is not None and cache[4]:
-            # the fast path: an action just listed for the one seat to decide
-            self.history.append((seat, listed.text))
-            self.version += 1
-            if self.id_prefixes:
-                self.id_prefixes.pop(seat, None)
-            self._apply_one(seat, listed)
-            self._move_cache = None
-            self._legal_cache = None
-            if self._infolog is not None:
-                self._log_observations()
-            return
-        act = listed if listed is not None else self.verify(seat, action)
-        actors = self._movers()[0]
-        single = len(actors) == 1
+            act = listed  # the fast path: an action just listed for the one seat to decide
+        else:
+            act = listed if listed is not None else self.verify(seat, action)
+            actors = self._movers()[0]
         self.history.append((seat, act.text))
         self.version += 1
         if self.id_prefixes:
             self.id_prefixes.pop(seat, None)
-        if single:
+        if len(actors) <= 1:
             self._apply_one(seat, act)
         else:
             self.pending[seat] = act
