@@ -34,6 +34,8 @@ JSON = dict[str, Any]
 STATE_FORMAT = "courtcards/state"
 _node: Final = tuple.__new__
 STATE_FORMAT_VERSION = 3  # 2: one position format (piles top card first, shared names); 3: the event log
+_MANY: Final = 32
+_ONE: Final = tuple((s,) for s in range(_MANY))  # to_move's answers for one seat, made once
 
 __all__ = ["JSON", "STATE_FORMAT", "STATE_FORMAT_VERSION", "Action", "Result", "State"]  # Action: core.actions'
 
@@ -223,7 +225,7 @@ class State(ABC):
         """Seats that must decide now; several for a secret simultaneous choice."""
         one = self._single_mover()
         if one >= 0:
-            return (one,)
+            return _ONE[one] if one < _MANY else (one,)
         return self._movers()[1]
 
     def legal_actions(self, seat: int) -> list[Action]:
