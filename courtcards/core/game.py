@@ -423,7 +423,9 @@ class Game(ABC, Generic[S]):
     def _load_state(
         self, num_players: int, options: dict[str, OptionValue], seed: int, data: Mapping[str, Any], strict: bool
     ) -> S:
-        """A state of this game filled from the game's own fields of ``data``."""
+        """A state of this game filled from the game's own fields of ``data``: the built-in
+        games make a bare state and call their ``positions.load_position(state, data, strict)``
+        (the one signature, :class:`courtcards.core.positions.LoadPosition`)."""
 
     def _check_pending(self, state: State, seat: int, action: Action, strict: bool) -> None:
         """Raise PositionError if a stored secret choice cannot be ``seat``'s."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from courtcards.core.errors import CourtcardsError, PositionError
 
@@ -169,6 +169,24 @@ class Fields:
         if key not in self.data and default is not _MISSING:
             return default  # type: ignore[no-any-return]
         return as_card(self._get(key, default), self.at(key), parse)
+
+
+S_contra = TypeVar("S_contra", bound="State", contravariant=True)
+
+
+class LoadPosition(Protocol[S_contra]):
+    """The one signature of a game's position loader: ``load_position(state, data, strict)``
+    in the game's ``positions`` module (kept out of its compiled rules), which
+    ``Game._load_state`` calls on a state built with the core's fields only.
+
+    It fills ``state`` from ``data``, full-state JSON or an explicit position of the
+    current ``format_version`` (the game's ``_upgrade_position`` rewrote older ones),
+    reading every field through :class:`Fields`, so that a bad one raises PositionError
+    naming it. ``strict`` is False only for the conformance suite's resampled copies
+    (``State.replace_places``): a game may then accept cards a position could not
+    hold; most games make every check either way."""
+
+    def __call__(self, state: S_contra, data: Mapping[str, Any], strict: bool) -> None: ...
 
 
 def check_conservation(places: Mapping[str, Iterable[str]], deck: Iterable[str]) -> None:

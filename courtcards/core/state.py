@@ -12,11 +12,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, Self, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, cast
 
 import numpy as np
 import numpy.typing as npt
 
+from courtcards.core.actions import Action
 from courtcards.core.errors import (
     ActionIdError,
     GameOverError,
@@ -40,15 +41,10 @@ JSON = dict[str, Any]
 STATE_FORMAT = "courtcards/state"
 _node: Final = tuple.__new__
 STATE_FORMAT_VERSION = 3  # 2: one position format (piles top card first, shared names); 3: the event log
+_MANY: Final = 32
+_ONE: Final = tuple((s,) for s in range(_MANY))  # to_move's answers for one seat, made once
 
-
-class Action(Protocol):
-    """An action: hashable, equal when its canonical text is equal."""
-
-    @property
-    def text(self) -> str: ...
-
-    def __hash__(self) -> int: ...
+__all__ = ["JSON", "STATE_FORMAT", "STATE_FORMAT_VERSION", "Action", "Result", "State"]  # Action: core.actions'
 
 
 @dataclass(frozen=True)
@@ -87,7 +83,8 @@ class State(ABC):
     rng: Rng
     #: each seat's partial choice in the id layer (see :mod:`courtcards.core.ids`)
     id_prefixes: dict[int, tuple[int, ...]]
-    _legal_cache: tuple[int, int, list[Action], Any] | None  # (version, seat, legal, index with .get or None)
+    #: (version, seat, legal, index with .get or None, whether the seat decides alone as _single_mover said)
+    _legal_cache: tuple[int, int, list[Action], Any, bool] | None
     _move_cache: tuple[int, tuple[int, ...], tuple[int, ...]] | None
     _ids_cache: tuple[int, int, tuple[int, ...], dict[int, Action | None]] | None
     _infolog: list[list[str]] | None
@@ -130,6 +127,20 @@ class State(ABC):
     @abstractmethod
     def _resolve(self, actions: dict[int, Action]) -> None:
         """Carry out one legal action per actor (all of them at once)."""
+
+    # the fast path: optional hooks for the common case of one seat deciding alone
+    def _single_mover(self) -> int:
+        """The one seat that decides now, if the game can tell cheaply that exactly one
+        seat does (the game not over, nothing pending); else -1, and the core asks
+        :meth:`_actors`. Whatever it answers must agree with ``_actors``: it only spares
+        random playouts and search the general bookkeeping. -1 by default."""
+        return -1
+
+    def _apply_one(self, seat: int, action: Action) -> None:
+        """Carry out the legal ``action`` of ``seat``, the only actor (what
+        ``_resolve({seat: action})`` does, which is the default; a game may go
+        straight to its rules and skip building the dict)."""
+        self._resolve({seat: action})
 
     def _committed(self, seat: int, action: Action) -> None:
         """``seat`` made its secret choice and others have still to make theirs: log that it
@@ -220,13 +231,25 @@ class State(ABC):
 
     def to_move(self) -> tuple[int, ...]:
         """Seats that must decide now; several for a secret simultaneous choice."""
+        one = self._single_mover()
+        if one >= 0:
+            return _ONE[one] if one < _MANY else (one,)
         return self._movers()[1]
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Legal actions for ``seat`` (empty if it has no decision now)."""
-        if seat not in self._movers()[1]:
+        one = self._single_mover()
+        if one >= 0:
+            if seat != one:
+                return []
+        elif seat not in self._movers()[1]:
             return []
-        return list(self._legal_list(seat))
+        cache = self._legal_cache  # _legal_list, inline: this is the hot path of playouts
+        if cache is not None and cache[0] == self.version and cache[1] == seat:
+            return list(cache[2])
+        legal = self._legal(seat)
+        self._legal_cache = (self.version, seat, legal, None, one >= 0)
+        return list(legal)
 
     def _legal_list(self, seat: int) -> list[Action]:
         """The legal actions of a seat that decides now, cached per version."""
@@ -234,7 +257,7 @@ class State(ABC):
         if cache is not None and cache[0] == self.version and cache[1] == seat:
             return cache[2]
         legal = self._legal(seat)
-        self._legal_cache = (self.version, seat, legal, None)
+        self._legal_cache = (self.version, seat, legal, None, self._single_mover() == seat)
         return legal
 
     def _legal_for(self, seat: int) -> tuple[list[Action], Any]:  # Any: a dict or a LegalList (.get)
@@ -245,7 +268,7 @@ class State(ABC):
         index = cache[3]
         if index is None:
             index = {a: a for a in legal}
-            self._legal_cache = (cache[0], seat, legal, index)
+            self._legal_cache = (cache[0], seat, legal, index, cache[4])
         return legal, index
 
     def parse_action(self, action: Action | str) -> Action:
@@ -298,23 +321,28 @@ class State(ABC):
         (GameOverError) or otherwise illegal (IllegalActionError).
 
         An action object that :meth:`legal_actions` just returned for ``seat``
-        (no action applied since) is trusted without a second validation."""
+        (no action applied since) is trusted without a second validation; if
+        ``seat`` is the only one to decide (:meth:`_single_mover`), it goes
+        straight to the game's :meth:`_apply_one` (the fast path of playouts)."""
         cache = self._legal_cache
-        act: Action | None = None
-        if cache is not None and cache[0] == self.version and cache[1] == seat and not isinstance(action, str):
-            for listed in cache[2]:
-                if listed is action:
-                    act = listed
+        listed: Action | None = None
+        if cache is not None and cache[0] == self.version and cache[1] == seat:
+            for a in cache[2]:  # by identity: no game's __eq__ is called
+                if a is action:
+                    listed = a
                     break
-        if act is None:
-            act = self.verify(seat, action)
-        actors = self._movers()[0]
+        actors: tuple[int, ...] = ()
+        if listed is not None and cache is not None and cache[4]:
+            act = listed  # the fast path: an action just listed for the one seat to decide
+        else:
+            act = listed if listed is not None else self.verify(seat, action)
+            actors = self._movers()[0]
         self.history.append((seat, act.text))
         self.version += 1
         if self.id_prefixes:
             self.id_prefixes.pop(seat, None)
-        if len(actors) == 1:
-            self._resolve({seat: act})
+        if len(actors) <= 1:
+            self._apply_one(seat, act)
         else:
             self.pending[seat] = act
             if len(self.pending) == len(actors):

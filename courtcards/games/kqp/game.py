@@ -18,6 +18,7 @@ from courtcards.games.kqp.brief import BRIEF
 from courtcards.games.kqp.cards import TEXT, parse_card_list
 from courtcards.games.kqp.ids import KqpCodec
 from courtcards.games.kqp.observation import observation_shape, observation_string, observation_tensor
+from courtcards.games.kqp.positions import load_position
 from courtcards.games.kqp.state import KqpState
 from courtcards.games.kqp.views import KqpView
 from courtcards.games.kqp.worlds import sample_world
@@ -134,7 +135,7 @@ class KqpGame(Game[KqpState]):
         self, num_players: int, options: dict[str, OptionValue], seed: int, data: Mapping[str, Any], strict: bool
     ) -> KqpState:
         state = KqpState(self, num_players, options, seed)
-        state.load_json(data)
+        load_position(state, data, strict)
         return state
 
     def _check_pending(self, state: State, seat: int, action: Action, strict: bool) -> None:

@@ -9,13 +9,10 @@ to best, the Queen, the King, then Pauper-2 again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, cast
 
 from courtcards.core.climbing import LegalList as _Legal
 from courtcards.core.climbing import Record, frozen_record, thawed_record, transfers_view
-from courtcards.core.errors import CourtcardsError, PositionError
-from courtcards.core.positions import Fields, as_int, as_list
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.kqp import actions as A
@@ -30,8 +27,6 @@ from courtcards.games.kqp.cards import (
     TEXT,
     counts_of,
     deck_counts,
-    expand,
-    parse_card,
     texts,
 )
 
@@ -173,7 +168,6 @@ def roles_for(positions: list[int]) -> list[str]:
     return roles
 
 
-_SEAT = tuple((s,) for s in range(16))
 # the flat pile fields and names of format_version 1 and 2 (KqpGame._upgrade_position rewrites them)
 _FORMAT2_NAMES = {
     "totals": "says 'scores'",
@@ -385,46 +379,28 @@ class KqpState(State):
 
     def _legal(self, seat: int) -> list[Action]:
         if self.phase == PLAY:
-            return self._legal_plays(seat)
+            k = self.pile_count  # following: the list for the bits that matter, if met before
+            legal: list[Action] | None = _FOLLOWS[k].get(
+                self.levels[seat] >> k * LEVEL & _ALLOW[self.consecutive][k][self.pile_value]) if k else None
+            return legal or self._legal_plays(seat)
         if self.phase == TAX:
             return self._gives(seat)  # type: ignore[return-value]
         return []
 
-    # -- the protocol's hot path ----------------------------------------------------------
-    # Random playouts and search spend most of their time in to_move, legal_actions
-    # and apply. In the play phase one seat decides and nothing is pending, so these
-    # take a short cut past the core's general bookkeeping; anything else (another
-    # phase, text actions, id prefixes, observation logs) goes through the core.
-    def to_move(self) -> tuple[int, ...]:
-        if self.phase == PLAY:
-            return _SEAT[self.turn]
-        return super().to_move()
+    # -- the core's fast path while one seat plays (State._single_mover, State._apply_one) -----
+    # Random playouts and search spend most of their time in to_move, legal_actions and apply.
+    # In the play phase one seat decides and nothing is pending: the core then asks these hooks
+    # instead of its general bookkeeping.
+    def _single_mover(self) -> int:
+        return self.turn if self.phase == PLAY else -1
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def _apply_one(self, seat: int, action: Action) -> None:
         if self.phase != PLAY:
-            return super().legal_actions(seat)
-        if seat != self.turn:
-            return []
-        k = self.pile_count  # following: the list for the bits that matter, if met before
-        legal: Any = (k and _FOLLOWS[k].get(self.levels[seat] >> k * LEVEL & _ALLOW[self.consecutive][k][
-            self.pile_value])) or self._legal_plays(seat)
-        self._legal_cache = (self.version, seat, legal, legal)
-        return list(legal)
-
-    def apply(self, seat: int, action: Action | str) -> None:
-        cache = self._legal_cache
-        if (cache is not None and cache[0] == self.version and cache[1] == seat and action in cache[2]
-                and self.phase == PLAY and not self.id_prefixes and self._infolog is None):
-            # an action object legal_actions has just listed: what State.apply does for one actor
-            # (the caches are keyed by version, and _pass and _play consult none of them)
-            self.history.append((seat, action.text))
-            self.version += 1
-            if action is PASS:
-                self._pass(seat)
-            else:
-                self._play(seat, action)  # type: ignore[arg-type]
-            return
-        super().apply(seat, action)
+            self._resolve({seat: action})
+        elif action is PASS:
+            self._pass(seat)
+        else:
+            self._play(seat, action)  # type: ignore[arg-type]
 
     def _committed(self, seat: int, action: Action) -> None:
         # a give-back chosen in secret (KQ-4): only the seat sees which
@@ -437,7 +413,7 @@ class KqpState(State):
         if cache is not None and cache[0] == self.version and cache[1] == seat and cache[3] is not None:
             return cache[2], cache[3]
         legal: Any = self._legal_plays(seat) if self.phase == PLAY else _Legal(self._legal(seat))
-        self._legal_cache = (self.version, seat, legal, legal)
+        self._legal_cache = (self.version, seat, legal, legal, self._single_mover() == seat)
         return legal, legal
 
     def give_back_to(self, seat: int) -> int:
@@ -770,169 +746,6 @@ class KqpState(State):
             "owed": {str(k): v for k, v in sorted(self.owed.items())},
             "winner": self.winner,
         }
-
-    def load_json(self, data: Mapping[str, Any]) -> None:
-        """Fill this state from full-state JSON or an explicit position (docs/notation.md).
-        Fields left out take the values of a round in play with an empty pile; cards not
-        listed anywhere are in the discard. Every field is read through ``Fields``: a bad
-        one raises PositionError naming it."""
-        n = self.num_players
-        f = Fields(data)
-        for old, new in _FORMAT2_NAMES.items():
-            if f.has(old):
-                raise PositionError(f.at(old), f"is format_version 2's name; format_version 3 {new}")
-        if isinstance(data.get("pile"), list):
-            raise PositionError("pile", "is a list as in format_version 2; format_version 3 writes an object: "
-                                        "cards (top card first), owner, plays, passes")
-        self.hands = [counts_of(h) for h in f.card_lists("hands", parse_card, n)]
-        self.sizes = [sum(h) for h in self.hands]
-        self.levels = [hand_levels(h) for h in self.hands]
-        positions = f.seats("positions", n, default=list(range(n)))
-        if len(positions) != n:
-            raise PositionError(f.at("positions"), f"must list every seat 0..{n - 1} once, King first")
-        self._set_positions(positions)
-        self.phase = f.text("phase", (DEAL, TAX, PLAY, OVER), default=PLAY)
-        self._load_pile(f.obj("pile", default={}))
-        turn = f.seat("turn", n) if f.has("turn") else None
-        self.turn = positions[-1] if turn is None else turn
-        self.finished = f.seats("finished", n, default=[])
-        self.totals = f.ints("scores", n, 0, default=[0] * n)
-        self.rounds_log = [self._load_round(r, i) for i, r in enumerate(f.objs("rounds_log", default=[]))]
-        self.round = f.integer("round", 1, default=len(self.rounds_log) + 1)
-        self.taxes = [self._load_transfer(e) for e in f.objs("taxes", default=[])]
-        self.played = [counts_of(p) for p in f.card_lists("played", parse_card, n, default=[[]] * n)]
-        owed = f.obj("owed", default={})
-        self.owed = {}
-        for key in owed.data:
-            if not (isinstance(key, str) and key.isdigit() and int(key) < n):
-                raise PositionError(owed.at(key), "is not a seat at this table")
-            s = int(key)
-            if s not in (positions[0], positions[1]):
-                raise PositionError(owed.at(key), "only the King and the Queen give cards back (KQ-4)")
-            most = 2 if s == positions[0] else 1
-            role = "King" if most == 2 else "Queen"
-            k = as_int(owed.data[key], owed.at(key), None, None)
-            if not 1 <= k <= most:
-                limit = "1 or 2 cards" if most == 2 else "1 card"
-                raise PositionError(owed.at(key), f"the {role} (seat {s}) gives back {limit}, not {k} (KQ-4)")
-            self.owed[s] = k
-        if self.phase == TAX and not self.owed:
-            raise PositionError("owed", "a tax phase needs the King's and Queen's give-backs, e.g. {\"0\": 2}")
-        self.winner = f.seat("winner", n, optional=True)
-        if f.has("rng"):
-            self.rng.state = f.integer("rng", 0, (1 << 64) - 1)
-        placed = [0] * NCODES
-        for h in self.hands:
-            for c in range(NCODES):
-                placed[c] += h[c]
-        for c in self.pile:
-            placed[c] += 1
-        if f.has("discard"):
-            self.discard = tuple(f.cards("discard", parse_card)[::-1])
-            for c in self.discard:
-                placed[c] += 1
-            if placed != list(self.counts):
-                raise PositionError("discard", "the cards in the position do not add up to the deck (KQ-1)")
-        else:
-            left = [self.counts[c] - placed[c] for c in range(NCODES)]
-            too_many = [TEXT[c] for c in range(NCODES) if left[c] < 0]
-            if too_many:
-                raise PositionError("hands", f"more cards than the deck holds: {', '.join(too_many)}")
-            self.discard = tuple(expand(left))
-        if self.phase == PLAY and self.sizes[self.turn] == 0:
-            raise PositionError("turn", f"seat {self.turn} is to play but holds no cards")
-        if self.phase == DEAL:
-            self._load_deal(f)
-
-    def _load_deal(self, f: Fields) -> None:
-        """Phase ``deal``: the hands as dealt, before the taxes; the taxes are collected now (KQ-4),
-        which leaves the position in phase ``tax`` (or ``play`` if nothing is to be given back)."""
-        for key in ("turn", "taxes", "owed", "winner"):
-            if f.has(key) and f.data[key] not in (None, [], {}):
-                raise PositionError(key, "a position in phase 'deal' is a round before its taxes (KQ-4): "
-                                         "the taxes fill in the rest")
-        if self.pile:
-            raise PositionError("pile", "the pile is empty before the taxes (KQ-4)")
-        if self.finished or any(any(p) for p in self.played):
-            raise PositionError("finished" if self.finished else "played",
-                                "nothing is played before the taxes (KQ-4)")
-        for s in range(self.num_players):
-            if not self.sizes[s]:
-                raise PositionError(f"hands[{s}]", f"seat {s} is dealt no cards; every seat is dealt cards (KQ-3)")
-        self._collect_taxes()
-
-    def _load_pile(self, p: Fields) -> None:
-        """The pile, top card first. Each play tops the last with a higher value (KQ-5),
-        so the runs of one value are the plays: the top one, how many cards every play
-        needs (the first play's), and whether the second play started consecutive mode (KQ-7)."""
-        n = self.num_players
-        cards = p.cards("cards", parse_card, default=[])
-        log: list[tuple[int, str]] = []
-        for i, raw in enumerate(p.array("plays", default=[])):
-            path = p.at("plays") + f"[{i}]"
-            entry = as_list(raw, path, 2)
-            seat = as_int(entry[0], f"{path}[0]", 0, n - 1)
-            text = entry[1]
-            if not isinstance(text, str):
-                raise PositionError(f"{path}[1]", "must be an action's text")
-            try:
-                act = A.parse_action(text)
-            except CourtcardsError as exc:
-                raise PositionError(f"{path}[1]", str(exc)) from None
-            if act.kind == "give" or (act.kind == "play" and not act.value):
-                raise PositionError(f"{path}[1]", f"{text!r} is not a play of one value or a pass")
-            log.append((seat, act.text))
-        runs: list[list[int]] = []  # bottom first
-        for c in reversed(cards):
-            if runs and runs[-1][0] == c:
-                runs[-1].append(c)
-            else:
-                if runs and c < runs[-1][0]:
-                    raise PositionError(p.at("cards"), "each play on a pile is higher than the one below (KQ-5)")
-                runs.append([c])
-        played = [A.parse_action(t).cards for _, t in log if t != "pass"]
-        if log and [c for play in played for c in play] != [c for run in runs for c in run]:
-            raise PositionError(p.at("plays"), "the plays do not make up the pile's cards")
-        self.pile = [c for run in runs for c in run]
-        self.top = tuple(runs[-1]) if runs else ()
-        self.pile_value = runs[-1][0] if runs else 0
-        self.pile_count = len(runs[0]) if runs else 0
-        self.plays = len(runs)
-        self.first_value = runs[0][0] if runs else 0
-        self.consecutive = len(runs) > 1 and runs[1][0] == runs[0][0] + 1
-        self.pile_log = log
-        last_player = next((s for s, t in reversed(log) if t != "pass"), None)
-        owner = p.seat("owner", n, optional=True) if p.has("owner") else last_player
-        if runs and owner is None:
-            raise PositionError(p.at("owner"), "a pile with cards needs its owner")
-        if not runs and owner is not None:
-            raise PositionError(p.at("owner"), "an empty pile has no owner")
-        self.owner = -1 if owner is None else owner
-        if p.has("passes"):
-            self.passes = p.seats("passes", n)
-        else:
-            self.passes = []
-            for s, t in reversed(log):
-                if t != "pass":
-                    break
-                self.passes.insert(0, s)
-
-    def _load_round(self, r: Fields, i: int) -> Record:
-        n = self.num_players
-        if r.has("totals"):
-            raise PositionError(r.at("totals"), "is format_version 2's name; format_version 3 says 'scores'")
-        finish = r.seats("finish", n)
-        if len(finish) != n:
-            raise PositionError(r.at("finish"), "must list every seat once, first out first")
-        return _record({"round": r.integer("round", 1, default=i + 1), "finish": finish,
-                        "points": r.ints("points", n), "scores": r.ints("scores", n)})
-
-    def _load_transfer(self, e: Fields) -> Record:
-        n = self.num_players
-        return _record({"from": e.seat("from", n), "to": e.seat("to", n),
-                        "cards": [TEXT[c] for c in e.cards("cards", parse_card)],
-                        "why": e.text("why", ("tax", "give"))})
-
 
 def _why_not(state: KqpState, seat: int, act: A.KqpAction) -> str | None:
     h = state.hands[seat]

@@ -18,6 +18,7 @@ from courtcards.games.rank.brief import BRIEF
 from courtcards.games.rank.cards import TEXT, parse_card_list
 from courtcards.games.rank.hooks import STANDARD, RankHooks
 from courtcards.games.rank.ids import RankCodec
+from courtcards.games.rank.positions import load_position
 from courtcards.games.rank.state import RankState
 from courtcards.games.rank.views import RankView
 from courtcards.games.rank.worlds import sample_world
@@ -104,7 +105,7 @@ class RankGame(Game[RankState]):
         self, num_players: int, options: dict[str, OptionValue], seed: int, data: Mapping[str, Any], strict: bool
     ) -> RankState:
         state = RankState(self, num_players, options, seed)
-        state.load_json(data)
+        load_position(state, data, strict)
         return state
 
     def _upgrade_position(self, data: dict[str, Any], version: int) -> dict[str, Any]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from itertools import combinations_with_replacement, compress
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, Self, cast
@@ -10,8 +9,7 @@ from typing import TYPE_CHECKING, Any, Final, Self, cast
 from courtcards.core.climbing import Record, transfers_view
 from courtcards.core.climbing import frozen_record as _frozen
 from courtcards.core.climbing import thawed_record as _thawed
-from courtcards.core.errors import CourtcardsError, PositionError
-from courtcards.core.positions import Fields, as_int, as_list
+from courtcards.core.errors import PositionError
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.rank import actions as A
@@ -20,7 +18,6 @@ from courtcards.games.rank.cards import (
     CROWN,
     CROWN2,
     DECK_COUNTS,
-    DECK_SIZE,
     DOWN,
     NAMES,
     NCODES,
@@ -29,8 +26,6 @@ from courtcards.games.rank.cards import (
     UP,
     WILD,
     canonical,
-    counts_of,
-    parse_card,
     texts,
 )
 from courtcards.games.rank.hooks import STANDARD, RankHooks
@@ -97,7 +92,6 @@ _UP1: Final = [_PLACEHOLDER] + [_set_action(x, 1, 0, 0, _UP) for x in NUMBERS]
 _DOWN1: Final = [_PLACEHOLDER] + [_set_action(x, 1, 0, 0, _DOWN) for x in NUMBERS]
 # the actions module's names that apply reads at every action
 _PASS: Final = A.PASS
-_RANK_ACTION: Final = A.RankAction
 
 # Leading: _LEAD[(x, c, wilds, ups, lift, downs)] lists, for a = 1..c x's and w = 0..wilds
 # Wilds, the sets of a x's plain, with a Rank-Up, lifted (one x-1 and a Rank-Up), with a Rank-Down.
@@ -341,45 +335,17 @@ class RankState(State):
         self.round_log = []
         self.turn = leader
 
-    # -- fast paths of the core protocol while one seat plays (same results) -----------
-    def to_move(self) -> tuple[int, ...]:
-        if self.phase == PLAY and not self.pending:
-            return (self.turn,)
-        return self._movers()[1]
+    # -- the core's fast path while one seat plays (State._single_mover, State._apply_one) --
+    def _single_mover(self) -> int:
+        return self.turn if self.phase == PLAY and not self.pending else -1
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        if self.phase == PLAY and not self.pending:
-            if seat != self.turn:
-                return []
-            cache = self._legal_cache
-            if cache is not None and cache[0] == self.version and cache[1] == seat:
-                return cache[2][:]
-            legal = self._legal(seat)
-            self._legal_cache = (self.version, seat, legal, None)
-            return legal[:]
-        return super().legal_actions(seat)
-
-    def apply(self, seat: int, action: Action | str) -> None:
-        """The core's apply; an action that legal_actions just returned in the play
-        phase goes straight to the rules (actions are interned: identity is equality)."""
-        cache = self._legal_cache
-        if (cache is None or cache[0] != self.version or cache[1] != seat or self.phase != PLAY
-                or action.__class__ is not _RANK_ACTION or action not in cache[2] or self.pending):
-            super().apply(seat, action)
-            return
-        act: A.RankAction = action
-        self.history.append((seat, act.text))
-        self.version += 1
-        if self.id_prefixes:
-            self.id_prefixes.pop(seat, None)
-        if act is _PASS:
+    def _apply_one(self, seat: int, action: Action) -> None:
+        if self.phase != PLAY:
+            self._resolve({seat: action})
+        elif action is _PASS:
             self._pass(seat)
         else:
-            self._play(seat, act)
-        self._move_cache = None
-        self._legal_cache = None
-        if self._infolog is not None:
-            self._log_observations()
+            self._play(seat, action)  # type: ignore[arg-type]
 
     # -- decisions -------------------------------------------------------------------
     def _actors(self) -> tuple[int, ...]:
@@ -1007,17 +973,9 @@ class RankState(State):
         return problems
 
     def position_errors(self) -> list[str]:
-        if self.phase != PLAY or not self.pile_count or not 0 <= self.owner < self.num_players:
-            return []
-        # RK-9: the turn goes to the left; everyone between the pile's owner and the seat to
-        # play has passed or is out of cards
-        for s in _LEFT[self.num_players][self.owner]:
-            if s == self.turn:
-                return []
-            if self.sizes[s] and not self.passed[s]:
-                return [f"seat {self.turn} is to play, but seat {s} (between it and the pile's owner "
-                        f"{self.owner}) has neither passed nor gone out"]
-        return []
+        from courtcards.games.rank.positions import position_errors  # loading and its checks: not compiled
+
+        return position_errors(self)
 
     # -- cards by place (conformance) -------------------------------------------------
     def card_places(self) -> dict[str, list[str]]:
@@ -1105,154 +1063,3 @@ class RankState(State):
             "last_round": [[s, t] for s, t in self.last_round],
             "winner": self.winner,
         }
-
-    def load_json(self, data: Mapping[str, Any]) -> None:
-        """Fill this state from full-state JSON or an explicit position (missing
-        fields take the values of a hand in play; unlisted cards are discarded).
-        Every field is read through Fields: a bad one is a PositionError naming it."""
-        n = self.num_players
-        f = Fields(data)
-        if f.has("hand_number"):
-            raise PositionError("hand_number", "is called 'round' since format_version 3")
-        most = DECK_SIZE * self.decks
-
-        def cards(key: str) -> list[int]:
-            got = _canonical_cards(data.get(key, ()))
-            if got is None:  # not all canonical text: read card by card, naming a bad one
-                got = f.cards(key, parse_card, default=[])
-            if len(got) > most:
-                raise PositionError(f.at(key), f"lists {len(got)} cards, more than the deck's {most}")
-            return got
-
-        raw_hands = data.get("hands")
-        fast = [_canonical_cards(h) for h in raw_hands] if isinstance(raw_hands, list) and len(raw_hands) == n \
-            else [None]
-        hands = [h for h in fast if h is not None]
-        if len(hands) != n:  # not all canonical text: read card by card, naming a bad one
-            hands = f.card_lists("hands", parse_card, length=n)
-        self.hands = [counts_of(h) for h in hands]
-        self.sizes = [sum(h) for h in self.hands]
-        self.draw = cards("draw_pile")[::-1]  # top card first in the position; popped from the end here
-        self.pile = cards("pile")[::-1]  # top card first in the position; in the order put down here
-        self.top = canonical(cards("top")) if f.has("top") else tuple(self.pile)
-        self.kings_hand = counts_of(cards("kings_hand"))
-        self.set_aside = counts_of(cards("set_aside"))
-        self.phase = f.text("phase", (KINGS_HAND, BENEFIT, GIVE_BACK, EXCHANGE, PLAY, OVER), default=PLAY)
-        self.pile_value = f.integer("pile_value", 0, 13, default=0)
-        self.pile_count = f.integer("pile_count", 0, most, default=0)
-        owner = f.opt_integer("owner", 0, n - 1)
-        self.owner = -1 if owner is None else owner
-        if self.pile_count and not (1 <= self.pile_value <= 13 and self.owner >= 0):
-            raise PositionError("pile_value", "a pile in play needs a value in 1..13 and an owner seat")
-        self.kh_choice = None if data.get("kings_hand_choice") is None else f.text("kings_hand_choice",
-                                                                                    ("keep", "swap"))
-        passed = f.array("passed", n, default=[False] * n)
-        for i, x in enumerate(passed):
-            if not isinstance(x, bool):
-                raise PositionError(f"passed[{i}]", "must be true or false")
-        self.passed = list(passed)
-        self.turn = f.integer("turn", 0, n - 1, default=self._first_to_play())
-        self.finished = f.seats("finished", n, default=[])
-        default_chars = [KING, QUEEN, BEGGAR] + [KNIGHT] * (n - 3)
-        chars = f.array("characters", n, default=default_chars)
-        for i, c in enumerate(chars):
-            if c not in (KING, QUEEN, KNIGHT, BEGGAR):
-                raise PositionError(f"characters[{i}]", f"must be king, queen, knight or beggar, not {c!r}")
-        self.characters = list(chars)
-        for role in (KING, QUEEN, BEGGAR):
-            if self.characters.count(role) != 1:
-                raise PositionError("characters", f"exactly one {role} is needed")
-        self.tokens = f.ints("tokens", n, 0, 10_000, default=[0] * n)
-        self.kings = f.ints("times_king", n, 0, 10_000, default=[0] * n)
-        self.hand_number = f.integer("round", 1, 100_000, default=1)
-        self.hands_log = [_frozen(self._hand_record(e, n, i + 1, self.tokens))
-                          for i, e in enumerate(f.objs("hands_log", default=[]))]
-        if self.hand_number > 1 and not self.hands_log and self.phase != PLAY:
-            raise PositionError("hands_log", "a benefit phase needs the previous hand in 'hands_log'")
-        self.exchanges = []
-        for e in f.objs("exchanges", default=[]):
-            moved = tuple(TEXT[c] for c in canonical(e.cards("cards", parse_card)))
-            self.exchanges.append(_frozen({"from": e.seat("from", n), "to": e.seat("to", n), "cards": moved,
-                                           "why": e.text("why", ("steal", "tax", "give"))}))
-        owed = f.obj("owed", default={})
-        self.owed = {}
-        for key in owed.data:
-            if not (isinstance(key, str) and key.isdigit() and int(key) < n):
-                raise PositionError(owed.at(key), "is not a seat at this table")
-            self.owed[int(key)] = owed.integer(key, 1, 2)
-        self.round_log = self._plays(f, "round_log", n)
-        self.last_round = self._plays(f, "last_round", n)
-        self.winner = f.opt_integer("winner", 0, n - 1)
-        if f.has("rng"):
-            self.rng.state = f.integer("rng", 0, 2**64 - 1)
-        # cards not placed anywhere are in the discard pile
-        placed = [0] * NCODES
-        for counts in (*self.hands, self.kings_hand, self.set_aside):
-            for c in range(NCODES):
-                placed[c] += counts[c]
-        for c in (*self.draw, *self.pile):
-            placed[c] += 1
-        if f.has("discard"):
-            self.discard = counts_of(cards("discard"))
-            for c in range(NCODES):
-                placed[c] += self.discard[c]
-            if any(placed[c] != DECK_COUNTS[c] * self.decks for c in range(NCODES)):
-                raise PositionError("discard", "the cards in the position do not add up to the deck")
-        else:
-            self.discard = [DECK_COUNTS[c] * self.decks - placed[c] for c in range(NCODES)]
-            too_many = [TEXT[c] for c in range(NCODES) if self.discard[c] < 0]
-            if too_many:
-                raise PositionError("hands", f"more cards than the deck holds: {', '.join(too_many)}")
-        if self.phase == PLAY and self.sizes[self.turn] == 0:
-            raise PositionError("turn", f"seat {self.turn} is to play but holds no cards")
-        if self.phase != OVER:
-            holding = [s for s in self.finished if self.sizes[s]]
-            if holding:  # RK-10: the finish order lists the players who have gone out, in order
-                raise PositionError("finished", f"seat {holding[0]} is listed as out but holds cards")
-
-    def _first_to_play(self) -> int:
-        """A position's seat to play when it names none: with a pile in play, the first seat to the owner's
-        left that holds cards and has not passed (RK-9); else seat 0."""
-        n = self.num_players
-        if self.pile_count and 0 <= self.owner < n:
-            for s in _LEFT[n][self.owner]:
-                if self.sizes[s] and not self.passed[s] and s != self.owner:
-                    return s
-        return 0
-
-    @staticmethod
-    def _hand_record(e: Fields, n: int, number: int, tokens: list[int]) -> JSON:
-        """One entry of ``hands_log``: a finished hand (RK-10). A position written by
-        hand may leave out all but ``finish`` (``tokens`` defaults to the position's)."""
-        finish = e.seats("finish", n)
-        if len(finish) != n:
-            raise PositionError(e.at("finish"), f"must list all {n} seats, not {len(finish)}")
-        record: JSON = {"hand": e.integer("hand", 1, 100_000, default=number), "finish": finish}
-        for i, role in ((0, "king"), (1, "queen"), (-1, "beggar")):
-            seat = e.integer(role, 0, n - 1, default=finish[i])
-            if seat != finish[i]:
-                raise PositionError(e.at(role), f"must be seat {finish[i]}, as 'finish' says")
-            record[role] = seat
-        record["tokens"] = e.ints("tokens", n, 0, 10_000, default=list(tokens))
-        return record
-
-    @staticmethod
-    def _plays(f: Fields, key: str, n: int) -> list[tuple[int, str]]:
-        """``round_log`` / ``last_round``: ``[seat, play]`` pairs, the play as its notation or "pass"."""
-        out = []
-        for i, entry in enumerate(f.array(key, default=[])):
-            path = f"{f.at(key)}[{i}]"
-            pair = as_list(entry, path, 2)
-            seat = as_int(pair[0], f"{path}[0]", 0, n - 1)
-            if not isinstance(pair[1], str):
-                raise PositionError(f"{path}[1]", "must be a play's text")
-            text = _PLAY_TEXTS.get(pair[1])
-            if text is None:
-                try:
-                    text = A.parse_action(pair[1]).text
-                except CourtcardsError as exc:
-                    raise PositionError(f"{path}[1]", str(exc)) from None
-                if text == pair[1] and len(_PLAY_TEXTS) < 20_000:
-                    _PLAY_TEXTS[text] = text  # canonical texts seen before read at once
-            out.append((seat, text))
-        return out

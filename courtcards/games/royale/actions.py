@@ -8,46 +8,85 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
+from courtcards.core.actions import Action
 from courtcards.core.errors import NotationError
 from courtcards.games.royale.cards import TEXT, parse_card, parse_card_list
 
-PLAY, DISCARD = 0, 1  # the kind byte
+
+class RoyaleKind(StrEnum):
+    PLAY = "play"
+    DISCARD = "discard"
 
 
-class RoyaleAction(bytes):
-    """An action: its kind byte (0 play, 1 discard) then its card codes (a discard's
-    in code order). Bytes, so it is immutable and hashed (once) and compared in C
-    (a discard decision lists many); equal actions have equal texts. Not a tuple,
-    so it never passes for the (code, message) pairs the server returns."""
+PLAY, DISCARD = RoyaleKind.PLAY, RoyaleKind.DISCARD
+_set = object.__setattr__
+_new = object.__new__
 
-    __slots__ = ()
 
-    @property
-    def kind(self) -> str:
-        return "play" if self[0] == PLAY else "discard"
+class RoyaleAction(Action):
+    """An action: ``kind`` play or discard, and its ``cards`` (codes; a discard's in
+    code order). The 52 plays are made once (:data:`PLAYS`, :func:`play`); a discard
+    decision lists many discards, made as they are listed (no table of every discard
+    ever made), so a discard is cheap to make: its ``cards`` only, ``kind`` and
+    ``text`` worked out when asked. Actions compare by kind and cards; equal actions
+    have equal texts. Build one with :func:`play`, :func:`discard` or :meth:`parse`."""
 
-    @property
-    def cards(self) -> tuple[int, ...]:
-        return tuple(self[1:])
+    __slots__ = ("cards",)
+
+    cards: tuple[int, ...]
+
+    def __new__(cls, kind: RoyaleKind, cards: tuple[int, ...]) -> RoyaleAction:
+        """The action of ``kind`` with ``cards`` (a discard's already in code order);
+        :func:`play` and :func:`discard` are the usual ways."""
+        if kind is PLAY:
+            if len(cards) != 1:
+                raise ValueError(f"a Rank Royale play is one card, not {cards!r}")
+            return PLAYS[cards[0]]
+        if kind is not DISCARD or not cards:
+            raise ValueError(f"a Rank Royale action is a play or a discard of cards, not {kind!r} {cards!r}")
+        return discard_sorted(cards)
+
+    @property  # a play is one of PLAYS, every other action a discard
+    def kind(self) -> RoyaleKind:  # type: ignore[override]
+        return PLAY if PLAYS[self.cards[0]] is self else DISCARD
+
+    @property  # worked out when asked (Action's is set when made)
+    def text(self) -> str:  # type: ignore[override]
+        cards = self.cards
+        if PLAYS[cards[0]] is self:
+            return TEXT[cards[0]]
+        return " ".join(["discard", *[TEXT[c] for c in cards]])
 
     @property
     def card(self) -> int:
-        return self[1]
+        """A play's card (a discard's lowest)."""
+        return self.cards[0]
 
-    @property
-    def text(self) -> str:
-        if self[0] == PLAY:
-            return TEXT[self[1]]
-        return " ".join(["discard", *(TEXT[c] for c in self[1:])])
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, RoyaleAction) or type(other) is not type(self) or other.cards != self.cards:
+            return False
+        play = PLAYS[self.cards[0]]  # a play equals only itself: two equal discards remain
+        return play is not self and play is not other
 
-    def __str__(self) -> str:
-        return self.text
+    def __hash__(self) -> int:
+        return hash(self.cards)
 
-    def __repr__(self) -> str:
-        return f"RoyaleAction({self.text!r})"
+    @classmethod
+    def parse(cls, text: str) -> RoyaleAction:
+        return parse_action(text)
 
 
-PLAYS = tuple(RoyaleAction((PLAY, c)) for c in range(52))
+def _made(cards: tuple[int, ...]) -> RoyaleAction:
+    act: RoyaleAction = _new(RoyaleAction)
+    _set(act, "cards", cards)
+    return act
+
+
+PLAYS: tuple[RoyaleAction, ...] = tuple(_made((c,)) for c in range(52))
 
 
 def play(card: int) -> RoyaleAction:
@@ -55,7 +94,14 @@ def play(card: int) -> RoyaleAction:
 
 
 def discard(cards: list[int] | tuple[int, ...]) -> RoyaleAction:
-    return RoyaleAction((DISCARD, *sorted(cards)))
+    return discard_sorted(tuple(sorted(cards)))
+
+
+def discard_sorted(cards: tuple[int, ...]) -> RoyaleAction:
+    """The discard of ``cards``, already in code order (a legal list's combinations of a hand)."""
+    act: RoyaleAction = _new(RoyaleAction)
+    _set(act, "cards", cards)
+    return act
 
 
 def parse_action(text: str) -> RoyaleAction:

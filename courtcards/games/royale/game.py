@@ -19,6 +19,7 @@ from courtcards.games.royale.actions import RoyaleAction, parse_action
 from courtcards.games.royale.brief import BRIEF
 from courtcards.games.royale.cards import TEXT, parse_card_list
 from courtcards.games.royale.ids import RoyaleCodec
+from courtcards.games.royale.positions import load_position
 from courtcards.games.royale.state import RoyaleState
 from courtcards.games.royale.views import RoyaleView
 from courtcards.games.royale.worlds import sample_world
@@ -120,7 +121,7 @@ class RoyaleGame(Game[RoyaleState]):
         return state
 
     def load(self, data: Mapping[str, Any], strict: bool = True) -> RoyaleState:
-        """A state from full JSON or an explicit position (see RoyaleState.load_json)."""
+        """A state from full JSON or an explicit position (see courtcards.games.royale.positions.load_position)."""
         state = self.state_from_json(data, strict=strict)
         assert isinstance(state, RoyaleState)
         return state
@@ -143,7 +144,7 @@ class RoyaleGame(Game[RoyaleState]):
         self, num_players: int, options: dict[str, OptionValue], seed: int, data: Mapping[str, Any], strict: bool
     ) -> RoyaleState:
         state = RoyaleState(self, options, seed)
-        state.load_json(data, strict)
+        load_position(state, data, strict)
         return state
 
     def _check_pending(self, state: State, seat: int, action: Action, strict: bool) -> None:

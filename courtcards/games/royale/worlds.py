@@ -21,7 +21,8 @@ from courtcards.core.positions import Fields
 from courtcards.core.rng import Rng
 from courtcards.games.royale import actions as A
 from courtcards.games.royale.cards import CODE, DECK, parse_card
-from courtcards.games.royale.state import DISCARD, OVER, PHASES, PLAY, RoyaleState, read_rounds_log
+from courtcards.games.royale.positions import read_rounds_log
+from courtcards.games.royale.state import DISCARD, OVER, PHASES, PLAY, RoyaleState
 
 if TYPE_CHECKING:
     from courtcards.games.royale.game import RoyaleGame

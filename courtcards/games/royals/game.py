@@ -17,6 +17,7 @@ from courtcards.games.royals.actions import RoyalsAction, parse_action
 from courtcards.games.royals.brief import BRIEF
 from courtcards.games.royals.cards import TEXT, parse_card_list
 from courtcards.games.royals.ids import RoyalsCodec, codec
+from courtcards.games.royals.positions import load_position
 from courtcards.games.royals.state import RoyalsState
 from courtcards.games.royals.views import RoyalsView
 from courtcards.games.royals.worlds import sample_world
@@ -116,9 +117,7 @@ class RoyalsGame(Game[RoyalsState]):
         self, num_players: int, options: dict[str, OptionValue], seed: int, data: Mapping[str, Any], strict: bool
     ) -> RoyalsState:
         state = RoyalsState(self, num_players, options, seed)
-        if state.load_json(data):
-            state._begin_turn(state.turn)
-            state._flush(state.turn)
+        load_position(state, data, strict)
         return state
 
     def parse_action(self, text: str) -> RoyalsAction:
