@@ -15,9 +15,10 @@ from typer.testing import CliRunner
 
 from courtcards.cli.main import app
 from courtcards.cli.play import PlaySession, setup_session
+from courtcards.core.events import NOTE, fill
 from courtcards.core.game import Game, get_game
 from courtcards.render import TerminalRenderer, get_renderer
-from courtcards.render.seats import seat_refs, seats_numbered_from, sentence
+from courtcards.render.seats import event_sentence, seat_refs, seats_numbered_from, sentence
 
 runner = CliRunner()
 
@@ -105,6 +106,31 @@ def test_engine_sentences_number_seats_from_1_and_mark_the_viewer() -> None:
     with seats_numbered_from(0):  # agents and environments: the engine's numbering
         assert sentence({"seat": 1}, "seat 1 leads.") == "Seat 1 (you) leads."
     assert seat_refs(None, "seat 1 leads.") == "seat 2 leads."
+
+
+
+def _event(template: str, data: dict[str, Any], kind: str = "play") -> dict[str, Any]:
+    return {"n": 1, "seat": None, "kind": kind, "template": template, "data": data, "text": fill(template, data)}
+
+
+def test_events_are_named_from_their_data_not_their_prose() -> None:
+    king = _event("The King ({to}) steals 7 from the Beggar ({from}).", {"to": 0, "from": 3})
+    assert event_sentence({"seat": 3}, king) == "The King (seat 1) steals 7 from the Beggar (you)."
+    assert event_sentence({"seat": None}, king) == "The King (seat 1) steals 7 from the Beggar (seat 4)."
+    role = _event("{giver} (King) gives back to {taker} (Pauper-2) 3 G.", {"giver": 0, "taker": 3})
+    assert event_sentence({"seat": 0}, role) == "Seat 1 (you, King) gives back to seat 4 (Pauper-2) 3 G."
+    listed = _event("9 cards to {more.0}, {more.1} and {more.2}.", {"more": [2, 0, 4]})
+    assert event_sentence({"seat": 0}, listed) == "9 cards to seat 3, seat 1 (you) and seat 5."
+    steps = _event("{steps.0.seat} attacks {steps.1.seat}.", {"steps": [{"seat": 1}, {"seat": 2}]})
+    assert event_sentence({"seat": 2}, steps) == "Seat 2 attacks seat 3 (you)."
+    # words of the template that look like a seat are not one: only the data's seats are named
+    prose = _event("{seat} plays the seat 5 card.", {"seat": 1})
+    assert event_sentence({"seat": 1}, prose) == "Seat 2 (you) plays the seat 5 card."
+    with seats_numbered_from(0):  # agents and environments: the engine's numbering
+        assert event_sentence({"seat": 1}, prose) == "Seat 1 (you) plays the seat 5 card."
+    # no template (a log saved before events were data) or a bare note: the sentence is rewritten
+    assert event_sentence({"seat": 1}, {"n": 1, "seat": None, "text": "seat 1 leads."}) == "Seat 2 (you) leads."
+    assert event_sentence({"seat": 1}, _event("seat 1 leads.", {}, NOTE)) == "Seat 2 (you) leads."
 
 
 def test_seat_takes_1_to_n_and_the_header_numbers_from_1(tmp_path: Path) -> None:

@@ -212,7 +212,7 @@ def test_websocket_refusals_change_nothing(client: TestClient, db_path: Path) ->
         assert "leader must play" in reply["reason"] and not reply["reason"].startswith("illegal action")
         wm.send_json({"type": "check", "action": m.last["legal"][0]})
         assert m.recv() == {"type": "check", "action": m.last["legal"][0], "version": 0, "legal": True,
-                            "code": None, "reason": None}
+                            "code": None, "reason": None, "reason_code": None, "reason_data": None}
         wo.send_json({"type": "check", "action": "pass"})
         assert o.recv()["code"] == "not_your_turn"
         wsp.send_json({"type": "check", "action": "pass"})
@@ -323,6 +323,40 @@ def test_simultaneous_commitments_stay_secret(client: TestClient, caplog: pytest
             assert secret not in text
     for rec in caplog.records:
         assert secret not in rec.getMessage()
+
+
+
+def test_a_refusal_tells_its_rule_and_data(client: TestClient) -> None:
+    """The engine's refusal reaches the client as data: its code and its data with the sentence."""
+    tid = create(client, "royale", 2)["id"]
+    tokens = [join(client, tid, s) for s in range(2)]
+    table = table_of(client, tid)
+    hand = table.state.view(0)["hand"]
+    absent = next(c for c in ("AS", "2S", "3S", "4S", "5S", "6S", "7S") if c not in hand)
+    with client.websocket_connect(f"/ws/tables/{tid}?token={tokens[0]}") as w0:
+        a = Seat(w0)
+        a.recv()
+        a.send(absent)
+        msg = a.recv()
+        assert msg["type"] == "error" and msg["code"] == "illegal_action", msg
+        assert msg["reason_code"] == "not_in_hand"
+        assert msg["reason_data"] == {"cards": [absent], "hand": hand}
+        assert absent in msg["message"]
+        w0.send_json({"type": "check", "action": absent})
+        reply = a.recv()
+        assert reply["legal"] is False and reply["code"] == "illegal_action"
+        assert reply["reason_code"] == "not_in_hand" and reply["reason_data"] == {"cards": [absent], "hand": hand}
+        w0.send_json({"type": "check", "action": f"discard {hand[0]}"})
+        reply = a.recv()
+        assert reply["reason_code"] == "play_phase" and reply["reason_data"] == {}
+        w0.send_json({"type": "check", "action": "zzz"})
+        reply = a.recv()  # a move the notation cannot read names no rule
+        assert reply["code"] == "malformed_action" and reply["reason_code"] is None and reply["reason_data"] is None
+        a.send(hand[0])
+        a.recv()
+        a.send(hand[1])  # already committed: the engine names the rule, not just "not your turn"
+        msg = a.recv()
+        assert msg["code"] == "not_your_turn" and msg["reason_code"] == "already_committed", msg
 
 
 def test_finished_game_record_and_replay(client: TestClient) -> None:

@@ -74,7 +74,9 @@ def situation(view: Mapping[str, Any]) -> str:
 
 
 def recent(view: Mapping[str, Any], k: int = RECENT_EVENTS) -> str:
-    """The last ``k`` events of the view's log, in the engine's words as this seat reads them."""
+    """The last ``k`` events of the view's log, in the engine's words as this seat reads them: each
+    event's ``text``, its template filled with the engine's names ("seat N", numbered from 0 as the
+    prompt's notation is; courtcards.core.events), no prose rewritten."""
     events = list(view.get("log") or [])[-k:]
     return "\n".join(str(e["text"]) for e in events) or "nothing yet"
 

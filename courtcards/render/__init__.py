@@ -33,7 +33,15 @@ from rich.table import Table
 
 from courtcards.core.errors import UnknownGameError
 from courtcards.core.game import Game, get_game
-from courtcards.render.seats import seat_number, seat_refs, seats_numbered_from, sentence
+from courtcards.render.seats import (
+    event_sentence,
+    mark_viewer,
+    seat_number,
+    seat_refs,
+    seat_word,
+    seats_numbered_from,
+    sentence,
+)
 
 View = dict[str, Any]
 
@@ -80,9 +88,9 @@ def print_result(console: Console, view: View, lines: Callable[[View], list[str]
 
 
 def sentences(view: Mapping[str, Any], after: int = -1) -> list[str]:
-    """The engine's sentences of ``view["log"]`` numbered above ``after``, as plain text the viewer
-    reads (:func:`courtcards.render.seats.sentence`)."""
-    return [sentence(view, e["text"]) for e in view.get("log") or [] if e["n"] > after]
+    """The events of ``view["log"]`` numbered above ``after``, as plain text the viewer reads
+    (:func:`courtcards.render.seats.event_sentence`)."""
+    return [event_sentence(view, e) for e in view.get("log") or [] if e["n"] > after]
 
 
 def log_since(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> list[str]:
@@ -202,7 +210,7 @@ class TerminalRenderer:
         if recent:
             console.print("[dim]Lately:[/]")
             for e in recent:
-                console.print("  " + escape(sentence(view, e["text"])), soft_wrap=True)
+                console.print("  " + escape(event_sentence(view, e)), soft_wrap=True)
         me = view.get("seat")
         if me is not None:
             hand = view.get("hand")
@@ -313,6 +321,6 @@ def get_renderer(game: str | Game[Any]) -> TerminalRenderer:
     return found
 
 
-__all__ = ["GENERIC", "HELP", "SEAT_KEYS", "SUIT_STYLE", "TerminalRenderer", "View", "does", "get_renderer",
-           "log_since", "plural", "print_result", "seat_name", "seat_number", "seat_refs", "seats_numbered_from",
-           "sentence", "sentences", "suited_card"]
+__all__ = ["GENERIC", "HELP", "SEAT_KEYS", "SUIT_STYLE", "TerminalRenderer", "View", "does", "event_sentence",
+           "get_renderer", "log_since", "mark_viewer", "plural", "print_result", "seat_name", "seat_number",
+           "seat_refs", "seat_word", "seats_numbered_from", "sentence", "sentences", "suited_card"]

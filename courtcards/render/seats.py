@@ -1,12 +1,13 @@
-"""Seats as a player reads them: the one place that numbers seats for display and rewrites
-the seat references of the engine's sentences.
+"""Seats as a player reads them: the one place that numbers seats for display and names the
+seats of the engine's events.
 
-The engine numbers seats from 0 and its log sentences say ``seat N`` with that number. A
-player at the terminal reads seats numbered from 1 ("seat 1" .. "seat N") and their own seat
-marked "(you)". Agents and environments, whose APIs and notation number seats from 0, render
-inside ``seats_numbered_from(0)``. Everything that writes a seat for a player goes through
-:func:`seat_number`; everything that shows an engine sentence goes through :func:`sentence`
-(when events become structured data this is the one function to replace).
+The engine numbers seats from 0. A player at the terminal reads seats numbered from 1 ("seat 1"
+.. "seat N") and their own seat marked "(you)". Agents and environments, whose APIs and notation
+number seats from 0, render inside ``seats_numbered_from(0)``. Everything that writes a seat for a
+player goes through :func:`seat_number`; everything that shows an event of the log goes through
+:func:`event_sentence`, which fills the event's template (courtcards.core.events) with these names
+and reads no prose. Only a bare sentence (a log entry saved before events were data, a "note", a
+refusal) has its ``seat N`` rewritten in the text, by :func:`seat_refs` (the one fallback).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
+
+from courtcards.core.events import NOTE, fill, resolve
 
 _FIRST: ContextVar[int] = ContextVar("courtcards_first_seat", default=1)
 
@@ -71,8 +74,64 @@ def seat_refs(me: int | None, text: str) -> str:
 
 
 def sentence(view: Mapping[str, Any], text: str) -> str:
-    """One of the engine's sentences (``view["log"]``) as the viewer reads it: seats renumbered,
-    the viewer's seat marked, the first letter capitalised. Plain text (escape it for markup)."""
+    """A bare sentence of the engine (an old log entry, a refusal) as the viewer reads it: seats
+    renumbered, the viewer's seat marked, the first letter capitalised (:func:`seat_refs`, the fallback
+    for text without a template). Plain text (escape it for markup)."""
     me = view.get("seat")
     line = seat_refs(me if isinstance(me, int) else None, text)
+    return line[:1].upper() + line[1:]
+
+
+def seat_word(seat: int, capital: bool) -> str:
+    """``seat N`` (``Seat N`` to begin a sentence) numbered for the player: the name :func:`event_sentence` gives."""
+    return f"{'Seat' if capital else 'seat'} {seat_number(seat)}"
+
+
+def mark_viewer(template: str, data: Mapping[str, Any], me: int) -> str:
+    """The template with the viewer's own seat (``me``) marked where it is named, as :func:`seat_refs`
+    marks a sentence: ``{seat} (you)``; ``(you)`` for ``({seat})``; ``{seat} (you, King)`` for a one-word note
+    ``{seat} (King)``, ``{seat} (you) (a longer note)`` for another. Reads the template, not the prose."""
+    out: list[str] = []
+    at = 0
+    while True:
+        start = template.find("{", at)
+        close = template.find("}", start + 1) if start >= 0 else -1
+        if start < 0 or close < 0:
+            break
+        path = template[start + 1:close]
+        value = resolve(data, path)
+        end = close + 1
+        if type(value) is not int or value != me:
+            out.append(template[at:end])
+            at = end
+            continue
+        if start > 0 and template[start - 1] == "(" and template.startswith(")", end):
+            out.append(template[at:start - 1] + "(you)")
+            at = end + 1
+            continue
+        out.append(template[at:end])
+        at = end
+        note_end = template.find(")", end + 2) if template.startswith(" (", end) else -1
+        note = template[end + 2:note_end] if note_end >= 0 else ""
+        if note and "(" not in note and "{" not in note and " " not in note:
+            out.append(f" (you, {note})")
+            at = note_end + 1
+        else:
+            out.append(" (you)")
+    out.append(template[at:])
+    return "".join(out)
+
+
+def event_sentence(view: Mapping[str, Any], entry: Mapping[str, Any]) -> str:
+    """One event of ``view["log"]`` as the viewer reads it: its template filled with the seats
+    numbered for the player (:func:`seat_word`), the viewer's own marked "(you)" (:func:`mark_viewer`),
+    the first letter capitalised. An entry with no template, or a bare sentence (a "note"), is its
+    text through :func:`sentence`. Plain text (escape it for markup)."""
+    template, data = entry.get("template"), entry.get("data")
+    if not isinstance(template, str) or not isinstance(data, dict) or (entry.get("kind") == NOTE and not data):
+        return sentence(view, str(entry.get("text", template or "")))
+    me = view.get("seat")
+    if type(me) is int:
+        template = mark_viewer(template, data, me)
+    line = fill(template, data, seat_word)
     return line[:1].upper() + line[1:]

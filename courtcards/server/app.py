@@ -42,7 +42,7 @@ from courtcards.server.schemas import (
     models,
     parse_client_message,
 )
-from courtcards.server.tables import ApiError, Client, Lobby, LobbyConfig, Settings, Table, dumps
+from courtcards.server.tables import ApiError, Client, Lobby, LobbyConfig, Refused, Settings, Table, dumps
 
 log = logging.getLogger("courtcards.server")
 
@@ -285,7 +285,8 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         await websocket.accept()
 
         async def refuse(code: str, message: str, close: int, version: int | None = None) -> None:
-            await websocket.send_text(dumps({"type": "error", "code": code, "message": message, "version": version}))
+            await websocket.send_text(dumps({"type": "error", "code": code, "message": message, "version": version,
+                                             "reason_code": None, "reason_data": None}))
             await websocket.close(close, reason=code)
 
         if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), cfg.allowed_origins):
@@ -366,10 +367,11 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
             return
         if isinstance(msg, CheckMessage):  # why a move would be refused, without making it
             checked = table.check(client.seat, msg.action)
-            why = checked if isinstance(checked, tuple) else None
+            why = checked if isinstance(checked, Refused) else None
             client.push(CheckReply(type="check", action=msg.action, version=table.state.version, legal=why is None,
-                                   code=why[0] if why else None, reason=why[2] if why else None)  # type: ignore[arg-type]
-                        .model_dump_json())
+                                   code=why.code if why else None, reason=why.reason if why else None,  # type: ignore[arg-type]
+                                   reason_code=why.reason_code if why else None,
+                                   reason_data=why.reason_data if why else None).model_dump_json())
             return
         action, version = msg.action, msg.version
         # Shielded: once the action is being committed it is applied and pushed, even if this socket drops.
@@ -381,7 +383,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
             client.push(table.error("server_error", "the action could not be stored; try again"))
             return
         if refused is not None:
-            client.push(table.error(*refused))
+            client.push(table.refusal(refused))
 
     # -- pages --------------------------------------------------------------------------
     @app.get(browser.URL_PREFIX + "{name}.js", include_in_schema=False)

@@ -249,6 +249,12 @@ class _StateMessage(BaseModel):
     deadline: float | None = Field(description="Unix seconds when the seat's bot moves for it (move time limit).")
 
 
+_REASON_CODE = ("The rule that refuses an action, as the engine names it (courtcards.core.errors.Refusal: e.g. "
+                "not_in_hand; 'illegal' where the game names none, 'not_your_turn', 'game_over'); null for other "
+                "errors.")
+_REASON_DATA = "The refusal's data (seats as ints, numbered from 0); null for other errors."
+
+
 class CheckReply(BaseModel):
     type: Literal["check"]
     action: str
@@ -256,6 +262,8 @@ class CheckReply(BaseModel):
     legal: bool
     code: SocketErrorCode | None
     reason: str | None
+    reason_code: str | None = Field(default=None, description=_REASON_CODE)
+    reason_data: dict[str, Any] | None = Field(default=None, description=_REASON_DATA)
 
 
 class ErrorMessage(BaseModel):
@@ -265,6 +273,8 @@ class ErrorMessage(BaseModel):
     code: SocketErrorCode
     message: str
     version: int | None
+    reason_code: str | None = Field(default=None, description=_REASON_CODE)
+    reason_data: dict[str, Any] | None = Field(default=None, description=_REASON_DATA)
 
 
 class PongMessage(BaseModel):

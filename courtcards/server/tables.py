@@ -18,7 +18,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 import sqlalchemy as sa
@@ -63,6 +63,18 @@ class Conflict(Exception):
 
 class RematchExists(Exception):
     """The finished table has its rematch already (made by another process)."""
+
+
+class Refused(NamedTuple):
+    """Why a seat's action is refused: the socket's error ``code`` and ``message``, the engine's ``reason``
+    (the sentence a check answers) and, for a rule the engine names, the refusal's own ``reason_code``
+    (``courtcards.core.errors.Refusal``: "illegal" when the game names none) and ``reason_data`` (seats as ints)."""
+
+    code: str
+    message: str
+    reason: str
+    reason_code: str | None = None
+    reason_data: dict[str, Any] | None = None
 
 
 class ApiError(Exception):
@@ -301,8 +313,14 @@ class Table:
                          f'"legal":{dumps(legal)},{tail}"deadline":{due}}}')
         return out
 
-    def error(self, code: str, message: str) -> str:
-        return dumps({"type": "error", "code": code, "message": message, "version": self.state.version})
+    def error(self, code: str, message: str, reason_code: str | None = None,
+              reason_data: dict[str, Any] | None = None) -> str:
+        return dumps({"type": "error", "code": code, "message": message, "version": self.state.version,
+                      "reason_code": reason_code, "reason_data": reason_data})
+
+    def refusal(self, refused: Refused) -> str:
+        """The error message of a refused action (its reason's code and data with it)."""
+        return self.error(refused.code, refused.message, refused.reason_code, refused.reason_data)
 
     def broadcast(self) -> None:
         if self.conns:
@@ -481,42 +499,41 @@ class Table:
 
         self.store.write(write).add_done_callback(_log_failure(f"table {tid}: snapshot at {version}"))
 
-    async def act(self, seat: int, text: str, version: int) -> tuple[str, str] | None:
-        """A seat's action; None if accepted, else (code, message). Never changes anything when refused."""
+    async def act(self, seat: int, text: str, version: int) -> Refused | None:
+        """A seat's action; None if accepted, else why not. Never changes anything when refused."""
         async with self.lock:
             state = self.state
             if version != state.version and not state.is_over() and self.status == "playing":
-                return "stale_version", f"version {version} is not the current one ({state.version}); " \
-                                        "act on the latest state"
+                why = f"version {version} is not the current one ({state.version}); act on the latest state"
+                return Refused("stale_version", why, why)
             checked = self.check(seat, text)
-            if isinstance(checked, tuple):
-                return checked[0], checked[1]
+            if isinstance(checked, Refused):
+                return checked
             try:
                 await self.commit(seat, checked.text)
             except Conflict:
-                return "stale_version", f"another action came first (now version {self.state.version}); " \
-                                        "act on the latest state"
+                why = f"another action came first (now version {self.state.version}); act on the latest state"
+                return Refused("stale_version", why, why)
             return None
 
-    def check(self, seat: int, text: str) -> Action | tuple[str, str, str]:
-        """The legal action ``text`` means for ``seat`` now, or (code, message,
-        reason) saying why not. Reads the state only."""
+    def check(self, seat: int, text: str) -> Action | Refused:
+        """The legal action ``text`` means for ``seat`` now, or why not. Reads the state only."""
         state = self.state
         if state.is_over():
-            return "game_over", "the game is over", "the game is over"
+            return Refused("game_over", "the game is over", "the game is over", "game_over", {})
         if self.status != "playing":
             why = "the game has not started: waiting for players to take the free seats"
-            return "not_your_turn", why, why
+            return Refused("not_your_turn", why, why, "not_your_turn", {})
         try:
             return state.verify(seat, text)
         except NotationError as exc:
-            return "malformed_action", str(exc), exc.reason
+            return Refused("malformed_action", str(exc), exc.reason)
         except GameOverError as exc:
-            return "game_over", str(exc), exc.reason
+            return Refused("game_over", str(exc), exc.reason, exc.code, exc.data)
         except NotYourTurnError as exc:
-            return "not_your_turn", str(exc), exc.reason
+            return Refused("not_your_turn", str(exc), exc.reason, exc.code, exc.data)
         except IllegalActionError as exc:
-            return "illegal_action", str(exc), exc.reason
+            return Refused("illegal_action", str(exc), exc.reason, exc.code, exc.data)
 
     # -- connections ---------------------------------------------------------------
     def attach(self, conn: Client) -> None:

@@ -7,7 +7,8 @@ happened is the engine's own sentences (``view["log"]``), never worded here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rich import box
 from rich.console import Console
@@ -15,7 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from courtcards.render import TerminalRenderer, View, log_since, seat_name, seat_number, sentence
+from courtcards.render import TerminalRenderer, View, event_sentence, log_since, seat_name, seat_number
 
 CHARACTERS = {"king": "King", "queen": "Queen", "knight": "Knight", "beggar": "Beggar"}
 PHASES = {
@@ -111,7 +112,7 @@ def render_view(console: Console, view: View) -> None:
     if recent:
         console.print("[dim]Lately:[/]")
         for e in recent:
-            console.print("  " + log_line(view, e["text"]), soft_wrap=True)
+            console.print("  " + log_line(view, e), soft_wrap=True)
     console.print(f"Draw pile: {view['deck_size']} cards · discarded: {len(view.get('discard', []))} cards")
     if me is not None:
         console.print(f"[bold]Your hand[/] ({len(view['hand'])}): {cards_markup(view['hand'])}")
@@ -134,9 +135,9 @@ def _turn_text(view: View) -> str:
     return "Waiting for " + ", ".join(name(view, s) for s in movers) + f" ({PHASES.get(phase, phase)})."
 
 
-def log_line(view: View, text: str) -> str:
-    """One of the engine's sentences (courtcards.core.events) as markup, the viewer's seat called "you"."""
-    return escape(sentence(view, text))
+def log_line(view: View, entry: Mapping[str, Any]) -> str:
+    """One event of the log (courtcards.core.events) as markup, the viewer's seat marked "(you)"."""
+    return escape(event_sentence(view, entry))
 
 
 def _new_events(before: View | None, after: View) -> list[str]:

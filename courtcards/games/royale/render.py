@@ -8,8 +8,7 @@ sentences (``view["log"]``), and the tiers are the engine's (RR-1).
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from rich import box
@@ -17,9 +16,18 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from courtcards.games.royale.cards import TIER_OF_RANK, tier_name
-from courtcards.render import TerminalRenderer, View, does, plural, print_result, seat_name, seat_number, suited_card
-from courtcards.render import sentence as seat_sentence
+from courtcards.games.royale.cards import CODE, TIER_OF_RANK, tier_name
+from courtcards.render import (
+    TerminalRenderer,
+    View,
+    does,
+    event_sentence,
+    plural,
+    print_result,
+    seat_name,
+    seat_number,
+    suited_card,
+)
 
 TIER_STYLE = {"low": "green", "middle": "yellow", "high": "magenta"}
 
@@ -39,8 +47,8 @@ HELP = f"""[bold]Rank Royale notation[/] (case does not matter)
   Same tier: the higher rank draws a card; same rank: nothing happens
   Commands: [bold]help[/] · [bold]moves[/] · [bold]board[/] · [bold]hint[/] · [bold]quit[/] (save and exit)"""
 
-#: a card in the engine's sentences
-_CARD = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b")
+#: what may stand around a card in the engine's sentences ("7H,", "(7H)", "7H;")
+_AROUND = "(),;:."
 
 
 def tier_of(card: str) -> str:
@@ -60,17 +68,34 @@ def cards_markup(cards: Sequence[str]) -> str:
 who = seat_name
 
 
-def sentence(view: View, text: str) -> str:
-    """One of the engine's sentences (``view["log"]``) as markup: the viewer's seat marked
-    "(you)", cards in their tier's colours, the first letter capitalised."""
-    text = seat_sentence(view, text)
-    out, at = [], 0
-    for m in _CARD.finditer(text):
-        out.append(escape(text[at:m.start()]))
-        out.append(card_markup(m.group(0)))
-        at = m.end()
-    out.append(escape(text[at:]))
-    return "".join(out)
+def _texts_of(data: Any) -> Iterator[str]:
+    """The texts an event's data holds at any depth (its cards among them: "cards", a secret "action")."""
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, Mapping):
+        for value in data.values():
+            yield from _texts_of(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _texts_of(value)
+
+
+def sentence(view: View, entry: Mapping[str, Any]) -> str:
+    """One event of ``view["log"]`` as markup: the seats named for the viewer (courtcards.render.seats),
+    the cards its data names in their tier's colours."""
+    text = event_sentence(view, entry)
+    cards = {c for c in _texts_of(entry.get("data")) if c in CODE}
+    if not cards:
+        return escape(text)
+    out = []
+    for word in text.split(" "):
+        core = word.strip(_AROUND)
+        if core in cards:
+            at = word.index(core)
+            out.append(escape(word[:at]) + card_markup(core) + escape(word[at + len(core):]))
+        else:
+            out.append(escape(word))
+    return " ".join(out)
 
 
 def new_events(before: View | None, after: View) -> list[dict[str, Any]]:
@@ -96,7 +121,7 @@ def render_view(console: Console, view: View) -> None:
         table.add_row(name, str(p["hand_size"]), str(p["deck_size"]), shown)
     console.print(table)
     if view["log"]:
-        console.print("Last: " + sentence(view, view["log"][-1]["text"]))
+        console.print("Last: " + sentence(view, view["log"][-1]))
     if me is not None:
         console.print("Your hand: " + cards_markup(view["hand"]))
     pending = view.get("pending") or {}
@@ -113,12 +138,12 @@ def render_view(console: Console, view: View) -> None:
 def describe_start(view: View) -> list[str]:
     return ["Rank Royale: each round both players choose a card in secret, then both are revealed. "
             "Type [bold]help[/] for the rules in short.",
-            *(sentence(view, e["text"]) for e in view["log"])]
+            *(sentence(view, e) for e in view["log"])]
 
 
 def describe_event(before: View, after: View, seat: int, text: str) -> list[str]:
     """The engine's new sentences; a secret choice (RR-3) is only said to have been made."""
-    return [sentence(after, e["text"]) for e in new_events(before, after)]
+    return [sentence(after, e) for e in new_events(before, after)]
 
 
 def render_moves(console: Console, view: View, legal: Sequence[str], full: bool) -> None:

@@ -1,20 +1,12 @@
 // Rank Royale: a two-player duel of secret choices revealed together (RR-3).
 import { backEl, cardEl, cardRow, frenchFace, setTiers } from "../cards.js";
-import { el, ordinal, plural } from "../util.js";
+import { el, eventText, ordinal, plural } from "../util.js";
 
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 
 // The engine gives each rank's tier (view.tiers, RR-1): the cards are drawn with it.
 function learn(view) {
   setTiers(view.game, view.tiers);
-}
-
-// The engine's sentence of what happened last, with the seats' names put in.
-function named(ctx, text) {
-  return text.replace(/\b[Ss]eat (\d+)\b/g, (m, d, offset) => {
-    const seat = Number(d);
-    return ctx.name(seat, { cap: offset === 0, you: false }) + (seat === ctx.me ? " (you)" : "");
-  });
 }
 
 export default {
@@ -83,7 +75,7 @@ export default {
     box.append(arena);
     // once a round is revealed: the engine's last sentence (the reveal and its outcome, or what followed)
     const said = view.log[view.log.length - 1];
-    if (rounds.length && said) box.append(el("div", { class: "outcome", role: "status" }, named(ctx, said.text)));
+    if (rounds.length && said) box.append(el("div", { class: "outcome", role: "status" }, eventText(said, ctx)));
     return box;
   },
 

@@ -3,7 +3,7 @@ import { classify, genericWhyNot, multisetKey } from "./actions.js";
 import { api } from "./api.js";
 import { backEl, cardEl, cardRow } from "./cards.js";
 import { loadRenderer, renderer } from "./renderers.js";
-import { clear, el, joinBase, playerWords, plural, seatNamer, seatNumber, toast, tokenKey } from "./util.js";
+import { clear, el, eventText, joinBase, playerWords, plural, seatNamer, seatNumber, toast, tokenKey } from "./util.js";
 import { TableSocket } from "./ws.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -31,14 +31,6 @@ const st = {
 function ctxFor(msg) {
   const me = msg.seat;
   return { me, seats: msg.seats, name: seatNamer(msg.seats, me), game: msg.view.game };
-}
-
-// "seat 2" in the engine's sentences becomes the seat's name on this page
-function withNames(text, ctx) {
-  return text.replace(/\b[Ss]eat (\d+)\b/g, (m, d, offset) => {
-    const seat = Number(d);
-    return ctx.name(seat, { cap: offset === 0, you: false }) + (seat === ctx.me ? " (you)" : "");
-  });
 }
 
 function addLog(lines) {
@@ -397,14 +389,14 @@ function onState(msg) {
   if (restart) clear($("log"));
   const engineLog = Array.isArray(msg.view.log) && msg.view.log.every((e) => e && typeof e.n === "number");
   if (engineLog) {
-    // the engine words every event (view.log); the page only puts in the seats' names
+    // the engine words every event (view.log: a template and its data); the page only names the seats
     const after = restart ? -1 : st.logN;
     if (restart) st.events = [];
     st.events = st.events.concat(msg.view.log.filter((e) => e.n > after)).slice(-200);
     st.logN = msg.view.log.length ? msg.view.log[msg.view.log.length - 1].n : after;
     // names as the seats are now (a player who joins later is named in the earlier lines too)
     clear($("log"));
-    addLog(st.events.map((e) => withNames(e.text, ctx)));
+    addLog(st.events.map((e) => eventText(e, ctx)));
   } else if (restart) {
     addLog(R.initialLog(msg.view, ctx));
   } else if (prev.version !== msg.view.version || prev.phase !== msg.view.phase) {

@@ -50,6 +50,88 @@ export function seatNamer(seats, mySeat) {
   };
 }
 
+// -- events as data (courtcards/core/events.py) ------------------------------------------------
+// An event of view.log has its template (the engine's sentence with each seat as a placeholder, a path into
+// its data: "{seat}", "{finish.0}", "{steps.2.seat}") and its data (seats as ints from 0). The page names the
+// seats its own way and reads no prose: fill and resolve are core/events.py's, to the letter.
+const SENTENCE_END = [". ", "! ", "? "];
+
+function isDigits(key) {
+  if (!key.length) return false;
+  for (const c of key) if (c < "0" || c > "9") return false;
+  return true;
+}
+
+// a placeholder's path: letters, digits, "_" and ".", not beginning with a digit (Python's
+// key.replace(".", "_").isidentifier(), for the ASCII names templates use)
+function isPath(key) {
+  if (!key.length || (key[0] >= "0" && key[0] <= "9")) return false;
+  for (const c of key) {
+    const word = (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (c >= "0" && c <= "9") || c === "_" || c === ".";
+    if (!word) return false;
+  }
+  return true;
+}
+
+// The value at a path of the data (keys of objects, indexes of lists); undefined if there is none.
+export function resolve(data, path) {
+  let value = data;
+  for (const key of path.split(".")) {
+    if (Array.isArray(value)) {
+      if (!isDigits(key) || Number(key) >= value.length) return undefined;
+      value = value[Number(key)];
+    } else if (value !== null && typeof value === "object") {
+      if (!Object.prototype.hasOwnProperty.call(value, key)) return undefined;
+      value = value[key];
+    } else {
+      return undefined;
+    }
+  }
+  return value;
+}
+
+// The sentence of an event with each seat named by name(seat, capital) (capital: the name begins a
+// sentence). A placeholder whose path holds no seat stays as written.
+export function fill(template, data, name) {
+  if (!template.includes("{")) return template;
+  const parts = template.split("{");
+  const out = [parts[0]];
+  for (let k = 1; k < parts.length; k += 1) {
+    const part = parts[k];
+    const close = part.indexOf("}");
+    const key = close >= 0 ? part.slice(0, close) : part.slice(0, -1);
+    const value = close > 0 ? resolve(data, key) : undefined;
+    if (Number.isInteger(value) && isPath(key)) {
+      const before = out[out.length - 1];
+      out.push(name(value, (k === 1 && !before) || SENTENCE_END.some((end) => before.endsWith(end))));
+      out.push(part.slice(close + 1));
+    } else {
+      out.push("{", part);
+    }
+  }
+  return out.join("");
+}
+
+// A seat as the page names it in an event: the player's name, "(you)" after the viewer's own.
+function eventName(ctx) {
+  return (seat, cap) => ctx.name(seat, { cap, you: false }) + (seat === ctx.me ? " (you)" : "");
+}
+
+// The fallback for a bare sentence (an event with no template, or a "note" worded without data): each
+// "seat N" of the text becomes that seat's name. The one place the page reads seats out of prose.
+export function namesInText(text, ctx) {
+  const name = eventName(ctx);
+  return String(text || "").replace(/\b[Ss]eat (\d+)\b/g, (m, d, offset) => name(Number(d), offset === 0));
+}
+
+// One event of view.log in the page's words: its template filled with the seats' names.
+export function eventText(entry, ctx) {
+  const { template, data } = entry || {};
+  const bare = typeof template !== "string" || data === null || typeof data !== "object" || Array.isArray(data)
+    || (entry.kind === "note" && !Object.keys(data).length);
+  return bare ? namesInText(entry && entry.text, ctx) : fill(template, data, eventName(ctx));
+}
+
 export function toast(message, kind = "info") {
   let box = document.getElementById("toasts");
   if (!box) {
