@@ -36,8 +36,9 @@ def trick_winner(leader: int, cards: tuple[int, ...] | list[int], n: int) -> int
     return (leader + best) % n
 
 
-def seat_list(seats: list[int]) -> str:
-    names = [f"seat {s}" for s in seats]
+def seat_list(key: str, count: int) -> str:
+    """A list of seats in an event's template: placeholders into the list ``data[key]`` of ``count`` seats."""
+    names = [f"{{{key}.{i}}}" for i in range(count)]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
@@ -69,11 +70,13 @@ class FiveTricksState(State):
         self.aside = sorted(deck[n * size:])
         drawn = bool(self.options["random_leader"])
         self.leader = self.rng.below(n) if drawn else 0
-        seats = seat_list(list(range(n)))
-        tail = f"{len(self.aside)} set aside unseen; seat {self.leader} leads{' (drawn at random)' * drawn}."
-        secret = {s: f"The deal: {size} cards each to {seats} (seat {s} holds {' '.join(texts(self.hands[s]))}), {tail}"
-                  for s in range(n)}
-        self.log_event(None, f"The deal: {size} cards each to {seats}, {tail}", secret)
+        seats = seat_list("players", n)
+        tail = f"{len(self.aside)} set aside unseen; {{leader}} leads{' (drawn at random)' * drawn}."
+        data: dict[str, Any] = {"players": list(range(n)), "leader": self.leader, "size": size,
+                                "aside": len(self.aside)}
+        secret = {s: (f"The deal: {size} cards each to {seats} ({{seat}} holds {' '.join(texts(self.hands[s]))}), "
+                      + tail, {**data, "seat": s, "cards": texts(self.hands[s])}) for s in range(n)}
+        self.log_event(None, "deal", f"The deal: {size} cards each to {seats}, {tail}", data, secret)
 
     def _shell(self) -> Self:
         return type(self)(self.game, self.num_players, self.options, self.seed, shell=True)
@@ -143,35 +146,39 @@ class FiveTricksState(State):
         card, n = action.card, self.num_players
         self.hands[seat].remove(card)
         number = len(self.done) + 1
+        data: dict[str, Any] = {"seat": seat, "card": action.text, "trick": number}
         if not self.trick:
-            said = f"Trick {number}: seat {seat} leads {action.text}"
+            said = f"Trick {number}: {{seat}} leads {action.text}"
         elif suit(card) != suit(self.trick[0]):
-            said = f"Trick {number}: seat {seat} plays {action.text}, having no {SUIT_NAMES[suit(self.trick[0])]}"
+            said = f"Trick {number}: {{seat}} plays {action.text}, having no {SUIT_NAMES[suit(self.trick[0])]}"
+            data["void"] = SUIT_NAMES[suit(self.trick[0])]
         else:
-            said = f"Trick {number}: seat {seat} plays {action.text}"
+            said = f"Trick {number}: {{seat}} plays {action.text}"
         self.trick.append(card)
         if len(self.trick) < n:
-            self.log_event(seat, said + ".")
+            self.log_event(seat, "play", said + ".", data)
             return
         cards = tuple(self.trick)
         winner = trick_winner(self.leader, cards, n)
         self.done.append((self.leader, cards, winner))
         self.leader, self.trick = winner, []
         best = TEXT[cards[(winner - self.done[-1][0]) % n]]
+        data.update(winner=winner, best=best)
         if not self.is_over():
-            self.log_event(seat, f"{said}; seat {winner} wins the trick with {best} and leads.")
+            self.log_event(seat, "trick", f"{said}; {{winner}} wins the trick with {best} and leads.", data)
             return
-        self.log_event(seat, f"{said}; seat {winner} wins the last trick with {best}.")
+        self.log_event(seat, "trick", f"{said}; {{winner}} wins the last trick with {best}.", data)
         result = self.result()
         assert result is not None
         won = result.scores
         w = result.winner
         assert w is not None
         tied = [s for s in range(n) if won[s] == won[w] and s != w]
-        tally = ", ".join(f"seat {s} {won[s]}" for s in range(n))
-        why = f"; tied with {seat_list(tied)}, it won a trick later" if tied else ""
-        self.log_event(None, f"The game is over: seat {w} wins with {won[w]} of {self.hand_size} tricks "
-                             f"({tally}){why}.")
+        tally = ", ".join(f"{{players.{s}}} {won[s]}" for s in range(n))
+        why = f"; tied with {seat_list('tied', len(tied))}, it won a trick later" if tied else ""
+        self.log_event(None, "game_over", f"The game is over: {{winner}} wins with {won[w]} of {self.hand_size} "
+                                          f"tricks ({tally}){why}.",
+                       {"winner": w, "players": list(range(n)), "tricks": list(won), "tied": tied})
 
     # -- results and views --------------------------------------------------------------
     def result(self) -> Result | None:
