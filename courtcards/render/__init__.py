@@ -299,6 +299,52 @@ class TerminalRenderer:
             console.print(f"Seat {seat_number(v['seat'])}: " + escape(json.dumps(private, default=str)))
 
 
+
+class GameRenderer(TerminalRenderer):
+    """A game's renderer made of its module's functions: each one given replaces the generic method
+    of the same name, each one left out keeps it (``RENDERER = GameRenderer(HELP, view=render_view, ...)``)."""
+
+    def __init__(
+        self,
+        help: str = HELP,
+        *,
+        view: Callable[[Console, View], None] | None = None,
+        event: Callable[[View, View, int, str], list[str]] | None = None,
+        start: Callable[[View], list[str]] | None = None,
+        moves: Callable[[Console, View, Sequence[str], bool], None] | None = None,
+        move_text: Callable[[Mapping[str, Any], str], str] | None = None,
+        read_move: Callable[[Mapping[str, Any], str], str] | None = None,
+        result: Callable[[Console, View], None] | None = None,
+        hands: Callable[[Console, Sequence[View]], None] | None = None,
+    ) -> None:
+        self.help = help
+        self._view, self._event, self._start, self._moves = view, event, start, moves
+        self._move_text, self._read_move, self._result, self._hands = move_text, read_move, result, hands
+
+    def view(self, console: Console, view: View) -> None:
+        (self._view or super().view)(console, view)
+
+    def event(self, before: View, after: View, seat: int, text: str) -> list[str]:
+        return (self._event or super().event)(before, after, seat, text)
+
+    def start(self, view: View) -> list[str]:
+        return (self._start or super().start)(view)
+
+    def moves(self, console: Console, view: View, legal: Sequence[str], full: bool = False) -> None:
+        (self._moves or super().moves)(console, view, legal, full)
+
+    def move_text(self, view: Mapping[str, Any], text: str) -> str:
+        return (self._move_text or super().move_text)(view, text)
+
+    def read_move(self, view: Mapping[str, Any], line: str) -> str:
+        return (self._read_move or super().read_move)(view, line)
+
+    def result(self, console: Console, view: View) -> None:
+        (self._result or super().result)(console, view)
+
+    def hands(self, console: Console, views: Sequence[View]) -> None:
+        (self._hands or super().hands)(console, views)
+
 def _game_of(view: Mapping[str, Any]) -> Game[Any] | None:
     try:
         return get_game(str(view.get("game")))
@@ -321,6 +367,6 @@ def get_renderer(game: str | Game[Any]) -> TerminalRenderer:
     return found
 
 
-__all__ = ["GENERIC", "HELP", "SEAT_KEYS", "SUIT_STYLE", "TerminalRenderer", "View", "does", "event_sentence",
+__all__ = ["GENERIC", "HELP", "SEAT_KEYS", "SUIT_STYLE", "GameRenderer", "TerminalRenderer", "View", "does", "event_sentence",
            "get_renderer", "log_since", "mark_viewer", "plural", "print_result", "seat_name", "seat_number",
            "seat_refs", "seat_word", "seats_numbered_from", "sentence", "sentences", "suited_card"]

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from courtcards.render import TerminalRenderer, View, seat_name, seat_number, sentences
+from courtcards.render import GameRenderer, View, seat_name, seat_number, sentences
 
 ROLES = {"king": "King", "queen": "Queen", "commoner": "Commoner", "pauper-1": "Pauper-1", "pauper-2": "Pauper-2"}
 _STYLE = {"Q": "bold magenta", "K": "bold yellow", "S": "white", "G": "yellow"}
@@ -132,20 +132,10 @@ def render_result(console: Console, view: View) -> None:
         console.print(f"  {place}. {seat_name(view, s)}  {points} point{'s' if points != 1 else ''}")
 
 
-class KqpRenderer(TerminalRenderer):
-    help = HELP
-
-    def view(self, console: Console, view: View) -> None:
-        render_view(console, view)
-
-    def event(self, before: View, after: View, seat: int, text: str) -> list[str]:
-        return describe_event(before, after, seat, text)
-
-    def start(self, view: View) -> list[str]:
-        return describe_start(view)
-
-    def result(self, console: Console, view: View) -> None:
-        render_result(console, view)
-
-
-RENDERER = KqpRenderer()
+RENDERER = GameRenderer(
+    HELP,
+    view=render_view,
+    event=describe_event,
+    start=describe_start,
+    result=render_result,
+)

@@ -16,7 +16,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from courtcards.render import TerminalRenderer, View, event_sentence, log_since, seat_name, seat_number
+from courtcards.render import GameRenderer, View, event_sentence, log_since, seat_name, seat_number
 
 CHARACTERS = {"king": "King", "queen": "Queen", "knight": "Knight", "beggar": "Beggar"}
 PHASES = {
@@ -251,29 +251,15 @@ def render_hands(console: Console, views: Sequence[View]) -> None:
         console.print(f"  seat {seat_number(s)} ({_character(v, s)}): {cards_markup(v.get('hand', [])) or '-'}")
 
 
-class RankRenderer(TerminalRenderer):
-    help = HELP
-
-    def view(self, console: Console, view: View) -> None:
-        render_view(console, view)
-
-    def event(self, before: View, after: View, seat: int, text: str) -> list[str]:
-        return describe_event(before, after, seat, text)
-
-    def start(self, view: View) -> list[str]:
-        return describe_start(view)
-
-    def moves(self, console: Console, view: View, legal: Sequence[str], full: bool = False) -> None:
-        render_moves(console, view, legal, full)
-
-    def result(self, console: Console, view: View) -> None:
-        render_result(console, view)
-
-    def hands(self, console: Console, views: Sequence[View]) -> None:
-        render_hands(console, views)
-
-
-RENDERER = RankRenderer()
+RENDERER = GameRenderer(
+    HELP,
+    view=render_view,
+    event=describe_event,
+    start=describe_start,
+    moves=render_moves,
+    result=render_result,
+    hands=render_hands,
+)
 
 __all__ = ["HELP", "RENDERER", "describe_event", "escape", "render_hands", "render_moves", "render_result",
            "render_view"]

@@ -18,7 +18,7 @@ from rich.table import Table
 
 from courtcards.games.royale.cards import CODE, TIER_OF_RANK, tier_name
 from courtcards.render import (
-    TerminalRenderer,
+    GameRenderer,
     View,
     does,
     event_sentence,
@@ -177,26 +177,12 @@ def render_hands(console: Console, views: Sequence[View]) -> None:
         console.print(f"Seat {seat_number(v['seat'])}: {cards_markup(v['hand'])}")
 
 
-class RoyaleRenderer(TerminalRenderer):
-    help = HELP
-
-    def view(self, console: Console, view: View) -> None:
-        render_view(console, view)
-
-    def event(self, before: View, after: View, seat: int, text: str) -> list[str]:
-        return describe_event(before, after, seat, text)
-
-    def start(self, view: View) -> list[str]:
-        return describe_start(view)
-
-    def moves(self, console: Console, view: View, legal: Sequence[str], full: bool = False) -> None:
-        render_moves(console, view, legal, full)
-
-    def result(self, console: Console, view: View) -> None:
-        render_result(console, view)
-
-    def hands(self, console: Console, views: Sequence[View]) -> None:
-        render_hands(console, views)
-
-
-RENDERER = RoyaleRenderer()
+RENDERER = GameRenderer(
+    HELP,
+    view=render_view,
+    event=describe_event,
+    start=describe_start,
+    moves=render_moves,
+    result=render_result,
+    hands=render_hands,
+)

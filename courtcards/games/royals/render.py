@@ -18,7 +18,7 @@ from rich.table import Table
 
 from courtcards.render import (
     SUIT_STYLE,
-    TerminalRenderer,
+    GameRenderer,
     View,
     does,
     plural,
@@ -172,32 +172,14 @@ def read_move(view: Any, line: str) -> str:
     return _SEAT_MOVE.sub(lambda m: f"{m.group(1)}{int(m.group(2)) - seat_number(0)}", line)
 
 
-class RoyalsRenderer(TerminalRenderer):
-    help = HELP
-
-    def view(self, console: Console, view: View) -> None:
-        render_view(console, view)
-
-    def event(self, before: View, after: View, seat: int, text: str) -> list[str]:
-        return describe_event(before, after, seat, text)
-
-    def start(self, view: View) -> list[str]:
-        return describe_start(view)
-
-    def moves(self, console: Console, view: View, legal: Sequence[str], full: bool = False) -> None:
-        render_moves(console, view, legal, full)
-
-    def move_text(self, view: Any, text: str) -> str:
-        return move_text(view, text)
-
-    def read_move(self, view: Any, line: str) -> str:
-        return read_move(view, line)
-
-    def result(self, console: Console, view: View) -> None:
-        render_result(console, view)
-
-    def hands(self, console: Console, views: Sequence[View]) -> None:
-        render_hands(console, views)
-
-
-RENDERER = RoyalsRenderer()
+RENDERER = GameRenderer(
+    HELP,
+    view=render_view,
+    event=describe_event,
+    start=describe_start,
+    moves=render_moves,
+    move_text=move_text,
+    read_move=read_move,
+    result=render_result,
+    hands=render_hands,
+)
