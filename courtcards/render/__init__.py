@@ -367,6 +367,6 @@ def get_renderer(game: str | Game[Any]) -> TerminalRenderer:
     return found
 
 
-__all__ = ["GENERIC", "HELP", "SEAT_KEYS", "SUIT_STYLE", "GameRenderer", "TerminalRenderer", "View", "does", "event_sentence",
-           "get_renderer", "log_since", "mark_viewer", "plural", "print_result", "seat_name", "seat_number",
-           "seat_refs", "seat_word", "seats_numbered_from", "sentence", "sentences", "suited_card"]
+__all__ = ["GENERIC", "HELP", "SEAT_KEYS", "SUIT_STYLE", "GameRenderer", "TerminalRenderer", "View", "does",
+           "event_sentence", "get_renderer", "log_since", "mark_viewer", "plural", "print_result", "seat_name",
+           "seat_number", "seat_refs", "seat_word", "seats_numbered_from", "sentence", "sentences", "suited_card"]
