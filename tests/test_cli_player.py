@@ -27,6 +27,7 @@ from typer.testing import CliRunner
 from courtcards.cli.main import app, missing_extra
 from courtcards.cli.play import PlaySession, resume_session, setup_session
 from courtcards.cli.prompt import WordsCompleter, terminal_input
+from courtcards.core.game import registered_games
 from courtcards.core.record import GameRecord
 from courtcards.games.rank.render import cards_markup as rank_cards
 from courtcards.games.royale.render import card_markup as royale_card
@@ -251,7 +252,7 @@ def test_games_lists_the_presets_with_what_they_set() -> None:
     assert res.exit_code == 0
     assert "    classic-president: Taxes instead of the King's benefit (RK-13). [classic_president=true]" in res.output
     assert "    quick: A single round. [target=none, rounds=1]" in res.output
-    assert res.output.count("presets (--preset NAME):") == 4
+    assert res.output.count("presets (--preset NAME):") == sum(1 for g in registered_games() if g.options.presets)
 
 
 def ansi(markup: str) -> str:
