@@ -440,7 +440,7 @@ class RankState(State):
             return self._missing(seat, act)
         if phase == OVER:
             return Refusal("game_over", "the game is over")
-        return Refusal("not_now", f"no {kind} now", {"action": kind})
+        return Refusal("not_now", f"no {kind} now", {"action": str(kind)})
 
     def _why_not_play(self, seat: int, act: A.RankAction) -> Refusal | None:
         """RK-4 to RK-8: may ``seat``, to play, make this play or pass?"""

@@ -889,7 +889,7 @@ class RoyalsState(State):
         phase = self.phase
         if action.kind not in _KINDS_BY_PHASE.get(phase, ()):
             return Refusal("wrong_phase", f"the game wants {_PHASE_WANTS.get(phase, 'no action')} now",
-                           {"phase": phase, "kind": action.kind})
+                           {"phase": phase, "kind": str(action.kind)})
         if phase == ACTION:
             return self._turn_refusal(seat, action)
         if phase == COMMIT:
