@@ -7,9 +7,11 @@ import random
 
 import pytest
 
-from courtcards.core.conformance import check_playout, random_playout
+from courtcards.core.conformance import ConformanceError, check_events, check_playout, check_refusals, random_playout
+from courtcards.core.events import GENERIC, EventKinds, kinds_of
 from courtcards.core.game import game_names, get_game
 from courtcards.core.options import OptionValue
+from courtcards.core.rng import Rng
 
 CONFIGS = [
     pytest.param(name, n, opts, id=f"{name}-{n}p-" + ("-".join(f"{k}={v}" for k, v in opts.items()) or "default"),
@@ -57,3 +59,50 @@ def test_any_seed_conforms(name: str, seed: int) -> None:
     except Exception as exc:
         raise AssertionError(f"{name} fails on seed {seed}: replay with COURTCARDS_SEEDS={seed} "
                              f"pytest tests/test_conformance.py -k 'any_seed and {name}'") from exc
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_events_are_checked_against_the_declared_kinds(name: str) -> None:
+    """check_events (run by check_playout at every step) fails on an undeclared kind, a field of the
+    wrong type, or a sentence that is not its template filled; the generic default checks the last only."""
+    game = get_game(name)
+    state = random_playout(game, game.default_players, {}, seed=3)
+    kinds = kinds_of(game)
+    seen = check_events(state, kinds)
+    assert seen == len(state.events) > 0
+    assert check_events(state, kinds, seen) == seen
+    good = state.events
+    for kind, template, data in [("dance", "{seat} dances", {"seat": 0}),
+                                 (sorted(set(kinds.kinds) - {"note"})[0], "{seat} dances", {"seat": "0"}),
+                                 ("note", "{seat} dances", {"seat": 0, "extra": 1})]:
+        state.events = good.record(None, kind, template, data)
+        with pytest.raises(ConformanceError, match="event"):
+            check_events(state, kinds, seen)
+        check_events(state, kinds, len(state.events))  # already seen: not checked again
+    state.events = good.record(None, "dance", "{seat} dances", {"seat": 0})
+    assert check_events(state, GENERIC, seen) == seen + 1  # any kind, any data: only the envelope
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_refusals_are_checked_against_the_declared_codes(name: str) -> None:
+    game = get_game(name)
+    state = game.new_game(game.default_players, seed=5)
+    rng = Rng(5)
+    pool: set[object] = set()
+    others = EventKinds({}, refusals={"something_else": {}}).with_core()
+    caught = 0
+    for _ in range(40):
+        if state.is_over():
+            break
+        seat = state.to_move()[0]
+        legal = state.legal_actions(seat)
+        pool.update(legal)
+        check_refusals(state, rng, pool)  # the game's own declaration
+        check_refusals(state, rng, pool, kinds=GENERIC)  # a game that declares none: any coded reason
+        try:
+            check_refusals(state, rng, pool, kinds=others)  # another game's codes: this game's are undeclared
+        except ConformanceError as exc:
+            assert "is not declared" in str(exc)
+            caught += 1
+        state.apply(seat, legal[rng.below(len(legal))])
+    assert caught >= 5

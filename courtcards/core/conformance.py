@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from courtcards.core.errors import CourtcardsError
+from courtcards.core.errors import CourtcardsError, IllegalActionError, Refusal
+from courtcards.core.events import LOG_LIMIT, EventKinds, event_problems, kinds_of, refusal_problems
 from courtcards.core.game import Game
 from courtcards.core.options import OptionValue
 from courtcards.core.rng import Rng
@@ -294,10 +295,33 @@ def check_views(state: State, rng: Rng, samples: int = 2) -> None:
                 raise _fail(state, f"view of seat {seat} changes when hidden cards are dealt differently")
 
 
-def check_refusals(state: State, rng: Rng, pool: set[Any], probes: int = 24) -> None:
+def check_events(state: State, kinds: EventKinds, seen: int = 0) -> int:
+    """The events recorded after event number ``seen`` fit the game's declared kinds (``kinds_of``;
+    a game that declares none: the envelope only, each sentence its template filled), as every
+    seat and a spectator see them. Returns the number of the last event, to pass as ``seen`` next."""
+    log = state.events
+    last = len(log)
+    if last <= seen:
+        return last
+    k = min(last - seen, LOG_LIMIT)
+    for viewer in [None, *range(state.num_players)]:
+        for entry in log.last(k, viewer):
+            problems = event_problems(entry, kinds, state.num_players)
+            if problems:
+                who = "a spectator" if viewer is None else f"seat {viewer}"
+                raise _fail(state, f"event {entry.get('n')} as {who} sees it: {'; '.join(problems)}")
+    return last
+
+
+def check_refusals(state: State, rng: Rng, pool: set[Any], probes: int = 24, kinds: EventKinds | None = None) -> None:
     """``state.refusal`` (the game's reasons) agrees with ``legal_actions``:
     None for every legal action, a reason for every other action of the game
-    (``pool``: actions seen legal anywhere in this game, sampled)."""
+    (``pool``: actions seen legal anywhere in this game, sampled). Each reason fits
+    the game's declared refusals (``kinds``, by default ``kinds_of(state.game)``: a
+    declared code with data of the declared types), and the error ``apply`` raises
+    for the first one carries its code and data."""
+    if kinds is None:
+        kinds = kinds_of(state.game)
     for seat in state.to_move():
         legal = state.legal_actions(seat)
         for action in legal:
@@ -306,10 +330,28 @@ def check_refusals(state: State, rng: Rng, pool: set[Any], probes: int = 24) -> 
                 raise _fail(state, f"legal action {action.text!r} of seat {seat} is refused: {reason}")
         legal_set = set(legal)
         others = [a for a in pool if a not in legal_set]
-        for action in _sample(sorted(others, key=lambda a: a.text), probes, rng):
+        for i, action in enumerate(_sample(sorted(others, key=lambda a: a.text), probes, rng)):
             reason = state.refusal(seat, action)
             if not reason:
                 raise _fail(state, f"{action.text!r} is not legal for seat {seat} but refusal() gives no reason")
+            problems = refusal_problems(reason, kinds, state.num_players)
+            if problems:
+                raise _fail(state, f"the refusal of {action.text!r} for seat {seat}: {'; '.join(problems)}")
+            if i == 0:
+                _expect_reason(state, seat, action, reason)
+
+
+def _expect_reason(state: State, seat: int, action: Any, reason: str) -> None:
+    """``apply`` refuses ``action`` with an IllegalActionError carrying ``reason``'s sentence, code and data."""
+    code, data = (reason.code, dict(reason.data)) if isinstance(reason, Refusal) else ("illegal", {})
+    try:
+        state.copy().apply(seat, action)
+    except IllegalActionError as exc:
+        if (exc.reason, exc.code, exc.data) != (str(reason), code, data):
+            raise _fail(state, f"apply refuses {action.text!r} with {exc.code} {exc.data} {exc.reason!r}, "
+                               f"its refusal is {code} {data} {str(reason)!r}") from None
+    else:
+        raise _fail(state, f"apply accepted {action.text!r}, which refusal() refuses: {reason}")
 
 
 def check_view_types(state: State) -> None:
@@ -440,10 +482,13 @@ def check_playout(
     rng = Rng(seed ^ 0xC0FFEE)
     step = 0
     pool: set[Any] = set()
+    kinds = kinds_of(game)
+    seen = 0
     while not state.is_over():
         if step >= max_actions:
             raise _fail(state, f"no end after {max_actions} actions")
         check_cards(state)
+        seen = check_events(state, kinds, seen)
         if step % every == 0:
             check_actions(state)
             check_json(state)
@@ -463,13 +508,14 @@ def check_playout(
         legal = state.legal_actions(seat)
         if step % view_every == 0:
             pool.update(legal)
-            check_refusals(state, rng, pool)
+            check_refusals(state, rng, pool, kinds=kinds)
         action = legal[rng.below(len(legal))]
         if step % every == 0:
             check_pending_hidden(state, seat, action, rng)
         state.apply(seat, action)
         step += 1
     check_cards(state)
+    check_events(state, kinds, seen)
     check_json(state)
     check_returns(state)
     check_copy(state, rng)

@@ -436,26 +436,44 @@ class EventKinds:
     :data:`FIELD_TYPES`; "seat?" a seat that may be absent). ``steps`` declares the kinds of the
     parts of a compound event (a field of type "steps": a list of objects, each with its ``kind``
     and that kind's fields). ``open``: any kind with any data (the generic default of a game that
-    declares none)."""
+    declares none).
+
+    ``refusals`` declares the game's refusal codes the same way: for each code its data's fields
+    (a :class:`~courtcards.core.errors.Refusal`'s ``code`` and ``data``). A game that declares
+    some refuses only with those and the core ones (:data:`CORE_REFUSALS`); one that declares
+    none may refuse with any code, or with a bare sentence (code "illegal")."""
 
     kinds: Mapping[str, Mapping[str, str]]
     steps: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     open: bool = False
+    refusals: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for group in (self.kinds, self.steps):
+        for what, group in (("event kind", self.kinds), ("event kind", self.steps), ("refusal", self.refusals)):
             for kind, fields in group.items():
+                if not kind.isidentifier():
+                    raise ValueError(f"{what} {kind!r} is not an identifier")
                 for name, typ in fields.items():
-                    if typ.rstrip("?") not in FIELD_TYPES:
-                        raise ValueError(f"event kind {kind!r}: field {name!r} has no type {typ!r}")
+                    if typ.rstrip("?") not in FIELD_TYPES or (typ.rstrip("?") == "steps" and what == "refusal"):
+                        raise ValueError(f"{what} {kind!r}: field {name!r} has no type {typ!r}")
 
     def with_core(self) -> EventKinds:
-        """These kinds and those the engine records for every game (:data:`CORE_KINDS`)."""
-        return EventKinds({**CORE_KINDS, **self.kinds}, self.steps, self.open)
+        """These kinds and those the engine records for every game (:data:`CORE_KINDS`); these
+        refusals, if any, and the engine's own (:data:`CORE_REFUSALS`)."""
+        refusals = {**CORE_REFUSALS, **self.refusals} if self.refusals else {}
+        return EventKinds({**CORE_KINDS, **self.kinds}, self.steps, self.open, refusals)
 
 
 #: kinds every game may record: a bare sentence, and a secret choice (``State._committed``)
 CORE_KINDS: Final[Mapping[str, Mapping[str, str]]] = {NOTE: {}, "commit": {"seat": "seat", "action": "str?"}}
+#: the codes the engine refuses with for every game (``State.verify``, ``State.refusal``'s default)
+CORE_REFUSALS: Final[Mapping[str, Mapping[str, str]]] = {
+    "no_such_seat": {"players": "int"},
+    "game_over": {},
+    "already_committed": {},
+    "not_your_turn": {"waiting": "seats"},
+    "not_legal_now": {},
+}
 GENERIC: Final = EventKinds({}, open=True)
 
 
@@ -504,7 +522,19 @@ def event_schema(game: Game[Any]) -> dict[str, Any]:
             one["properties"]["kind"] = {"const": kind}
             steps.append(one)
         schema["$defs"] = {"step": {"oneOf": steps}}
+    if kinds.refusals:
+        schema.setdefault("$defs", {})["refusal"] = refusal_schema(kinds.refusals)
     return schema
+
+
+def refusal_schema(refusals: Mapping[str, Mapping[str, str]]) -> dict[str, Any]:
+    """The JSON Schema of a refusal (``{"code", "text", "data"}``: a Refusal's code, sentence and
+    data) with ``data`` by ``code``, for the declared codes ``refusals``."""
+    return {"type": "object", "additionalProperties": False, "required": ["code", "text", "data"],
+            "properties": {"code": {"enum": sorted(refusals)}, "text": {"type": "string"}, "data": {"type": "object"}},
+            "allOf": [{"if": {"properties": {"code": {"const": code}}},
+                       "then": {"properties": {"data": _fields_schema(fields, code)}}}
+                      for code, fields in sorted(refusals.items())]}
 
 
 def _type_ok(value: Any, typ: str, num_players: int, kinds: EventKinds, where: str, problems: list[str]) -> None:
@@ -589,6 +619,34 @@ def event_problems(entry: Mapping[str, Any], kinds: EventKinds, num_players: int
     for path in placeholders(template):
         if not _seat_typed(data, fields, path.split("."), kinds):
             problems.append(f"placeholder {{{path}}} of {template!r} is not a seat of the data")
+    return problems
+
+
+def refusal_problems(reason: object, kinds: EventKinds, num_players: int) -> list[str]:
+    """What in a refusal ``reason`` (what ``State.refusal`` returned) departs from its game's declared
+    refusals (empty if nothing): a non-empty sentence; a :class:`~courtcards.core.errors.Refusal` with an
+    identifier for code and JSON-ready data; and, where the game declares refusal codes, a declared
+    code with its data's fields present with their types (seats ints at the table)."""
+    from courtcards.core.errors import Refusal
+
+    if not isinstance(reason, str) or not reason:
+        return [f"not a reason: {reason!r}"]
+    if not isinstance(reason, Refusal):
+        return [f"{reason!r} is a bare sentence, not a Refusal with a declared code"] if kinds.refusals else []
+    problems: list[str] = []
+    code, data = reason.code, reason.data
+    if type(code) is not str or not code.isidentifier():
+        return [f"refusal code {code!r} of {str(reason)!r} is not an identifier"]
+    try:
+        if type(data) is not dict or json.loads(json.dumps(data)) != data:
+            problems.append(f"the data of refusal {code!r} is not JSON-ready: {data!r}")
+    except (TypeError, ValueError):
+        problems.append(f"the data of refusal {code!r} is not JSON-ready: {data!r}")
+    if kinds.refusals and not problems:
+        fields = kinds.refusals.get(code)
+        if fields is None:
+            return [f"refusal code {code!r} of {str(reason)!r} is not declared"]
+        _fields_ok(data, fields, num_players, kinds, f"refusal {code}.data", problems)
     return problems
 
 

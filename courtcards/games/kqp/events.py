@@ -22,4 +22,19 @@ KINDS = EventKinds({
     "last": {"seat": "seat", "points": "int"},
     "round_over": {"round": "int", "finish": "seats", "seats": "seats", "points": "ints", "scores": "ints"},
     "game_over": {"seat": "seat", "points": "int", "tied": "bool"},
+}, refusals={
+    # why an action is refused (State.refusal): each code and its data's fields; values as card texts
+    "not_your_decision": {"seat": "seat"},
+    "must_give": {},  # KQ-4: the King and Queen give back first
+    "wrong_count": {"count": "int", "given": "int"},  # the count owed (KQ-4), or the pile's count
+    "court_card_in_tax": {"cards": "cards"},  # KQ-4
+    "not_in_hand": {"cards": "cards", "held": "int", "needed": "int"},
+    "not_taxes": {},  # a give-back outside the taxes
+    "leader_must_play": {},  # KQ-5, KQ-6
+    "mixed_values": {},  # KQ-5
+    "nothing_beats": {"pile": "str"},  # the King (KQ-5)
+    "king_beats_queen": {"pile": "str"},  # KQ-5
+    "queen_count": {"count": "int", "given": "int"},  # KQ-5, KQ-7
+    "not_consecutive": {"pile": "str", "value": "str", "next": "str?"},  # KQ-7; next: none above Gold
+    "too_low": {"value": "str", "pile": "str"},
 })

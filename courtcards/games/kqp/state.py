@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Self, cast
 
 from courtcards.core.climbing import LegalList as _Legal
 from courtcards.core.climbing import Record, frozen_record, thawed_record, transfers_view
+from courtcards.core.errors import Refusal
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.kqp import actions as A
@@ -690,7 +691,7 @@ class KqpState(State):
     def hidden_places(self, seat: int | None) -> list[str]:
         return [f"hand:{s}" for s in range(self.num_players) if s != seat]
 
-    def refusal(self, seat: int, action: Action) -> str | None:
+    def refusal(self, seat: int, action: Action) -> Refusal | None:
         """KQ-4 to KQ-7 for one action: why it is refused, None if it is legal. The rules'
         one statement; the fast generators (``_gives``, ``_legal_plays``) list exactly the
         actions it allows (tests/test_kqp_views.py and the conformance suite check it)."""
@@ -747,56 +748,68 @@ class KqpState(State):
             "winner": self.winner,
         }
 
-def _why_not(state: KqpState, seat: int, act: A.KqpAction) -> str | None:
+def _why_not(state: KqpState, seat: int, act: A.KqpAction) -> Refusal | None:
     h = state.hands[seat]
     need = counts_of(act.cards)
     short = [c for c in range(NCODES) if need[c] > h[c]]
     if state.phase == TAX:
         if act.kind != "give":
-            return "the King and Queen are giving cards back first: 'give CARDS' (KQ-4)"
+            return Refusal("must_give", "the King and Queen are giving cards back first: 'give CARDS' (KQ-4)")
         k = min(state.owed.get(seat, 0), sum(h[v] for v in PLAIN))
         if len(act.cards) != k:
-            return f"give back exactly {k} card{'s' if k != 1 else ''}"
+            return Refusal("wrong_count", f"give back exactly {k} card{'s' if k != 1 else ''}",
+                           {"count": k, "given": len(act.cards)})
         if any(c not in PLAIN for c in act.cards):
-            return "Queens and the King are never given in taxes (KQ-4)"
+            return Refusal("court_card_in_tax", "Queens and the King are never given in taxes (KQ-4)",
+                           {"cards": [TEXT[c] for c in act.cards if c not in PLAIN]})
         return _short(h, need, short[0]) if short else None
     if state.phase != PLAY or seat != state.turn:
-        return "not your decision now"
+        return Refusal("not_your_decision", "not your decision now", {"seat": seat})
     if act.kind == "give":
-        return "cards are only given back during taxes"
+        return Refusal("not_taxes", "cards are only given back during taxes")
     k = state.pile_count
     if act.kind == "pass":
-        return "you lead this pile: play any card or set of one value (KQ-5)" if k == 0 else None  # KQ-6
+        if k == 0:
+            return Refusal("leader_must_play", "you lead this pile: play any card or set of one value (KQ-5)")
+        return None  # KQ-6
     if short:
         return _short(h, need, short[0])
     if not act.value:
-        return "a play is cards of one value (KQ-5)"
+        return Refusal("mixed_values", "a play is cards of one value (KQ-5)")
     if k == 0:
         return None  # leading: any set of one value (KQ-5)
     v = state.pile_value
     if v == KING:
-        return "nothing beats the King (KQ-5)"
+        return Refusal("nothing_beats", "nothing beats the King (KQ-5)", {"pile": TEXT[v]})
     if act.value == KING:
         return None  # the King tops any set, in consecutive mode too (KQ-5, KQ-7)
     if v == QUEEN:
-        return "only the King beats a Queen (KQ-5)"
+        return Refusal("king_beats_queen", "only the King beats a Queen (KQ-5)", {"pile": TEXT[v]})
     if act.value == QUEEN:
         if act.count == k:
             return None  # a single Queen on any single, both Queens on any double (KQ-5, KQ-7)
+        queens = {"count": k, "given": act.count}
         if act.count == 1:
-            return "a single Queen only tops a single card (KQ-5)"
-        return "both Queens together only top a double (KQ-5)"
+            return Refusal("queen_count", "a single Queen only tops a single card (KQ-5)", queens)
+        return Refusal("queen_count", "both Queens together only top a double (KQ-5)", queens)
     if act.count != k:
-        return f"the pile needs {k} card{'s' if k != 1 else ''}, you played {act.count}"
+        return Refusal("wrong_count", f"the pile needs {k} card{'s' if k != 1 else ''}, you played {act.count}",
+                       {"count": k, "given": act.count})
     if state.consecutive and act.value != v + 1:
-        return f"consecutive mode: only {TEXT[v + 1] if v + 1 <= GOLD else 'a Queen or the King'} " \
-               f"(one value above {TEXT[v]}), a Queen or the King may follow (KQ-7)"
+        after = {"pile": TEXT[v], "value": TEXT[act.value]}
+        if v + 1 <= GOLD:
+            after["next"] = TEXT[v + 1]
+        only = TEXT[v + 1] if v + 1 <= GOLD else "a Queen or the King"
+        return Refusal("not_consecutive", f"consecutive mode: only {only} (one value above {TEXT[v]}), "
+                       "a Queen or the King may follow (KQ-7)", after)
     if act.value <= v:
-        return f"{TEXT[act.value]} does not beat the pile's {TEXT[v]}"
+        return Refusal("too_low", f"{TEXT[act.value]} does not beat the pile's {TEXT[v]}",
+                       {"value": TEXT[act.value], "pile": TEXT[v]})
     return None
 
 
-def _short(hand: list[int], need: list[int], card: int) -> str:
+def _short(hand: list[int], need: list[int], card: int) -> Refusal:
     have = hand[card]
     name = NAMES[card]
-    return f"you hold no {name}" if not have else f"you hold {have} × {name}, not {need[card]}"
+    return Refusal("not_in_hand", f"you hold no {name}" if not have else f"you hold {have} × {name}, not {need[card]}",
+                   {"cards": [TEXT[card]], "held": have, "needed": need[card]})

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Final, Self, cast
 from courtcards.core.climbing import Record, transfers_view
 from courtcards.core.climbing import frozen_record as _frozen
 from courtcards.core.climbing import thawed_record as _thawed
-from courtcards.core.errors import PositionError
+from courtcards.core.errors import PositionError, Refusal
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
 from courtcards.games.rank import actions as A
@@ -397,14 +397,14 @@ class RankState(State):
         return 1 if self.phase == GIVE_BACK else self.owed.get(seat, 0)
 
     # -- the rules for one action: why it is refused (None: legal) ------------------------
-    def refusal(self, seat: int, action: Action) -> str | None:
+    def refusal(self, seat: int, action: Action) -> Refusal | None:
         if not isinstance(action, A.RankAction):
-            return f"{action.text!r} is not a Rank action"
+            return Refusal("not_this_game", f"{action.text!r} is not a Rank action", {"action": action.text})
         if seat not in self._actors():
-            return f"seat {seat} has no decision now"
+            return Refusal("not_your_decision", f"seat {seat} has no decision now", {"seat": seat})
         return self._why_not(seat, action)
 
-    def _why_not(self, seat: int, act: A.RankAction) -> str | None:
+    def _why_not(self, seat: int, act: A.RankAction) -> Refusal | None:
         """Why ``seat`` (a seat with the decision) may not take ``act`` now, or None if it
         may: the one statement of the rules for a given action. The other phases' legal
         actions are their candidates that pass it; the play phase's fast generator
@@ -417,7 +417,7 @@ class RankState(State):
         if phase == KINGS_HAND:
             if kind in ("swap", "keep"):
                 return None
-            return "the King decides whether to take the King's Hand: 'swap' or 'keep'"
+            return Refusal("swap_or_keep", "the King decides whether to take the King's Hand: 'swap' or 'keep'")
         if phase == BENEFIT:
             if kind == "lead":
                 return None
@@ -425,53 +425,64 @@ class RankState(State):
                 beggar = self.characters.index(BEGGAR)
                 if any(self.hands[beggar][x] for x in NUMBERS):
                     return None
-                return "the Beggar holds no number card, so the King can only lead (RK-12)"
-            return "the King chooses a benefit: 'lead' or 'steal'"
+                return Refusal("nothing_to_steal", "the Beggar holds no number card, so the King can only lead (RK-12)",
+                               {"seat": beggar})
+            return Refusal("lead_or_steal", "the King chooses a benefit: 'lead' or 'steal'")
         if phase in (GIVE_BACK, EXCHANGE):
             if kind != "give":
-                return ("the King gives one card back to the Beggar: 'give CARD'" if phase == GIVE_BACK
-                        else "cards are given back: 'give CARDS'")
+                return Refusal("must_give", "the King gives one card back to the Beggar: 'give CARD'"
+                               if phase == GIVE_BACK else "cards are given back: 'give CARDS'",
+                               {"phase": phase, "count": self._owed(seat)})
             need = self._owed(seat)
             if len(act.cards) != need:
-                return f"give exactly {need} card{'s' if need != 1 else ''}"
+                return Refusal("wrong_count", f"give exactly {need} card{'s' if need != 1 else ''}",
+                               {"count": need, "given": len(act.cards)})
             return self._missing(seat, act)
-        return "the game is over" if phase == OVER else f"no {kind} now"
+        if phase == OVER:
+            return Refusal("game_over", "the game is over")
+        return Refusal("not_now", f"no {kind} now", {"action": str(kind)})
 
-    def _why_not_play(self, seat: int, act: A.RankAction) -> str | None:
+    def _why_not_play(self, seat: int, act: A.RankAction) -> Refusal | None:
         """RK-4 to RK-8: may ``seat``, to play, make this play or pass?"""
         k = self.pile_count
         if act is A.PASS:  # RK-8: anyone but the leader, and the owner is never asked
             if not k:
-                return "the leader must play: any single card or set"
-            return "you own the pile" if seat == self.owner else None
+                return Refusal("leader_must_play", "the leader must play: any single card or set")
+            return Refusal("own_pile", "you own the pile") if seat == self.owner else None
         if act.kind != "play":
-            return f"'{act.text}' is not a play; play cards or pass"
+            return Refusal("not_a_play", f"'{act.text}' is not a play; play cards or pass", {"action": act.text})
         missing = self._missing(seat, act)
         if missing:
             return missing
         cards = act.cards
         if CROWN in cards or CROWN2 in cards:  # RK-6: alone, it beats anything
-            return None if act.is_crown else "a Crown is always played alone (RK-6)"
+            return None if act.is_crown else Refusal("crown_alone", "a Crown is always played alone (RK-6)")
         if cards.count(UP) + cards.count(DOWN) > 1:
-            return "a set takes at most one Rank-Up or Rank-Down (RK-4)"
+            return Refusal("one_modifier", "a set takes at most one Rank-Up or Rank-Down (RK-4)")
         if act.is_lone_modifier:  # RK-7
             h = self.hands[seat]
             if self.sizes[seat] != h[UP] + h[DOWN]:
-                return "a lone Rank-Up or Rank-Down is only allowed when your hand holds nothing else (RK-7)"
+                return Refusal("lone_modifier",
+                               "a lone Rank-Up or Rank-Down is only allowed when your hand holds nothing else (RK-7)")
             moved = self.pile_value + (1 if cards[0] == UP else -1)
-            return None if not k or 1 <= moved <= 13 else "the pile's value must stay within 1-13 (RK-7)"
+            if not k or 1 <= moved <= 13:
+                return None
+            return Refusal("out_of_range", "the pile's value must stay within 1-13 (RK-7)",
+                           {"value": moved, "pile": self.pile_value})
         nums = [c for c in cards if c in NUMBERS]
         if DOWN in cards and not nums:
-            return "a Rank-Down needs at least one number card with it (RK-5)"
+            return Refusal("down_needs_number", "a Rank-Down needs at least one number card with it (RK-5)")
         if nums and nums[0] != nums[-1]:  # canonical order: highest first
             high, low = nums[0], nums[-1]
             if not (UP in cards and high - low == 1 and nums.count(low) == 1):
-                return ("the number cards must all have one value; with a Rank-Up, "
-                        "exactly one card may be one lower (RK-4)")
+                return Refusal("mixed_values", "the number cards must all have one value; with a Rank-Up, "
+                               "exactly one card may be one lower (RK-4)")
         if not k:  # RK-5: leading, any set of any count
             return None
         if act.count != k:
-            return f"the pile needs {k} card{'s' if k != 1 else ''} (number cards and Wilds), you played {act.count}"
+            return Refusal("wrong_count",
+                           f"the pile needs {k} card{'s' if k != 1 else ''} (number cards and Wilds), "
+                           f"you played {act.count}", {"count": k, "given": act.count})
         if DOWN in cards:  # RK-5: a Rank-Down needs only the same count
             return None
         v = self.pile_value
@@ -479,11 +490,11 @@ class RankState(State):
         if value > v:
             return None
         if nums:
-            return f"a value of {value} does not beat the pile's {v}"
+            return Refusal("too_low", f"a value of {value} does not beat the pile's {v}", {"value": value, "pile": v})
         if UP in cards:
-            return f"nothing beats a {v}: 13 is the highest value (RK-4)"
-        return (f"Wilds alone on a {v} would be {v + 1}, but on their own they go no higher than 12; "
-                "with a Rank-Up they make a 13 (RK-4)")
+            return Refusal("nothing_beats", f"nothing beats a {v}: 13 is the highest value (RK-4)", {"pile": v})
+        return Refusal("wilds_too_high", f"Wilds alone on a {v} would be {v + 1}, but on their own they go no higher "
+                       "than 12; with a Rank-Up they make a 13 (RK-4)", {"pile": v, "value": v + 1})
 
     def _set_value(self, act: A.RankAction) -> int:
         """RK-4: the value the set ``act`` takes if played now (the engine plays it at this value)."""
@@ -494,7 +505,7 @@ class RankState(State):
                 base += 1  # a Rank-Up adds one more: 13 on a 12 or an 11
         return base
 
-    def _missing(self, seat: int, act: A.RankAction) -> str | None:
+    def _missing(self, seat: int, act: A.RankAction) -> Refusal | None:
         """Whether ``seat`` holds the cards of ``act`` (codes in canonical order: equal ones together)."""
         have = self.hands[seat]
         cards = act.cards
@@ -504,7 +515,9 @@ class RankState(State):
             need = cards.count(c)
             if need > have[c]:
                 held = "no" if have[c] == 0 else "only one" if have[c] == 1 else f"only {have[c]}"
-                return f"you hold {held} {NAMES[c]}{'' if have[c] == 1 else 's'}, and the play needs {need}"
+                return Refusal("not_in_hand",
+                               f"you hold {held} {NAMES[c]}{'' if have[c] == 1 else 's'}, and the play needs {need}",
+                               {"cards": [TEXT[c]], "held": have[c], "needed": need})
         return None
 
     def _legal_plays(self, seat: int) -> list[A.RankAction]:

@@ -34,4 +34,23 @@ KINDS = EventKinds(
         "replace": {"seat": "seat", "face": "str", "cards": "cards"},  # cards: the new number, the old
         "discard_royal": {"seat": "seat", "cards": "cards"},
     },
+    refusals={
+        # why an action is refused (State.refusal): each code and its data's fields; a face card as its text
+        "not_this_game": {"action": "str"},  # an action of another game
+        "wrong_phase": {"phase": "str", "kind": "str"},  # the phase takes other kinds of action
+        "not_in_hand": {"cards": "cards"},  # the cards not held
+        "not_a_royal": {"cards": "cards"},  # RY-3
+        "own_royals": {"seat": "seat"},  # RY-4, RY-5
+        "not_a_seat": {"target": "int", "players": "int"},
+        "no_royals": {"seat": "seat"},  # RY-4, RY-5
+        "no_such_royal": {"seat": "seat", "face": "str"},
+        "nothing_to_commit": {},  # RY-5
+        "commit_count": {"count": "int", "given": "int", "up_to": "bool"},  # RY-4, RY-5; up_to: the defender's
+        "block_too_low": {"attack": "int", "block": "int"},  # RY-4
+        "not_open": {"attack": "int", "block": "int"},
+        "hit_order": {"face": "str", "faces": "strs"},  # faces: the Royals the next hit may go to
+        "wrong_royal": {"face": "str", "given": "str"},  # face: the hit Royal to deal with now (RY-6)
+        "wrong_suit": {"face": "str", "cards": "cards"},  # RY-6
+        "too_high": {"face": "str", "cards": "cards", "hits": "int", "number": "int", "most": "int"},  # RY-6
+    },
 )

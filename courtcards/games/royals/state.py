@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Self
 
-from courtcards.core.errors import PositionError
+from courtcards.core.errors import PositionError, Refusal
 from courtcards.core.positions import Fields, as_int, as_list
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
@@ -883,12 +883,13 @@ class RoyalsState(State):
         return position_errors(self)
 
     # -- why an action is refused: the rules above, asked of one action --------------------------
-    def refusal(self, seat: int, action: Action) -> str | None:
+    def refusal(self, seat: int, action: Action) -> Refusal | None:
         if not isinstance(action, A.RoyalsAction):
-            return "not a Royals action"
+            return Refusal("not_this_game", "not a Royals action", {"action": action.text})
         phase = self.phase
         if action.kind not in _KINDS_BY_PHASE.get(phase, ()):
-            return f"the game wants {_PHASE_WANTS.get(phase, 'no action')} now"
+            return Refusal("wrong_phase", f"the game wants {_PHASE_WANTS.get(phase, 'no action')} now",
+                           {"phase": phase, "kind": str(action.kind)})
         if phase == ACTION:
             return self._turn_refusal(seat, action)
         if phase == COMMIT:
@@ -899,35 +900,41 @@ class RoyalsState(State):
             return self._hit_refusal(action)
         return self._loss_refusal(seat, action)
 
-    def _missing(self, seat: int, cards: tuple[int, ...]) -> str | None:
+    def _missing(self, seat: int, cards: tuple[int, ...]) -> Refusal | None:
         hand = self.hands[seat]
         missing = [TEXT[c] for c in cards if c not in hand]
-        return f"{' and '.join(missing)} not in your hand" if missing else None
+        if not missing:
+            return None
+        return Refusal("not_in_hand", f"{' and '.join(missing)} not in your hand", {"cards": missing})
 
-    def _turn_refusal(self, seat: int, act: A.RoyalsAction) -> str | None:
+    def _turn_refusal(self, seat: int, act: A.RoyalsAction) -> Refusal | None:
         kind = act.kind
         if kind == "discard_hand":
             return None  # RY-2: always legal
         if kind == "royal":
             face, number = act.cards
             if not (is_face(face) and is_number(number) and suit(face) == suit(number)):
-                return "a Royal is a face card and a number card of its suit (RY-3)"
+                return Refusal("not_a_royal", "a Royal is a face card and a number card of its suit (RY-3)",
+                               {"cards": [TEXT[face], TEXT[number]]})
             return self._missing(seat, act.cards)
         target = act.seat
         if target not in self._targets(seat):
             if target == seat:
-                return "you cannot attack or assassinate your own Royals (RY-4, RY-5)"
+                return Refusal("own_royals", "you cannot attack or assassinate your own Royals (RY-4, RY-5)",
+                               {"seat": seat})
             if not 0 <= target < self.num_players:
-                return f"there is no seat {target}"
-            return f"seat {target} has no Royal in play (RY-4, RY-5)"
+                return Refusal("not_a_seat", f"there is no seat {target}", {"target": target,
+                                                                             "players": self.num_players})
+            return Refusal("no_royals", f"seat {target} has no Royal in play (RY-4, RY-5)", {"seat": target})
         if kind == "assassinate":
             if act.cards[0] not in dict(self.royals[target]):
-                return f"seat {target} has no Royal {TEXT[act.cards[0]]} in play"
+                return Refusal("no_such_royal", f"seat {target} has no Royal {TEXT[act.cards[0]]} in play",
+                               {"seat": target, "face": TEXT[act.cards[0]]})
             if not self._may_assassinate(seat):
-                return "you need a card in hand to commit to an assassination (RY-5)"
+                return Refusal("nothing_to_commit", "you need a card in hand to commit to an assassination (RY-5)")
         return None
 
-    def _commit_refusal(self, seat: int, act: A.RoyalsAction) -> str | None:
+    def _commit_refusal(self, seat: int, act: A.RoyalsAction) -> Refusal | None:
         missing = self._missing(seat, act.cards)
         if missing:
             return missing
@@ -935,48 +942,55 @@ class RoyalsState(State):
         size = len(act.cards)
         if size == k or (up_to and size < k):
             return None
+        count = {"count": k, "given": size, "up_to": up_to}
         if up_to:
-            return f"the defender commits at most {_cards(k)} (RY-4)"
-        return f"you must commit exactly {_cards(k)} (RY-4, RY-5)"
+            return Refusal("commit_count", f"the defender commits at most {_cards(k)} (RY-4)", count)
+        return Refusal("commit_count", f"you must commit exactly {_cards(k)} (RY-4, RY-5)", count)
 
-    def _pair_refusal(self, act: A.RoyalsAction) -> str | None:
+    def _pair_refusal(self, act: A.RoyalsAction) -> Refusal | None:
         if act.kind == "done":
             return None
         fight = self.fight
         assert fight is not None
         a, b = act.values
         if not self._cancels(a, b):
-            return "a block only cancels an attack of equal or lower value (RY-4)"
+            return Refusal("block_too_low", "a block only cancels an attack of equal or lower value (RY-4)",
+                           {"attack": a, "block": b})
         if a not in fight.open_attacks() or b not in fight.open_blocks():
-            return f"no open attack of {a} and block of {b} to pair"
+            return Refusal("not_open", f"no open attack of {a} and block of {b} to pair", {"attack": a, "block": b})
         return None
 
-    def _hit_refusal(self, act: A.RoyalsAction) -> str | None:
+    def _hit_refusal(self, act: A.RoyalsAction) -> Refusal | None:
         fight = self.fight
         assert fight is not None
         face = act.cards[0]
         if face in self._hit_choices():
             return None
         if face not in dict(self.royals[fight.defender]):
-            return f"you have no Royal {TEXT[face]}"
-        return "hits are placed in card order of the face cards (each spread has one notation)"
+            return Refusal("no_such_royal", f"you have no Royal {TEXT[face]}",
+                           {"seat": fight.defender, "face": TEXT[face]})
+        return Refusal("hit_order", "hits are placed in card order of the face cards (each spread has one notation)",
+                       {"face": TEXT[face], "faces": [TEXT[f] for f in self._hit_choices()]})
 
-    def _loss_refusal(self, seat: int, act: A.RoyalsAction) -> str | None:
+    def _loss_refusal(self, seat: int, act: A.RoyalsAction) -> Refusal | None:
         face, cards = self._replacements()
         if act.cards[0] != face:
-            return f"the hit Royal to deal with now is {TEXT[face]}"
+            return Refusal("wrong_royal", f"the hit Royal to deal with now is {TEXT[face]}",
+                           {"face": TEXT[face], "given": TEXT[act.cards[0]]})
         if act.kind == "discard":
             return None  # RY-6: a hit Royal may always be discarded
         new = act.cards[1]
         if new in cards:
             return None
         if new not in self.hands[seat]:
-            return f"{TEXT[new]} not in your hand"
+            return Refusal("not_in_hand", f"{TEXT[new]} not in your hand", {"cards": [TEXT[new]]})
         if not is_number(new) or suit(new) != suit(face):
-            return f"the new card must be a number card of {TEXT[face]}'s suit (RY-6)"
+            return Refusal("wrong_suit", f"the new card must be a number card of {TEXT[face]}'s suit (RY-6)",
+                           {"face": TEXT[face], "cards": [TEXT[new]]})
         _, number, hits = self._current_wound()
-        return (f"{TEXT[face]} takes {_HITS[hits]} at {rank(number)}: the new card must be at most "
-                f"{rank(number) - hits} (RY-6)")
+        return Refusal("too_high", f"{TEXT[face]} takes {_HITS[hits]} at {rank(number)}: the new card must be at most "
+                       f"{rank(number) - hits} (RY-6)", {"face": TEXT[face], "cards": [TEXT[new]], "hits": hits,
+                                                         "number": rank(number), "most": rank(number) - hits})
 
     # -- JSON ---------------------------------------------------------------------------------
     def _to_json(self) -> JSON:
