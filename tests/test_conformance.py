@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+from typing import Any
 
 import pytest
 
@@ -72,9 +73,10 @@ def test_events_are_checked_against_the_declared_kinds(name: str) -> None:
     assert seen == len(state.events) > 0
     assert check_events(state, kinds, seen) == seen
     good = state.events
-    for kind, template, data in [("dance", "{seat} dances", {"seat": 0}),
+    cases: list[tuple[str, str, dict[str, Any]]] = [("dance", "{seat} dances", {"seat": 0}),
                                  (sorted(set(kinds.kinds) - {"note"})[0], "{seat} dances", {"seat": "0"}),
-                                 ("note", "{seat} dances", {"seat": 0, "extra": 1})]:
+                                 ("note", "{seat} dances", {"seat": 0, "extra": 1})]
+    for kind, template, data in cases:
         state.events = good.record(None, kind, template, data)
         with pytest.raises(ConformanceError, match="event"):
             check_events(state, kinds, seen)

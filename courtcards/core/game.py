@@ -46,7 +46,7 @@ S = TypeVar("S", bound="State")
 PROFILE_LAYERS: Mapping[str, str] = MappingProxyType({
     "bots": "module: BOTS, a mapping of bot kind -> factory(seed) (the greedy bot among them)",
     "search": "a courtcards.bots.profile.SearchProfile for the ISMCTS bot",
-    "observer": "callable(record, kinds) -> GameFacts, the per-game facts for analyze (courtcards.analysis.observe)",
+    "observer": "callable(record, kinds) -> GameFacts: per-game facts for analyze (courtcards.analysis.observe)",
     "terminal": "a courtcards.render.TerminalRenderer for views and events in words",
     "browser": "path of the browser renderer module (an ES module), relative to the game's package",
     "tournament": "module: a tournament format for `courtcards tournament` (optional; no generic default)",

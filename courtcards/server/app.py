@@ -369,7 +369,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
             checked = table.check(client.seat, msg.action)
             why = checked if isinstance(checked, Refused) else None
             client.push(CheckReply(type="check", action=msg.action, version=table.state.version, legal=why is None,
-                                   code=why.code if why else None, reason=why.reason if why else None,  # type: ignore[arg-type]
+                                   code=why.code if why else None, reason=why.reason if why else None,
                                    reason_code=why.reason_code if why else None,
                                    reason_data=why.reason_data if why else None).model_dump_json())
             return

@@ -49,6 +49,7 @@ from courtcards.server.db import (
 
 if TYPE_CHECKING:
     from courtcards.server.cluster import Cluster
+    from courtcards.server.schemas import SocketErrorCode
 
 log = logging.getLogger("courtcards.server")
 
@@ -70,7 +71,7 @@ class Refused(NamedTuple):
     (the sentence a check answers) and, for a rule the engine names, the refusal's own ``reason_code``
     (``courtcards.core.errors.Refusal``: "illegal" when the game names none) and ``reason_data`` (seats as ints)."""
 
-    code: str
+    code: SocketErrorCode
     message: str
     reason: str
     reason_code: str | None = None
