@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from courtcards.core.actions import Action
-from courtcards.core.errors import IllegalActionError, OptionError, Refusal
+from courtcards.core.errors import IllegalActionError, OptionError, PositionError, Refusal
 from courtcards.core.events import (
     EMPTY,
     EventKinds,
@@ -205,3 +205,19 @@ def test_refusals_carry_a_code_and_data(name: str) -> None:
     with pytest.raises(IllegalActionError) as exc:
         state.apply(state.num_players, "pass")
     assert exc.value.code in ("no_such_seat", "game_over")
+
+
+def test_a_log_read_again_is_checked_as_strictly_as_the_first_time() -> None:
+    # from_json remembers the sentences it has checked (a search reads the same view's log for every world):
+    # the same template and sentence with data that only compares equal (True == 1) is still refused
+    good = [{"n": 1, "seat": 1, "kind": "pass", "template": "{seat} passes.", "data": {"seat": 1},
+             "text": "Seat 1 passes."}]
+    for _ in range(2):
+        assert EventLog.from_json(good, num_players=4).texts() == ["Seat 1 passes."]
+    for value in (True, 1.0):
+        bad = [dict(good[0], data={"seat": value})]
+        with pytest.raises(PositionError):
+            EventLog.from_json(bad, num_players=4)
+    good[0]["data"]["seat"] = 2  # the caller's data changed after the check: not the remembered one
+    with pytest.raises(PositionError):
+        EventLog.from_json(good, num_players=4)
