@@ -367,8 +367,20 @@ def _filled(template: str, data: dict[str, Any], text: str) -> bool:
         return False
     if len(_checked_texts) >= 16384:
         _checked_texts.clear()
-    _checked_texts[(template, text)] = (copy.deepcopy(data), placeholders(template))
+    _checked_texts[(template, text)] = (_snapshot(data), placeholders(template))
     return True
+
+
+def _snapshot(value: Any) -> Any:
+    """A copy of JSON-like data that no later change to ``value`` reaches (lists and objects copied, all the way)."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _snapshot(v) for k, v in value.items()}
+    if kind is list:
+        return [_snapshot(v) for v in value]
+    if kind is int or kind is str or kind is bool or kind is float or value is None:
+        return value
+    return copy.deepcopy(value)
 
 
 def _quick(raw: list[Any], num_players: int) -> EventLog | None:
