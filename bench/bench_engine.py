@@ -5,7 +5,9 @@ legal action, as any agent does) measured in actions per CPU second for each gam
 alternating between this tree and a baseline (by default the commit before the
 engine work, ``8d48620``, extracted with ``git archive`` into a temporary folder),
 each in its own process. This tree runs twice: pure Python, and compiled with
-mypyc (setup.py; the copy is built by ``bench/compiled_tree.py``, cached). Then
+mypyc (setup.py; the copy is built by ``bench/compiled_tree.py``, cached); with
+``--compiled-baseline`` the baseline is compiled the same way too, and each build
+of this tree is compared with the same build of the baseline. Then
 per-operation times (``copy``, ``view``, ``legal_action_mask``,
 ``observation_tensor``, ``sample_world``) on positions taken along random games.
 Each worker plays a few untimed games first (module caches warm). Prints the
@@ -15,6 +17,7 @@ machine, its load, medians and ratios.
     python bench/bench_engine.py --game rank --rounds 7
     python bench/bench_engine.py --ops-only            # per-operation figures only
     python bench/bench_engine.py --no-compiled         # pure Python only (no C compiler needed)
+    python bench/bench_engine.py --compiled-baseline   # compiled against compiled, pure against pure
 """
 
 from __future__ import annotations
@@ -153,6 +156,8 @@ def main() -> None:
     ap.add_argument("--baseline", default="8d48620", help="git ref to compare against")
     ap.add_argument("--ops-only", action="store_true")
     ap.add_argument("--no-compiled", action="store_true", help="skip the mypyc-compiled build of this tree")
+    ap.add_argument("--compiled-baseline", action="store_true",
+                    help="also compile the baseline and compare compiled with compiled")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--ops", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--new-api", action="store_true", help=argparse.SUPPRESS)
@@ -169,43 +174,58 @@ def main() -> None:
     print(f"machine: {platform.platform()}; CPU: {cpu_model()} x{os.cpu_count()}; Python {platform.python_version()}")
     print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; baseline {args.baseline}")
     base = extract(args.baseline)
-    from compiled_tree import trees as builds  # bench/, this script's folder
+    from compiled_tree import compiled_tree  # bench/, this script's folder
+    from compiled_tree import trees as builds
 
     trees = builds(compiled=not args.no_compiled)
+    bases = {k: base for k in trees}
+    if args.compiled_baseline and "compiled" in trees:
+        bases["compiled"] = compiled_tree(base, "baseline")
     try:
-        compare(args, games, base, trees)
+        compare(args, games, bases, trees)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     load = os.getloadavg()
     print(f"\nload average at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
 
-def compare(args: argparse.Namespace, games: list[str], base: Path, trees: dict[str, Path]) -> None:
+def compare(args: argparse.Namespace, games: list[str], bases: dict[str, Path], trees: dict[str, Path]) -> None:
+    """``bases[k]``: the baseline build that build ``k`` of this tree is compared with."""
+    runs: list[tuple[str, Path]] = []  # each distinct tree once per round, baselines first
+    for k in trees:
+        name = "baseline" if bases[k] == bases["pure"] else f"baseline {k}"
+        if (name, bases[k]) not in runs:
+            runs.append((name, bases[k]))
+    base_of = {k: "baseline" if bases[k] == bases["pure"] else f"baseline {k}" for k in trees}
+    runs += list(trees.items())
     if not args.ops_only:
         print("\nRandom playouts, actions per CPU second (median of alternating runs, each in its own process)")
-        print(f"{'game':8} {'players':>7} {'baseline':>10}" + "".join(f" {k:>10} {'ratio':>6}" for k in trees))
+        print(f"{'game':8} {'players':>7}" + "".join(f" {name:>17}" for name, _ in runs)
+              + "".join(f" {k + '/base':>14}" for k in trees))
         for game in games:
             n = GAMES[game]
-            rates: dict[str, list[float]] = {"baseline": [], **{k: [] for k in trees}}
+            rates: dict[str, list[float]] = {name: [] for name, _ in runs}
             for r in range(args.rounds):
                 common = ["--game", game, "--players", str(n), "--games", str(GAMES_PER_RUN[game]),
                           "--seed", str(100 + r * 1000)]
-                for name, tree in [("baseline", base), *trees.items()]:
+                for name, tree in runs:
                     out = run(tree, *common)
                     rates[name].append(out["actions"] / out["cpu"])
             med = {k: statistics.median(v) for k, v in rates.items()}
-            print(f"{game:8} {n:>7} {med['baseline']:>10,.0f}"
-                  + "".join(f" {med[k]:>10,.0f} {med[k] / med['baseline']:>5.2f}x" for k in trees))
+            print(f"{game:8} {n:>7}" + "".join(f" {med[name]:>17,.0f}" for name, _ in runs)
+                  + "".join(f" {med[k] / med[base_of[k]]:>13.3f}x" for k in trees))
+            for name, _ in runs:
+                print(f"{'':16} {name:>17}: " + " ".join(f"{v:,.0f}" for v in rates[name]))
 
     print("\nPer operation, CPU µs per call (median of 5 passes over 200 positions from random games)")
-    print(f"{'game':8} {'operation':20} {'baseline':>10}" + "".join(f" {k:>10}" for k in trees))
+    print(f"{'game':8} {'operation':20}" + "".join(f" {name:>17}" for name, _ in runs))
     for game in games:
         n = GAMES[game]
-        a = run(base, "--ops", "--game", game, "--players", str(n))
-        ours = {k: run(tree, "--ops", "--new-api", "--game", game, "--players", str(n)) for k, tree in trees.items()}
-        for op in ours["pure"]:
-            before = f"{a[op]:10.1f}" if op in a else f"{'-':>10}"
-            print(f"{game:8} {op:20} {before}" + "".join(f" {ours[k][op]:10.1f}" for k in trees))
+        got = {name: run(tree, "--ops", "--new-api", "--game", game,
+                         "--players", str(n)) for name, tree in runs}
+        for op in got["pure"]:
+            print(f"{game:8} {op:20}" + "".join(f" {got[name][op]:17.1f}" if op in got[name] else f" {'-':>17}"
+                                                for name, _ in runs))
 
 
 if __name__ == "__main__":

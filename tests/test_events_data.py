@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from courtcards.core.actions import Action
-from courtcards.core.errors import IllegalActionError, OptionError, Refusal
+from courtcards.core.errors import IllegalActionError, OptionError, PositionError, Refusal
 from courtcards.core.events import (
     CORE_REFUSALS,
     EMPTY,
@@ -335,3 +335,20 @@ def test_refusals_of_a_finished_game_and_a_missing_seat() -> None:
             state.apply(state.num_players, "pass")
         assert exc.value.code == "no_such_seat"
         assert exc.value.code in kinds_of(game).refusals or name not in CODED
+
+
+def test_a_log_read_again_is_checked_as_strictly_as_the_first_time() -> None:
+    # from_json remembers the sentences it has checked (a search reads the same view's log for every world):
+    # the same template and sentence with data that only compares equal (True == 1) is still refused
+    data: dict[str, Any] = {"seat": 1}
+    good: list[dict[str, Any]] = [{"n": 1, "seat": 1, "kind": "pass", "template": "{seat} passes.", "data": data,
+                                   "text": "Seat 1 passes."}]
+    for _ in range(2):
+        assert EventLog.from_json(good, num_players=4).texts() == ["Seat 1 passes."]
+    for value in (True, 1.0):
+        bad = [dict(good[0], data={"seat": value})]
+        with pytest.raises(PositionError):
+            EventLog.from_json(bad, num_players=4)
+    data["seat"] = 2  # the caller's data changed after the check: not the remembered one
+    with pytest.raises(PositionError):
+        EventLog.from_json(good, num_players=4)

@@ -43,6 +43,7 @@ checks an event against them.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import sys
@@ -135,6 +136,22 @@ def text_of(template: str, data: Mapping[str, Any]) -> str:
         _texts.clear()
     _texts[key] = (template, data, text)
     return text
+
+
+# id(node) for the public entry, (id(node), viewer) for a viewer's secret one -> (node, entry): each event's
+# entry in a view's log, made once and held with its node (so the id stays its own); copied for each view
+_entries: dict[Any, tuple[tuple[Any, ...], dict[str, Any]]] = {}
+
+
+def _entry(key: Any, node: tuple[Any, ...], secret: tuple[str, Mapping[str, Any]] | None
+           ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    template, data = secret if secret is not None else (node[3], node[7])
+    got = (node, {"n": node[1], "seat": node[2], "kind": node[6], "template": template, "data": dict(data),
+                  "text": text_of(template, data)})
+    if len(_entries) >= 16384:
+        _entries.clear()
+    _entries[key] = got
+    return got
 
 
 def _copy(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -242,16 +259,23 @@ class EventLog(tuple):  # type: ignore[type-arg]
 
     def last(self, k: int = LOG_LIMIT, viewer: int | None = None) -> list[dict[str, Any]]:
         """The last ``k`` events as ``viewer`` sees them (None: a spectator), oldest first: each
-        ``{"n", "seat", "kind", "template", "data", "text"}`` (a view's ``log``)."""
+        ``{"n", "seat", "kind", "template", "data", "text"}`` (a view's ``log``), the caller's own
+        copy (its data's lists are the log's: read them only). Each event's entry is made once
+        (events never change) and copied for every view that shows it."""
         out: list[dict[str, Any]] = []
-        node = self
+        node: tuple[Any, ...] = self
+        get = _entries.get
         while node[0] is not None and len(out) < k:
             secret = node[4]
-            template, data = node[3], node[7]
-            if secret is not None and viewer is not None:
-                template, data = secret.get(viewer, (template, data))
-            out.append({"n": node[1], "seat": node[2], "kind": node[6], "template": template, "data": dict(data),
-                        "text": text_of(template, data)})
+            key: Any = id(node)
+            if secret is not None and viewer is not None and viewer in secret:
+                key = (key, viewer)
+            got = get(key)
+            if got is None or got[0] is not node:
+                got = _entry(key, node, secret[viewer] if type(key) is tuple else None)
+            entry = got[1].copy()
+            entry["data"] = entry["data"].copy()
+            out.append(entry)
             node = node[0]
         out.reverse()
         return out
@@ -312,9 +336,51 @@ def _quick_record(e: Any) -> tuple[str, str, dict[str, Any]] | None:
     kind, template, data = e.get("kind", NOTE), e["template"], e.get("data")
     if type(kind) is not str or type(template) is not str or type(data) is not dict or len(template) > MAX_TEMPLATE:
         return None
-    if fill(template, data) != text:
+    if not _filled(template, data, text):
         return None
     return kind, template, data
+
+
+# (template, text) -> (data, its placeholders' paths): a sentence already checked to be its template filled with
+# that data. Equal data gives the same sentence when each placeholder's value has the same type (True == 1,
+# but only an int names a seat), so a view's log, read again for every world a search samples, is checked
+# with one comparison per event instead of filling each template again.
+_checked_texts: dict[tuple[str, str], tuple[dict[str, Any], list[str]]] = {}
+
+
+def _filled(template: str, data: dict[str, Any], text: str) -> bool:
+    """Whether ``text`` is ``fill(template, data)``."""
+    if "{" not in template:
+        return text == template
+    got = _checked_texts.get((template, text))
+    if got is not None and got[0] == data:
+        known = got[0]
+        for path in got[1]:
+            if "." not in path:
+                if type(data.get(path)) is not type(known.get(path)):
+                    break
+            elif type(resolve(data, path)) is not type(resolve(known, path)):
+                break
+        else:
+            return True
+    if fill(template, data) != text:
+        return False
+    if len(_checked_texts) >= 16384:
+        _checked_texts.clear()
+    _checked_texts[(template, text)] = (_snapshot(data), placeholders(template))
+    return True
+
+
+def _snapshot(value: Any) -> Any:
+    """A copy of JSON-like data that no later change to ``value`` reaches (lists and objects copied, all the way)."""
+    kind = type(value)
+    if kind is dict:
+        return {k: _snapshot(v) for k, v in value.items()}
+    if kind is list:
+        return [_snapshot(v) for v in value]
+    if kind is int or kind is str or kind is bool or kind is float or value is None:
+        return value
+    return copy.deepcopy(value)
 
 
 def _quick(raw: list[Any], num_players: int) -> EventLog | None:

@@ -83,8 +83,9 @@ class State(ABC):
     rng: Rng
     #: each seat's partial choice in the id layer (see :mod:`courtcards.core.ids`)
     id_prefixes: dict[int, tuple[int, ...]]
-    #: (version, seat, legal, index with .get or None, whether the seat decides alone as _single_mover said)
+    #: (version, seat, legal, index with .get or None, whether the seat is the only actor)
     _legal_cache: tuple[int, int, list[Action], Any, bool] | None
+    #: (version, actors, seats still to decide): what to_move answers, from _single_mover or _actors
     _move_cache: tuple[int, tuple[int, ...], tuple[int, ...]] | None
     _ids_cache: tuple[int, int, tuple[int, ...], dict[int, Action | None]] | None
     _infolog: list[list[str]] | None
@@ -231,24 +232,30 @@ class State(ABC):
 
     def to_move(self) -> tuple[int, ...]:
         """Seats that must decide now; several for a secret simultaneous choice."""
-        one = self._single_mover()
+        cache = self._move_cache
+        if cache is not None and cache[0] == self.version:
+            return cache[2]
+        one = self._single_mover()  # the fast path: once per version, then the cache answers
         if one >= 0:
-            return _ONE[one] if one < _MANY else (one,)
+            seats = _ONE[one] if one < _MANY else (one,)
+            self._move_cache = (self.version, seats, seats)
+            return seats
         return self._movers()[1]
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Legal actions for ``seat`` (empty if it has no decision now)."""
-        one = self._single_mover()
-        if one >= 0:
-            if seat != one:
-                return []
-        elif seat not in self._movers()[1]:
+        cache = self._move_cache
+        if cache is None or cache[0] != self.version:
+            self.to_move()
+            cache = self._move_cache
+            assert cache is not None
+        if seat not in cache[2]:
             return []
-        cache = self._legal_cache  # _legal_list, inline: this is the hot path of playouts
-        if cache is not None and cache[0] == self.version and cache[1] == seat:
-            return list(cache[2])
+        legal_cache = self._legal_cache  # _legal_list, inline: this is the hot path of playouts
+        if legal_cache is not None and legal_cache[0] == self.version and legal_cache[1] == seat:
+            return list(legal_cache[2])
         legal = self._legal(seat)
-        self._legal_cache = (self.version, seat, legal, None, one >= 0)
+        self._legal_cache = (self.version, seat, legal, None, len(cache[1]) == 1)
         return list(legal)
 
     def _legal_list(self, seat: int) -> list[Action]:
@@ -257,7 +264,7 @@ class State(ABC):
         if cache is not None and cache[0] == self.version and cache[1] == seat:
             return cache[2]
         legal = self._legal(seat)
-        self._legal_cache = (self.version, seat, legal, None, self._single_mover() == seat)
+        self._legal_cache = (self.version, seat, legal, None, len(self._movers()[0]) == 1)
         return legal
 
     def _legal_for(self, seat: int) -> tuple[list[Action], Any]:  # Any: a dict or a LegalList (.get)
@@ -322,7 +329,7 @@ class State(ABC):
 
         An action object that :meth:`legal_actions` just returned for ``seat``
         (no action applied since) is trusted without a second validation; if
-        ``seat`` is the only one to decide (:meth:`_single_mover`), it goes
+        ``seat`` is the only actor (:meth:`_single_mover` says so cheaply), it goes
         straight to the game's :meth:`_apply_one` (the fast path of playouts)."""
         cache = self._legal_cache
         listed: Action | None = None
@@ -331,25 +338,29 @@ class State(ABC):
                 if a is action:
                     listed = a
                     break
-        actors: tuple[int, ...] = ()
         if listed is not None and cache is not None and cache[4]:
-            act = listed  # the fast path: an action just listed for the one seat to decide
+            # the fast path: an action just listed for the one seat to decide
+            self.history.append((seat, listed.text))
+            self.version += 1
+            if self.id_prefixes:
+                self.id_prefixes.pop(seat, None)
+            self._apply_one(seat, listed)
         else:
             act = listed if listed is not None else self.verify(seat, action)
             actors = self._movers()[0]
-        self.history.append((seat, act.text))
-        self.version += 1
-        if self.id_prefixes:
-            self.id_prefixes.pop(seat, None)
-        if len(actors) <= 1:
-            self._apply_one(seat, act)
-        else:
-            self.pending[seat] = act
-            if len(self.pending) == len(actors):
-                committed, self.pending = self.pending, {}
-                self._resolve(committed)
+            self.history.append((seat, act.text))
+            self.version += 1
+            if self.id_prefixes:
+                self.id_prefixes.pop(seat, None)
+            if len(actors) <= 1:
+                self._apply_one(seat, act)
             else:
-                self._committed(seat, act)
+                self.pending[seat] = act
+                if len(self.pending) == len(actors):
+                    committed, self.pending = self.pending, {}
+                    self._resolve(committed)
+                else:
+                    self._committed(seat, act)
         # the game may have looked at its own decisions while resolving
         self._move_cache = None
         self._legal_cache = None

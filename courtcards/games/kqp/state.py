@@ -183,11 +183,17 @@ _FORMAT2_NAMES = {
 }
 _CONSECUTIVE = "; consecutive mode: every play on this pile must be one value up"
 # The log's data for the hot path, made once: _SEAT_DATA[seat] ({"seat": s}, shared, read-only: a view's
-# log copies it), _PLAYS[action] (its template and cards)
+# log copies it), _PLAYS[action] (its template, and its data for each seat, sharing one list of cards)
 _SEAT_DATA = tuple({"seat": s} for s in range(16))
-_PLAYS: dict[A.KqpAction, tuple[str, list[str]]] = {
-    act: ("{seat} plays " + act.text + ".", act.text.split())
-    for act in [*(a for row in _SETS for a in row[1:]), _Q1, _QQ, _K1]
+
+
+def _play_data(act: A.KqpAction) -> tuple[str, tuple[dict[str, Any], ...]]:
+    cards = act.text.split()
+    return "{seat} plays " + act.text + ".", tuple({"seat": s, "cards": cards} for s in range(16))
+
+
+_PLAYS: dict[A.KqpAction, tuple[str, tuple[dict[str, Any], ...]]] = {
+    act: _play_data(act) for act in [*(a for row in _SETS for a in row[1:]), _Q1, _QQ, _K1]
 }
 
 
@@ -414,7 +420,7 @@ class KqpState(State):
         if cache is not None and cache[0] == self.version and cache[1] == seat and cache[3] is not None:
             return cache[2], cache[3]
         legal: Any = self._legal_plays(seat) if self.phase == PLAY else _Legal(self._legal(seat))
-        self._legal_cache = (self.version, seat, legal, legal, self._single_mover() == seat)
+        self._legal_cache = (self.version, seat, legal, legal, len(self._movers()[0]) == 1)
         return legal, legal
 
     def give_back_to(self, seat: int) -> int:
@@ -514,8 +520,8 @@ class KqpState(State):
             self.log_event(seat, "play", "{seat} plays " + act.text + _CONSECUTIVE + ".",
                            {"seat": seat, "cards": act.text.split(), "consecutive": True})
         else:
-            template, cards = _PLAYS[act]
-            self.log_event(seat, "play", template, {"seat": seat, "cards": cards})
+            template, data = _PLAYS[act]
+            self.log_event(seat, "play", template, data[seat])
         nxt = self.nxt
         s = nxt[seat]
         while not sizes[s]:

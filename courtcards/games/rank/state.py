@@ -163,6 +163,15 @@ def _card_list(text: str) -> list[str]:
     return got
 
 
+#: (action text, seat) -> the data of that seat's ordinary play of that action, made once (read-only, like _SEAT_DATA)
+_PLAY_DATA: Final[dict[tuple[str, int], dict[str, Any]]] = {}
+
+
+def _play_data(text: str, seat: int) -> dict[str, Any]:
+    got = _PLAY_DATA[(text, seat)] = {"seat": seat, "cards": _card_list(text)}
+    return got
+
+
 def _ordinal(k: int) -> str:
     return f"{k}{'th' if 10 <= k % 100 < 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
 
@@ -736,8 +745,9 @@ class RankState(State):
         self.owner = seat
         words = _SET_WORDS.get((self.pile_count, base)) or _set_words(self.pile_count, base)
         if self.sizes[seat]:
-            self.log_event(seat, "play", f"{{seat}} plays {act.text} ({words}).",
-                           {"seat": seat, "cards": _card_list(act.text)})
+            text = act.text
+            self.log_event(seat, "play", f"{{seat}} plays {text} ({words}).",
+                           _PLAY_DATA.get((text, seat)) or _play_data(text, seat))
         else:
             self.log_event(seat, "play", f"{{seat}} plays {act.text} ({words}) and is out "
                                          f"({_ordinal(len(self.finished))}).",
