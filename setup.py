@@ -24,8 +24,12 @@ COMPILED = [
     "courtcards/core/rng.py",
     "courtcards/core/state.py",
     "courtcards/core/ids.py",
-    *(f"courtcards/games/{game}/{module}.py" for game in GAMES for module in GAME_MODULES
-      if (HERE / "courtcards" / "games" / game / f"{module}.py").is_file()),
+    *(
+        f"courtcards/games/{game}/{module}.py"
+        for game in GAMES
+        for module in GAME_MODULES
+        if (HERE / "courtcards" / "games" / game / f"{module}.py").is_file()
+    ),
 ]
 
 
@@ -36,12 +40,16 @@ def _check_compiler() -> None:
     cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
     words = shlex.split(cc)
     if not words or shutil.which(words[0]) is None:
-        sys.exit(f"COURTCARDS_COMPILE=1 needs a C compiler and found none ({words[0] if words else cc!r} not found on "
-                 "PATH): install one (e.g. apt-get install gcc) or install without COURTCARDS_COMPILE (pure Python)")
+        sys.exit(
+            f"COURTCARDS_COMPILE=1 needs a C compiler and found none ({words[0] if words else cc!r} not found on "
+            "PATH): install one (e.g. apt-get install gcc) or install without COURTCARDS_COMPILE (pure Python)"
+        )
     include = sysconfig.get_path("include")
     if not os.path.exists(os.path.join(include, "Python.h")):
-        sys.exit(f"COURTCARDS_COMPILE=1 needs the Python headers and {include}/Python.h is missing: install them "
-                 "(e.g. apt-get install python3-dev) or install without COURTCARDS_COMPILE (pure Python)")
+        sys.exit(
+            f"COURTCARDS_COMPILE=1 needs the Python headers and {include}/Python.h is missing: install them "
+            "(e.g. apt-get install python3-dev) or install without COURTCARDS_COMPILE (pure Python)"
+        )
 
 
 ext_modules = []

@@ -42,8 +42,10 @@ def main() -> None:
                 total += 1
                 same += bot_move(search, state, 0).text == greedy.text
             state.apply(seat, greedy)
-        print(f"game {i}: the search made greedy's move at {same} of {total} decisions ({same / max(total, 1):.0%})",
-              flush=True)
+        print(
+            f"game {i}: the search made greedy's move at {same} of {total} decisions ({same / max(total, 1):.0%})",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -76,25 +76,35 @@ def main() -> None:
         spec = build_specs(game, bots, n, {}, None, [])[0]
         simulate(game, bots, 5, seed=args.seed)  # warm-up (imports, caches)
         for w in workers_list:
-            sim_rate, sim_runs = median_rate(partial(simulate, game, bots, args.games, seed=args.seed, workers=w),
-                                             args.games, args.runs)
-            print(f"| {game} | {n} | {BOTS[game]} | simulate | {w} | {sim_rate:,.1f} | "
-                  f"{', '.join(f'{r:.1f}' for r in sim_runs)} |")
+            sim_rate, sim_runs = median_rate(
+                partial(simulate, game, bots, args.games, seed=args.seed, workers=w), args.games, args.runs
+            )
+            print(
+                f"| {game} | {n} | {BOTS[game]} | simulate | {w} | {sim_rate:,.1f} | "
+                f"{', '.join(f'{r:.1f}' for r in sim_runs)} |"
+            )
             an_rate, an_runs = median_rate(partial(analyze, spec, args.games, args.seed, w), args.games, args.runs)
-            print(f"| {game} | {n} | {BOTS[game]} | analyze | {w} | {an_rate:,.1f} | "
-                  f"{', '.join(f'{r:.1f}' for r in an_runs)} |")
+            print(
+                f"| {game} | {n} | {BOTS[game]} | analyze | {w} | {an_rate:,.1f} | "
+                f"{', '.join(f'{r:.1f}' for r in an_runs)} |"
+            )
             if args.total:
-                print(f"  {args.total:,} games of {game} by analyze on {w} worker(s): about "
-                      f"{args.total / an_rate / 60:.1f} min (extrapolated); simulate: "
-                      f"{args.total / sim_rate / 60:.1f} min")
+                print(
+                    f"  {args.total:,} games of {game} by analyze on {w} worker(s): about "
+                    f"{args.total / an_rate / 60:.1f} min (extrapolated); simulate: "
+                    f"{args.total / sim_rate / 60:.1f} min"
+                )
         if args.views:
             rand = ["random"] * n
             for needs in (True, False):
                 RandomBot.needs_view = needs  # type: ignore[misc]
-                rate, runs = median_rate(partial(simulate, game, rand, args.games, seed=args.seed, workers=1),
-                                         args.games, args.runs)
-                print(f"  random bots, {'given a view' if needs else 'no view (needs_view = False)'}: "
-                      f"{rate:,.1f} games/s ({', '.join(f'{r:.1f}' for r in runs)})")
+                rate, runs = median_rate(
+                    partial(simulate, game, rand, args.games, seed=args.seed, workers=1), args.games, args.runs
+                )
+                print(
+                    f"  random bots, {'given a view' if needs else 'no view (needs_view = False)'}: "
+                    f"{rate:,.1f} games/s ({', '.join(f'{r:.1f}' for r in runs)})"
+                )
             RandomBot.needs_view = False  # type: ignore[misc]
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 

@@ -144,7 +144,11 @@ def run(tree: Path, *extra: str) -> dict[str, float]:
     env = dict(os.environ, PYTHONPATH=str(tree))
     out = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--worker", *extra],
-        check=True, capture_output=True, text=True, env=env, cwd=tree,
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tree,
     )
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
@@ -156,8 +160,9 @@ def main() -> None:
     ap.add_argument("--baseline", default="8d48620", help="git ref to compare against")
     ap.add_argument("--ops-only", action="store_true")
     ap.add_argument("--no-compiled", action="store_true", help="skip the mypyc-compiled build of this tree")
-    ap.add_argument("--compiled-baseline", action="store_true",
-                    help="also compile the baseline and compare compiled with compiled")
+    ap.add_argument(
+        "--compiled-baseline", action="store_true", help="also compile the baseline and compare compiled with compiled"
+    )
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--ops", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--new-api", action="store_true", help=argparse.SUPPRESS)
@@ -200,20 +205,34 @@ def compare(args: argparse.Namespace, games: list[str], bases: dict[str, Path], 
     runs += list(trees.items())
     if not args.ops_only:
         print("\nRandom playouts, actions per CPU second (median of alternating runs, each in its own process)")
-        print(f"{'game':8} {'players':>7}" + "".join(f" {name:>17}" for name, _ in runs)
-              + "".join(f" {k + '/base':>14}" for k in trees))
+        print(
+            f"{'game':8} {'players':>7}"
+            + "".join(f" {name:>17}" for name, _ in runs)
+            + "".join(f" {k + '/base':>14}" for k in trees)
+        )
         for game in games:
             n = GAMES[game]
             rates: dict[str, list[float]] = {name: [] for name, _ in runs}
             for r in range(args.rounds):
-                common = ["--game", game, "--players", str(n), "--games", str(GAMES_PER_RUN[game]),
-                          "--seed", str(100 + r * 1000)]
+                common = [
+                    "--game",
+                    game,
+                    "--players",
+                    str(n),
+                    "--games",
+                    str(GAMES_PER_RUN[game]),
+                    "--seed",
+                    str(100 + r * 1000),
+                ]
                 for name, tree in runs:
                     out = run(tree, *common)
                     rates[name].append(out["actions"] / out["cpu"])
             med = {k: statistics.median(v) for k, v in rates.items()}
-            print(f"{game:8} {n:>7}" + "".join(f" {med[name]:>17,.0f}" for name, _ in runs)
-                  + "".join(f" {med[k] / med[base_of[k]]:>13.3f}x" for k in trees))
+            print(
+                f"{game:8} {n:>7}"
+                + "".join(f" {med[name]:>17,.0f}" for name, _ in runs)
+                + "".join(f" {med[k] / med[base_of[k]]:>13.3f}x" for k in trees)
+            )
             for name, _ in runs:
                 print(f"{'':16} {name:>17}: " + " ".join(f"{v:,.0f}" for v in rates[name]))
 
@@ -221,11 +240,12 @@ def compare(args: argparse.Namespace, games: list[str], bases: dict[str, Path], 
     print(f"{'game':8} {'operation':20}" + "".join(f" {name:>17}" for name, _ in runs))
     for game in games:
         n = GAMES[game]
-        got = {name: run(tree, "--ops", "--new-api", "--game", game,
-                         "--players", str(n)) for name, tree in runs}
+        got = {name: run(tree, "--ops", "--new-api", "--game", game, "--players", str(n)) for name, tree in runs}
         for op in got["pure"]:
-            print(f"{game:8} {op:20}" + "".join(f" {got[name][op]:17.1f}" if op in got[name] else f" {'-':>17}"
-                                                for name, _ in runs))
+            print(
+                f"{game:8} {op:20}"
+                + "".join(f" {got[name][op]:17.1f}" if op in got[name] else f" {'-':>17}" for name, _ in runs)
+            )
 
 
 if __name__ == "__main__":

@@ -82,8 +82,11 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--steps", type=int, default=20_000, help="agent steps per env per round (whole episodes)")
     ap.add_argument("--classic", default="texas_holdem_v4", help="PettingZoo classic env module name")
-    ap.add_argument("--compiled", action="store_true", help="run on this tree compiled with mypyc (built and cached "
-                                                            "by bench/compiled_tree.py)")
+    ap.add_argument(
+        "--compiled",
+        action="store_true",
+        help="run on this tree compiled with mypyc (built and cached by bench/compiled_tree.py)",
+    )
     args = ap.parse_args()
     if args.compiled:  # the same command again, importing courtcards from the compiled copy
         import sys
@@ -114,16 +117,20 @@ def main() -> None:
         "Rank 4p, courtcards AEC, ordered": lambda s: aec_steps(ordered(rank), args.steps, s),
         f"PettingZoo classic {args.classic}": lambda s: aec_steps(classic.env, args.steps, s),
         "OpenSpiel dou_dizhu via Shimmy, ordered": lambda s: aec_steps(
-            ordered(lambda: OpenSpielCompatibilityV0(game_name="dou_dizhu")), args.steps, s),
+            ordered(lambda: OpenSpielCompatibilityV0(game_name="dou_dizhu")), args.steps, s
+        ),
         "Rank 4p, courtcards AEC, bare": lambda s: aec_steps(rank, args.steps, s),
         "OpenSpiel dou_dizhu via Shimmy, bare": lambda s: aec_steps(
-            lambda: OpenSpielCompatibilityV0(game_name="dou_dizhu"), args.steps, s),
+            lambda: OpenSpielCompatibilityV0(game_name="dou_dizhu"), args.steps, s
+        ),
         "Rank 4p, engine ids only (no env)": lambda s: engine_steps(args.steps, s),
     }
     load = os.getloadavg()
-    print(f"machine: {platform.platform()}; {platform.processor() or platform.machine()}; "
-          f"Python {platform.python_version()}; courtcards engine: {engine_build()}; "
-          f"load average at start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(
+        f"machine: {platform.platform()}; {platform.processor() or platform.machine()}; "
+        f"Python {platform.python_version()}; courtcards engine: {engine_build()}; "
+        f"load average at start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
     rates: dict[str, list[float]] = {name: [] for name in envs}
     for r in range(args.rounds):
         for name, run in envs.items():

@@ -102,12 +102,16 @@ def main() -> None:
                     exact[k][1] += cards
     print(f"{asked} decisions of seat 0 with moves of other seats seen, {args.games} games")
     for k, (perfect, worlds, misses, seconds, right, cards) in rows.items():
-        print(f"refit {k:4d} steps: {perfect / worlds:5.1%} of worlds miss no move, {misses / worlds:.2f} moves "
-              f"missed a world, {1000 * seconds / worlds:.1f} ms a world; cards placed right {right / cards:.1%}")
+        print(
+            f"refit {k:4d} steps: {perfect / worlds:5.1%} of worlds miss no move, {misses / worlds:.2f} moves "
+            f"missed a world, {1000 * seconds / worlds:.1f} ms a world; cards placed right {right / cards:.1%}"
+        )
     if args.exact:
         n = exact["exact"][1]
-        print(f"on the decisions where exact samples were found ({n} cards): exact {exact['exact'][0] / n:.1%}, "
-              + ", ".join(f"refit {k} steps {exact[k][0] / exact[k][1]:.1%}" for k in args.steps))
+        print(
+            f"on the decisions where exact samples were found ({n} cards): exact {exact['exact'][0] / n:.1%}, "
+            + ", ".join(f"refit {k} steps {exact[k][0] / exact[k][1]:.1%}" for k in args.steps)
+        )
 
 
 if __name__ == "__main__":

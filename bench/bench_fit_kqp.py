@@ -52,15 +52,18 @@ def main() -> None:
                         row[3] += time.process_time() - start
                         row[0] += missed
                         row[1] += missed == 0
-                        row[2] += sum(min(a, b) for s in others
-                                      for a, b in zip(world.hands[s], state.hands[s], strict=True))
+                        row[2] += sum(
+                            min(a, b) for s in others for a, b in zip(world.hands[s], state.hands[s], strict=True)
+                        )
                     worlds += 1
                     cards += sum(state.sizes[s] for s in others)
             state.apply(seat, bots[seat].choose_state(state, seat, legal))
     print(f"{worlds} worlds at seat 0's choices in {args.games} rounds of {args.players}-player greedy play")
     for steps, (missed, perfect, placed, spent) in rows.items():
-        print(f"{steps:>5} steps: moves missed {missed / worlds:.2f} a world, every move explained in "
-              f"{perfect / worlds:.1%}, cards placed right {placed / cards:.1%}, {1000 * spent / worlds:.1f} CPU ms")
+        print(
+            f"{steps:>5} steps: moves missed {missed / worlds:.2f} a world, every move explained in "
+            f"{perfect / worlds:.1%}, cards placed right {placed / cards:.1%}, {1000 * spent / worlds:.1f} CPU ms"
+        )
 
 
 if __name__ == "__main__":

@@ -64,9 +64,11 @@ def main() -> None:
                 state.apply(seat, bot_move(bots[seat], state, seat))
     print(f"{worlds} worlds, {args.steps} refit steps, {1000 * spent / max(worlds, 1):.2f} CPU ms a refit")
     for name in ("drawn", "refitted"):
-        print(f"{name:>9}: tiers held right {held[name] / (3 * worlds):.1%}, highest rank per tier right "
-              f"{top[name] / (3 * worlds):.1%}, rounds the model would have played otherwise "
-              f"{missed[name] / worlds:.2f} a world")
+        print(
+            f"{name:>9}: tiers held right {held[name] / (3 * worlds):.1%}, highest rank per tier right "
+            f"{top[name] / (3 * worlds):.1%}, rounds the model would have played otherwise "
+            f"{missed[name] / worlds:.2f} a world"
+        )
 
 
 if __name__ == "__main__":

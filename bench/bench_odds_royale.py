@@ -53,8 +53,10 @@ def main() -> None:
         for r, found in sorted(by_round.items()):
             mean = "/".join(f"{sum(f[k] for f in found) / len(found):.2f}" for k in KINDS)
             top = sum(max(f, key=lambda k: f[k]) == kind for f in found)
-            print(f"  round {r}{'+' if r == 10 else ''}: {len(found)} positions, odds {mean}, "
-                  f"real kind highest {top / len(found):.0%}")
+            print(
+                f"  round {r}{'+' if r == 10 else ''}: {len(found)} positions, odds {mean}, "
+                f"real kind highest {top / len(found):.0%}"
+            )
         for gate in args.threshold:
             passed = sum(
                 any(f[k] >= gate and k != "mixed" and (kind == "mixed" or k == kind) for k in KINDS) for f in readings

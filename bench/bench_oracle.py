@@ -37,7 +37,8 @@ def main() -> None:
     ap.add_argument("--option", action="append", default=[], help="game option key=value (Rank: tokens_to_win=1)")
     ap.add_argument("--ismcts", action="append", default=[], help="ISMCTSBot argument key=value")
     ap.add_argument(
-        "--hands-only", action="store_true",
+        "--hands-only",
+        action="store_true",
         help="the worlds show the other seats' hands but shuffle the decks and draw piles afresh",
     )
     args = ap.parse_args()

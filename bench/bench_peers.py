@@ -79,8 +79,10 @@ def main() -> None:
         sys.exit(f"no OpenSpiel environment at {args.venv}: run with --install first")
 
     load = os.getloadavg()
-    print(f"machine: {platform.platform()}; Python {platform.python_version()}; "
-          f"load average at start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(
+        f"machine: {platform.platform()}; Python {platform.python_version()}; "
+        f"load average at start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
     from compiled_tree import trees as builds  # bench/, this script's folder
 
     trees = builds(compiled=not args.no_compiled)
@@ -89,21 +91,33 @@ def main() -> None:
     for r in range(args.rounds):
         seed = 1 + r * 10_000
         for name, tree in trees.items():
-            a = subprocess.run([sys.executable, __file__, "--rank-worker", "--rank-games", str(args.rank_games),
-                                "--seed", str(seed)], check=True, capture_output=True, text=True, cwd=tree,
-                               env=dict(os.environ, PYTHONPATH=str(tree)))
+            a = subprocess.run(
+                [sys.executable, __file__, "--rank-worker", "--rank-games", str(args.rank_games), "--seed", str(seed)],
+                check=True,
+                capture_output=True,
+                text=True,
+                cwd=tree,
+                env=dict(os.environ, PYTHONPATH=str(tree)),
+            )
             x = json.loads(a.stdout)
             ours[name].append(x["actions"] / x["cpu"])
-        b = subprocess.run([str(python), "-c", PEER, str(args.peer_games), str(seed)],
-                           check=True, capture_output=True, text=True)
+        b = subprocess.run(
+            [str(python), "-c", PEER, str(args.peer_games), str(seed)], check=True, capture_output=True, text=True
+        )
         y = json.loads(b.stdout)
         theirs.append(y["actions"] / y["cpu"])
-        print(f"  round {r + 1}: " + ", ".join(f"Rank 4p {k} {v[-1]:,.0f}/s" for k, v in ours.items())
-              + f", OpenSpiel Dou Dizhu {theirs[-1]:,.0f}/s")
+        print(
+            f"  round {r + 1}: "
+            + ", ".join(f"Rank 4p {k} {v[-1]:,.0f}/s" for k, v in ours.items())
+            + f", OpenSpiel Dou Dizhu {theirs[-1]:,.0f}/s"
+        )
     mt = statistics.median(theirs)
-    print(f"median actions per CPU second: OpenSpiel C++ Dou Dizhu via Python {mt:,.0f}; "
-          + "; ".join(f"Rank 4p {k} {statistics.median(v):,.0f}, ratio {statistics.median(v) / mt:.2f}"
-                      for k, v in ours.items()))
+    print(
+        f"median actions per CPU second: OpenSpiel C++ Dou Dizhu via Python {mt:,.0f}; "
+        + "; ".join(
+            f"Rank 4p {k} {statistics.median(v):,.0f}, ratio {statistics.median(v) / mt:.2f}" for k, v in ours.items()
+        )
+    )
     load = os.getloadavg()
     print(f"load average at end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 

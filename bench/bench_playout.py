@@ -59,8 +59,10 @@ def main() -> None:
     options = parse_option_pairs(args.option)
 
     print(f"machine: {platform.platform()}; CPU: {cpu_model()}; Python {platform.python_version()}")
-    print(f"game: {args.game}, {args.players} players, options {options or 'default'}; "
-          f"{args.runs} runs of {args.games} random games")
+    print(
+        f"game: {args.game}, {args.players} players, options {options or 'default'}; "
+        f"{args.runs} runs of {args.games} random games"
+    )
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()

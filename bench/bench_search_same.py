@@ -50,7 +50,8 @@ def play(games: int, iterations: int, only: list[str] | None) -> dict[str, Any]:
             searcher = i % players
             state = game.new_game(players, options, seed=1000 + i)
             bots: list[Any] = [
-                ISMCTSBot(seed=7 * i + s, iterations=iterations, seconds=1e9) if s == searcher
+                ISMCTSBot(seed=7 * i + s, iterations=iterations, seconds=1e9)
+                if s == searcher
                 else make_bot(name, "greedy", 100 * i + s)
                 for s in range(players)
             ]
@@ -67,18 +68,34 @@ def play(games: int, iterations: int, only: list[str] | None) -> dict[str, Any]:
                     action = bot_move(bots[seat], state, seat)
                 state.apply(seat, action)
             returns = list(state.returns())
-            played.append({
-                "seed": 1000 + i, "search_seat": searcher, "history": [list(h) for h in state.history],
-                "returns": returns, "won": returns[searcher] == max(returns), "decisions": chosen, "times": times,
-            })
+            played.append(
+                {
+                    "seed": 1000 + i,
+                    "search_seat": searcher,
+                    "history": [list(h) for h in state.history],
+                    "returns": returns,
+                    "won": returns[searcher] == max(returns),
+                    "decisions": chosen,
+                    "times": times,
+                }
+            )
         out[name] = {"players": players, "options": options, "games": played}
     return out
 
 
 def run_tree(tree: str, args: argparse.Namespace, out: Path) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": str(Path(tree).resolve())}
-    cmd = [sys.executable, __file__, "--play", str(out), "--games", str(args.games),
-           "--iterations", str(args.iterations), *(["--only", *args.only] if args.only else [])]
+    cmd = [
+        sys.executable,
+        __file__,
+        "--play",
+        str(out),
+        "--games",
+        str(args.games),
+        "--iterations",
+        str(args.iterations),
+        *(["--only", *args.only] if args.only else []),
+    ]
     subprocess.run(cmd, env=env, check=True)
     data: dict[str, Any] = json.loads(out.read_text())
     return data
@@ -86,8 +103,11 @@ def run_tree(tree: str, args: argparse.Namespace, out: Path) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--before", default="8c7dc90",
-                    help="the tree before: a folder, or a git ref (default 8c7dc90, main before the search profiles)")
+    ap.add_argument(
+        "--before",
+        default="8c7dc90",
+        help="the tree before: a folder, or a git ref (default 8c7dc90, main before the search profiles)",
+    )
     ap.add_argument("--after", default=".", help="the tree after (default: this one)")
     ap.add_argument("--games", type=int, default=4, help="games per setup (seat-rotated)")
     ap.add_argument("--iterations", type=int, default=100)
@@ -113,30 +133,39 @@ def main() -> None:
                 tar.extractall(Path(tmp) / "before", filter="tar")
             args.before = str(Path(tmp) / "before")
         for r in range(args.rounds):
-            for label in (("before", "after") if r % 2 == 0 else ("after", "before")):
+            for label in ("before", "after") if r % 2 == 0 else ("after", "before"):
                 tree = args.before if label == "before" else args.after
                 runs[label].append(run_tree(tree, args, Path(tmp) / f"{label}{r}.json"))
     same = True
     for name in runs["before"][0]:
         results = {label: runs[label][0][name]["games"] for label in runs}
         differ = [
-            g["seed"] for g, h in zip(results["before"], results["after"], strict=True)
+            g["seed"]
+            for g, h in zip(results["before"], results["after"], strict=True)
             if (g["history"], g["returns"], g["decisions"]) != (h["history"], h["returns"], h["decisions"])
         ]
-        repeat = all(run[name]["games"][i]["history"] == runs[label][0][name]["games"][i]["history"]
-                     for label in runs for run in runs[label] for i in range(args.games))
+        repeat = all(
+            run[name]["games"][i]["history"] == runs[label][0][name]["games"][i]["history"]
+            for label in runs
+            for run in runs[label]
+            for i in range(args.games)
+        )
         same &= not differ and repeat
         decisions = sum(len(g["decisions"]) for g in results["after"])
         setup = runs["before"][0][name]
-        print(f"{name} {setup['players']}p {setup['options']}: {args.games} games, {decisions} search decisions, "
-              + ("identical moves and results" if not differ else f"DIFFERENT in the games of seeds {differ}")
-              + ("" if repeat else " (a tree's runs differ among themselves)"))
+        print(
+            f"{name} {setup['players']}p {setup['options']}: {args.games} games, {decisions} search decisions, "
+            + ("identical moves and results" if not differ else f"DIFFERENT in the games of seeds {differ}")
+            + ("" if repeat else " (a tree's runs differ among themselves)")
+        )
         for label in runs:
             games = results[label]
             wins = [g["seed"] for g in games if g["won"]]
             times = [t for run in runs[label] for g in run[name]["games"] for t in g["times"]]
-            print(f"  {label:6}: search won {len(wins)}/{len(games)} (seeds {wins}); "
-                  f"median {statistics.median(times) * 1000:.1f} ms CPU a decision over {len(times)}")
+            print(
+                f"  {label:6}: search won {len(wins)}/{len(games)} (seeds {wins}); "
+                f"median {statistics.median(times) * 1000:.1f} ms CPU a decision over {len(times)}"
+            )
     print("SAME moves and results in every game" if same else "the trees DIFFER")
     sys.exit(0 if same else 1)
 

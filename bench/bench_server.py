@@ -72,8 +72,12 @@ def free_port() -> int:
 
 
 def http(url: str, method: str = "GET", body: Any = None) -> Any:
-    req = urllib.request.Request(url, method=method, data=None if body is None else json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        url,
+        method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(req, timeout=60) as resp:
         return json.load(resp)
 
@@ -106,14 +110,22 @@ def read_state(raw: str) -> tuple[int, list[str], bool]:
     """Version, legal actions and whether finished, reading only what the client needs (the view is
     skipped: a cheap client leaves the cores to the servers)."""
     i = raw.index('"version":') + 10
-    version = int(raw[i:raw.index(",", i)])
+    version = int(raw[i : raw.index(",", i)])
     j = raw.rindex('"legal":') + 8  # the top-level field comes after the view
     legal = [] if raw.startswith("[]", j) else _decode(raw, j)[0]
     return version, legal, '"status":"finished"' in raw
 
 
-async def play_seat(bases: list[str], home: int, table: str, token: str, rng: random.Random, stats: Stats,
-                    think: float, first: asyncio.Event) -> bool:
+async def play_seat(
+    bases: list[str],
+    home: int,
+    table: str,
+    token: str,
+    rng: random.Random,
+    stats: Stats,
+    think: float,
+    first: asyncio.Event,
+) -> bool:
     at = home
     while True:
         url = bases[at].replace("http", "ws", 1) + f"/ws/tables/{table}?token={token}"
@@ -133,8 +145,14 @@ async def play_seat(bases: list[str], home: int, table: str, token: str, rng: ra
                     if not first.is_set():
                         first.set()
                         stats.ready += 1
-                    if stats.killed is not None and table in stats.on_dead and table not in stats.recovered \
-                            and bases[at] != stats.dead and sent is not None and version > sent[0]:
+                    if (
+                        stats.killed is not None
+                        and table in stats.on_dead
+                        and table not in stats.recovered
+                        and bases[at] != stats.dead
+                        and sent is not None
+                        and version > sent[0]
+                    ):
                         stats.recovered[table] = time.time() - stats.killed
                     if sent is not None and version > sent[0]:
                         if stats.measuring:
@@ -160,8 +178,9 @@ async def play_seat(bases: list[str], home: int, table: str, token: str, rng: ra
             await asyncio.sleep(0.05)
 
 
-async def new_table(client: httpx.AsyncClient, base: str, body: dict[str, Any], players: int,
-                    gate: asyncio.Semaphore) -> tuple[str, list[str]]:
+async def new_table(
+    client: httpx.AsyncClient, base: str, body: dict[str, Any], players: int, gate: asyncio.Semaphore
+) -> tuple[str, list[str]]:
     """Create a table and join its seats (at most ``gate`` requests at once, over kept-alive connections)."""
     async with gate:
         tid = (await post(client, base + "/api/tables", body))["table"]["id"]
@@ -181,20 +200,36 @@ async def post(client: httpx.AsyncClient, url: str, body: dict[str, Any]) -> Any
     return r.json()
 
 
-async def table_slot(bases: list[str], slot: int, args: argparse.Namespace, stats: Stats,
-                     client: httpx.AsyncClient, gate: asyncio.Semaphore, connected: asyncio.Semaphore) -> None:
+async def table_slot(
+    bases: list[str],
+    slot: int,
+    args: argparse.Namespace,
+    stats: Stats,
+    client: httpx.AsyncClient,
+    gate: asyncio.Semaphore,
+    connected: asyncio.Semaphore,
+) -> None:
     rng = random.Random(slot)
     home = slot % len(bases)
-    body = {"game": args.game, "players": args.players, "preset": args.preset, "bot_delay": 0,
-            "seed": rng.randrange(2**62), "seats": [{"type": "human"}] * args.players, "private": False}
+    body = {
+        "game": args.game,
+        "players": args.players,
+        "preset": args.preset,
+        "bot_delay": 0,
+        "seed": rng.randrange(2**62),
+        "seats": [{"type": "human"}] * args.players,
+        "private": False,
+    }
     while time.time() < stats.stop and stats.killed is None:
         tid, tokens = await new_table(client, bases[home], body, args.players, gate)
         body["seed"] = rng.randrange(2**62)
         firsts = [asyncio.Event() for _ in tokens]
-        seats = [asyncio.create_task(play_seat(bases, home, tid, t, random.Random(rng.random()), stats, args.think,
-                                               f)) for t, f in zip(tokens, firsts, strict=True)]
+        seats = [
+            asyncio.create_task(play_seat(bases, home, tid, t, random.Random(rng.random()), stats, args.think, f))
+            for t, f in zip(tokens, firsts, strict=True)
+        ]
         async with connected:  # connecting is bounded too
-            await asyncio.wait([asyncio.create_task(f.wait()) for f in firsts] , timeout=60)
+            await asyncio.wait([asyncio.create_task(f.wait()) for f in firsts], timeout=60)
         try:
             done = await asyncio.wait_for(asyncio.gather(*seats), max(1.0, stats.stop - time.time() + 30))
         except TimeoutError:
@@ -252,20 +287,32 @@ class Window:
         now = self._now()
         d = [b - a for a, b in zip(self.start, now, strict=True)]
         elapsed = time.perf_counter() - self.t0
-        return {"elapsed": elapsed, "server": d[0], "db": d[1], "client": d[2], "machine": d[3],
-                "others": d[3] - d[0] - d[1] - d[2]}
+        return {
+            "elapsed": elapsed,
+            "server": d[0],
+            "db": d[1],
+            "client": d[2],
+            "machine": d[3],
+            "others": d[3] - d[0] - d[1] - d[2],
+        }
 
 
-async def run(bases: list[str], pids: list[int], args: argparse.Namespace, procs: list[subprocess.Popen[bytes]],
-              db_pid: int | None) -> tuple[Stats, dict[str, float], float]:
+async def run(
+    bases: list[str],
+    pids: list[int],
+    args: argparse.Namespace,
+    procs: list[subprocess.Popen[bytes]],
+    db_pid: int | None,
+) -> tuple[Stats, dict[str, float], float]:
     stats = Stats()
     stats.stop = time.time() + 3600
     setup = time.perf_counter()
     limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
     async with httpx.AsyncClient(limits=limits, timeout=60) as client:
         gate, connected = asyncio.Semaphore(16), asyncio.Semaphore(64)
-        tasks = [asyncio.create_task(table_slot(bases, i, args, stats, client, gate, connected))
-                 for i in range(args.tables)]
+        tasks = [
+            asyncio.create_task(table_slot(bases, i, args, stats, client, gate, connected)) for i in range(args.tables)
+        ]
         while stats.ready < args.tables * args.players and time.perf_counter() - setup < 600:
             await asyncio.sleep(0.2)
             if any(t.done() and t.exception() for t in tasks):
@@ -283,8 +330,9 @@ async def run(bases: list[str], pids: list[int], args: argparse.Namespace, procs
             stats.killed = time.time()
             procs[0].send_signal(signal.SIGKILL)
             end = time.time() + KILL_WAIT
-            while time.time() < end and (not stats.on_dead or len(stats.recovered) < len(stats.on_dead)
-                                         or len(stats.served) < len(stats.dropped)):
+            while time.time() < end and (
+                not stats.on_dead or len(stats.recovered) < len(stats.on_dead) or len(stats.served) < len(stats.dropped)
+            ):
                 await asyncio.sleep(0.1)
             stats.stop = time.time()
         results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -306,12 +354,20 @@ def start_postgres(tmp: Path) -> tuple[str, int, Callable[[], None]]:
     if prefix:
         shutil.chown(tmp, "postgres")
     data, port = tmp / "pg", free_port()
-    subprocess.run([*prefix, initdb, "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync"],
-                   check=True, capture_output=True, cwd=tmp)
+    subprocess.run(
+        [*prefix, initdb, "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync"],
+        check=True,
+        capture_output=True,
+        cwd=tmp,
+    )
     # fsync off: this measures the server, not the disk (a commit still survives a server process's kill -9)
     opts = f"-p {port} -k {tmp} -c listen_addresses=127.0.0.1 -c fsync=off"
-    subprocess.run([*prefix, pg_ctl, "-D", str(data), "-o", opts, "-l", str(tmp / "pg.log"), "-w", "start"],
-                   check=True, capture_output=True, cwd=tmp)
+    subprocess.run(
+        [*prefix, pg_ctl, "-D", str(data), "-o", opts, "-l", str(tmp / "pg.log"), "-w", "start"],
+        check=True,
+        capture_output=True,
+        cwd=tmp,
+    )
 
     def stop() -> None:
         subprocess.run([*prefix, pg_ctl, "-D", str(data), "-m", "immediate", "stop"], capture_output=True, cwd=tmp)
@@ -329,17 +385,43 @@ def fresh_database(url: str, name: str) -> str:
     return url.rsplit("/", 1)[0] + "/" + name
 
 
-def start_servers(args: argparse.Namespace, url: str | None, processes: int,
-                  tmp: Path) -> tuple[list[subprocess.Popen[bytes]], list[str]]:
+def start_servers(
+    args: argparse.Namespace, url: str | None, processes: int, tmp: Path
+) -> tuple[list[subprocess.Popen[bytes]], list[str]]:
     procs, bases = [], []
     db = ["--database-url", url] if url else ["--database", str(tmp / f"bench-{time.time()}.sqlite")]
     for _ in range(processes):
         port = free_port()
         prof = ["-c", PROFILED.format(out=str(Path(args.profile).resolve()))] if args.profile else ["-m", "courtcards"]
-        procs.append(subprocess.Popen(
-            [sys.executable, *prof, "serve", "--host", "127.0.0.1", "--port", str(port), *db, "--log-level", "warning",
-             "--no-access-log", "--ws", args.ws, "--rate-create", "none", "--rate-join", "none",
-             "--rate-connect", "none", "--rate-rematch", "none", "--lease-ttl", str(args.lease_ttl)]))
+        procs.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    *prof,
+                    "serve",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(port),
+                    *db,
+                    "--log-level",
+                    "warning",
+                    "--no-access-log",
+                    "--ws",
+                    args.ws,
+                    "--rate-create",
+                    "none",
+                    "--rate-join",
+                    "none",
+                    "--rate-connect",
+                    "none",
+                    "--rate-rematch",
+                    "none",
+                    "--lease-ttl",
+                    str(args.lease_ttl),
+                ]
+            )
+        )
         bases.append(f"http://127.0.0.1:{port}")
     for base in bases:
         for _ in range(300):
@@ -383,32 +465,47 @@ def measure(args: argparse.Namespace, url: str | None, case: Case, tmp: Path, db
     lat = sorted(stats.latencies)
     n = len(lat)
     where = ("PostgreSQL (fsync off)" if args.postgres else "PostgreSQL") if url else "SQLite (WAL, synchronous=FULL)"
-    print(f"-- {case.label}, {where}: {args.game} ({args.players} players, preset {args.preset}), "
-          f"{args.duration:.0f} s measured after {setup:.1f} s of setup and {args.warmup:.0f} s of warm-up; "
-          f"load average before {load:.1f}")
+    print(
+        f"-- {case.label}, {where}: {args.game} ({args.players} players, preset {args.preset}), "
+        f"{args.duration:.0f} s measured after {setup:.1f} s of setup and {args.warmup:.0f} s of warm-up; "
+        f"load average before {load:.1f}"
+    )
     out: dict[str, Any] = {"case": case, "n": n}
     if n == 0:
         print("no actions measured")
         return out
     p50, p99 = statistics.median(lat), lat[min(n - 1, int(0.99 * n))]
     el = cpu["elapsed"]
-    out.update(rate=n / el, p50=p50, p99=p99, cpu=cpu["server"] / n, db=cpu["db"] / n, client=cpu["client"] / n,
-               others=cpu["others"] / el)
+    out.update(
+        rate=n / el,
+        p50=p50,
+        p99=p99,
+        cpu=cpu["server"] / n,
+        db=cpu["db"] / n,
+        client=cpu["client"] / n,
+        others=cpu["others"] / el,
+    )
     print(f"actions: {n} in {el:.1f} s = {n / el:.0f} actions/s; games finished: {stats.games}")
     print(f"latency send -> update: median {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms")
-    print(f"CPU per action: servers {cpu['server'] / n * 1000:.2f} ms, database {cpu['db'] / n * 1000:.2f} ms, "
-          f"this client {cpu['client'] / n * 1000:.2f} ms; the machine's other processes used "
-          f"{cpu['others'] / el:.2f} of its {os.cpu_count()} cores meanwhile")
+    print(
+        f"CPU per action: servers {cpu['server'] / n * 1000:.2f} ms, database {cpu['db'] / n * 1000:.2f} ms, "
+        f"this client {cpu['client'] / n * 1000:.2f} ms; the machine's other processes used "
+        f"{cpu['others'] / el:.2f} of its {os.cpu_count()} cores meanwhile"
+    )
     if stats.killed is not None:
         rec, back = sorted(stats.recovered.values()), sorted(stats.served.values())
         print(f"kill -9 of one process: {len(stats.on_dead)} tables had {len(stats.dropped)} sockets on it")
         if back:
-            print(f"  sockets served again by another process: {len(back)}, median {statistics.median(back):.2f} s, "
-                  f"all by {back[-1]:.2f} s after the kill")
+            print(
+                f"  sockets served again by another process: {len(back)}, median {statistics.median(back):.2f} s, "
+                f"all by {back[-1]:.2f} s after the kill"
+            )
         if rec:
             out["recovery"] = (back[-1] if back else float("nan"), rec[-1])
-            print(f"  tables moved on (the next action acknowledged, think time included): {len(rec)}, "
-                  f"median {statistics.median(rec):.2f} s, all by {rec[-1]:.2f} s after the kill")
+            print(
+                f"  tables moved on (the next action acknowledged, think time included): {len(rec)}, "
+                f"median {statistics.median(rec):.2f} s, all by {rec[-1]:.2f} s after the kill"
+            )
         if len(rec) < len(stats.on_dead) or len(back) < len(stats.dropped):
             print(f"  not all within {KILL_WAIT} s")
     if stats.refused:
@@ -433,8 +530,10 @@ def summary(results: list[dict[str, Any]]) -> None:
             print(f"| {c.tables} | {c.processes} | {c.think or 'closed loop'} | no actions | | | | |")
             continue
         rec = "served again by {:.1f} s, moved on by {:.1f} s".format(*r["recovery"]) if "recovery" in r else ""
-        print(f"| {c.tables} | {c.processes} | {f'{c.think:g} s' if c.think else 'closed loop'} | {r['rate']:.0f} | "
-              f"{r['p50'] * 1000:.0f} ms | {r['p99'] * 1000:.0f} ms | {r['cpu'] * 1000:.2f} ms | {rec} |")
+        print(
+            f"| {c.tables} | {c.processes} | {f'{c.think:g} s' if c.think else 'closed loop'} | {r['rate']:.0f} | "
+            f"{r['p50'] * 1000:.0f} ms | {r['p99'] * 1000:.0f} ms | {r['cpu'] * 1000:.2f} ms | {rec} |"
+        )
 
 
 def main() -> int:
@@ -442,9 +541,13 @@ def main() -> int:
     p.add_argument("--tables", type=int, default=200, help="Tables played at once (default 200).")
     p.add_argument("--duration", type=float, default=20.0, help="Measured seconds (default 20).")
     p.add_argument("--warmup", type=float, default=5.0, help="Seconds before measuring (default 5).")
-    p.add_argument("--think", type=float, default=0.0,
-                   help="Playing pace: a seat acts this many seconds on average (uniform between half and 1.5 "
-                        "times) after the state giving it the turn arrives; 0: at once (closed loop).")
+    p.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="Playing pace: a seat acts this many seconds on average (uniform between half and 1.5 "
+        "times) after the state giving it the turn arrives; 0: at once (closed loop).",
+    )
     p.add_argument("--game", default="rank")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--preset", default=None)
@@ -454,9 +557,12 @@ def main() -> int:
     p.add_argument("--postgres", action="store_true", help="Start a throwaway PostgreSQL (initdb) for the run.")
     p.add_argument("--processes", type=int, default=1, help="Server processes (more than 1: PostgreSQL).")
     p.add_argument("--compare", action="store_true", help="Measure 1 process, then 2, in one run.")
-    p.add_argument("--figures", action="store_true",
-                   help="The README's figures in one run (needs --postgres): 200 tables on 1 and 2 processes at "
-                        "the pace of --think and closed loop, then 1000 tables on 2 processes with --kill.")
+    p.add_argument(
+        "--figures",
+        action="store_true",
+        help="The README's figures in one run (needs --postgres): 200 tables on 1 and 2 processes at "
+        "the pace of --think and closed loop, then 1000 tables on 2 processes with --kill.",
+    )
     p.add_argument("--kill", action="store_true", help="With 2+ processes: kill -9 one and time the recovery.")
     p.add_argument("--lease-ttl", type=float, default=5.0, help="The servers' --lease-ttl (default 5).")
     args = p.parse_args()
@@ -471,11 +577,18 @@ def main() -> int:
         url, db_pid, stop_pg = start_postgres(tmp)
     if (args.processes > 1 or args.compare or args.figures) and not url:
         p.error("several processes need PostgreSQL: --postgres or --database-url")
-    print(f"machine: {platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
-          f"load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"machine: {platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
     if args.figures:
-        cases = [Case(1, 200, args.think), Case(2, 200, args.think), Case(1, 200, 0.0), Case(2, 200, 0.0),
-                 Case(2, 1000, args.think, kill=True)]
+        cases = [
+            Case(1, 200, args.think),
+            Case(2, 200, args.think),
+            Case(1, 200, 0.0),
+            Case(2, 200, 0.0),
+            Case(2, 1000, args.think, kill=True),
+        ]
     elif args.compare:
         cases = [Case(1, args.tables, args.think), Case(2, args.tables, args.think, args.kill)]
     else:

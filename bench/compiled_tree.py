@@ -29,11 +29,16 @@ CACHE = ROOT / "bench" / ".compiled"
 def _files(src: Path = ROOT) -> list[str]:
     if src != ROOT:  # an extracted tree (no git): every file, build outputs aside
         skip = {"build", "__pycache__", "bench"}
-        return sorted(str(p.relative_to(src)) for p in src.rglob("*")
-                      if (p.is_file() or p.is_symlink()) and not skip & set(p.relative_to(src).parts)
-                      and not p.name.endswith((".so", ".c", ".o")))
-    out = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-co", "--exclude-standard", "-z"],
-                         check=True, capture_output=True).stdout.decode()
+        return sorted(
+            str(p.relative_to(src))
+            for p in src.rglob("*")
+            if (p.is_file() or p.is_symlink())
+            and not skip & set(p.relative_to(src).parts)
+            and not p.name.endswith((".so", ".c", ".o"))
+        )
+    out = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-co", "--exclude-standard", "-z"], check=True, capture_output=True
+    ).stdout.decode()
     return sorted(f for f in out.split("\0") if f and (ROOT / f).exists() and not f.startswith("bench/"))
 
 
@@ -58,8 +63,13 @@ def compiled_tree(source: Path = ROOT, slot: str = "tree") -> Path:
         else:
             shutil.copy2(src, dst)
     print(f"building the compiled engine in {folder} (about 3 minutes)...", file=sys.stderr)
-    build = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=folder,
-                           env=dict(os.environ, COURTCARDS_COMPILE="1"), capture_output=True, text=True)
+    build = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_ext", "--inplace"],
+        cwd=folder,
+        env=dict(os.environ, COURTCARDS_COMPILE="1"),
+        capture_output=True,
+        text=True,
+    )
     if build.returncode:
         sys.exit(f"building the compiled engine failed:\n{build.stdout}{build.stderr}")
     (folder / "DONE").touch()

@@ -76,13 +76,21 @@ class Ladder:
             "seed": self.seed,
             "games": self.games,
             "ratings": [
-                {"bot": b, "mu": self.mu[b], "sigma": self.sigma[b], "ci95": list(self.interval(b)),
-                 "wins": self.first.get(b, 0), "seats": self.seats_played.get(b, 0)}
+                {
+                    "bot": b,
+                    "mu": self.mu[b],
+                    "sigma": self.sigma[b],
+                    "ci95": list(self.interval(b)),
+                    "wins": self.first.get(b, 0),
+                    "seats": self.seats_played.get(b, 0),
+                }
                 for b in self.order()
             ],
             "pairwise": [
                 {"bot": a, "against": b, "rate": p[0], "ci95": [p[1], p[2]], "meetings": p[3]}
-                for a in self.bots for b in self.bots if a != b and (p := self.pairwise(a, b)) is not None
+                for a in self.bots
+                for b in self.bots
+                if a != b and (p := self.pairwise(a, b)) is not None
             ],
         }
 

@@ -202,8 +202,7 @@ def simulate(
         raise OptionError(f"the number of games must be at least 0, not {games}")
     result = SimResult(name, len(kinds), dict(resolved), kinds, seed)
     jobs: list[_Job] = [
-        (name, kinds, start, min(start + chunk, games), seed, opts or None, preset)
-        for start in range(0, games, chunk)
+        (name, kinds, start, min(start + chunk, games), seed, opts or None, preset) for start in range(0, games, chunk)
     ]
     for outcomes in _run(jobs, workers):
         for out in outcomes:

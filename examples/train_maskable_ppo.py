@@ -23,8 +23,12 @@ import courtcards.envs.gymnasium as ccgym
 
 def make_env(args: argparse.Namespace) -> gym.Env:
     options = dict(o.split("=", 1) for o in args.option)
-    env = gym.make(ccgym.env_ids()[args.game], num_players=args.players, options=options,
-                   opponents=tuple(args.opponents.split(",")))
+    env = gym.make(
+        ccgym.env_ids()[args.game],
+        num_players=args.players,
+        options=options,
+        opponents=tuple(args.opponents.split(",")),
+    )
     return ActionMasker(env, lambda e: e.unwrapped.action_masks())
 
 
@@ -60,10 +64,16 @@ def main() -> None:
     start = time.perf_counter()
     model.learn(total_timesteps=args.steps)
     took = time.perf_counter() - start
-    after = win_rate(env, lambda obs, mask: int(model.predict(obs, action_masks=mask, deterministic=True)[0]),
-                     args.eval_games, 10_000)
-    print(f"after {args.steps} steps ({took:.0f} s): MaskablePPO wins {after:.1%} of {args.eval_games} games "
-          f"vs {args.opponents}")
+    after = win_rate(
+        env,
+        lambda obs, mask: int(model.predict(obs, action_masks=mask, deterministic=True)[0]),
+        args.eval_games,
+        10_000,
+    )
+    print(
+        f"after {args.steps} steps ({took:.0f} s): MaskablePPO wins {after:.1%} of {args.eval_games} games "
+        f"vs {args.opponents}"
+    )
 
 
 if __name__ == "__main__":

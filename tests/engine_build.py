@@ -5,5 +5,6 @@ import pytest
 
 from courtcards import engine_build
 
-pure_only = pytest.mark.skipif(engine_build() == "compiled",
-                               reason="patches an engine class; the compiled engine's classes cannot be patched")
+pure_only = pytest.mark.skipif(
+    engine_build() == "compiled", reason="patches an engine class; the compiled engine's classes cannot be patched"
+)

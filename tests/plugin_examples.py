@@ -12,8 +12,10 @@ from typing import Any
 from courtcards.core.game import Game, get_game
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = {"fivetricks": ("plugin-game", "courtcards_fivetricks"),
-            "rank_knights": ("rank-variant", "courtcards_rank_knights")}
+EXAMPLES = {
+    "fivetricks": ("plugin-game", "courtcards_fivetricks"),
+    "rank_knights": ("rank-variant", "courtcards_rank_knights"),
+}
 
 
 def register_examples() -> list[Game[Any]]:

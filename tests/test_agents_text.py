@@ -135,8 +135,7 @@ def test_an_illegal_move_is_refused_with_the_reason_then_retried() -> None:
     # seat 0 of a fresh Rank game leads when King; otherwise play to its first lead
     game = get_game("rank")
     seed = next(s for s in range(50) if game.new_game(3, {"tokens_to_win": 1}, s).to_move() == (0,))
-    played = play_local("rank", {0: pass_first}, num_players=3, options={"tokens_to_win": 1}, seed=seed,
-                        max_actions=1)
+    played = play_local("rank", {0: pass_first}, num_players=3, options={"tokens_to_win": 1}, seed=seed, max_actions=1)
     first = played.decisions[0]
     assert [a.move for a in first.attempts] == ["pass", first.move] and first.move != "pass"
     assert "illegal action 'pass' by seat 0" in str(first.attempts[0].refusal)
@@ -175,8 +174,13 @@ def server(tmp_path: Path) -> Iterator[str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    config = uvicorn.Config(create_app(database_url(None, tmp_path / "cc.sqlite")), host="127.0.0.1", port=port,
-                            log_level="warning", access_log=False)
+    config = uvicorn.Config(
+        create_app(database_url(None, tmp_path / "cc.sqlite")),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        access_log=False,
+    )
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -223,8 +227,9 @@ def test_cli_agent_runs_a_command_at_a_server_table(server: str, tmp_path: Path)
         "moves = sys.stdin.read().split('## Your legal moves\\n', 1)[1].split('\\n\\n', 1)[0].splitlines()\n"
         "print('MOVE: ' + moves[-1])\n"
     )
-    result = CliRunner().invoke(app, ["agent", "--table", f"{server}/join/{tid}/0", "--command",
-                                      f"{sys.executable} {script}"])
+    result = CliRunner().invoke(
+        app, ["agent", "--table", f"{server}/join/{tid}/0", "--command", f"{sys.executable} {script}"]
+    )
     assert result.exit_code == 0, result.output
     assert "joined table" in result.output and "game over" in result.output
     bad = CliRunner().invoke(app, ["agent", "--table", f"{server}/table/nope", "--command", "cat"])

@@ -56,8 +56,9 @@ def test_drama_counts_lead_changes_and_when_the_winner_is_clear() -> None:
 
 
 # -- what the records show -----------------------------------------------------------------------
-def _played(game: str, n: int, index: int = 0, seed: int = 3, options: dict[str, Any] | None = None,
-            bots: str = "greedy") -> tuple[Any, Any]:
+def _played(
+    game: str, n: int, index: int = 0, seed: int = 3, options: dict[str, Any] | None = None, bots: str = "greedy"
+) -> tuple[Any, Any]:
     state, kinds = play_game(game, [bots] * n, index, seed, options)
     return state, observe(state.record(), kinds)
 
@@ -123,22 +124,23 @@ def test_royals_first_player_and_assassinations() -> None:
 
 
 # -- a game with no observer of its own ------------------------------------------------------------
-GENERIC_RUNS = [("rank", ["greedy"] * 4, {"tokens_to_win": 3}, "hands", True),
-                ("kqp", ["greedy"] * 5, {"rounds": 2}, "rounds", True),
-                ("royale", ["mixed", "random"], {}, "rounds", False),
-                ("royals", ["greedy", "random", "random"], {}, "turns", False)]
+GENERIC_RUNS = [
+    ("rank", ["greedy"] * 4, {"tokens_to_win": 3}, "hands", True),
+    ("kqp", ["greedy"] * 5, {"rounds": 2}, "rounds", True),
+    ("royale", ["mixed", "random"], {}, "rounds", False),
+    ("royals", ["greedy", "random", "random"], {}, "turns", False),
+]
 
 
 @pytest.mark.parametrize(("game", "bots", "options", "unit", "has_roles"), GENERIC_RUNS)
 def test_a_game_without_an_observer_gets_the_generic_report(
-        monkeypatch: pytest.MonkeyPatch, game: str, bots: list[str], options: dict[str, Any], unit: str,
-        has_roles: bool) -> None:
+    monkeypatch: pytest.MonkeyPatch, game: str, bots: list[str], options: dict[str, Any], unit: str, has_roles: bool
+) -> None:
     g = get_game(game)
     own = g.profile("observer")
     assert own is not None and observer_of(g) is own
     declared = type(g).profile
-    monkeypatch.setattr(type(g), "profile",
-                        lambda self, layer: None if layer == "observer" else declared(self, layer))
+    monkeypatch.setattr(type(g), "profile", lambda self, layer: None if layer == "observer" else declared(self, layer))
     assert observer_of(g) is observe_generic
     spec = build_specs(game, bots, None, options, None, [])[0]
     facts = run_facts(spec, 6, seed=4, workers=1, batch_size=3)
@@ -152,8 +154,11 @@ def test_a_game_without_an_observer_gets_the_generic_report(
     seats = [f for f in report.figures if f.section == SEATS]
     assert [f.name for f in seats] == [f"seat {s}" for s in range(len(bots))]
     assert sum(f.value for f in seats) * 6 == pytest.approx(sum(f.winner is not None for f in facts))
-    assert {f.name for f in report.figures if f.section == LENGTH} >= {f"{unit}: mean", "actions: mean",
-                                                                        "actions: median"}
+    assert {f.name for f in report.figures if f.section == LENGTH} >= {
+        f"{unit}: mean",
+        "actions: mean",
+        "actions: median",
+    }
     roles = [f for f in report.figures if f.section == ROLES]
     assert bool(roles) == has_roles  # Rank's characters and KQP's roles are in their views; the others have none
     if has_roles:
@@ -174,8 +179,11 @@ def test_report_shares_add_up_and_runs_do_not_depend_on_workers() -> None:
     report = summarize(spec, 2, one)
     seats = [f for f in report.figures if f.section == SEATS]
     assert len(seats) == 3 and sum(f.value for f in seats) == pytest.approx(1.0)
-    assert all(f.low is not None and f.high is not None and f.low <= f.value <= f.high
-               for f in report.figures if f.kind != "quantile")
+    assert all(
+        f.low is not None and f.high is not None and f.low <= f.value <= f.high
+        for f in report.figures
+        if f.kind != "quantile"
+    )
     roles = {f.name: f for f in report.figures if f.section == ROLES}
     assert set(roles) == {"king", "queen", "beggar"} and all(f.n == 9 for f in roles.values())
     assert sum(f.value * f.n for f in roles.values()) == pytest.approx(9)  # one winner a game

@@ -69,8 +69,9 @@ def test_the_default_bots_are_the_games_own() -> None:
 def test_a_game_with_no_observer_gets_a_full_report(monkeypatch: pytest.MonkeyPatch) -> None:
     game = get_game("royals")
     declared = type(game).profile
-    monkeypatch.setattr(type(game), "profile",
-                        lambda self, layer: None if layer == "observer" else declared(self, layer))
+    monkeypatch.setattr(
+        type(game), "profile", lambda self, layer: None if layer == "observer" else declared(self, layer)
+    )
     code, out, _ = run("royals", "--games", "4", "--workers", "1", "--players", "3", "--json", "-")
     assert code == 0
     (only,) = json.loads(out)["runs"]
@@ -94,9 +95,23 @@ def test_table_csv_and_the_same_figures_on_two_workers(tmp_path: Path) -> None:
 
 def test_sweep_reports_each_combination_with_plots(tmp_path: Path) -> None:
     out_dir = tmp_path / "report"
-    code, out, _ = run("rank", "--games", "3", "--workers", "1", "--sweep", "tokens_to_win=1,2",
-                       "--sweep", "players=3,4", "--html", str(out_dir), "--plot", str(tmp_path / "len.png"),
-                       "--json", str(tmp_path / "r.json"))
+    code, out, _ = run(
+        "rank",
+        "--games",
+        "3",
+        "--workers",
+        "1",
+        "--sweep",
+        "tokens_to_win=1,2",
+        "--sweep",
+        "players=3,4",
+        "--html",
+        str(out_dir),
+        "--plot",
+        str(tmp_path / "len.png"),
+        "--json",
+        str(tmp_path / "r.json"),
+    )
     assert code == 0, out
     runs = json.loads((tmp_path / "r.json").read_text())["runs"]
     assert [(r["sweep"]["tokens_to_win"], r["players"]) for r in runs] == [("1", 3), ("1", 4), ("2", 3), ("2", 4)]
@@ -150,8 +165,19 @@ def test_a_failure_while_writing_leaves_nothing(tmp_path: Path, monkeypatch: pyt
         raise CourtcardsError("the plot could not be drawn")
 
     monkeypatch.setattr(analyze_cli, "length_histogram", broken)
-    code, _, output = run("royale", "--games", "2", "--workers", "1", "--json", str(tmp_path / "r.json"),
-                          "--plot", str(tmp_path / "p.png"), "--html", str(tmp_path / "report"))
+    code, _, output = run(
+        "royale",
+        "--games",
+        "2",
+        "--workers",
+        "1",
+        "--json",
+        str(tmp_path / "r.json"),
+        "--plot",
+        str(tmp_path / "p.png"),
+        "--html",
+        str(tmp_path / "report"),
+    )
     assert code == 2 and output.strip().splitlines()[-1] == "Error: the plot could not be drawn"
     assert list(tmp_path.iterdir()) == []
 
@@ -174,7 +200,13 @@ def test_unreachable_ray_cluster_is_refused() -> None:
 def test_bare_ray_means_a_local_runtime() -> None:
     assert analyze_cli.bare_ray(["analyze", "rank", "--ray"]) == ["analyze", "rank", "--ray", "local"]
     assert analyze_cli.bare_ray(["analyze", "rank", "--ray", "--games", "3"]) == [
-        "analyze", "rank", "--ray", "local", "--games", "3"]
+        "analyze",
+        "rank",
+        "--ray",
+        "local",
+        "--games",
+        "3",
+    ]
     assert analyze_cli.bare_ray(["analyze", "--ray", "10.0.0.2:6379"]) == ["analyze", "--ray", "10.0.0.2:6379"]
 
 

@@ -74,24 +74,39 @@ def test_greedy_is_deterministic_given_its_seed() -> None:
 
 
 def test_goes_out_when_a_play_empties_the_hand() -> None:
-    state = position(hands=[["3", "3"], ["1", "5", "9"], ["8", "10"], ["4", "11"]],
-                     pile=["2", "2"], pile_value=2, pile_count=2, owner=3, turn=0)
+    state = position(
+        hands=[["3", "3"], ["1", "5", "9"], ["8", "10"], ["4", "11"]],
+        pile=["2", "2"],
+        pile_value=2,
+        pile_count=2,
+        owner=3,
+        turn=0,
+    )
     assert greedy_choice(state, 0) == "3 3"
 
 
 def test_plays_a_lone_crown_to_go_out_but_not_a_crown_draw_2_that_draws() -> None:
-    state = position(hands=[["C"], ["5", "9"], ["8", "10"], ["4", "11"]],
-                     pile=["12"], pile_value=12, pile_count=1, owner=3, turn=0)
+    state = position(
+        hands=[["C"], ["5", "9"], ["8", "10"], ["4", "11"]], pile=["12"], pile_value=12, pile_count=1, owner=3, turn=0
+    )
     assert greedy_choice(state, 0) == "C"
     # RK-6: Crown + Draw 2 as the last card does not take you out while the draw pile has cards
-    state = position(hands=[["C2", "2"], ["5", "9"], ["8", "10"], ["4", "11"]],
-                     pile=["1"], pile_value=1, pile_count=1, owner=3, turn=0, draw_pile=["7", "6"])
+    state = position(
+        hands=[["C2", "2"], ["5", "9"], ["8", "10"], ["4", "11"]],
+        pile=["1"],
+        pile_value=1,
+        pile_count=1,
+        owner=3,
+        turn=0,
+        draw_pile=["7", "6"],
+    )
     assert greedy_choice(state, 0) == "2"
 
 
 def test_leads_the_lowest_awkward_set() -> None:
-    state = position(hands=[["2", "9", "9", "12", "W"], ["5", "10", "11", "C"], ["6", "12", "12"], ["7", "10", "W"]],
-                     turn=0)
+    state = position(
+        hands=[["2", "9", "9", "12", "W"], ["5", "10", "11", "C"], ["6", "12", "12"], ["7", "10", "W"]], turn=0
+    )
     assert greedy_choice(state, 0) == "2"
 
 
@@ -103,8 +118,14 @@ def test_leads_sets_nobody_can_beat_first_when_that_takes_the_bot_out() -> None:
 
 
 def test_follows_with_the_cheapest_beating_set() -> None:
-    state = position(hands=[["2", "7", "9", "12", "W"], ["5", "8"], ["6", "10"], ["4", "11"]],
-                     pile=["6"], pile_value=6, pile_count=1, owner=3, turn=0)
+    state = position(
+        hands=[["2", "7", "9", "12", "W"], ["5", "8"], ["6", "10"], ["4", "11"]],
+        pile=["6"],
+        pile_value=6,
+        pile_count=1,
+        owner=3,
+        turn=0,
+    )
     assert greedy_choice(state, 0) == "7"
 
 
@@ -112,8 +133,7 @@ def test_passes_rather_than_spend_a_valuable_card_early() -> None:
     # RK-8: passing is always allowed; breaking the 12s or spending the Wild now would be a waste
     hand = ["1", "1", "2", "2", "3", "3", "4", "4", "5", "5", "12", "12", "W", "U", "D"]
     others = [["6"] * 5 + ["7"] * 5 + ["8"] * 5, ["9"] * 5 + ["10"] * 5 + ["11"] * 5, ["1"] * 5 + ["10"] * 2]
-    state = position(hands=[hand, *others], pile=["6"], pile_value=6, pile_count=1, owner=3, turn=0,
-                     draw_pile=["2"])
+    state = position(hands=[hand, *others], pile=["6"], pile_value=6, pile_count=1, owner=3, turn=0, draw_pile=["2"])
     legal = {a.text for a in state.legal_actions(0)}
     assert {"12", "W", "12 U", "1 D"} <= legal
     assert greedy_choice(state, 0) == "pass"
@@ -122,15 +142,22 @@ def test_passes_rather_than_spend_a_valuable_card_early() -> None:
 def test_uses_rank_down_to_dump_a_low_card_when_stuck() -> None:
     # RK-5: a set with a Rank-Down needs only the same count
     hand = ["2", "5", "5", "9", "9", "D", "6", "6", "3", "3", "4", "4"]
-    state = position(hands=[hand, ["1"] * 5, ["7"] * 5, ["8"] * 5], pile=["11"], pile_value=11, pile_count=1,
-                     owner=3, turn=0)
+    state = position(
+        hands=[hand, ["1"] * 5, ["7"] * 5, ["8"] * 5], pile=["11"], pile_value=11, pile_count=1, owner=3, turn=0
+    )
     assert greedy_choice(state, 0) == "2 D"
 
 
 def test_plays_a_crown_when_it_surely_takes_the_bot_out() -> None:
     # Crown wins the round (RK-6); then the 4 4 lead empties the hand
-    state = position(hands=[["C", "4", "4"], ["5", "9"], ["8", "10"], ["4", "11"]],
-                     pile=["12"], pile_value=12, pile_count=1, owner=1, turn=0)
+    state = position(
+        hands=[["C", "4", "4"], ["5", "9"], ["8", "10"], ["4", "11"]],
+        pile=["12"],
+        pile_value=12,
+        pile_count=1,
+        owner=1,
+        turn=0,
+    )
     assert greedy_choice(state, 0) == "C"
 
 

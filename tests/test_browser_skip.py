@@ -11,8 +11,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_browser_tests(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pytest", "tests/browser", "-q", "-rs", "-p", "no:cacheprovider"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120, env={**os.environ, **env})
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "tests/browser", "-q", "-rs", "-p", "no:cacheprovider"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        env={**os.environ, **env},
+    )
 
 
 def test_without_chromium_every_browser_test_skips_saying_why(tmp_path: Path) -> None:

@@ -20,7 +20,8 @@ def compiled_modules() -> list[str]:
     wanted = {"HERE", "GAME_MODULES", "GAMES", "COMPILED"}
     for node in tree.body:  # the imports and the module lists only, without running setup()
         if isinstance(node, ast.ImportFrom | ast.Import) or (
-                isinstance(node, ast.Assign) and {t.id for t in node.targets if isinstance(t, ast.Name)} & wanted):
+            isinstance(node, ast.Assign) and {t.id for t in node.targets if isinstance(t, ast.Name)} & wanted
+        ):
             exec(compile(ast.Module([node], []), "setup.py", "exec"), namespace)
     files = namespace["COMPILED"]
     assert isinstance(files, list) and files
@@ -99,9 +100,16 @@ def test_the_isolated_build_gets_every_package_the_type_check_of_the_compiled_mo
 @pytest.mark.skipif(sys.platform == "win32", reason="setup.py leaves MSVC to setuptools")
 def test_without_a_c_compiler_the_compiled_build_stops_with_one_line(tmp_path: Path) -> None:
     env = {**os.environ, "COURTCARDS_COMPILE": "1", "CC": str(tmp_path / "no-cc")}
-    res = subprocess.run([sys.executable, "setup.py", "egg_info", "--egg-base", str(tmp_path)], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=120)
+    res = subprocess.run(
+        [sys.executable, "setup.py", "egg_info", "--egg-base", str(tmp_path)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert res.returncode == 1
     assert res.stderr.strip().splitlines() == [
         f"COURTCARDS_COMPILE=1 needs a C compiler and found none ('{tmp_path / 'no-cc'}' not found on PATH): install "
-        "one (e.g. apt-get install gcc) or install without COURTCARDS_COMPILE (pure Python)"]
+        "one (e.g. apt-get install gcc) or install without COURTCARDS_COMPILE (pure Python)"
+    ]

@@ -38,8 +38,13 @@ def output(session: PlaySession) -> str:
 def human_session(tmp_path: Path, answer: Callable[[PlaySession], str], **kw: Any) -> PlaySession:
     holder: list[PlaySession] = []
     session = setup_session(
-        "rank", seed=kw.pop("seed", 11), options=kw.pop("options", ["tokens_to_win=1"]), console=console(),
-        input_fn=lambda prompt: answer(holder[0]), record=tmp_path / "game.json", **kw,
+        "rank",
+        seed=kw.pop("seed", 11),
+        options=kw.pop("options", ["tokens_to_win=1"]),
+        console=console(),
+        input_fn=lambda prompt: answer(holder[0]),
+        record=tmp_path / "game.json",
+        **kw,
     )
     holder.append(session)
     return session
@@ -55,8 +60,15 @@ def test_watch_game_finishes_and_its_record_replays_to_the_same_state(tmp_path: 
     record = GameRecord.load(path)
     assert record.result is not None and all(p.startswith("bot:") for p in record.meta["players"])
     # the same command again deals and plays the same game, move for move
-    session = setup_session("rank", seed=5, options=["tokens_to_win=1"], watch=True, delay=0, console=console(),
-                            record=tmp_path / "again.json")
+    session = setup_session(
+        "rank",
+        seed=5,
+        options=["tokens_to_win=1"],
+        watch=True,
+        delay=0,
+        console=console(),
+        record=tmp_path / "again.json",
+    )
     assert session.run() == 0
     assert record.replay().to_json() == session.state.to_json()
     assert GameRecord.load(tmp_path / "again.json").actions == record.actions
@@ -157,8 +169,9 @@ def test_bad_names_exit_2_listing_the_valid_ones(args: list[str], message: str, 
 
 def _finished_record(tmp_path: Path) -> Path:
     path = tmp_path / "done.json"
-    session = setup_session("rank", seed=8, options=["tokens_to_win=1"], watch=True, delay=0, console=console(),
-                            record=path)
+    session = setup_session(
+        "rank", seed=8, options=["tokens_to_win=1"], watch=True, delay=0, console=console(), record=path
+    )
     assert session.run() == 0
     return path
 
@@ -218,11 +231,23 @@ def test_renderer_registry_falls_back_to_the_generic_renderer(monkeypatch: pytes
 def test_steal_card_is_shown_to_king_and_beggar_only() -> None:
     # RK-12 / RK-16: the card taken is seen by the King and the Beggar only.
     game = get_game("rank")
-    hands = [["1"] * 5 + ["2"] * 5 + ["3"] * 5, ["4"] * 5 + ["5"] * 5 + ["6"] * 5,
-             ["7"] * 5 + ["8"] * 5 + ["9"] * 5, ["10"] * 5 + ["11"] * 5 + ["12"] * 5]
+    hands = [
+        ["1"] * 5 + ["2"] * 5 + ["3"] * 5,
+        ["4"] * 5 + ["5"] * 5 + ["6"] * 5,
+        ["7"] * 5 + ["8"] * 5 + ["9"] * 5,
+        ["10"] * 5 + ["11"] * 5 + ["12"] * 5,
+    ]
     log = [{"hand": 1, "finish": [0, 1, 2, 3], "king": 0, "queen": 1, "beggar": 3, "tokens": [2, 1, 0, 0]}]
-    state = game.state_from_json({"hands": hands, "phase": "benefit", "round": 2, "hands_log": log,
-                                  "characters": ["king", "queen", "knight", "beggar"], "tokens": [2, 1, 0, 0]})
+    state = game.state_from_json(
+        {
+            "hands": hands,
+            "phase": "benefit",
+            "round": 2,
+            "hands_log": log,
+            "characters": ["king", "queen", "knight", "beggar"],
+            "tokens": [2, 1, 0, 0],
+        }
+    )
     before = [state.view(s) for s in range(4)]
     state.apply(0, "steal")
     after = [state.view(s) for s in range(4)]

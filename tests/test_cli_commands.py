@@ -62,8 +62,7 @@ def test_typing_q_plays_the_queen_in_kqp(tmp_path: Path) -> None:
         lines.append(line)
         return line
 
-    session = setup_session("kqp", players=4, seed=16, console=console(), input_fn=answer,
-                            record=tmp_path / "g.json")
+    session = setup_session("kqp", players=4, seed=16, console=console(), input_fn=answer, record=tmp_path / "g.json")
     holder.append(session)
     assert session.run() == 0
     assert lines == ["Q", "quit"]  # the Queen was legal at the first prompt, and the game went on after it
@@ -73,8 +72,9 @@ def test_typing_q_plays_the_queen_in_kqp(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("word", ["quit", "QUIT", "exit", "Exit"])
 def test_quit_words_stop_and_save(tmp_path: Path, word: str) -> None:
-    session = setup_session("kqp", players=4, seed=16, console=console(), input_fn=lambda _p: word,
-                            record=tmp_path / "g.json")
+    session = setup_session(
+        "kqp", players=4, seed=16, console=console(), input_fn=lambda _p: word, record=tmp_path / "g.json"
+    )
     assert session.run() == 0
     assert session.saved == tmp_path / "g.json" and not session.state.is_over()
 
@@ -83,7 +83,8 @@ def test_ctrl_c_stops_and_saves(tmp_path: Path) -> None:
     def interrupt(_prompt: str) -> str:
         raise KeyboardInterrupt
 
-    session = setup_session("kqp", players=4, seed=16, console=console(), input_fn=interrupt,
-                            record=tmp_path / "g.json")
+    session = setup_session(
+        "kqp", players=4, seed=16, console=console(), input_fn=interrupt, record=tmp_path / "g.json"
+    )
     assert session.run() == 130
     assert session.saved == tmp_path / "g.json"

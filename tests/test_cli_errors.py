@@ -42,15 +42,17 @@ def test_ladder_without_openskill_names_the_analysis_extra(monkeypatch: pytest.M
     assert line == "Error: the ladder needs openskill: pip install 'courtcards[analysis]'"
 
 
-def test_ladder_plot_without_matplotlib_names_the_analysis_extra(monkeypatch: pytest.MonkeyPatch,
-                                                                  tmp_path: Path) -> None:
+def test_ladder_plot_without_matplotlib_names_the_analysis_extra(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     block(monkeypatch, "matplotlib", "matplotlib.pyplot")
     line = error_line(["ladder", "rank", "--games", "2", "--workers", "1", "--plot", str(tmp_path / "l.png")])
     assert line == "Error: plots need matplotlib: pip install 'courtcards[analysis]'"
 
 
-def test_analyze_plot_without_matplotlib_names_the_analysis_extra(monkeypatch: pytest.MonkeyPatch,
-                                                                   tmp_path: Path) -> None:
+def test_analyze_plot_without_matplotlib_names_the_analysis_extra(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     block(monkeypatch, "matplotlib", "matplotlib.pyplot")
     for out in (["--plot", str(tmp_path / "p.png")], ["--html", str(tmp_path / "report")]):
         line = error_line(["analyze", "royale", "--games", "2", "--workers", "1", *out])
@@ -67,13 +69,16 @@ def test_serve_postgres_without_psycopg_names_the_postgres_extra(monkeypatch: py
     pytest.importorskip("sqlalchemy")
     block(monkeypatch, "psycopg", "psycopg2")
     line = error_line(["serve", "--port", "0", "--database-url", "postgresql+psycopg://u:p@127.0.0.1:1/db"])
-    assert line == ("Error: PostgreSQL needs the psycopg driver: pip install 'courtcards[postgres]' "
-                    "(or pip install 'psycopg[binary]')")
+    assert line == (
+        "Error: PostgreSQL needs the psycopg driver: pip install 'courtcards[postgres]' "
+        "(or pip install 'psycopg[binary]')"
+    )
 
 
 @pytest.mark.parametrize("module", sorted(EXTRAS))
-def test_a_command_stopped_by_any_missing_extra_names_it(module: str, monkeypatch: pytest.MonkeyPatch,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_command_stopped_by_any_missing_extra_names_it(
+    module: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def app_needing_it() -> None:
         raise ModuleNotFoundError(f"No module named {module!r}", name=f"{module}.sub")
 
@@ -83,7 +88,8 @@ def test_a_command_stopped_by_any_missing_extra_names_it(module: str, monkeypatc
     assert stop.value.code == 2
     extra = EXTRAS[module]
     assert capsys.readouterr().err.strip().splitlines() == [
-        f"Error: this command needs {module}, which comes with the {extra} extra: pip install 'courtcards[{extra}]'"]
+        f"Error: this command needs {module}, which comes with the {extra} extra: pip install 'courtcards[{extra}]'"
+    ]
 
 
 def test_ladder_needs_openskill_which_comes_with_analysis() -> None:
@@ -98,15 +104,18 @@ def test_the_error_helper_never_reads_markup(capsys: pytest.CaptureFixture[str])
 
 
 # -- one style of error -----------------------------------------------------------------------------------
-@pytest.mark.parametrize("args", [
-    ["play", "rank", "--players", "99"],
-    ["replay", "no-such-file.json"],
-    ["simulate", "rank", "--bots", "nobody"],
-    ["ladder", "rank", "--bots", "nobody"],
-    ["tournament", "rank"],
-    ["analyze", "rank", "--bots", "nobody"],
-    ["serve", "--log-level", "loud"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "rank", "--players", "99"],
+        ["replay", "no-such-file.json"],
+        ["simulate", "rank", "--bots", "nobody"],
+        ["ladder", "rank", "--bots", "nobody"],
+        ["tournament", "rank"],
+        ["analyze", "rank", "--bots", "nobody"],
+        ["serve", "--log-level", "loud"],
+    ],
+)
 def test_every_command_refuses_with_one_error_line_on_stderr(args: list[str]) -> None:
     line = error_line(args)
     assert line.startswith("Error: ") and not line.startswith("Error: Error"), line
@@ -152,8 +161,9 @@ def test_quitting_prints_a_resume_command_that_runs(tmp_path: Path, monkeypatch:
     monkeypatch.setenv("PATH", str(tmp_path / "elsewhere"))
     monkeypatch.setattr(sys, "argv", [".venv/bin/courtcards", "play", "royale"])
     out = Console(file=io.StringIO(), width=40, color_system=None)
-    session = setup_session("royale", seed=2, console=out, input_fn=lambda _p: "quit",
-                            record=Path("records") / "g.json")
+    session = setup_session(
+        "royale", seed=2, console=out, input_fn=lambda _p: "quit", record=Path("records") / "g.json"
+    )
     session.run()
     text = out.file.getvalue()  # type: ignore[attr-defined]
     assert "Continue it with: .venv/bin/courtcards play --resume records/g.json\n" in text

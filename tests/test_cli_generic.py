@@ -26,8 +26,9 @@ runner = CliRunner()
 def without_terminal_profile(monkeypatch: pytest.MonkeyPatch, game: Game[Any]) -> None:
     """``game`` as a plug-in that declares no terminal renderer (its other profiles, the bots among them, stay)."""
     profile = type(game).profile
-    monkeypatch.setattr(type(game), "profile",
-                        lambda self, layer: None if layer == "terminal" else profile(self, layer))
+    monkeypatch.setattr(
+        type(game), "profile", lambda self, layer: None if layer == "terminal" else profile(self, layer)
+    )
 
 
 # (game, players, options): small games, one of them a game of secret simultaneous choices
@@ -36,7 +37,11 @@ GAMES = [("rank", 4, ["tokens_to_win=1"]), ("kqp", 4, ["rounds=1"]), ("royale", 
 
 @pytest.mark.parametrize(("name", "players", "options"), GAMES, ids=[g[0] for g in GAMES])
 def test_a_game_without_a_terminal_renderer_plays_to_its_end(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str, players: int, options: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    name: str,
+    players: int,
+    options: list[str],
 ) -> None:
     game = get_game(name)
     without_terminal_profile(monkeypatch, game)
@@ -51,8 +56,9 @@ def test_a_game_without_a_terminal_renderer_plays_to_its_end(
         return "board" if len(offered) == 2 else rng.choice(legal)
 
     out = Console(file=io.StringIO(), width=200, color_system=None)
-    session = setup_session(name, players=players, seed=5, options=options, console=out, input_fn=answer,
-                            record=tmp_path / "g.json")
+    session = setup_session(
+        name, players=players, seed=5, options=options, console=out, input_fn=answer, record=tmp_path / "g.json"
+    )
     holder.append(session)
     assert type(session.renderer) is TerminalRenderer
     assert session.run() == 0
@@ -65,7 +71,7 @@ def test_a_game_without_a_terminal_renderer_plays_to_its_end(
     assert "Your hand" in text and "Your turn." in text and "Lately:" in text
     # the legal moves: every move offered at the first prompt is listed
     first = text.index("Your moves: ")
-    listed = text[first:text.index("\n", first)]
+    listed = text[first : text.index("\n", first)]
     for move in offered[0][:40]:
         assert move in listed
     # what happened, in the engine's words with seats numbered from 1, then the end
@@ -74,8 +80,9 @@ def test_a_game_without_a_terminal_renderer_plays_to_its_end(
 
 def test_the_command_line_shows_the_generic_board(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     without_terminal_profile(monkeypatch, get_game("royale"))
-    res = runner.invoke(app, ["play", "royale", "--seed", "2", "--record", str(tmp_path / "g.json")],
-                        input="moves\nboard\nquit\n")
+    res = runner.invoke(
+        app, ["play", "royale", "--seed", "2", "--record", str(tmp_path / "g.json")], input="moves\nboard\nquit\n"
+    )
     assert res.exit_code == 0, res.output
     assert "Rank Royale · Round 1" in res.output and "You are seat 1. Bots: seat 2 " in res.output
     assert "hand size" in res.output and "Your moves: " in res.output and "You quit the game." in res.output
@@ -92,21 +99,28 @@ def test_a_renderer_that_is_not_a_terminal_renderer_is_refused(monkeypatch: pyte
 def test_engine_sentences_number_seats_from_1_and_mark_the_viewer() -> None:
     assert seat_refs(None, "seat 0 passes: seat 2 wins the pile.") == "seat 1 passes: seat 3 wins the pile."
     assert seat_refs(0, "seat 0 passes.") == "seat 1 (you) passes."
-    assert seat_refs(3, "The King (seat 0) steals from the Beggar (seat 3).") == \
-        "The King (seat 1) steals from the Beggar (you)."
-    assert seat_refs(0, "seat 0 (King) gives back to seat 3 (Pauper-2) 3 G.") == \
-        "seat 1 (you, King) gives back to seat 4 (Pauper-2) 3 G."
-    assert seat_refs(0, "Seat 2 hands C2 to seat 0 (Classic President).") == \
-        "Seat 3 hands C2 to seat 1 (you) (Classic President)."
+    assert (
+        seat_refs(3, "The King (seat 0) steals from the Beggar (seat 3).")
+        == "The King (seat 1) steals from the Beggar (you)."
+    )
+    assert (
+        seat_refs(0, "seat 0 (King) gives back to seat 3 (Pauper-2) 3 G.")
+        == "seat 1 (you, King) gives back to seat 4 (Pauper-2) 3 G."
+    )
+    assert (
+        seat_refs(0, "Seat 2 hands C2 to seat 0 (Classic President).")
+        == "Seat 3 hands C2 to seat 1 (you) (Classic President)."
+    )
     assert seat_refs(0, "9 cards to seats 2, 0 and 4 (deal)") == "9 cards to seats 3, 1 (you) and 5 (deal)"
     assert seat_refs(1, "(seat 0 and seat 1)") == "(seat 1 and seat 2 (you))"
-    assert seat_refs(None, "seat 2 attacks seat 1 (to commit: seat 0 2, seat 1 3)") == \
-        "seat 3 attacks seat 2 (to commit: seat 1 2, seat 2 3)"
+    assert (
+        seat_refs(None, "seat 2 attacks seat 1 (to commit: seat 0 2, seat 1 3)")
+        == "seat 3 attacks seat 2 (to commit: seat 1 2, seat 2 3)"
+    )
     assert sentence({"seat": 1}, "seat 1 leads.") == "Seat 2 (you) leads."
     with seats_numbered_from(0):  # agents and environments: the engine's numbering
         assert sentence({"seat": 1}, "seat 1 leads.") == "Seat 1 (you) leads."
     assert seat_refs(None, "seat 1 leads.") == "seat 2 leads."
-
 
 
 def _event(template: str, data: dict[str, Any], kind: str = "play") -> dict[str, Any]:
@@ -134,11 +148,18 @@ def test_events_are_named_from_their_data_not_their_prose() -> None:
 
 
 def test_seat_takes_1_to_n_and_the_header_numbers_from_1(tmp_path: Path) -> None:
-    session = setup_session("royale", seat=1, seed=2, console=Console(file=io.StringIO(), color_system=None),
-                            input_fn=lambda _p: "quit", record=tmp_path / "g.json")
+    session = setup_session(
+        "royale",
+        seat=1,
+        seed=2,
+        console=Console(file=io.StringIO(), color_system=None),
+        input_fn=lambda _p: "quit",
+        record=tmp_path / "g.json",
+    )
     assert session.human == 1
-    res = runner.invoke(app, ["play", "royale", "--seat", "2", "--seed", "2", "--record", str(tmp_path / "h.json")],
-                        input="quit\n")
+    res = runner.invoke(
+        app, ["play", "royale", "--seat", "2", "--seed", "2", "--record", str(tmp_path / "h.json")], input="quit\n"
+    )
     assert res.exit_code == 0 and "You are seat 2. Bots: seat 1 " in res.output
     for bad in ("0", "3"):
         res = runner.invoke(app, ["play", "royale", "--seat", bad, "--record", str(tmp_path / "x.json")])

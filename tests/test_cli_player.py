@@ -37,7 +37,6 @@ ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
 
 
-
 def quit_after(moves: int):  # type: ignore[no-untyped-def]
     """An input function that plays the first legal move ``moves`` times, then quits."""
     holder: list[PlaySession] = []
@@ -56,8 +55,9 @@ def quit_after(moves: int):  # type: ignore[no-untyped-def]
 def test_a_quit_game_resumes_from_its_record_and_plays_to_the_end(tmp_path: Path) -> None:
     path = tmp_path / "quit.json"
     holder, answer = quit_after(3)
-    first = setup_session("rank", seed=21, options=["tokens_to_win=1"], bots="random", console=console(),
-                          input_fn=answer, record=path)
+    first = setup_session(
+        "rank", seed=21, options=["tokens_to_win=1"], bots="random", console=console(), input_fn=answer, record=path
+    )
     holder.append(first)
     assert first.run() == 0
     assert f"courtcards play --resume {path}" in text_of(first).replace("\n", "")
@@ -113,8 +113,10 @@ def test_completer_offers_the_legal_moves_that_start_with_the_line() -> None:
     assert completions(moves, "") == moves
     assert completions(moves, "10") == []
     # case does not matter, and the completion replaces the whole line with the canonical text
-    assert completions(["discard AH 4H", "discard AH 4S", "discard 4H 4S"], "DISCARD ah") == ["discard AH 4H",
-                                                                                             "discard AH 4S"]
+    assert completions(["discard AH 4H", "discard AH 4S", "discard 4H 4S"], "DISCARD ah") == [
+        "discard AH 4H",
+        "discard AH 4S",
+    ]
 
 
 def test_completer_reads_the_legal_moves_of_a_real_game(tmp_path: Path) -> None:
@@ -151,8 +153,9 @@ def test_terminal_prompt_completes_with_tab_and_recalls_history() -> None:
 
 def test_plain_input_when_stdin_is_not_a_terminal(tmp_path: Path) -> None:
     # CliRunner's stdin is a pipe: the game reads plain lines (as tests and pipes need).
-    res = runner.invoke(app, ["play", "rank", "--seed", "1", "--record", str(tmp_path / "p.json")],
-                        input="moves\nquit\n")
+    res = runner.invoke(
+        app, ["play", "rank", "--seed", "1", "--record", str(tmp_path / "p.json")], input="moves\nquit\n"
+    )
     assert res.exit_code == 0 and "You quit the game." in res.output
 
 
@@ -161,7 +164,7 @@ def one_line_error(output: str) -> str:
     assert "Traceback" not in output and "Error" in output
     lines = [line for line in output.splitlines() if line.startswith("Error")]
     assert len(lines) == 1, output
-    return output[output.index("Error"):].replace("\n", " ")
+    return output[output.index("Error") :].replace("\n", " ")
 
 
 def test_replay_of_a_non_utf8_file_is_one_line(tmp_path: Path) -> None:
@@ -172,12 +175,15 @@ def test_replay_of_a_non_utf8_file_is_one_line(tmp_path: Path) -> None:
     assert "is not a game record: it is not UTF-8 text (byte 0xff at position 0)" in one_line_error(res.output)
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (lambda d: d.pop("seed"), "malformed game record: no 'seed'"),
-    (lambda d: d.update(seed="seven"), "malformed game record: 'seed' must be an integer, not 'seven'"),
-    (lambda d: d.update(actions=5), "'actions' must be a list of [seat, action] pairs"),
-    (lambda d: d.update(meta=[1]), "'meta' must be an object"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.pop("seed"), "malformed game record: no 'seed'"),
+        (lambda d: d.update(seed="seven"), "malformed game record: 'seed' must be an integer, not 'seven'"),
+        (lambda d: d.update(actions=5), "'actions' must be a list of [seat, action] pairs"),
+        (lambda d: d.update(meta=[1]), "'meta' must be an object"),
+    ],
+)
 def test_malformed_records_name_the_field_not_a_python_exception(tmp_path: Path, change, message: str) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "r.json"
     assert runner.invoke(app, ["play", "royale", "--watch", "--delay", "0", "--record", str(path)]).exit_code == 0
@@ -194,8 +200,10 @@ def test_malformed_records_name_the_field_not_a_python_exception(tmp_path: Path,
 def test_play_record_given_a_folder_is_refused_before_the_game(tmp_path: Path) -> None:
     res = runner.invoke(app, ["play", "rank", "--record", str(tmp_path)], input="8\n")
     assert res.exit_code == 2
-    assert f"--record {tmp_path} is a folder; give a file name, e.g. --record {tmp_path / 'game.json'}" in \
-        one_line_error(res.output)
+    assert (
+        f"--record {tmp_path} is a folder; give a file name, e.g. --record {tmp_path / 'game.json'}"
+        in one_line_error(res.output)
+    )
     blocker = tmp_path / "file"
     blocker.write_text("x")
     res = runner.invoke(app, ["play", "rank", "--record", str(blocker / "g.json")])
@@ -209,8 +217,7 @@ def test_play_record_given_a_folder_is_refused_before_the_game(tmp_path: Path) -
 def test_record_folder_gone_during_the_game_saves_elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     folder = tmp_path / "gone"
-    session = setup_session("royale", seed=3, console=console(), input_fn=lambda _p: "quit",
-                            record=folder / "g.json")
+    session = setup_session("royale", seed=3, console=console(), input_fn=lambda _p: "quit", record=folder / "g.json")
     folder.rmdir()
     folder.write_text("now a file")
     session.run()
@@ -219,30 +226,39 @@ def test_record_folder_gone_during_the_game_saves_elsewhere(tmp_path: Path, monk
 
 
 def test_missing_extra_names_the_install_command() -> None:
-    code = ("import sys\n"
-            "for m in ('uvicorn', 'fastapi', 'sqlalchemy'): sys.modules[m] = None\n"
-            "sys.argv = ['courtcards', 'serve', '--port', '1']\n"
-            "from courtcards.cli.main import main\nmain()\n")
+    code = (
+        "import sys\n"
+        "for m in ('uvicorn', 'fastapi', 'sqlalchemy'): sys.modules[m] = None\n"
+        "sys.argv = ['courtcards', 'serve', '--port', '1']\n"
+        "from courtcards.cli.main import main\nmain()\n"
+    )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert res.returncode == 2
     (line,) = res.stderr.strip().splitlines()
-    assert re.fullmatch(r"Error: this command needs (uvicorn|fastapi|sqlalchemy), which comes with the server extra: "
-                        r"pip install 'courtcards\[server\]'", line), line
+    assert re.fullmatch(
+        r"Error: this command needs (uvicorn|fastapi|sqlalchemy), which comes with the server extra: "
+        r"pip install 'courtcards\[server\]'",
+        line,
+    ), line
     # a command module that itself needs an extra at import: the command is listed and says what to install
-    code = ("import importlib.abc, sys\n"
-            "class Finder(importlib.abc.MetaPathFinder):\n"
-            "    def find_spec(self, name, path=None, target=None):\n"
-            "        if name == 'courtcards.cli.analyze':\n"
-            "            raise ModuleNotFoundError('No module named matplotlib', name='matplotlib')\n"
-            "sys.meta_path.insert(0, Finder())\n"
-            "sys.argv = ['courtcards', 'analyze', 'royale', '--games', '5']\n"
-            "from courtcards.cli.main import main\nmain()\n")
+    code = (
+        "import importlib.abc, sys\n"
+        "class Finder(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'courtcards.cli.analyze':\n"
+        "            raise ModuleNotFoundError('No module named matplotlib', name='matplotlib')\n"
+        "sys.meta_path.insert(0, Finder())\n"
+        "sys.argv = ['courtcards', 'analyze', 'royale', '--games', '5']\n"
+        "from courtcards.cli.main import main\nmain()\n"
+    )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert res.returncode == 2 and res.stderr.strip().splitlines() == [
-        "Error: this command needs matplotlib, which comes with the analysis extra: pip install 'courtcards[analysis]'"]
+        "Error: this command needs matplotlib, which comes with the analysis extra: pip install 'courtcards[analysis]'"
+    ]
     err = ModuleNotFoundError("No module named 'matplotlib.pyplot'", name="matplotlib.pyplot")
-    assert missing_extra(err) == ("this command needs matplotlib, which comes with the analysis extra: "
-                                  "pip install 'courtcards[analysis]'")
+    assert missing_extra(err) == (
+        "this command needs matplotlib, which comes with the analysis extra: pip install 'courtcards[analysis]'"
+    )
     assert missing_extra(ModuleNotFoundError("x", name="courtcards.nothing")) is None
 
 
@@ -295,7 +311,8 @@ def test_the_core_plays_replays_and_lists_games_without_any_extra(tmp_path: Path
         f"r = CliRunner().invoke(app, ['replay', {str(rec)!r}, '--no-interactive'])\nassert r.exit_code == 0\n"
         "r = CliRunner().invoke(app, ['games'])\nassert r.exit_code == 0\n"
         "import courtcards.games.rank.bots, courtcards.games.royals\n"
-        "print('core ok', sorted(m for m in sys.modules if m.split('.')[0] in ('fastapi', 'sqlalchemy')))\n")
+        "print('core ok', sorted(m for m in sys.modules if m.split('.')[0] in ('fastapi', 'sqlalchemy')))\n"
+    )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip().endswith("core ok []")

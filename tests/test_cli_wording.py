@@ -29,8 +29,14 @@ def played(tmp_path: Path, game: str, players: int, seed: int) -> str:
         return "board" if r < 0.05 else "moves" if r < 0.08 else rng.choice(holder[0].shown_legal())
 
     out = Console(file=io.StringIO(), width=120, color_system=None)
-    session = setup_session(game, players=players, seed=seed, console=out, input_fn=answer,
-                            record=tmp_path / f"{game}-{players}-{seed}.json")
+    session = setup_session(
+        game,
+        players=players,
+        seed=seed,
+        console=out,
+        input_fn=answer,
+        record=tmp_path / f"{game}-{players}-{seed}.json",
+    )
     holder.append(session)
     assert session.run() == 0
     return out.file.getvalue()  # type: ignore[attr-defined, no-any-return]

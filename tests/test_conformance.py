@@ -15,8 +15,13 @@ from courtcards.core.options import OptionValue
 from courtcards.core.rng import Rng
 
 CONFIGS = [
-    pytest.param(name, n, opts, id=f"{name}-{n}p-" + ("-".join(f"{k}={v}" for k, v in opts.items()) or "default"),
-                 marks=[pytest.mark.slow] if i else [])  # the fast run (.ci/fast) checks each game's first one
+    pytest.param(
+        name,
+        n,
+        opts,
+        id=f"{name}-{n}p-" + ("-".join(f"{k}={v}" for k, v in opts.items()) or "default"),
+        marks=[pytest.mark.slow] if i else [],
+    )  # the fast run (.ci/fast) checks each game's first one
     for name in game_names()
     for i, (n, opts) in enumerate(get_game(name).test_configs())
 ]
@@ -58,8 +63,10 @@ def test_any_seed_conforms(name: str, seed: int) -> None:
     try:
         check_playout(game, game.default_players, {}, seed=seed, every=5, view_every=23)
     except Exception as exc:
-        raise AssertionError(f"{name} fails on seed {seed}: replay with COURTCARDS_SEEDS={seed} "
-                             f"pytest tests/test_conformance.py -k 'any_seed and {name}'") from exc
+        raise AssertionError(
+            f"{name} fails on seed {seed}: replay with COURTCARDS_SEEDS={seed} "
+            f"pytest tests/test_conformance.py -k 'any_seed and {name}'"
+        ) from exc
 
 
 @pytest.mark.parametrize("name", [g.name for g in builtin_games()])  # games that declare their kinds
@@ -73,9 +80,11 @@ def test_events_are_checked_against_the_declared_kinds(name: str) -> None:
     assert seen == len(state.events) > 0
     assert check_events(state, kinds, seen) == seen
     good = state.events
-    cases: list[tuple[str, str, dict[str, Any]]] = [("dance", "{seat} dances", {"seat": 0}),
-                                 (sorted(set(kinds.kinds) - {"note"})[0], "{seat} dances", {"seat": "0"}),
-                                 ("note", "{seat} dances", {"seat": 0, "extra": 1})]
+    cases: list[tuple[str, str, dict[str, Any]]] = [
+        ("dance", "{seat} dances", {"seat": 0}),
+        (sorted(set(kinds.kinds) - {"note"})[0], "{seat} dances", {"seat": "0"}),
+        ("note", "{seat} dances", {"seat": 0, "extra": 1}),
+    ]
     for kind, template, data in cases:
         state.events = good.record(None, kind, template, data)
         with pytest.raises(ConformanceError, match="event"):

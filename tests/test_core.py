@@ -154,14 +154,26 @@ def test_record_from_a_position_replays_from_that_position() -> None:
         ('{"format": "other"}', "not a courtcards game record"),
         ('{"format": "courtcards/record", "format_version": 1}', "malformed"),
         ('{"format": "courtcards/record", "format_version": 3}', "unsupported record format version 3"),
-        ('{"format": "courtcards/record", "format_version": 2, "game": "rank", "num_players": 1e999, "options": {},'
-         ' "seed": 1, "actions": []}', "'num_players' must be an integer, not inf"),
-        ('{"format": "courtcards/record", "format_version": 2, "game": "rank", "num_players": 4, "options": {},'
-         ' "seed": true, "actions": []}', "'seed' must be an integer, not True"),
-        ('{"format": "courtcards/record", "format_version": 2, "game": "rank", "num_players": 4, "options": [],'
-         ' "seed": 1, "actions": []}', "'options' must be an object"),
-        ('{"format": "courtcards/record", "format_version": 2, "game": "rank", "num_players": 4, "options": {},'
-         ' "seed": 1, "actions": [[1e999, "pass"]]}', "'actions' must be a list of \\[seat, action\\] pairs"),
+        (
+            '{"format": "courtcards/record", "format_version": 2, "game": "rank", "num_players": 1e999, "options": {},'
+            ' "seed": 1, "actions": []}',
+            "'num_players' must be an integer, not inf",
+        ),
+        (
+            '{"format": "courtcards/record", "format_version": 2, "game": "rank", "num_players": 4, "options": {},'
+            ' "seed": true, "actions": []}',
+            "'seed' must be an integer, not True",
+        ),
+        (
+            '{"format": "courtcards/record", "format_version": 2, "game": "rank", "num_players": 4, "options": [],'
+            ' "seed": 1, "actions": []}',
+            "'options' must be an object",
+        ),
+        (
+            '{"format": "courtcards/record", "format_version": 2, "game": "rank", "num_players": 4, "options": {},'
+            ' "seed": 1, "actions": [[1e999, "pass"]]}',
+            "'actions' must be a list of \\[seat, action\\] pairs",
+        ),
     ],
 )
 def test_bad_record_files_get_clear_errors(tmp_path: Path, content: str, message: str) -> None:
@@ -248,9 +260,11 @@ def test_batched_shuffle_and_draws_are_exactly_one_draw_at_a_time(seed: int) -> 
     assert r1.state == r2.state
 
 
-@given(seed=st.integers(min_value=0, max_value=2**64 - 1),
-       bounds=st.lists(st.integers(min_value=1, max_value=2000), min_size=1, max_size=300),
-       cut=st.integers(min_value=0, max_value=300))
+@given(
+    seed=st.integers(min_value=0, max_value=2**64 - 1),
+    bounds=st.lists(st.integers(min_value=1, max_value=2000), min_size=1, max_size=300),
+    cut=st.integers(min_value=0, max_value=300),
+)
 def test_rng_below_draws_exactly_as_one_output_at_a_time(seed: int, bounds: list[int], cut: int) -> None:
     # the batch below() reads from is a cache: results and state equal the one-at-a-time reference,
     # across a copy, a saved and restored state and a shuffle taken mid-batch

@@ -57,9 +57,14 @@ def test_a_loaded_position_must_hold_exactly_the_deck() -> None:
 def test_positions_name_bad_envelope_fields() -> None:
     game = get_game("royals")
     good = game.new_game(3, seed=1).to_json()
-    for key, value, field in [("num_players", 9, "num_players"), ("seed", "x", "seed"),
-                              ("history", [[0]], "history[0]"), ("pending", {"7": "done"}, "pending.7"),
-                              ("version", -1, "version"), ("format_version", 99, "format_version")]:
+    for key, value, field in [
+        ("num_players", 9, "num_players"),
+        ("seed", "x", "seed"),
+        ("history", [[0]], "history[0]"),
+        ("pending", {"7": "done"}, "pending.7"),
+        ("version", -1, "version"),
+        ("format_version", 99, "format_version"),
+    ]:
         with pytest.raises(PositionError) as exc:
             game.state_from_json({**good, key: value})
         assert exc.value.field == field, (key, exc.value)
@@ -72,9 +77,12 @@ def test_event_log_keeps_numbers_and_is_shared_safely() -> None:
     branch = log.add(None, "the round ends")
     assert len(log) == LOG_LIMIT + 5 and len(branch) == LOG_LIMIT + 6  # the old log is unchanged
     last = log.last()
-    assert len(last) == LOG_LIMIT and last[0]["n"] == 6 and last[-1] == {"n": 45, "seat": 2, "kind": "note",
-                                                                 "template": "seat 2 does 44", "data": {},
-                                                                 "text": "seat 2 does 44"}
+    assert (
+        len(last) == LOG_LIMIT
+        and last[0]["n"] == 6
+        and last[-1]
+        == {"n": 45, "seat": 2, "kind": "note", "template": "seat 2 does 44", "data": {}, "text": "seat 2 does 44"}
+    )
     again = EventLog.from_json(log.to_json())
     assert again.to_json() == log.to_json() and len(again) == len(log)
     with pytest.raises(PositionError, match="numbered one after another"):
@@ -84,14 +92,17 @@ def test_event_log_keeps_numbers_and_is_shared_safely() -> None:
 
 
 def test_secret_events_show_their_cards_only_to_the_entitled_seats() -> None:
-    log = EMPTY.add(0, "seat 0 takes a card from seat 3", {0: "seat 0 takes 12 from seat 3",
-                                                           3: "seat 0 takes 12 from seat 3"})
+    log = EMPTY.add(
+        0, "seat 0 takes a card from seat 3", {0: "seat 0 takes 12 from seat 3", 3: "seat 0 takes 12 from seat 3"}
+    )
     log = log.add(None, "the round ends")
     assert log.texts(viewer=1) == log.texts() == ["seat 0 takes a card from seat 3", "the round ends"]
     assert log.texts(viewer=0) == log.texts(viewer=3) == ["seat 0 takes 12 from seat 3", "the round ends"]
     saved = log.to_json()
-    assert {s: v["text"] for s, v in saved[0]["secret"].items()} == {"0": "seat 0 takes 12 from seat 3",
-                                                                      "3": "seat 0 takes 12 from seat 3"}
+    assert {s: v["text"] for s, v in saved[0]["secret"].items()} == {
+        "0": "seat 0 takes 12 from seat 3",
+        "3": "seat 0 takes 12 from seat 3",
+    }
     assert "secret" not in saved[1]
     again = EventLog.from_json(saved, num_players=4)
     assert again.to_json() == saved and again.texts(viewer=3) == log.texts(viewer=3)
@@ -147,9 +158,19 @@ def test_vocabulary_problems_name_each_departure_from_the_shared_words() -> None
     from courtcards.core.views import vocabulary_problems
 
     good: dict[str, Any] = {
-        "game": "toy", "seat": 0, "num_players": 2, "options": {}, "version": 0, "phase": "play",
-        "to_move": [0], "pending": {"committed": []}, "result": None, "round": 1, "turn": 0,
-        "hand": ["7H", "8H"], "log": [{"n": 1, "seat": None, "text": "dealt"}, {"n": 2, "seat": 0, "text": "x"}],
+        "game": "toy",
+        "seat": 0,
+        "num_players": 2,
+        "options": {},
+        "version": 0,
+        "phase": "play",
+        "to_move": [0],
+        "pending": {"committed": []},
+        "result": None,
+        "round": 1,
+        "turn": 0,
+        "hand": ["7H", "8H"],
+        "log": [{"n": 1, "seat": None, "text": "dealt"}, {"n": 2, "seat": 0, "text": "x"}],
         "players": [{"seat": 0, "hand_size": 2, "score": 0}, {"seat": 1, "hand_size": 5, "score": 3}],
     }
     assert vocabulary_problems(good) == []
@@ -239,8 +260,9 @@ def test_saved_states_must_hold_their_invariants_and_play() -> None:
         game.state_from_json({**data, "hands_log": [{"finish": None}]})
     royals = get_game("royals").new_game(3, seed=2).to_json()
     with pytest.raises(PositionError, match="fight.defender.*cannot fight itself"):
-        get_game("royals").state_from_json({**royals, "phase": "commit", "fight": {
-            "kind": "attack", "attacker": 1, "defender": 1}})
+        get_game("royals").state_from_json(
+            {**royals, "phase": "commit", "fight": {"kind": "attack", "attacker": 1, "defender": 1}}
+        )
 
 
 @pytest.mark.parametrize("name", ["rank", "kqp", "royale", "royals"])

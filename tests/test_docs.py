@@ -102,8 +102,10 @@ def outside_links(name: str, text: str) -> list[str]:
 
 def test_outside_links_are_found() -> None:
     assert outside_links("docs/rules/rank.md", "[a](../rulings.md#rk-1) [b](../../README.md) [c](#x)") == []
-    assert outside_links("docs/rules/rank.md", "see [the books](../../../books/) and ![i](../../../x.png)") \
-        == ["[the books](../../../books/)", "![i](../../../x.png)"]
+    assert outside_links("docs/rules/rank.md", "see [the books](../../../books/) and ![i](../../../x.png)") == [
+        "[the books](../../../books/)",
+        "![i](../../../x.png)",
+    ]
     assert outside_links("README.md", "[u](https://example.org/a/../../b) [m](mailto:a@b.c)") == []
 
 
@@ -136,13 +138,21 @@ def test_every_ruling_cited_exists() -> None:
     """Every ruling id named anywhere (code, comments, tests, docs) is a ruling of docs/rulings.md, and every
     link into docs/rulings.md lands on one."""
     ids = rulings()
-    missing = [f"{name}: {m.group(0)}" for name, text in tracked_texts() for m in RULING.finditer(text)
-               if m.group(0) not in ids]
+    missing = [
+        f"{name}: {m.group(0)}"
+        for name, text in tracked_texts()
+        for m in RULING.finditer(text)
+        if m.group(0) not in ids
+    ]
     assert not missing, "\n".join(missing)
     anchors = {i.lower() for i in ids} | {"rank", "king-queens--paupers", "rank-royale", "royals", ""}
-    bad = [f"{name}: {m.group(0)}" for name, text in tracked_texts() if name.endswith(".md")
-           for m in LINK.finditer(text) if m.group(1).split("#")[0].endswith("rulings.md")
-           and (m.group(1) + "#").split("#")[1] not in anchors]
+    bad = [
+        f"{name}: {m.group(0)}"
+        for name, text in tracked_texts()
+        if name.endswith(".md")
+        for m in LINK.finditer(text)
+        if m.group(1).split("#")[0].endswith("rulings.md") and (m.group(1) + "#").split("#")[1] not in anchors
+    ]
     assert not bad, "\n".join(bad)
     for game in ("rank", "kqp", "royale", "royals"):  # the rules pages cite the rulings by link
         assert "](../rulings.md#" in (DOCS / "rules" / f"{game}.md").read_text(encoding="utf-8")

@@ -51,10 +51,17 @@ def walk(state: KqpState, seat: int, ids: tuple[int, ...]) -> Any:
 
 def tax_position(**extra: Any) -> KqpState:
     # King 0 got 9 10 from Pauper-2 (seat 3), Queen 1 got G from Pauper-1 (seat 2); both give back now
-    return pos(hands=[["4", "9", "10", "S", "K"], ["6", "G", "Q"], ["5", "7"], ["3", "3", "8"]],
-               positions=[0, 1, 2, 3], phase="tax", owed={"0": 2, "1": 1},
-               taxes=[{"from": 3, "to": 0, "cards": ["9", "10"], "why": "tax"},
-                      {"from": 2, "to": 1, "cards": ["G"], "why": "tax"}], **extra)
+    return pos(
+        hands=[["4", "9", "10", "S", "K"], ["6", "G", "Q"], ["5", "7"], ["3", "3", "8"]],
+        positions=[0, 1, 2, 3],
+        phase="tax",
+        owed={"0": 2, "1": 1},
+        taxes=[
+            {"from": 3, "to": 0, "cards": ["9", "10"], "why": "tax"},
+            {"from": 2, "to": 1, "cards": ["G"], "why": "tax"},
+        ],
+        **extra,
+    )
 
 
 PLAYED = [["9", "10"], [], [], ["3"]]
@@ -63,11 +70,18 @@ HANDS = [["7", "8"], ["12", "G"], ["4", "Q"], ["S", "9", "5"]]
 
 def after_taxes(played: list[list[str]], hands: list[list[str]], turn: int = 0) -> KqpState:
     # the same round in play: the King gave back 3 S, the Queen 4
-    return pos(hands=hands, positions=[0, 1, 2, 3], turn=turn, played=played,
-               taxes=[{"from": 3, "to": 0, "cards": ["9", "10"], "why": "tax"},
-                      {"from": 2, "to": 1, "cards": ["G"], "why": "tax"},
-                      {"from": 0, "to": 3, "cards": ["3", "S"], "why": "give"},
-                      {"from": 1, "to": 2, "cards": ["4"], "why": "give"}])
+    return pos(
+        hands=hands,
+        positions=[0, 1, 2, 3],
+        turn=turn,
+        played=played,
+        taxes=[
+            {"from": 3, "to": 0, "cards": ["9", "10"], "why": "tax"},
+            {"from": 2, "to": 1, "cards": ["G"], "why": "tax"},
+            {"from": 0, "to": 3, "cards": ["3", "S"], "why": "give"},
+            {"from": 1, "to": 2, "cards": ["4"], "why": "give"},
+        ],
+    )
 
 
 # -- action ids ------------------------------------------------------------------------------------
@@ -84,8 +98,11 @@ def test_numbering_size_depends_on_the_copies_per_value(players: int, size: int)
 
 
 def test_every_legal_play_round_trips_through_its_id() -> None:
-    state = pos(hands=[["8", "8", "8", "9", "9", "S", "S", "Q", "Q", "K"], ["3"], ["3"], ["3"]],
-                pile={"cards": ["7", "7"], "owner": 1}, turn=0)
+    state = pos(
+        hands=[["8", "8", "8", "9", "9", "S", "S", "Q", "Q", "K"], ["3"], ["3"], ["3"]],
+        pile={"cards": ["7", "7"], "owner": 1},
+        turn=0,
+    )
     legal = state.legal_actions(0)
     assert [a.text for a in legal] == ["8 8", "9 9", "S S", "Q Q", "K", "pass"]
     ids = state.legal_action_ids(0)
@@ -107,7 +124,10 @@ def test_the_kings_give_back_is_two_ids_lowest_first() -> None:
         assert len(ids) == 2 and ids[0] < ids[1]
         assert walk(state, 0, ids) == action
     assert [codec.describe(i) for i in state.legal_action_ids(0)] == [
-        "give 4 (one card of a give-back)", "give 9 (one card of a give-back)", "give 10 (one card of a give-back)"]
+        "give 4 (one card of a give-back)",
+        "give 9 (one card of a give-back)",
+        "give 10 (one card of a give-back)",
+    ]
     assert state.apply_id(0, codec.give_id(9)) is None  # the first card: nothing happens yet
     assert state.id_prefix(0) == (codec.give_id(9),) and state.to_move() == (0, 1)
     assert state.legal_action_ids(0) == [codec.give_id(10), codec.give_id(15)]
@@ -119,8 +139,13 @@ def test_the_kings_give_back_is_two_ids_lowest_first() -> None:
 
 
 def test_a_pair_in_a_give_back_is_the_same_id_twice() -> None:
-    state = pos(hands=[["5", "5", "K"], ["6", "G"], ["7"], ["3"]], positions=[0, 1, 2, 3], phase="tax",
-                owed={"0": 2}, taxes=[{"from": 3, "to": 0, "cards": ["5", "5"], "why": "tax"}])
+    state = pos(
+        hands=[["5", "5", "K"], ["6", "G"], ["7"], ["3"]],
+        positions=[0, 1, 2, 3],
+        phase="tax",
+        owed={"0": 2},
+        taxes=[{"from": 3, "to": 0, "cards": ["5", "5"], "why": "tax"}],
+    )
     codec = codec_of(state)
     assert state.action_ids("give 5 5") == (codec.give_id(5), codec.give_id(5))
     assert state.legal_action_ids(0) == [codec.give_id(5)]
@@ -164,9 +189,16 @@ def test_bad_ids_are_refused_and_leave_the_state_unchanged() -> None:
         state.action_ids("give Q")
     with pytest.raises(ActionIdError, match="no such play"):
         state.action_ids("3 4")
-    over = pos(hands=[[], [], [], ["5"]], positions=[0, 1, 2, 3], phase="over", finished=[0, 1, 2], winner=0,
-               scores=[1, 2, 3, 4], rounds_log=[{"round": 1, "finish": [0, 1, 2, 3], "points": [1, 2, 3, 4],
-                                                  "scores": [1, 2, 3, 4]}], options={"rounds": 1, "target": None})
+    over = pos(
+        hands=[[], [], [], ["5"]],
+        positions=[0, 1, 2, 3],
+        phase="over",
+        finished=[0, 1, 2],
+        winner=0,
+        scores=[1, 2, 3, 4],
+        rounds_log=[{"round": 1, "finish": [0, 1, 2, 3], "points": [1, 2, 3, 4], "scores": [1, 2, 3, 4]}],
+        options={"rounds": 1, "target": None},
+    )
     with pytest.raises(NotYourTurnError, match="the game is over"):
         over.legal_action_ids(0)
 
@@ -279,8 +311,15 @@ def test_a_commoner_sees_counts_only() -> None:
 
 def test_the_sampled_world_has_its_own_generator() -> None:
     # the last play ends the round; the next deal in a sampled world is not the true one
-    truth = pos(hands=[[], ["9"], [], ["5", "7"]], positions=[0, 1, 2, 3], finished=[2, 0], turn=3,
-                played=[["3"], [], ["4"], []], rounds_log=[], options={"rounds": 2, "target": None})
+    truth = pos(
+        hands=[[], ["9"], [], ["5", "7"]],
+        positions=[0, 1, 2, 3],
+        finished=[2, 0],
+        turn=3,
+        played=[["3"], [], ["4"], []],
+        rounds_log=[],
+        options={"rounds": 2, "target": None},
+    )
     truth.apply(3, "5")
     worlds = sample(truth, 3, 5)
     truth.apply(1, "9")
@@ -317,15 +356,24 @@ def _exact(pool: list[str], sizes: dict[int, int], fits: Any) -> Counter[tuple[t
 
 def pauper2_paid_a_pair() -> KqpState:
     # Pauper-2 (seat 3) paid 9 9 and got back 3 9: the King holds at least one 9, maybe all three left
-    return pos(hands=[["9", "5", "9"], ["9", "G"], ["5", "4"], ["3", "9", "8"]], positions=[0, 1, 2, 3], turn=3,
-               taxes=[{"from": 3, "to": 0, "cards": ["9", "9"], "why": "tax"},
-                      {"from": 0, "to": 3, "cards": ["3", "9"], "why": "give"}])
+    return pos(
+        hands=[["9", "5", "9"], ["9", "G"], ["5", "4"], ["3", "9", "8"]],
+        positions=[0, 1, 2, 3],
+        turn=3,
+        taxes=[
+            {"from": 3, "to": 0, "cards": ["9", "9"], "why": "tax"},
+            {"from": 0, "to": 3, "cards": ["3", "9"], "why": "give"},
+        ],
+    )
 
 
 UNIFORM_CASES = [
     # the King: Pauper-2 holds the S it got back and nothing else above the 9 it paid
-    (lambda: after_taxes(PLAYED, HANDS), 0,
-     lambda h: h[3].count("S") == 1 and not {"10", "11", "12", "13", "14", "G"} & set(h[3])),
+    (
+        lambda: after_taxes(PLAYED, HANDS),
+        0,
+        lambda h: h[3].count("S") == 1 and not {"10", "11", "12", "13", "14", "G"} & set(h[3]),
+    ),
     # Pauper-1: the Queen kept the G it paid (she gave back a 4)
     (lambda: after_taxes(PLAYED, HANDS, turn=2), 2, lambda h: "G" in h[1]),
     (pauper2_paid_a_pair, 3, lambda h: "9" in h[0]),
@@ -437,9 +485,16 @@ def test_observation_of_a_malformed_view_is_refused() -> None:
 # -- returns -----------------------------------------------------------------------------------------
 def test_returns_reward_the_lowest_total() -> None:
     # KQ-9: lowest total wins; the winner gets +1, every other seat -1/3, only at the end
-    state = pos(hands=[[], ["9"], [], ["5", "7"]], positions=[0, 1, 2, 3], finished=[2, 0], turn=3,
-                scores=[9, 2, 6, 3], round=2, options={"rounds": 2, "target": None},
-                rounds_log=[{"round": 1, "finish": [1, 3, 2, 0], "points": [4, 1, 3, 2], "scores": [4, 1, 3, 2]}])
+    state = pos(
+        hands=[[], ["9"], [], ["5", "7"]],
+        positions=[0, 1, 2, 3],
+        finished=[2, 0],
+        turn=3,
+        scores=[9, 2, 6, 3],
+        round=2,
+        options={"rounds": 2, "target": None},
+        rounds_log=[{"round": 1, "finish": [1, 3, 2, 0], "points": [4, 1, 3, 2], "scores": [4, 1, 3, 2]}],
+    )
     state.apply(3, "5")
     assert state.returns() == [0.0] * 4 and state.rewards() == [0.0] * 4
     state.apply(1, "9")  # finish 2 0 1 3: totals 11 5 9 7

@@ -22,8 +22,16 @@ from courtcards.games.rank.state import RankState
 
 
 def log(finish: list[int]) -> list[dict[str, Any]]:
-    return [{"hand": 1, "finish": finish, "king": finish[0], "queen": finish[1], "beggar": finish[-1],
-             "tokens": [2, 1] + [0] * (len(finish) - 2)}]
+    return [
+        {
+            "hand": 1,
+            "finish": finish,
+            "king": finish[0],
+            "queen": finish[1],
+            "beggar": finish[-1],
+            "tokens": [2, 1] + [0] * (len(finish) - 2),
+        }
+    ]
 
 
 def dump(state: RankState) -> str:
@@ -40,34 +48,63 @@ def leading() -> RankState:
 
 
 def following() -> RankState:
-    return pos(["3 4 4 5 W U D C", "5 6", "7 8", "9 10"], turn=0, pile=["3", "3"], pile_value=3,
-               pile_count=2, owner=3)
+    return pos(["3 4 4 5 W U D C", "5 6", "7 8", "9 10"], turn=0, pile=["3", "3"], pile_value=3, pile_count=2, owner=3)
 
 
 def benefit() -> RankState:
-    return pos(["3 8 8 10 10 11", "5 6", "7 8", "1 12 12"], phase="benefit", round=2,
-               hands_log=log([0, 1, 2, 3]), tokens=[2, 1, 0, 0], characters=["king", "queen", "knight", "beggar"])
+    return pos(
+        ["3 8 8 10 10 11", "5 6", "7 8", "1 12 12"],
+        phase="benefit",
+        round=2,
+        hands_log=log([0, 1, 2, 3]),
+        tokens=[2, 1, 0, 0],
+        characters=["king", "queen", "knight", "beggar"],
+    )
 
 
 def exchange() -> RankState:
     # RK-13: the King gives back two cards and the Queen one, at once
-    exchanges = [{"from": 2, "to": 0, "cards": ["C", "12"], "why": "tax"},
-                 {"from": 3, "to": 1, "cards": ["11"], "why": "tax"}]
-    return pos(["C 12 3 3 4", "11 6", "9 2", "7"], options={"classic_president": True}, phase="exchange",
-               round=2, hands_log=log([0, 1, 3, 2]), exchanges=exchanges, owed={"0": 2, "1": 1},
-               characters=["king", "queen", "beggar", "knight"], tokens=[2, 1, 0, 0])
+    exchanges = [
+        {"from": 2, "to": 0, "cards": ["C", "12"], "why": "tax"},
+        {"from": 3, "to": 1, "cards": ["11"], "why": "tax"},
+    ]
+    return pos(
+        ["C 12 3 3 4", "11 6", "9 2", "7"],
+        options={"classic_president": True},
+        phase="exchange",
+        round=2,
+        hands_log=log([0, 1, 3, 2]),
+        exchanges=exchanges,
+        owed={"0": 2, "1": 1},
+        characters=["king", "queen", "beggar", "knight"],
+        tokens=[2, 1, 0, 0],
+    )
 
 
 def after_steal(seat_view: int = 2) -> RankState:
     """3 players, the King (0) stole a 12 from the Beggar (2) and gave back a 3; seat 1 is Queen."""
-    exchanges = [{"from": 2, "to": 0, "cards": ["12"], "why": "steal"},
-                 {"from": 0, "to": 2, "cards": ["3"], "why": "give"}]
-    return pos(["12 7", "9 W", "12 12 12 12 12 12 3"], draw_pile=["4", "9"], turn=0, round=2,
-               hands_log=log([0, 1, 2]), exchanges=exchanges, tokens=[2, 1, 0])
+    exchanges = [
+        {"from": 2, "to": 0, "cards": ["12"], "why": "steal"},
+        {"from": 0, "to": 2, "cards": ["3"], "why": "give"},
+    ]
+    return pos(
+        ["12 7", "9 W", "12 12 12 12 12 12 3"],
+        draw_pile=["4", "9"],
+        turn=0,
+        round=2,
+        hands_log=log([0, 1, 2]),
+        exchanges=exchanges,
+        tokens=[2, 1, 0],
+    )
 
 
-POSITIONS = {"leading": leading, "following": following, "benefit": benefit, "exchange": exchange,
-             "after_steal": after_steal}
+POSITIONS = {
+    "leading": leading,
+    "following": following,
+    "benefit": benefit,
+    "exchange": exchange,
+    "after_steal": after_steal,
+}
 
 
 # -- action ids ----------------------------------------------------------------------------------
@@ -138,8 +175,7 @@ def test_two_card_give_back_walks_card_by_card() -> None:
     first = s.legal_action_ids(0)
     assert [G.action_codec(4).describe(i) for i in first] == ["give 3", "give 4", "give 12"]
     assert s.apply_id(0, ids.GIVE + 2) is None and s.to_move() == (0, 1)
-    assert [G.action_codec(4).describe(i) for i in s.legal_action_ids(0)] == [
-        "give 3", "give 4", "give 12", "give C"]
+    assert [G.action_codec(4).describe(i) for i in s.legal_action_ids(0)] == ["give 3", "give 4", "give 12", "give C"]
     s.apply_id(0, ids.GIVE + 2)
     assert s.pending[0].text == "give 3 3" and s.to_move() == (1,)
 
@@ -284,9 +320,19 @@ def test_the_stolen_card_stays_with_the_king_unless_played() -> None:
         world = G.sample_world(s.view(2), rng=k)
         assert "12" in hand(world, 0).split()
     # once a 12 has been played this hand, the King may have played it
-    s2 = pos(["12 7", "9 W", "12 12 12 12 12 3"], draw_pile=["4", "9"], turn=1, round=2,
-             hands_log=log([0, 1, 2]), exchanges=after_steal().to_json()["exchanges"], tokens=[2, 1, 0],
-             pile=["12"], pile_value=12, pile_count=1, owner=2)
+    s2 = pos(
+        ["12 7", "9 W", "12 12 12 12 12 3"],
+        draw_pile=["4", "9"],
+        turn=1,
+        round=2,
+        hands_log=log([0, 1, 2]),
+        exchanges=after_steal().to_json()["exchanges"],
+        tokens=[2, 1, 0],
+        pile=["12"],
+        pile_value=12,
+        pile_count=1,
+        owner=2,
+    )
     held = Counter("12" in hand(G.sample_world(s2.view(2), rng=k), 0).split() for k in range(200))
     assert held[True] and held[False]
 
@@ -295,10 +341,19 @@ def test_the_king_knows_the_beggar_held_no_higher_number() -> None:
     # RK-12: the King took the Beggar's highest number card, an 8: the Beggar holds no 9-12
     # (none was given back to him, and no Crown + Draw 2 has been played this hand)
     # (the Crowns + Draw 2 and the other 3s are placed, not discarded: a discarded card counts as played)
-    exchanges = [{"from": 2, "to": 0, "cards": ["8"], "why": "steal"},
-                 {"from": 0, "to": 2, "cards": ["3"], "why": "give"}]
-    s = pos(["12 12 11 7 C2 C2 3 3 3 3 3", "9 W 5", "8 3 2 1 1"], draw_pile=["3", "5", "4", "11", "12", "9", "10"],
-            turn=0, round=2, hands_log=log([0, 1, 2]), exchanges=exchanges, tokens=[2, 1, 0])
+    exchanges = [
+        {"from": 2, "to": 0, "cards": ["8"], "why": "steal"},
+        {"from": 0, "to": 2, "cards": ["3"], "why": "give"},
+    ]
+    s = pos(
+        ["12 12 11 7 C2 C2 3 3 3 3 3", "9 W 5", "8 3 2 1 1"],
+        draw_pile=["3", "5", "4", "11", "12", "9", "10"],
+        turn=0,
+        round=2,
+        hands_log=log([0, 1, 2]),
+        exchanges=exchanges,
+        tokens=[2, 1, 0],
+    )
     beggar_hands = [hand(G.sample_world(s.view(0), rng=k), 2).split() for k in range(300)]
     assert all(not {"9", "10", "11", "12"} & set(h) for h in beggar_hands)
     assert all("3" in h for h in beggar_hands)  # the card the King gave back (none played)
@@ -308,9 +363,14 @@ def test_the_king_knows_the_beggar_held_no_higher_number() -> None:
 def test_the_king_knows_whether_he_may_steal() -> None:
     s = benefit()
     assert s.view(0)["steal_possible"] is True and "steal_possible" not in s.view(3)
-    no_number = pos(["3 8", "5 6", "7 8", "W U D"], phase="benefit", round=2,
-                    hands_log=log([0, 1, 2, 3]), tokens=[2, 1, 0, 0],
-                    characters=["king", "queen", "knight", "beggar"])
+    no_number = pos(
+        ["3 8", "5 6", "7 8", "W U D"],
+        phase="benefit",
+        round=2,
+        hands_log=log([0, 1, 2, 3]),
+        tokens=[2, 1, 0, 0],
+        characters=["king", "queen", "knight", "beggar"],
+    )
     assert no_number.view(0)["steal_possible"] is False and legal(no_number) == {"lead"}
     for k in range(20):
         world = G.sample_world(no_number.view(0), rng=k)

@@ -269,8 +269,13 @@ def test_hidden_cards_are_dealt_uniformly() -> None:
     # seat 0's own deck of 3 cards may be in any of 6 orders
     pile0 = [t for t in TEXT if t not in H0 and t not in ("2D", "3D", "4D")]
     pile1 = [t for t in TEXT if t not in ("2H", "4H", "5H", "8H", "9C", "10C", "JC")]
-    state = position(hands=[H0, ["2H", "4H", "5H", "8H"]], decks=[["2D", "3D", "4D"], ["9C", "10C", "JC"]],
-                     discard=[pile0, pile1], known_cards=[[], ["2H", "4H"]], reshuffles=[0, 1])
+    state = position(
+        hands=[H0, ["2H", "4H", "5H", "8H"]],
+        decks=[["2D", "3D", "4D"], ["9C", "10C", "JC"]],
+        discard=[pile0, pile1],
+        known_cards=[[], ["2H", "4H"]],
+        reshuffles=[0, 1],
+    )
     view = state.view(0)
     pairs: Counter[Any] = Counter()
     orders: Counter[Any] = Counter()

@@ -43,8 +43,11 @@ def dump(state: RoyalsState) -> str:
 
 def attack_position() -> RoyalsState:
     """Seat 0 attacks seat 1 (one Royal each for seats 1 and 2): seats 0, 1, 2 commit at once."""
-    state = pos(["7H 2C KS 3D", "9C 4H QD", "5H 6S", ""],
-                royals=[[], ["QH 8H"], ["JC 4C"], []], decks=[["AS"], ["AC"], ["AD"], ["AH"]])
+    state = pos(
+        ["7H 2C KS 3D", "9C 4H QD", "5H 6S", ""],
+        royals=[[], ["QH 8H"], ["JC 4C"], []],
+        decks=[["AS"], ["AC"], ["AD"], ["AH"]],
+    )
     state.apply(0, "attack 1")
     return state
 
@@ -204,8 +207,7 @@ def same_view(world: Any, seat: int, view: dict[str, Any]) -> bool:
 
 def small_position(**fields: Any) -> RoyalsState:
     """Three seats whose hidden cards are few: every other card is in a discard pile."""
-    return pos(["QH 7H", "2C 3C", "2S 3S 5S"], decks=[["3H", "2H", "AH"], ["6C", "5C", "4C"], ["6S", "4S"]],
-               **fields)
+    return pos(["QH 7H", "2C 3C", "2S 3S 5S"], decks=[["3H", "2H", "AH"], ["6C", "5C", "4C"], ["6S", "4S"]], **fields)
 
 
 def test_a_sampled_world_shows_the_seat_the_same_view_and_the_same_legal_ids() -> None:
@@ -262,8 +264,11 @@ def test_opening_cards_stay_at_the_bottom_of_a_deck_not_yet_drawn_past_or_reshuf
         assert world.decks[0][0] == parse_card("AH") and world.decks[1][:2] == [parse_card("4C"), parse_card("5C")]
         assert world.decks[2] == [parse_card("4S"), parse_card("6S")]
     # seat 1 drew down past its second shown card: that card is in its hand
-    state = pos(["QH 7H", "2C 3C 5C", "2S"], decks=[["3H", "2H", "AH"], ["4C"], ["4S"]],
-                opening=[["AH", "4C", "4S"], ["", "5C", ""]])
+    state = pos(
+        ["QH 7H", "2C 3C 5C", "2S"],
+        decks=[["3H", "2H", "AH"], ["4C"], ["4S"]],
+        opening=[["AH", "4C", "4S"], ["", "5C", ""]],
+    )
     for k in range(20):
         world = G.sample_world(state.view(0), k)
         assert world.decks[1] == [parse_card("4C")] and parse_card("5C") in world.hands[1]
@@ -376,13 +381,13 @@ def test_observation_tensor_layout() -> None:
     assert obs[156 + 1] == 1 and obs[156:162].sum() == 1  # phase commit
     # seat 1 is the first seat after the observer: its Royal QH 8H at face index 7, value 8
     seat1 = 162 + 289
-    assert np.flatnonzero(obs[seat1:seat1 + 120]).tolist() == [7 * 10 + 7]
+    assert np.flatnonzero(obs[seat1 : seat1 + 120]).tolist() == [7 * 10 + 7]
     assert obs[seat1 + 277 + 9] == 1 and obs[seat1 + 277 + 7] == 1  # defender, may commit up to
     assert obs[seat1 + 277 + 4] == 1 and obs[seat1 + 277 + 5] == 0  # decides now, not committed yet
     # seen from seat 2, seat 1 is the last block and seat 2's partial choice is 6S
     obs2 = state.observation_tensor(2)
     assert np.flatnonzero(obs2[104:156]).tolist() == [cards52.CODE["6S"]]
-    assert np.flatnonzero(obs2[162 + 289 * 3:162 + 289 * 3 + 120]).tolist() == [77]
+    assert np.flatnonzero(obs2[162 + 289 * 3 : 162 + 289 * 3 + 120]).tolist() == [77]
     fight = 162 + 289 * 4
     assert obs[fight] == 1 and obs[fight + 48] == 0  # an attack, not revealed yet
 
@@ -421,5 +426,3 @@ def test_returns_at_the_end() -> None:
     draw = pos(["", "", ""], turns=5, phase="start", options={"max_turns": 5})  # RY-8
     assert draw.is_over() and draw.returns() == [0.0, 0.0, 0.0]
     assert attack_position().returns() == [0.0] * 4
-
-

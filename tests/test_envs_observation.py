@@ -16,8 +16,11 @@ from courtcards.core.rng import Rng
 from courtcards.envs.pettingzoo import env
 from courtcards.envs.table import Table
 
-FAST_GAMES = [g for g in ("rank", "kqp", "royale", "royals")
-              if hasattr(importlib.import_module(f"courtcards.games.{g}.observation"), "state_tensor")]
+FAST_GAMES = [
+    g
+    for g in ("rank", "kqp", "royale", "royals")
+    if hasattr(importlib.import_module(f"courtcards.games.{g}.observation"), "state_tensor")
+]
 
 
 def positions(game: str, seeds: int, every: int = 1):  # type: ignore[no-untyped-def]

@@ -19,8 +19,9 @@ openspiel.register()
 
 
 def game_string(game: str, n: int, options: dict[str, Any]) -> str:
-    params = [f"players={n}"] + [f"{k}={str(v).lower() if isinstance(v, bool) else str(v).replace(',', '/')}"
-                                 for k, v in options.items()]
+    params = [f"players={n}"] + [
+        f"{k}={str(v).lower() if isinstance(v, bool) else str(v).replace(',', '/')}" for k, v in options.items()
+    ]
     return f"courtcards_{game}({','.join(params)})"
 
 

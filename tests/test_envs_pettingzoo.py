@@ -26,8 +26,9 @@ def test_pettingzoo_api_and_seed_tests(config: tuple[str, int, dict[str, Any]]) 
         api_test(env(game, num_players=n, options=options), num_cycles=300)
         seed_test(lambda: env(game, num_players=n, options=options), num_cycles=300)
         parallel_api_test(parallel_env(game, num_players=n, options=options), num_cycles=300)
-    assert parallel_run(parallel_env(game, num_players=n, options=options), 42) == \
-        parallel_run(parallel_env(game, num_players=n, options=options), 42)
+    assert parallel_run(parallel_env(game, num_players=n, options=options), 42) == parallel_run(
+        parallel_env(game, num_players=n, options=options), 42
+    )
 
 
 def parallel_run(p: Any, seed: int) -> list[Any]:
@@ -39,8 +40,15 @@ def parallel_run(p: Any, seed: int) -> list[Any]:
     while p.agents:
         acts = {a: p.action_space(a).sample(obs[a]["action_mask"]) for a in p.agents}
         obs, rew, term, trunc, _ = p.step(acts)
-        trace.append((acts, {a: (o["observation"].tobytes(), o["action_mask"].tobytes()) for a, o in obs.items()},
-                      rew, term, trunc))
+        trace.append(
+            (
+                acts,
+                {a: (o["observation"].tobytes(), o["action_mask"].tobytes()) for a, o in obs.items()},
+                rew,
+                term,
+                trunc,
+            )
+        )
     return trace
 
 

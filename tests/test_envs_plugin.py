@@ -24,18 +24,30 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 
 class RankCopy(RankGame):
-    info = dataclasses.replace(RankGame.info, name="rank_copy", title="Rank Copy", gym_id="courtcards/RankCopy-v0",
-                               openspiel_name="courtcards_rank_copy")
+    info = dataclasses.replace(
+        RankGame.info,
+        name="rank_copy",
+        title="Rank Copy",
+        gym_id="courtcards/RankCopy-v0",
+        openspiel_name="courtcards_rank_copy",
+    )
 
 
 class RoyaleCopy(RoyaleGame):  # a simultaneous game: OpenSpiel's dynamics come from its GameInfo
-    info = dataclasses.replace(RoyaleGame.info, name="royale_copy", title="Royale Copy",
-                               gym_id="courtcards/RoyaleCopy-v0", openspiel_name="courtcards_royale_copy")
+    info = dataclasses.replace(
+        RoyaleGame.info,
+        name="royale_copy",
+        title="Royale Copy",
+        gym_id="courtcards/RoyaleCopy-v0",
+        openspiel_name="courtcards_royale_copy",
+    )
 
 
 # (game class, players, options, the OpenSpiel parameters of those options)
-COPIES = [(RankCopy, 3, {"tokens_to_win": 1}, "players=3,tokens_to_win=1"),
-          (RoyaleCopy, 2, {"max_rounds": 20}, "max_rounds=20")]
+COPIES = [
+    (RankCopy, 3, {"tokens_to_win": 1}, "players=3,tokens_to_win=1"),
+    (RoyaleCopy, 2, {"max_rounds": 20}, "max_rounds=20"),
+]
 
 
 @pytest.fixture(params=COPIES, ids=lambda c: c[0].info.name)
@@ -94,8 +106,9 @@ def test_openspiel_serves_a_game_registered_at_run_time(copy: tuple[Game[Any], i
     assert kind.short_name == game.info.openspiel_name
     assert (kind.min_num_players, kind.max_num_players) == (game.info.min_players, game.info.max_players)
     simultaneous = game.info.dynamics == "simultaneous"
-    assert kind.dynamics == (pyspiel.GameType.Dynamics.SIMULTANEOUS if simultaneous
-                             else pyspiel.GameType.Dynamics.SEQUENTIAL)
+    assert kind.dynamics == (
+        pyspiel.GameType.Dynamics.SIMULTANEOUS if simultaneous else pyspiel.GameType.Dynamics.SEQUENTIAL
+    )
     assert (loaded.min_utility(), loaded.max_utility()) == game.info.utility
     assert loaded.max_game_length() == game.info.max_length
     assert loaded.num_players() == n and loaded.engine is game

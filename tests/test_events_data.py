@@ -32,6 +32,8 @@ DOCS = Path(__file__).resolve().parents[1] / "docs" / "schemas" / "events"
 # the built-in games, which declare their kinds and publish their schemas here (a plug-in installed beside them
 # declares its own or none: the conformance suite checks its events against what it declares)
 BUILTIN = [g.name for g in builtin_games()]
+
+
 def _configs() -> list[tuple[str, int, str | None]]:
     out = []
     for name in BUILTIN:
@@ -96,7 +98,7 @@ def test_every_declared_kind_happens() -> None:
     for name in BUILTIN:
         game = get_game(name)
         seen: set[str] = set()
-        for (g, n, preset) in CONFIGS:
+        for g, n, preset in CONFIGS:
             if g == name:
                 for seed in range(6):
                     seen |= play(name, n, preset, seed)[0]
@@ -110,18 +112,31 @@ def test_fill_names_seats_with_the_clients_names() -> None:
     template = "{seat} plays. {finish.0} then {finish.1}; {steps.0.seat} draws {nothing}"
     assert placeholders(template) == ["seat", "finish.0", "finish.1", "steps.0.seat", "nothing"]
     names = ["Ann", "Bob", "Cy", "Di"]
-    assert fill(template, data, lambda s, cap: names[s] if s else ("You" if cap else "you")) == \
-        "Cy plays. Di then Bob; you draws {nothing}"
+    assert (
+        fill(template, data, lambda s, cap: names[s] if s else ("You" if cap else "you"))
+        == "Cy plays. Di then Bob; you draws {nothing}"
+    )
     assert fill(template, data) == "Seat 2 plays. Seat 3 then seat 1; seat 0 draws {nothing}"
 
 
 def test_the_log_keeps_data_secret_variants_and_round_trips() -> None:
-    log = EMPTY.record(0, "take", "{seat} takes a card from {giver}", {"seat": 0, "giver": 3},
-                       {0: ("{seat} takes 12 from {giver}", {"seat": 0, "giver": 3, "cards": ["12"]})})
+    log = EMPTY.record(
+        0,
+        "take",
+        "{seat} takes a card from {giver}",
+        {"seat": 0, "giver": 3},
+        {0: ("{seat} takes 12 from {giver}", {"seat": 0, "giver": 3, "cards": ["12"]})},
+    )
     log = log.add(None, "the round ends")
     first = log.last(viewer=0)[0]
-    assert first == {"n": 1, "seat": 0, "kind": "take", "template": "{seat} takes 12 from {giver}",
-                     "data": {"seat": 0, "giver": 3, "cards": ["12"]}, "text": "Seat 0 takes 12 from seat 3"}
+    assert first == {
+        "n": 1,
+        "seat": 0,
+        "kind": "take",
+        "template": "{seat} takes 12 from {giver}",
+        "data": {"seat": 0, "giver": 3, "cards": ["12"]},
+        "text": "Seat 0 takes 12 from seat 3",
+    }
     first["data"]["seat"] = 3  # a client's copy (its lists are the log's: read only)
     assert log.last(viewer=0)[0]["data"]["seat"] == 0
     assert log.texts(viewer=1) == ["Seat 0 takes a card from seat 3", "the round ends"]
@@ -136,15 +151,20 @@ def test_the_log_keeps_data_secret_variants_and_round_trips() -> None:
 
 def test_a_kind_checks_its_fields_and_placeholders() -> None:
     kinds = EventKinds({"play": {"seat": "seat", "cards": "cards", "count": "int?"}})
-    good: dict[str, Any] = {"kind": "play", "template": "{seat} plays 8", "data": {"seat": 1, "cards": ["8"]},
-                            "text": "Seat 1 plays 8"}
+    good: dict[str, Any] = {
+        "kind": "play",
+        "template": "{seat} plays 8",
+        "data": {"seat": 1, "cards": ["8"]},
+        "text": "Seat 1 plays 8",
+    }
     assert event_problems(good, kinds, 4) == []
-    changes: list[tuple[dict[str, Any], str]] = [({"kind": "dance"}, "not declared"),
-                                                  ({"data": {"seat": 1}}, "no 'cards'"),
-                          ({"data": {"seat": 9, "cards": ["8"]}}, "type seat"),
-                          ({"data": {"seat": 1, "cards": ["8"], "extra": 1}}, "not a declared field"),
-                          ({"template": "{count} plays 8", "data": {"seat": 1, "cards": ["8"], "count": 1}},
-                           "not a seat")]
+    changes: list[tuple[dict[str, Any], str]] = [
+        ({"kind": "dance"}, "not declared"),
+        ({"data": {"seat": 1}}, "no 'cards'"),
+        ({"data": {"seat": 9, "cards": ["8"]}}, "type seat"),
+        ({"data": {"seat": 1, "cards": ["8"], "extra": 1}}, "not a declared field"),
+        ({"template": "{count} plays 8", "data": {"seat": 1, "cards": ["8"], "count": 1}}, "not a seat"),
+    ]
     for change, fault in changes:
         assert any(fault in p for p in event_problems({**good, **change}, kinds, 4)), change
     with pytest.raises(ValueError, match="no type"):
@@ -154,8 +174,9 @@ def test_a_kind_checks_its_fields_and_placeholders() -> None:
 @pytest.mark.parametrize("name", BUILTIN)
 def test_published_event_schemas_are_current(name: str) -> None:
     path = DOCS / f"{name}.json"
-    assert json.loads(path.read_text()) == event_schema(get_game(name)), \
+    assert json.loads(path.read_text()) == event_schema(get_game(name)), (
         "python -m courtcards.core.events docs/schemas/events"
+    )
 
 
 def test_published_schemas_validate_events() -> None:
@@ -188,14 +209,24 @@ def test_the_coded_games_declare_their_refusals() -> None:
 NEVER_LEGAL = {
     "rank": ["5 U D", "5 C", "5 3", "D", "W W D", "U", "12 12 W W", "W W U", "C C2"],
     "kqp": ["5 6", "give K", "give Q 5", "Q Q", "S G"],
-    "royals": ["attack 9", "block 1 with 9", "block 9 with 1", "hit QH", "hit KS", "replace QH 9H", "replace QS 10S",
-               "discard QH", "royal KH 6H"],
+    "royals": [
+        "attack 9",
+        "block 1 with 9",
+        "block 9 with 1",
+        "hit QH",
+        "hit KS",
+        "replace QH 9H",
+        "replace QS 10S",
+        "discard QH",
+        "royal KH 6H",
+    ],
     "royale": ["discard 2D", "discard 2D 3D 4D 5D 6D 7D"],
 }
 
 
-def probe_refusals(name: str, n: int, preset: str | None, seed: int, probes: int = 8, steps: int = 150
-                   ) -> tuple[set[str], int]:
+def probe_refusals(
+    name: str, n: int, preset: str | None, seed: int, probes: int = 8, steps: int = 150
+) -> tuple[set[str], int]:
     """A random game of ``name`` probed at every step with actions legal elsewhere in it (at earlier
     steps, or in the other seats' lists now) and a few never legal: every reason is a Refusal with a
     declared code and data of the declared types (seats ints at the table; JSON-ready), and the error
@@ -251,10 +282,29 @@ def test_refusals_carry_a_declared_code_and_data(name: str, n: int, preset: str 
 
 #: codes a few random games need not meet: a particular hand or position; a seat with no decision (the core
 #: refuses first); an action of another game or one the notation already refuses (kept by the rules all the same)
-RARE = {"not_your_decision", "not_this_game", "not_now", "nothing_to_steal", "one_modifier", "out_of_range",
-        "down_needs_number", "nothing_beats", "wilds_too_high", "own_pile", "court_card_in_tax", "leader_must_play",
-        "queen_count", "card_twice", "discard_count", "block_too_low", "hit_order", "not_a_royal",
-        "nothing_to_commit", "too_high", "wrong_suit"}
+RARE = {
+    "not_your_decision",
+    "not_this_game",
+    "not_now",
+    "nothing_to_steal",
+    "one_modifier",
+    "out_of_range",
+    "down_needs_number",
+    "nothing_beats",
+    "wilds_too_high",
+    "own_pile",
+    "court_card_in_tax",
+    "leader_must_play",
+    "queen_count",
+    "card_twice",
+    "discard_count",
+    "block_too_low",
+    "hit_order",
+    "not_a_royal",
+    "nothing_to_commit",
+    "too_high",
+    "wrong_suit",
+}
 
 
 def test_declared_refusal_codes_are_used() -> None:
@@ -269,7 +319,7 @@ def test_declared_refusal_codes_are_used() -> None:
         for code in declared:
             assert f'Refusal("{code}"' in source, (name, code)
         met: set[str] = set()
-        for (g, n, preset) in CONFIGS:
+        for g, n, preset in CONFIGS:
             if g == name:
                 met |= probe_refusals(name, n, preset, 11, probes=12, steps=120)[0]
         assert declared - met <= RARE, (name, declared - met)
@@ -279,15 +329,17 @@ def test_refusal_problems_name_the_fault() -> None:
     kinds = EventKinds({}, refusals={"too_low": {"seat": "seat", "value": "int", "cards": "cards?"}}).with_core()
     assert refusal_problems(Refusal("too_low", "no", {"seat": 1, "value": 3}), kinds, 4) == []
     assert refusal_problems(Refusal("not_your_turn", "wait", {"waiting": [2]}), kinds, 4) == []  # a core code
-    faults = [(Refusal("too_low", "no", {"seat": 7, "value": 3}), "type seat"),
-              (Refusal("too_low", "no", {"seat": "1", "value": 3}), "type seat"),
-              (Refusal("too_low", "no", {"seat": 1}), "no 'value'"),
-              (Refusal("too_low", "no", {"seat": 1, "value": 3, "extra": 0}), "not a declared field"),
-              (Refusal("too_high", "no"), "not declared"),
-              (Refusal("too-low", "no"), "not an identifier"),
-              (Refusal("too_low", "no", {"seat": 1, "value": 3, "cards": ("8",)}), "JSON-ready"),
-              ("a bare sentence", "bare sentence"),
-              ("", "not a reason")]
+    faults = [
+        (Refusal("too_low", "no", {"seat": 7, "value": 3}), "type seat"),
+        (Refusal("too_low", "no", {"seat": "1", "value": 3}), "type seat"),
+        (Refusal("too_low", "no", {"seat": 1}), "no 'value'"),
+        (Refusal("too_low", "no", {"seat": 1, "value": 3, "extra": 0}), "not a declared field"),
+        (Refusal("too_high", "no"), "not declared"),
+        (Refusal("too-low", "no"), "not an identifier"),
+        (Refusal("too_low", "no", {"seat": 1, "value": 3, "cards": ("8",)}), "JSON-ready"),
+        ("a bare sentence", "bare sentence"),
+        ("", "not a reason"),
+    ]
     for reason, fault in faults:
         assert any(fault in p for p in refusal_problems(reason, kinds, 4)), (reason, fault)
     # a game that declares no refusals: any code, or a bare sentence; still JSON-ready data
@@ -341,8 +393,9 @@ def test_a_log_read_again_is_checked_as_strictly_as_the_first_time() -> None:
     # from_json remembers the sentences it has checked (a search reads the same view's log for every world):
     # the same template and sentence with data that only compares equal (True == 1) is still refused
     data: dict[str, Any] = {"seat": 1}
-    good: list[dict[str, Any]] = [{"n": 1, "seat": 1, "kind": "pass", "template": "{seat} passes.", "data": data,
-                                   "text": "Seat 1 passes."}]
+    good: list[dict[str, Any]] = [
+        {"n": 1, "seat": 1, "kind": "pass", "template": "{seat} passes.", "data": data, "text": "Seat 1 passes."}
+    ]
     for _ in range(2):
         assert EventLog.from_json(good, num_players=4).texts() == ["Seat 1 passes."]
     for value in (True, 1.0):

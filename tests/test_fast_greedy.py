@@ -39,7 +39,8 @@ def test_rank_greedy_from_the_state_makes_the_views_move(players: int, options: 
             for other in state.to_move()[1:]:  # seats deciding at once (Classic President give-backs)
                 olegal = state.legal_actions(other)
                 assert GreedyRankBot(2).choose(state.view(other), olegal) == GreedyRankBot(2).choose_state(
-                    state, other, olegal)
+                    state, other, olegal
+                )
                 phases.add("together")
             seat = state.to_move()[0]
             legal = state.legal_actions(seat)
@@ -53,7 +54,8 @@ def test_rank_greedy_from_the_state_makes_the_views_move(players: int, options: 
                 wlegal = world.legal_actions(seat)
                 assert table_of_state(world, seat) == table_of_view(world.view(seat))
                 assert GreedyRankBot(1).choose(world.view(seat), wlegal) == GreedyRankBot(1).choose_state(
-                    world, seat, wlegal)
+                    world, seat, wlegal
+                )
             phases.add(str(view["phase"]))
             compared += 1
             # mostly greedy (sensible positions), sometimes random (positions greedy avoids)

@@ -128,15 +128,22 @@ def _forced_position(client: TestClient, game: str, players: int, seed: int) -> 
     raise AssertionError(f"no forced move in 500 {game} actions")
 
 
-@pytest.mark.parametrize(("game", "players", "seed"), [("rank", 3, 7), ("kqp", 4, 7), ("royale", 2, 2),
-                                                       ("royals", 3, 2)])
+@pytest.mark.parametrize(
+    ("game", "players", "seed"), [("rank", 3, 7), ("kqp", 4, 7), ("royale", 2, 2), ("royals", 3, 2)]
+)
 def test_hint_for_a_forced_move_in_every_game(client: TestClient, game: str, players: int, seed: int) -> None:
     tid, token, table, seat = _forced_position(client, game, players, seed)
     (only,) = table.state.legal_actions(seat)
     r = client.post(f"/api/tables/{tid}/hint", json={"token": token})
     assert r.status_code == 200, r.text
-    assert r.json() == {"seat": seat, "version": table.state.version, "action": only.text, "win_chance": None,
-                        "forced": True, "iterations": 0}
+    assert r.json() == {
+        "seat": seat,
+        "version": table.state.version,
+        "action": only.text,
+        "win_chance": None,
+        "forced": True,
+        "iterations": 0,
+    }
 
 
 def test_hint_for_a_forced_move_against_bots(client: TestClient) -> None:

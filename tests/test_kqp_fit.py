@@ -176,8 +176,9 @@ def test_hand_bounds_refuses_a_malformed_view(bad: object) -> None:
         hand_bounds(view)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("hand, count, value", [([0] * 5, 1, 3), ([-1] + [0] * 18, 0, 0), ([0] * 19, 11, 3),
-                                                ([0] * 19, 1, 99)])
+@pytest.mark.parametrize(
+    "hand, count, value", [([0] * 5, 1, 3), ([-1] + [0] * 18, 0, 0), ([0] * 19, 11, 3), ([0] * 19, 1, 99)]
+)
 def test_plays_for_refuses_a_bad_hand_or_pile(hand: list[int], count: int, value: int) -> None:
     with pytest.raises(ValueError, match="no KQP plays for hand"):
         plays_for(hand, count, value, False)

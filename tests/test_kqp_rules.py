@@ -70,8 +70,10 @@ def test_play_order_runs_from_pauper2_to_the_king() -> None:
     assert state.to_move() == (1,)  # after the King comes Pauper-2 again
 
 
-@pytest.mark.parametrize(("players", "sizes"), [(4, [29, 29, 29, 28]), (6, [24] * 5 + [23]),
-                                                  (7, [21, 21, 21, 20, 20, 20, 20]), (9, [16] * 8 + [15])])
+@pytest.mark.parametrize(
+    ("players", "sizes"),
+    [(4, [29, 29, 29, 28]), (6, [24] * 5 + [23]), (7, [21, 21, 21, 20, 20, 20, 20]), (9, [16] * 8 + [15])],
+)
 def test_deal_gives_the_better_seats_the_extra_cards(players: int, sizes: list[int]) -> None:
     # KQ-3: one at a time counter-clockwise from the King; KQ-4 moves 2 + 1 cards before the give-backs
     state = KQP.new_game(players, seed=11)
@@ -95,8 +97,13 @@ def test_tax_takes_the_highest_cards_but_never_queens_or_the_king() -> None:
 
 def test_new_round_taxes_follow_the_new_positions() -> None:
     # KQ-4 after KQ-8: seat 1 went out first (King), seat 0 last (Pauper-2)
-    state = pos(hands=[["3", "3"], [], ["9"], []], positions=[3, 2, 1, 0], finished=[1, 3],
-                turn=2, options={"rounds": 2, "target": None})
+    state = pos(
+        hands=[["3", "3"], [], ["9"], []],
+        positions=[3, 2, 1, 0],
+        finished=[1, 3],
+        turn=2,
+        options={"rounds": 2, "target": None},
+    )
     run(state, (2, "9"))  # seat 2 goes out third; the round ends
     assert state.view(None)["rounds_log"][0]["finish"] == [1, 3, 2, 0]
     assert state.positions == [1, 3, 2, 0] and state.phase == "tax"
@@ -113,10 +120,15 @@ def test_new_round_taxes_follow_the_new_positions() -> None:
 
 def tax_position() -> KqpState:
     # King 0 received G G from Pauper-2 (seat 3); Queen 1 received 14 from Pauper-1 (seat 2)
-    return pos(hands=[["3", "G", "G", "K"], ["5", "Q", "14"], ["4", "6"], ["7"]], phase="tax",
-               owed={"0": 2, "1": 1},
-               taxes=[{"from": 3, "to": 0, "cards": ["G", "G"], "why": "tax"},
-                      {"from": 2, "to": 1, "cards": ["14"], "why": "tax"}])
+    return pos(
+        hands=[["3", "G", "G", "K"], ["5", "Q", "14"], ["4", "6"], ["7"]],
+        phase="tax",
+        owed={"0": 2, "1": 1},
+        taxes=[
+            {"from": 3, "to": 0, "cards": ["G", "G"], "why": "tax"},
+            {"from": 2, "to": 1, "cards": ["14"], "why": "tax"},
+        ],
+    )
 
 
 def test_give_backs_are_any_plain_cards() -> None:
@@ -160,7 +172,9 @@ def test_payer_with_too_few_cards_still_gets_two_back_from_the_king() -> None:
     state = pos(hands=[["3", "5", "G"], ["4", "Q", "14"], ["6", "7"], ["9", "Q", "K"]], phase="deal")
     assert state.phase == "tax" and state.owed == {0: 2, 1: 1} and state.to_move() == (0, 1)
     assert [(e["from"], e["to"], list(e["cards"]), e["why"]) for e in state.taxes] == [
-        (3, 0, ["9"], "tax"), (2, 1, ["7"], "tax")]
+        (3, 0, ["9"], "tax"),
+        (2, 1, ["7"], "tax"),
+    ]
     assert state.view(0)["hand"] == ["3", "5", "9", "G"] and state.view(3)["hand"] == ["Q", "K"]
     assert texts(state, 0) == ["give 3 5", "give 3 9", "give 3 G", "give 5 9", "give 5 G", "give 9 G"]
     with pytest.raises(IllegalActionError, match="exactly 2 cards"):
@@ -172,12 +186,14 @@ def test_payer_with_too_few_cards_still_gets_two_back_from_the_king() -> None:
     assert hands == {0: ["9", "G"], 1: ["7", "14", "Q"], 2: ["4", "6"], 3: ["3", "5", "Q", "K"]}
     assert state.sizes == [2, 3, 2, 4]  # the King 3 + 1 - 2, Pauper-2 3 - 1 + 2
     log = [e["text"] for e in state.view(None)["log"]]
-    assert log == ["Seat 3 (Pauper-2) pays seat 0 (King) 1 card in tax.",
-                   "Seat 2 (Pauper-1) pays seat 1 (Queen) 1 card in tax.",
-                   "Seat 0 (King) has chosen a give-back.",
-                   "Seat 0 (King) gives back to seat 3 (Pauper-2) 2 cards.",
-                   "Seat 1 (Queen) gives back to seat 2 (Pauper-1) 1 card.",
-                   "Seat 3 (Pauper-2) leads the first pile."]
+    assert log == [
+        "Seat 3 (Pauper-2) pays seat 0 (King) 1 card in tax.",
+        "Seat 2 (Pauper-1) pays seat 1 (Queen) 1 card in tax.",
+        "Seat 0 (King) has chosen a give-back.",
+        "Seat 0 (King) gives back to seat 3 (Pauper-2) 2 cards.",
+        "Seat 1 (Queen) gives back to seat 2 (Pauper-1) 1 card.",
+        "Seat 3 (Pauper-2) leads the first pile.",
+    ]
 
 
 def test_a_king_with_fewer_cards_to_give_gives_what_he_has() -> None:
@@ -189,7 +205,8 @@ def test_a_king_with_fewer_cards_to_give_gives_what_he_has() -> None:
     assert state.owed == {1: 1} and state.to_move() == (1,)
     assert [e["text"] for e in state.view(None)["log"]][:2] == [
         "Seat 3 (Pauper-2) has no card to pay seat 0 (King) in tax.",
-        "Seat 0 (King) has no card to give back to seat 3 (Pauper-2)."]
+        "Seat 0 (King) has no card to give back to seat 3 (Pauper-2).",
+    ]
 
 
 def test_a_deal_position_is_its_own_start_and_plays_on_after_a_save() -> None:
@@ -204,14 +221,17 @@ def test_a_deal_position_is_its_own_start_and_plays_on_after_a_save() -> None:
     assert pos(**position).to_json() == saved  # loading the start again collects the same taxes
 
 
-@pytest.mark.parametrize(("extra", "field"), [
-    ({"turn": 3}, "turn"),
-    ({"owed": {"0": 2}}, "owed"),
-    ({"taxes": [{"from": 3, "to": 0, "cards": ["9"], "why": "tax"}]}, "taxes"),
-    ({"pile": {"cards": ["6"], "owner": 2}}, "pile"),
-    ({"played": [[], [], ["8"], []]}, "played"),
-    ({"hands": [["3", "5", "G"], ["4", "Q", "14"], [], ["9", "Q", "K"]]}, "hands[2]"),
-])
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        ({"turn": 3}, "turn"),
+        ({"owed": {"0": 2}}, "owed"),
+        ({"taxes": [{"from": 3, "to": 0, "cards": ["9"], "why": "tax"}]}, "taxes"),
+        ({"pile": {"cards": ["6"], "owner": 2}}, "pile"),
+        ({"played": [[], [], ["8"], []]}, "played"),
+        ({"hands": [["3", "5", "G"], ["4", "Q", "14"], [], ["9", "Q", "K"]]}, "hands[2]"),
+    ],
+)
 def test_a_deal_position_has_nothing_of_the_round_after_the_deal(extra: dict[str, Any], field: str) -> None:
     # KQ-3, KQ-4: before the taxes nothing has been paid, owed or played
     position = {"hands": [["3", "5", "G"], ["4", "Q", "14"], ["6", "7"], ["9", "Q", "K"]], "phase": "deal", **extra}
@@ -354,9 +374,15 @@ def test_no_consecutive_mode_unless_the_second_play_is_one_up() -> None:
 # -- KQ-8 scoring, KQ-9 end ---------------------------------------------------------------------------------
 def end_position(scores: list[int], **options: Any) -> KqpState:
     # seats 2 and 0 are out; seat 3 leads its last 5, seat 1 tops it with its last card
-    return pos(hands=[[], ["9"], [], ["5", "7"]], finished=[2, 0], turn=3, scores=scores,
-               rounds_log=[{"round": 1, "finish": [0, 1, 2, 3], "points": [1, 2, 3, 4], "scores": [1, 2, 3, 4]}],
-               round=2, options=options)
+    return pos(
+        hands=[[], ["9"], [], ["5", "7"]],
+        finished=[2, 0],
+        turn=3,
+        scores=scores,
+        rounds_log=[{"round": 1, "finish": [0, 1, 2, 3], "points": [1, 2, 3, 4], "scores": [1, 2, 3, 4]}],
+        round=2,
+        options=options,
+    )
 
 
 def test_scoring_kth_out_scores_k_and_last_scores_n() -> None:

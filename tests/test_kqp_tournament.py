@@ -85,20 +85,31 @@ def greedy(state: State, seat: int) -> str:
 
 
 def test_greedy_gives_back_its_worst_cards() -> None:
-    state = KQP.state_from_json({"hands": [["3", "9", "9", "G", "G", "Q"], ["5"], ["4"], ["6"]], "phase": "tax",
-                                 "owed": {"0": 2}})
+    state = KQP.state_from_json(
+        {"hands": [["3", "9", "9", "G", "G", "Q"], ["5"], ["4"], ["6"]], "phase": "tax", "owed": {"0": 2}}
+    )
     assert greedy(state, 0) == "give 3 9"
 
 
 def test_greedy_leads_its_lowest_whole_set_and_follows_without_breaking() -> None:
     lead = KQP.state_from_json({"hands": [["3"], ["4"], ["5"], ["4", "4", "7", "9", "9", "12", "13"]]})
     assert greedy(lead, 3) == "4 4"
-    follow = KQP.state_from_json({"hands": [["3"], ["4"], ["6", "6", "8", "12", "13"], ["5", "7"]],
-                                  "pile": {"cards": ["5"], "owner": 3}, "turn": 2})
+    follow = KQP.state_from_json(
+        {
+            "hands": [["3"], ["4"], ["6", "6", "8", "12", "13"], ["5", "7"]],
+            "pile": {"cards": ["5"], "owner": 3},
+            "turn": 2,
+        }
+    )
     assert greedy(follow, 2) == "8"
 
 
 def test_greedy_spends_the_king_to_stop_a_player_going_out() -> None:
-    state = KQP.state_from_json({"hands": [["3"], ["4"], ["K", "5", "7", "9", "11", "13"], ["6", "6", "8"]],
-                                 "pile": {"cards": ["G", "G"], "owner": 0}, "turn": 2})
+    state = KQP.state_from_json(
+        {
+            "hands": [["3"], ["4"], ["K", "5", "7", "9", "11", "13"], ["6", "6", "8"]],
+            "pile": {"cards": ["G", "G"], "owner": 0},
+            "turn": 2,
+        }
+    )
     assert greedy(state, 2) == "K"

@@ -62,8 +62,14 @@ def test_plays_passes_and_a_pile_won_are_logged() -> None:
     # KQ-5 plays, KQ-6 passing: the pile ends when every other holder has passed; its owner leads
     state = pos(hands=[["4", "12"], ["9", "13"], ["6", "10", "14"], ["5", "11"]])
     run(state, (3, "5"), (2, "pass"), (1, "9"), (0, "pass"), (3, "pass"), (2, "pass"))
-    assert log(state) == ["Seat 3 plays 5.", "Seat 2 passes.", "Seat 1 plays 9.", "Seat 0 passes.",
-                          "Seat 3 passes.", "Seat 2 passes: seat 1 wins the pile and leads."]
+    assert log(state) == [
+        "Seat 3 plays 5.",
+        "Seat 2 passes.",
+        "Seat 1 plays 9.",
+        "Seat 0 passes.",
+        "Seat 3 passes.",
+        "Seat 2 passes: seat 1 wins the pile and leads.",
+    ]
     assert [e["seat"] for e in state.view(0)["log"]] == [3, 2, 1, 0, 3, 2]
     assert [e["n"] for e in state.view(0)["log"]] == [1, 2, 3, 4, 5, 6]
 
@@ -77,17 +83,32 @@ def test_consecutive_mode_is_announced() -> None:
 
 def test_a_pile_won_by_a_seat_that_went_out() -> None:
     # KQ-6: seat 2 goes out with its 14 (1st, 1 point: KQ-8); after the passes seat 1, to its left, leads
-    state = run(pos(hands=[["4", "12"], ["9", "13"], ["14"], ["5", "11"]], turn=2),
-                (2, "14"), (1, "pass"), (0, "pass"), (3, "pass"))
-    assert log(state) == ["Seat 2 plays 14 and goes out 1st: 1 point.", "Seat 1 passes.", "Seat 0 passes.",
-                          "Seat 3 passes: seat 2 wins the pile; seat 2 is out, so seat 1 leads."]
+    state = run(
+        pos(hands=[["4", "12"], ["9", "13"], ["14"], ["5", "11"]], turn=2),
+        (2, "14"),
+        (1, "pass"),
+        (0, "pass"),
+        (3, "pass"),
+    )
+    assert log(state) == [
+        "Seat 2 plays 14 and goes out 1st: 1 point.",
+        "Seat 1 passes.",
+        "Seat 0 passes.",
+        "Seat 3 passes: seat 2 wins the pile; seat 2 is out, so seat 1 leads.",
+    ]
 
 
 def end_position(**options: Any) -> KqpState:
     # seats 2 and 0 are out; seat 3 leads its last 5, seat 1 tops it with its last card
-    return pos(hands=[[], ["9"], [], ["5", "7"]], finished=[2, 0], turn=3, scores=[1, 2, 3, 4],
-               rounds_log=[{"round": 1, "finish": [0, 1, 2, 3], "points": [1, 2, 3, 4], "scores": [1, 2, 3, 4]}],
-               round=2, options=options)
+    return pos(
+        hands=[[], ["9"], [], ["5", "7"]],
+        finished=[2, 0],
+        turn=3,
+        scores=[1, 2, 3, 4],
+        rounds_log=[{"round": 1, "finish": [0, 1, 2, 3], "points": [1, 2, 3, 4], "scores": [1, 2, 3, 4]}],
+        round=2,
+        options=options,
+    )
 
 
 def test_going_out_the_round_and_the_game_end_are_logged() -> None:
@@ -105,25 +126,42 @@ def test_going_out_the_round_and_the_game_end_are_logged() -> None:
 
 def test_a_tied_game_end_says_why() -> None:
     # KQ-9: seats 0 and 1 end on 6; seat 0 finished better in the last round
-    state = pos(hands=[[], ["9"], [], ["5", "7"]], finished=[2, 0], turn=3, scores=[4, 3, 6, 6], round=2,
-                rounds_log=[{"round": 1, "finish": [1, 0, 3, 2], "points": [2, 1, 4, 3], "scores": [2, 1, 4, 3]}],
-                options={"rounds": 2, "target": None})
+    state = pos(
+        hands=[[], ["9"], [], ["5", "7"]],
+        finished=[2, 0],
+        turn=3,
+        scores=[4, 3, 6, 6],
+        round=2,
+        rounds_log=[{"round": 1, "finish": [1, 0, 3, 2], "points": [2, 1, 4, 3], "scores": [2, 1, 4, 3]}],
+        options={"rounds": 2, "target": None},
+    )
     run(state, (3, "5"), (1, "9"))
-    assert log(state)[-1] == "The game is over: seat 0 wins with 6 points, the lowest score, tied but ahead in " \
-                             "the last round."
+    assert (
+        log(state)[-1] == "The game is over: seat 0 wins with 6 points, the lowest score, tied but ahead in "
+        "the last round."
+    )
 
 
 def test_a_new_round_logs_the_seating_the_deal_and_the_taxes_secretly() -> None:
     # KQ-2 seats by the last finish, KQ-3 the deal from the King, KQ-4 taxes seen by the two seats only
-    state = pos(hands=[[], ["9"], [], ["5", "7"], []], finished=[2, 0, 4], turn=3, num_players=5,
-                options={"rounds": 2, "target": None})
+    state = pos(
+        hands=[[], ["9"], [], ["5", "7"], []],
+        finished=[2, 0, 4],
+        turn=3,
+        num_players=5,
+        options={"rounds": 2, "target": None},
+    )
     run(state, (3, "5"), (1, "9"))  # finish: 2 0 4 1 3
     public = log(state)
-    at = public.index("Round 2: seats by the last round's finish: King seat 2, Queen seat 0, Commoner seat 4, "
-                      "Pauper-1 seat 1, Pauper-2 seat 3. The cards are dealt one at a time from the King "
-                      "counter-clockwise: 26 cards each to seat 2, seat 0, seat 4 and seat 1, 25 each to seat 3.")
-    assert public[at + 1:] == ["Seat 3 (Pauper-2) pays seat 2 (King) 2 cards in tax.",
-                               "Seat 1 (Pauper-1) pays seat 0 (Queen) 1 card in tax."]
+    at = public.index(
+        "Round 2: seats by the last round's finish: King seat 2, Queen seat 0, Commoner seat 4, "
+        "Pauper-1 seat 1, Pauper-2 seat 3. The cards are dealt one at a time from the King "
+        "counter-clockwise: 26 cards each to seat 2, seat 0, seat 4 and seat 1, 25 each to seat 3."
+    )
+    assert public[at + 1 :] == [
+        "Seat 3 (Pauper-2) pays seat 2 (King) 2 cards in tax.",
+        "Seat 1 (Pauper-1) pays seat 0 (Queen) 1 card in tax.",
+    ]
     paid = {(e["from"], e["to"]): " ".join(e["cards"]) for e in state.taxes}
     for seat in (None, 4, 0, 1):  # the spectator, the Commoner, and the other tax's two seats
         assert log(state, seat)[at + 1] == public[at + 1]
@@ -148,9 +186,11 @@ def test_give_backs_are_logged_with_their_cards_for_the_two_seats_only() -> None
     for seat in (1, 2, 3):
         assert "3 G" not in json.dumps(state.view(seat))
     state.apply(1, "give 5")
-    assert log(state)[1:] == ["Seat 0 (King) gives back to seat 3 (Pauper-2) 2 cards.",
-                              "Seat 1 (Queen) gives back to seat 2 (Pauper-1) 1 card.",
-                              "Seat 3 (Pauper-2) leads the first pile."]
+    assert log(state)[1:] == [
+        "Seat 0 (King) gives back to seat 3 (Pauper-2) 2 cards.",
+        "Seat 1 (Queen) gives back to seat 2 (Pauper-1) 1 card.",
+        "Seat 3 (Pauper-2) leads the first pile.",
+    ]
     for seat in (0, 3):
         assert log(state, seat)[1] == "Seat 0 (King) gives back to seat 3 (Pauper-2) 3 G."
     for seat in (1, 2):
@@ -172,31 +212,36 @@ def test_the_log_is_saved_and_a_sampled_world_keeps_the_seats_log() -> None:
 HANDS = [["4", "12"], ["9", "13"], ["6", "10", "14"], ["5", "11"]]
 
 
-@pytest.mark.parametrize(("change", "field"), [
-    ({"scores": [0, 0, "x", 0]}, "scores[2]"),
-    ({"scores": [0, 0, 0]}, "scores"),
-    ({"pile": {"cards": ["6", "X"], "owner": 2}}, "pile.cards[1]"),
-    ({"pile": {"cards": ["5", "6"], "owner": 2}}, "pile.cards"),
-    ({"pile": {"cards": ["6"]}}, "pile.owner"),
-    ({"pile": {"cards": ["6"], "owner": 9}}, "pile.owner"),
-    ({"pile": {"cards": ["6", "5"], "plays": [[3, "5"], [2, "7"]]}}, "pile.plays"),
-    ({"pile": {"cards": ["5"], "plays": [[3, "give 5"]]}}, "pile.plays[0][1]"),
-    ({"pile": ["5"]}, "pile"),
-    ({"hands": [["4"], ["9"], ["6", 7], ["5"]]}, "hands[2][1]"),
-    ({"positions": [0, 1, 1, 2]}, "positions"),
-    ({"turn": 4}, "turn"),
-    ({"phase": "dealing"}, "phase"),
-    ({"round": 0}, "round"),
-    ({"finished": ["0"]}, "finished[0]"),
-    ({"played": [[], [], ["Z"], []]}, "played[2][0]"),
-    ({"rounds_log": [{"round": 1, "finish": [0, 1, 2, 3], "points": [1, 2, 3, 4], "scores": [1, 2, 3]}]},
-     "rounds_log[0].scores"),
-    ({"taxes": [{"from": 3, "to": 0, "cards": ["5"], "why": "gift"}]}, "taxes[0].why"),
-    ({"phase": "tax", "owed": {"2": 1}}, "owed.2"),
-    ({"phase": "tax", "owed": {"0": 3}}, "owed.0"),
-    ({"winner": -1}, "winner"),
-    ({"discard": ["3"]}, "discard"),
-])
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"scores": [0, 0, "x", 0]}, "scores[2]"),
+        ({"scores": [0, 0, 0]}, "scores"),
+        ({"pile": {"cards": ["6", "X"], "owner": 2}}, "pile.cards[1]"),
+        ({"pile": {"cards": ["5", "6"], "owner": 2}}, "pile.cards"),
+        ({"pile": {"cards": ["6"]}}, "pile.owner"),
+        ({"pile": {"cards": ["6"], "owner": 9}}, "pile.owner"),
+        ({"pile": {"cards": ["6", "5"], "plays": [[3, "5"], [2, "7"]]}}, "pile.plays"),
+        ({"pile": {"cards": ["5"], "plays": [[3, "give 5"]]}}, "pile.plays[0][1]"),
+        ({"pile": ["5"]}, "pile"),
+        ({"hands": [["4"], ["9"], ["6", 7], ["5"]]}, "hands[2][1]"),
+        ({"positions": [0, 1, 1, 2]}, "positions"),
+        ({"turn": 4}, "turn"),
+        ({"phase": "dealing"}, "phase"),
+        ({"round": 0}, "round"),
+        ({"finished": ["0"]}, "finished[0]"),
+        ({"played": [[], [], ["Z"], []]}, "played[2][0]"),
+        (
+            {"rounds_log": [{"round": 1, "finish": [0, 1, 2, 3], "points": [1, 2, 3, 4], "scores": [1, 2, 3]}]},
+            "rounds_log[0].scores",
+        ),
+        ({"taxes": [{"from": 3, "to": 0, "cards": ["5"], "why": "gift"}]}, "taxes[0].why"),
+        ({"phase": "tax", "owed": {"2": 1}}, "owed.2"),
+        ({"phase": "tax", "owed": {"0": 3}}, "owed.0"),
+        ({"winner": -1}, "winner"),
+        ({"discard": ["3"]}, "discard"),
+    ],
+)
 def test_a_bad_field_is_named(change: dict[str, Any], field: str) -> None:
     with pytest.raises(PositionError) as exc:
         KQP.state_from_json({"hands": HANDS, **change})
@@ -209,8 +254,7 @@ def test_the_pile_needs_no_count_its_cards_say_it() -> None:
     state = pos(hands=[["3"], ["4"], ["5"], ["6"]], pile={"cards": ["K", "8", "8", "8"], "owner": 1}, turn=2)
     pile = state.view(None)["pile"]
     assert (pile["count"], pile["top"], pile["value"], pile["consecutive"]) == (3, ["K"], "K", False)
-    state = pos(hands=[["3", "7", "7"], ["4"], ["5"], ["6"]],
-                pile={"cards": ["6", "6", "5", "5"], "owner": 1}, turn=0)
+    state = pos(hands=[["3", "7", "7"], ["4"], ["5"], ["6"]], pile={"cards": ["6", "6", "5", "5"], "owner": 1}, turn=0)
     assert state.consecutive and [a.text for a in state.legal_actions(0)] == ["7 7", "pass"]
 
 
@@ -222,9 +266,17 @@ def v2(data: dict[str, Any], consecutive: bool = False) -> dict[str, Any]:
     cards = pile["cards"][::-1]
     plays = [t for _, t in pile["plays"] if t != "pass"]
     top = plays[-1].split() if plays else []
-    out.update(pile=cards, top=top, pile_count=len(plays[0].split()) if plays else 0, owner=pile["owner"],
-               first_value=plays[0].split()[0] if plays else None, plays=len(plays),
-               consecutive=consecutive, passes=pile["passes"], pile_log=pile["plays"])
+    out.update(
+        pile=cards,
+        top=top,
+        pile_count=len(plays[0].split()) if plays else 0,
+        owner=pile["owner"],
+        first_value=plays[0].split()[0] if plays else None,
+        plays=len(plays),
+        consecutive=consecutive,
+        passes=pile["passes"],
+        pile_log=pile["plays"],
+    )
     out["totals"] = out.pop("scores")
     out["rounds_log"] = [{("totals" if k == "scores" else k): v for k, v in r.items()} for r in out["rounds_log"]]
     if isinstance(out.get("start"), dict):
@@ -240,18 +292,30 @@ def test_an_old_saved_state_still_loads() -> None:
     assert "pile_count" in old and "totals" in old and isinstance(old["pile"], list)
     loaded = KQP.state_from_json(old)
     again = loaded.to_json()
-    assert {k: v for k, v in again.items() if k not in ("events", "format_version")} == \
-           {k: v for k, v in now.items() if k not in ("events", "format_version")}
+    assert {k: v for k, v in again.items() if k not in ("events", "format_version")} == {
+        k: v for k, v in now.items() if k not in ("events", "format_version")
+    }
     assert loaded.view(2)["pile"] == state.view(2)["pile"]
     assert json.dumps(loaded.record().replay().to_json()["hands"]) == json.dumps(now["hands"])
 
 
 def test_an_old_explicit_position_still_loads() -> None:
     # format 2: the pile bottom card first with its top, pile_count and log; totals
-    old = {"format_version": 2, "hands": [["4", "12"], ["9", "13"], ["10", "14"], ["11"]], "turn": 1,
-           "pile": ["5", "6"], "top": ["6"], "pile_count": 1, "owner": 2, "consecutive": True, "plays": 2,
-           "pile_log": [[3, "5"], [2, "6"]], "totals": [1, 2, 3, 4], "round": 2,
-           "rounds_log": [{"round": 1, "finish": [0, 1, 2, 3], "points": [1, 2, 3, 4], "totals": [1, 2, 3, 4]}]}
+    old = {
+        "format_version": 2,
+        "hands": [["4", "12"], ["9", "13"], ["10", "14"], ["11"]],
+        "turn": 1,
+        "pile": ["5", "6"],
+        "top": ["6"],
+        "pile_count": 1,
+        "owner": 2,
+        "consecutive": True,
+        "plays": 2,
+        "pile_log": [[3, "5"], [2, "6"]],
+        "totals": [1, 2, 3, 4],
+        "round": 2,
+        "rounds_log": [{"round": 1, "finish": [0, 1, 2, 3], "points": [1, 2, 3, 4], "totals": [1, 2, 3, 4]}],
+    }
     state = KQP.state_from_json(old)
     view = state.view(None)
     assert view["pile"]["cards"] == ["6", "5"] and view["pile"]["consecutive"] and view["pile"]["owner"] == 2
@@ -304,13 +368,17 @@ def test_the_terminal_shows_the_engines_sentences() -> None:
         return [Text.from_markup(line).plain for line in describe_event(before[seat], state.view(seat), 1, "give 5")]
 
     # seats numbered from 1 for the player (engine seat 0 is "Seat 1")
-    assert told(0) == ["Seat 1 (you, King) has chosen to give back 3 G.",
-                       "Seat 1 (you, King) gives back to seat 4 (Pauper-2) 3 G.",
-                       "Seat 2 (Queen) gives back to seat 3 (Pauper-1) 1 card.",
-                       "Seat 4 (Pauper-2) leads the first pile."]
-    assert told(2)[:3] == ["Seat 1 (King) has chosen a give-back.",
-                           "Seat 1 (King) gives back to seat 4 (Pauper-2) 2 cards.",
-                           "Seat 2 (Queen) gives back to seat 3 (you, Pauper-1) 5."]
+    assert told(0) == [
+        "Seat 1 (you, King) has chosen to give back 3 G.",
+        "Seat 1 (you, King) gives back to seat 4 (Pauper-2) 3 G.",
+        "Seat 2 (Queen) gives back to seat 3 (Pauper-1) 1 card.",
+        "Seat 4 (Pauper-2) leads the first pile.",
+    ]
+    assert told(2)[:3] == [
+        "Seat 1 (King) has chosen a give-back.",
+        "Seat 1 (King) gives back to seat 4 (Pauper-2) 2 cards.",
+        "Seat 2 (Queen) gives back to seat 3 (you, Pauper-1) 5.",
+    ]
     assert "3 G" not in " ".join(told(None))
     fresh = KQP.new_game(4, seed=1)
     assert Text.from_markup(describe_start(fresh.view(2))[0]).plain.startswith("Round 1: seats drawn at random")
@@ -340,9 +408,13 @@ def test_a_format_2_save_and_record_from_before_still_load_and_play_on() -> None
 
 
 def test_format_2_names_in_a_format_3_position_are_refused_with_the_reason() -> None:
-    cases: list[tuple[dict[str, Any], str]] = [({"pile_count": 1}, "pile_count"), ({"totals": [0] * 4}, "totals"),
-                                               ({"top": ["5"]}, "top"), ({"pile_log": []}, "pile_log"),
-                                               ({"owner": 1}, "owner")]
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"pile_count": 1}, "pile_count"),
+        ({"totals": [0] * 4}, "totals"),
+        ({"top": ["5"]}, "top"),
+        ({"pile_log": []}, "pile_log"),
+        ({"owner": 1}, "owner"),
+    ]
     for change, field in cases:
         with pytest.raises(PositionError, match="format_version 2's name") as exc:
             KQP.state_from_json({"hands": HANDS, **change})

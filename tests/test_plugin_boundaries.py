@@ -59,15 +59,19 @@ def test_no_game_name_in_python_outside_games(path: Path) -> None:
 def test_no_game_name_in_the_browser_outside_games(path: Path) -> None:
     text = path.read_text()
     found = [f"{path.name}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}" for m in JS_RE.finditer(text)]
-    found += [f"{path.name}: imports {m.group(0)}" for m in re.finditer(r"import[^;]*[\"']\./(" + "|".join(NAMES)
-                                                                           + r")\.js[\"']", text)]
+    found += [
+        f"{path.name}: imports {m.group(0)}"
+        for m in re.finditer(r"import[^;]*[\"']\./(" + "|".join(NAMES) + r")\.js[\"']", text)
+    ]
     assert found == []
 
 
 def test_the_check_catches_a_name(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
-    bad.write_text(f'TABLE = {{"{NAMES[0]}": 1}}\nif game == "{NAMES[-1]}":\n    pass\n'
-                   f"from courtcards.games.{NAMES[0]}.bots import X\n")
+    bad.write_text(
+        f'TABLE = {{"{NAMES[0]}": 1}}\nif game == "{NAMES[-1]}":\n    pass\n'
+        f"from courtcards.games.{NAMES[0]}.bots import X\n"
+    )
     found = _python_findings_at(bad)
     assert len(found) == 3, found
 

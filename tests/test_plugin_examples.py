@@ -73,8 +73,15 @@ def test_played_in_the_terminal_with_the_generic_renderer(tmp_path: Path) -> Non
     rng = random.Random(1)
     holder: list[PlaySession] = []
     out = Console(file=io.StringIO(), width=200, color_system=None)
-    session = setup_session("fivetricks", players=3, seed=5, options=[], console=out,
-                            input_fn=lambda _prompt: rng.choice(holder[0].shown_legal()), record=tmp_path / "g.json")
+    session = setup_session(
+        "fivetricks",
+        players=3,
+        seed=5,
+        options=[],
+        console=out,
+        input_fn=lambda _prompt: rng.choice(holder[0].shown_legal()),
+        record=tmp_path / "g.json",
+    )
     holder.append(session)
     assert session.run() == 0 and session.state.is_over()
     text = out.file.getvalue()  # type: ignore[attr-defined]
@@ -83,8 +90,9 @@ def test_played_in_the_terminal_with_the_generic_renderer(tmp_path: Path) -> Non
     assert saved["game"] == "fivetricks" and len(saved["actions"]) == 15 and saved["result"]
 
 
-@pytest.mark.parametrize(("name", "bots"), [("fivetricks", "random,ismcts:40,random"),
-                                            ("rank_knights", "greedy,greedy,ismcts:20")])
+@pytest.mark.parametrize(
+    ("name", "bots"), [("fivetricks", "random,ismcts:40,random"), ("rank_knights", "greedy,greedy,ismcts:20")]
+)
 def test_simulate(name: str, bots: str) -> None:
     options = ["--option", "tokens_to_win=1"] if name == "rank_knights" else []
     out = cli("simulate", name, "--players", "3", "--bots", bots, "--games", "3", "--workers", "1", *options)
@@ -103,9 +111,20 @@ def test_analyze(name: str, tmp_path: Path) -> None:
 
 
 def test_ladder() -> None:
-    out = cli("ladder", "fivetricks", "--bots", "random,ismcts:40", "--games", "6", "--players", "2",
-              "--workers", "1", "--json")
-    ladder = json.loads(out[out.index("{"):])
+    out = cli(
+        "ladder",
+        "fivetricks",
+        "--bots",
+        "random,ismcts:40",
+        "--games",
+        "6",
+        "--players",
+        "2",
+        "--workers",
+        "1",
+        "--json",
+    )
+    ladder = json.loads(out[out.index("{") :])
     assert {"random", "ismcts:40"} <= set(json.dumps(ladder).replace('"', " ").split())
 
 

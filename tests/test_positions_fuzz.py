@@ -91,9 +91,15 @@ def get_at(value: Any, path: tuple[Any, ...]) -> Any:
 
 
 junk = st.one_of(
-    st.none(), st.booleans(), st.integers(-(10**12), 10**12), st.integers(-3, 60), st.floats(allow_nan=True),
-    st.text(max_size=6), st.sampled_from(["7H", "QS", "12", "W", "K", "G", "pass", "", "-1"]),
-    st.lists(st.integers(-2, 60), max_size=4), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**12), 10**12),
+    st.integers(-3, 60),
+    st.floats(allow_nan=True),
+    st.text(max_size=6),
+    st.sampled_from(["7H", "QS", "12", "W", "K", "G", "pass", "", "-1"]),
+    st.lists(st.integers(-2, 60), max_size=4),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
     st.recursive(st.none(), lambda inner: st.lists(inner, min_size=1, max_size=1), max_leaves=200),
 )
 
@@ -173,16 +179,24 @@ def test_corrupted_positions_are_refused_or_consistent(game: str, n: int, data: 
 
 
 @pytest.mark.parametrize(("game", "n"), GAMES[:1] + GAMES[2:5], ids=["rank", "kqp", "royale", "royals"])
-@settings(max_examples=max(EXAMPLES // 3, 10), deadline=None, suppress_health_check=list(HealthCheck),
-          derandomize=True)
+@settings(max_examples=max(EXAMPLES // 3, 10), deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 @given(data=st.data())
 def test_corrupted_records_are_refused_or_replay(game: str, n: int, data: st.DataObject) -> None:
     base = data.draw(st.sampled_from(base_positions(game, n)))
-    record = GameRecord.from_json({
-        "format": "courtcards/record", "format_version": 2, "game": game, "num_players": n,
-        "options": base["options"], "seed": base["seed"], "start": None, "actions": base["history"],
-        "result": None, "meta": {},
-    }).to_json()
+    record = GameRecord.from_json(
+        {
+            "format": "courtcards/record",
+            "format_version": 2,
+            "game": game,
+            "num_players": n,
+            "options": base["options"],
+            "seed": base["seed"],
+            "start": None,
+            "actions": base["history"],
+            "result": None,
+            "meta": {},
+        }
+    ).to_json()
     bad = data.draw(corrupted(record))
     with no_hang(f"replaying a corrupted {game} record"):
         try:

@@ -90,8 +90,10 @@ def test_two_reaching_five_in_one_hand_better_finish_wins() -> None:
 def test_tokens_to_win_option() -> None:
     # RK-11: option tokens_to_win
     def finish(target: int) -> RankState:
-        return play(pos(["", "5", "", "7 8"], turn=1, finished=[2, 0], tokens=[0, 0, 1, 0],
-                        options={"tokens_to_win": target}), "5")
+        return play(
+            pos(["", "5", "", "7 8"], turn=1, finished=[2, 0], tokens=[0, 0, 1, 0], options={"tokens_to_win": target}),
+            "5",
+        )
 
     assert finish(3).winner == 2
     s = finish(4)
@@ -112,8 +114,7 @@ def test_no_actions_after_the_game_is_over() -> None:
 
 # -- RK-12 Next hand: the King's benefit ----------------------------------------------------------
 
-BENEFIT: dict[str, Any] = {"phase": "benefit", "round": 2, "hands_log": log([0, 1, 3, 2]),
-                           "tokens": [2, 1, 0, 0]}
+BENEFIT: dict[str, Any] = {"phase": "benefit", "round": 2, "hands_log": log([0, 1, 3, 2]), "tokens": [2, 1, 0, 0]}
 
 
 def test_benefit_lead() -> None:
@@ -219,8 +220,7 @@ def test_president_taxes_are_the_highest_cards(rng: int) -> None:
 
 def test_president_never_takes_wild_or_modifiers() -> None:
     # RK-13: a Beggar with one number card and W U D gives just that card
-    s = pos(["3 4", "5 6", "W U D 2", "7 C"], options={"classic_president": True}, round=2,
-            hands_log=log([0, 1, 3, 2]))
+    s = pos(["3 4", "5 6", "W U D 2", "7 C"], options={"classic_president": True}, round=2, hands_log=log([0, 1, 3, 2]))
     s._president_exchange()
     assert [(e["from"], e["to"], list(e["cards"])) for e in s.exchanges] == [(2, 0, ["2"]), (3, 1, ["C"])]
     assert s.owed == {0: 1, 1: 1}
@@ -228,10 +228,19 @@ def test_president_never_takes_wild_or_modifiers() -> None:
 
 def test_president_give_backs_are_simultaneous_and_the_king_leads() -> None:
     # RK-13: King gives any two, Queen any one, chosen at once (hidden until both commit); the King leads
-    exchanges = [{"from": 2, "to": 0, "cards": ["C", "12"], "why": "tax"},
-                 {"from": 3, "to": 1, "cards": ["11"], "why": "tax"}]
-    s = pos(["C 12 3 4", "11 6", "9 2", "7"], options={"classic_president": True}, phase="exchange",
-            round=2, hands_log=log([0, 1, 3, 2]), exchanges=exchanges, owed={"0": 2, "1": 1})
+    exchanges = [
+        {"from": 2, "to": 0, "cards": ["C", "12"], "why": "tax"},
+        {"from": 3, "to": 1, "cards": ["11"], "why": "tax"},
+    ]
+    s = pos(
+        ["C 12 3 4", "11 6", "9 2", "7"],
+        options={"classic_president": True},
+        phase="exchange",
+        round=2,
+        hands_log=log([0, 1, 3, 2]),
+        exchanges=exchanges,
+        owed={"0": 2, "1": 1},
+    )
     assert s.to_move() == (0, 1)
     assert "give 12 C" in legal(s, 0) and "give 4 3" in legal(s, 0) and "give 3" not in legal(s, 0)
     assert legal(s, 1) == {"give 11", "give 6"}
@@ -320,8 +329,15 @@ def test_endless_has_no_tokens_and_counts_kings() -> None:
 
 def test_endless_ends_after_the_chosen_hands_most_kings_wins() -> None:
     # RK-15: option `hands`; most times King wins
-    s = pos(["", "5", "", "7 8"], turn=1, finished=[2, 0], options={"endless": True, "hands": 3},
-            round=3, times_king=[2, 0, 0, 0], hands_log=log([0, 1, 2, 3]) + log([0, 2, 1, 3], 2))
+    s = pos(
+        ["", "5", "", "7 8"],
+        turn=1,
+        finished=[2, 0],
+        options={"endless": True, "hands": 3},
+        round=3,
+        times_king=[2, 0, 0, 0],
+        hands_log=log([0, 1, 2, 3]) + log([0, 2, 1, 3], 2),
+    )
     play(s, "5")
     assert s.is_over() and s.kings == [2, 0, 1, 0] and s.winner == 0
     res = s.result()
@@ -330,8 +346,15 @@ def test_endless_ends_after_the_chosen_hands_most_kings_wins() -> None:
 
 def test_endless_tie_goes_to_the_better_finish_in_the_last_hand() -> None:
     # RK-15 + RK-11 (house decision: a tie in times King is broken as a token tie is)
-    s = pos(["", "5", "", "7 8"], turn=1, finished=[2, 0], options={"endless": True, "hands": 2},
-            round=2, times_king=[1, 0, 0, 0], hands_log=log([0, 1, 2, 3]))
+    s = pos(
+        ["", "5", "", "7 8"],
+        turn=1,
+        finished=[2, 0],
+        options={"endless": True, "hands": 2},
+        round=2,
+        times_king=[1, 0, 0, 0],
+        hands_log=log([0, 1, 2, 3]),
+    )
     play(s, "5")
     assert s.kings == [1, 0, 1, 0] and s.winner == 2
 
@@ -347,8 +370,17 @@ def test_endless_option_defaults() -> None:
 
 def test_view_shows_only_the_seats_own_hand_and_public_facts() -> None:
     # RK-16: private: hands, draw pile; public: sizes, draw size, played cards, passes, characters, tokens
-    s = pos(["3 4 5", "6 7", "8 9 10 11", "12"], turn=2, pile=["2", "2"], pile_value=2, pile_count=2, owner=0,
-            passed=[False, True, False, False], draw_pile=["1", "1"], tokens=[2, 1, 0, 0])
+    s = pos(
+        ["3 4 5", "6 7", "8 9 10 11", "12"],
+        turn=2,
+        pile=["2", "2"],
+        pile_value=2,
+        pile_count=2,
+        owner=0,
+        passed=[False, True, False, False],
+        draw_pile=["1", "1"],
+        tokens=[2, 1, 0, 0],
+    )
     v = s.view(2)
     assert v["hand"] == ["8", "9", "10", "11"]
     assert [p["hand_size"] for p in v["players"]] == [3, 2, 4, 1]
@@ -443,12 +475,34 @@ def test_tokens_are_not_limited_by_the_sixteen_in_the_box() -> None:
 @pytest.mark.parametrize(
     "phase_fields,seat,move,reason",
     [
-        ({"phase": "kings_hand", "kings_hand": ["1"] * 7, "options": {"kings_hand": True}},
-         0, "lead", "'swap' or 'keep'"),
-        ({"phase": "exchange", "options": {"classic_president": True}, "owed": {"0": 2},
-          "exchanges": [{"from": 2, "to": 0, "cards": ["12", "9"], "why": "tax"}]}, 0, "give 3", "exactly 2 cards"),
-        ({"phase": "exchange", "options": {"classic_president": True}, "owed": {"0": 2},
-          "exchanges": [{"from": 2, "to": 0, "cards": ["12", "9"], "why": "tax"}]}, 0, "3 4", "give CARDS"),
+        (
+            {"phase": "kings_hand", "kings_hand": ["1"] * 7, "options": {"kings_hand": True}},
+            0,
+            "lead",
+            "'swap' or 'keep'",
+        ),
+        (
+            {
+                "phase": "exchange",
+                "options": {"classic_president": True},
+                "owed": {"0": 2},
+                "exchanges": [{"from": 2, "to": 0, "cards": ["12", "9"], "why": "tax"}],
+            },
+            0,
+            "give 3",
+            "exactly 2 cards",
+        ),
+        (
+            {
+                "phase": "exchange",
+                "options": {"classic_president": True},
+                "owed": {"0": 2},
+                "exchanges": [{"from": 2, "to": 0, "cards": ["12", "9"], "why": "tax"}],
+            },
+            0,
+            "3 4",
+            "give CARDS",
+        ),
     ],
 )
 def test_refused_actions_in_setup_phases(phase_fields: dict[str, Any], seat: int, move: str, reason: str) -> None:

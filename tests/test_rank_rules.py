@@ -272,10 +272,19 @@ def test_every_following_play_is_listed_exactly() -> None:
     s = pos(["5", "7 8 9 9 W U D", "9"], turn=1, pile=["7", "7"], pile_value=7, pile_count=2, owner=0)
     assert legal(s) == {
         "pass",
-        "8 W", "9 9", "9 W",  # plain sets above 7
-        "7 W U", "8 W U", "9 9 U", "9 W U",  # with a Rank-Up on the whole set
-        "8 7 U", "9 8 U",  # with one lower card lifted by the Rank-Up
-        "7 W D", "8 W D", "9 9 D", "9 W D",  # Rank-Down: same count, any value
+        "8 W",
+        "9 9",
+        "9 W",  # plain sets above 7
+        "7 W U",
+        "8 W U",
+        "9 9 U",
+        "9 W U",  # with a Rank-Up on the whole set
+        "8 7 U",
+        "9 8 U",  # with one lower card lifted by the Rank-Up
+        "7 W D",
+        "8 W D",
+        "9 9 D",
+        "9 W D",  # Rank-Down: same count, any value
     }
 
 
@@ -348,8 +357,15 @@ def test_a_crown_beats_a_multi_card_pile_of_13s() -> None:
 
 def test_crown_wins_the_round_at_once() -> None:
     # RK-6: the pile is cleared and the Crown's player leads; passes are forgotten
-    s = pos(["5 6", "C 4", "9 10", "3 3"], turn=1, pile=["8"], pile_value=8, pile_count=1, owner=0,
-            passed=[False, False, False, True])
+    s = pos(
+        ["5 6", "C 4", "9 10", "3 3"],
+        turn=1,
+        pile=["8"],
+        pile_value=8,
+        pile_count=1,
+        owner=0,
+        passed=[False, False, False, True],
+    )
     before = Counter(s.card_places()["discard"])
     play(s, "C")
     assert (s.pile_count, s.pile_value, s.owner, mover(s)) == (0, 0, -1, 1)
@@ -370,8 +386,7 @@ def test_a_crown_is_played_alone() -> None:
 
 def test_crown_draw_2_draws_two_from_the_top() -> None:
     # RK-6: Crown + Draw 2 then draws two cards (draw pile listed top card first)
-    s = pos(["5", "C2 4", "9"], turn=1, pile=["8"], pile_value=8, pile_count=1, owner=0,
-            draw_pile=["3", "11", "1"])
+    s = pos(["5", "C2 4", "9"], turn=1, pile=["8"], pile_value=8, pile_count=1, owner=0, draw_pile=["3", "11", "1"])
     play(s, "C2")
     assert hand(s, 1) == "3 4 11"
     assert s.card_places()["draw_pile"] == ["1"]
@@ -538,8 +553,15 @@ def test_owner_out_next_holder_to_the_left_leads() -> None:
 
 def test_owner_out_with_everyone_else_passed() -> None:
     # RK-9: the owner went out and everyone else had already passed
-    s = pos(["9", "3 3", "4 4", "8 1"], turn=0, pile=["6"], pile_value=6, pile_count=1, owner=3,
-            passed=[False, True, True, False])
+    s = pos(
+        ["9", "3 3", "4 4", "8 1"],
+        turn=0,
+        pile=["6"],
+        pile_value=6,
+        pile_count=1,
+        owner=3,
+        passed=[False, True, True, False],
+    )
     play(s, "9")
     assert s.finished == [0] and mover(s) == 3  # seat 3 must still answer the 9
     play(s, "pass")
@@ -601,8 +623,16 @@ def test_a_position_survives_json_and_checks_its_invariants() -> None:
 
 def test_lone_modifier_out_of_the_hand_while_the_owner_is_out() -> None:
     # RK-7 / RK-9: seat 2 sheds its last card on seat 0's pile; seat 0 is out, so seat 1 leads next
-    s = pos(["", "4 4", "D", "6 6"], turn=2, finished=[0], pile=["9"], pile_value=9, pile_count=1, owner=0,
-            passed=[False, True, False, False])
+    s = pos(
+        ["", "4 4", "D", "6 6"],
+        turn=2,
+        finished=[0],
+        pile=["9"],
+        pile_value=9,
+        pile_count=1,
+        owner=0,
+        passed=[False, True, False, False],
+    )
     play(s, "D")
     assert s.finished == [0, 2] and s.pile_value == 8 and mover(s) == 3
     play(s, "pass")

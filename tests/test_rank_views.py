@@ -61,8 +61,11 @@ def test_a_play_is_worded_from_the_engines_count_and_value() -> None:
     s = pos(["8 8 7 U 2", "W W W 3", "9 9 9 D 4"], turn=0)
     n = last_n(s)
     play(s, "8 8 7 U", "W W W", "9 9 9 D")
-    assert texts(s, None, n) == ["Seat 0 plays 8 8 7 U (three 8s).", "Seat 1 plays W W W (three 9s).",
-                                 "Seat 2 plays 9 9 9 D (three 9s)."]
+    assert texts(s, None, n) == [
+        "Seat 0 plays 8 8 7 U (three 8s).",
+        "Seat 1 plays W W W (three 9s).",
+        "Seat 2 plays 9 9 9 D (three 9s).",
+    ]
 
 
 def test_passes_a_round_won_and_who_leads_next() -> None:
@@ -70,13 +73,22 @@ def test_passes_a_round_won_and_who_leads_next() -> None:
     s = pos(["5 6", "7 1", "2 3"], turn=0)
     n = last_n(s)
     play(s, "6", "7", "pass", "pass")
-    assert texts(s, None, n) == ["Seat 0 plays 6 (a 6).", "Seat 1 plays 7 (a 7).", "Seat 2 passes.",
-                                 "Seat 0 passes.", "Seat 1 wins the round and leads."]
+    assert texts(s, None, n) == [
+        "Seat 0 plays 6 (a 6).",
+        "Seat 1 plays 7 (a 7).",
+        "Seat 2 passes.",
+        "Seat 0 passes.",
+        "Seat 1 wins the round and leads.",
+    ]
     s = pos(["5 6", "8", "2 3"], turn=0)
     n = last_n(s)
     play(s, "6", "8", "pass", "pass")
-    assert texts(s, None, n)[1:] == ["Seat 1 plays 8 (an 8) and is out (1st).", "Seat 2 passes.",
-                                     "Seat 0 passes.", "Seat 1 wins the round; seat 2 leads."]
+    assert texts(s, None, n)[1:] == [
+        "Seat 1 plays 8 (an 8) and is out (1st).",
+        "Seat 2 passes.",
+        "Seat 0 passes.",
+        "Seat 1 wins the round; seat 2 leads.",
+    ]
 
 
 def test_a_crown_wins_the_round_at_once() -> None:
@@ -89,8 +101,7 @@ def test_a_crown_wins_the_round_at_once() -> None:
 
 def test_crown_draw_2_shows_the_drawn_cards_to_the_drawer_only() -> None:
     # RK-6 / RK-16: everyone learns how many cards were drawn; only the drawer which
-    s = pos(["5", "C2 4", "9"], turn=1, pile=["8"], pile_value=8, pile_count=1, owner=0,
-            draw_pile=["3", "11", "1"])
+    s = pos(["5", "C2 4", "9"], turn=1, pile=["8"], pile_value=8, pile_count=1, owner=0, draw_pile=["3", "11", "1"])
     n = last_n(s)
     play(s, "C2")
     public = "Seat 1 plays a Crown + Draw 2, wins the round and draws 2 cards."
@@ -105,8 +116,10 @@ def test_a_lone_rank_up_or_down() -> None:
     s = pos(["U", "9 9", "10"], turn=0, pile=["12"], pile_value=12, pile_count=1, owner=2)
     n = last_n(s)
     play(s, "U")
-    assert texts(s, None, n)[0] == "Seat 0 plays a lone Rank-Up: the pile is now a 13; seat 0 sits out the " \
-                                   "round and is out (1st)."
+    assert (
+        texts(s, None, n)[0] == "Seat 0 plays a lone Rank-Up: the pile is now a 13; seat 0 sits out the "
+        "round and is out (1st)."
+    )
     s = pos(["D U", "9 9", "10"], turn=0)
     n = last_n(s)
     play(s, "D")
@@ -128,8 +141,15 @@ def test_the_end_of_a_hand_and_of_the_game() -> None:
 
 def test_endless_counts_times_king() -> None:
     # RK-15
-    s = pos(["", "5", "", "7 8"], turn=1, finished=[2, 0], options={"endless": True, "hands": 2},
-            round=2, times_king=[1, 0, 0, 0], hands_log=log([0, 1, 2, 3]))
+    s = pos(
+        ["", "5", "", "7 8"],
+        turn=1,
+        finished=[2, 0],
+        options={"endless": True, "hands": 2},
+        round=2,
+        times_king=[1, 0, 0, 0],
+        hands_log=log([0, 1, 2, 3]),
+    )
     n = last_n(s)
     play(s, "5")
     assert texts(s, None, n)[1:] == [
@@ -144,17 +164,21 @@ def test_a_new_hand_is_dealt_and_the_king_chooses() -> None:
     s = pos(["", "5", "", "7 8"], turn=1, finished=[2, 0])
     n = last_n(s)
     play(s, "5")
-    assert texts(s, None, n)[2:] == ["Hand 2 is dealt: 15 cards each, 38 in the draw pile.",
-                                     "The King (seat 2) chooses: lead, or steal from the Beggar."]
+    assert texts(s, None, n)[2:] == [
+        "Hand 2 is dealt: 15 cards each, 38 in the draw pile.",
+        "The King (seat 2) chooses: lead, or steal from the Beggar.",
+    ]
 
 
 def test_the_first_hand_names_the_characters() -> None:
     # RK-2: characters at random, 15 each, the King leads
     s = G.new_game(4, seed=2)
     king, queen, beggar = (s.characters.index(r) for r in ("king", "queen", "beggar"))
-    assert texts(s) == [f"Hand 1: characters dealt at random: seat {king} King, seat {queen} Queen, "
-                        f"seat {beggar} Beggar; 15 cards each, 38 in the draw pile.",
-                        f"The King (seat {king}) leads."]
+    assert texts(s) == [
+        f"Hand 1: characters dealt at random: seat {king} King, seat {queen} Queen, "
+        f"seat {beggar} Beggar; 15 cards each, 38 in the draw pile.",
+        f"The King (seat {king}) leads.",
+    ]
 
 
 def test_steal_and_give_back_are_seen_by_king_and_beggar_only() -> None:
@@ -162,10 +186,16 @@ def test_steal_and_give_back_are_seen_by_king_and_beggar_only() -> None:
     s = pos(["3 4", "5 6", "9 2", "7"], **BENEFIT)
     n = last_n(s)
     play(s, "steal", "give 4")
-    public = ["The King (seat 0) steals a card from the Beggar (seat 2).",
-              "Seat 0 gives a card back to seat 2.", "The Queen (seat 1) leads."]
-    seen = ["The King (seat 0) steals 9 from the Beggar (seat 2).",
-            "Seat 0 gives 4 back to seat 2.", "The Queen (seat 1) leads."]
+    public = [
+        "The King (seat 0) steals a card from the Beggar (seat 2).",
+        "Seat 0 gives a card back to seat 2.",
+        "The Queen (seat 1) leads.",
+    ]
+    seen = [
+        "The King (seat 0) steals 9 from the Beggar (seat 2).",
+        "Seat 0 gives 4 back to seat 2.",
+        "The Queen (seat 1) leads.",
+    ]
     assert texts(s, None, n) == texts(s, 1, n) == texts(s, 3, n) == public
     assert texts(s, 0, n) == texts(s, 2, n) == seen
 
@@ -213,8 +243,12 @@ def test_a_secret_give_back_is_known_to_be_chosen_not_what() -> None:
 
 def test_the_kings_hand_choice() -> None:
     # RK-14
-    s = pos(["3 4", "5 6", "9 2", "7"], kings_hand=["1"] * 7, options={"kings_hand": True},
-            **BENEFIT | {"phase": "kings_hand"})
+    s = pos(
+        ["3 4", "5 6", "9 2", "7"],
+        kings_hand=["1"] * 7,
+        options={"kings_hand": True},
+        **BENEFIT | {"phase": "kings_hand"},
+    )
     n = last_n(s)
     play(s, "swap")
     assert texts(s, None, n)[0] == "The King (seat 0) takes the King's Hand and sets his own aside unseen."
@@ -222,8 +256,7 @@ def test_the_kings_hand_choice() -> None:
 
 def test_a_sampled_world_keeps_the_seats_log() -> None:
     # the world's view of the seat equals the seat's view, log included (secret wording too)
-    s = pos(["5", "C2 4", "9"], turn=1, pile=["8"], pile_value=8, pile_count=1, owner=0,
-            draw_pile=["3", "11", "1"])
+    s = pos(["5", "C2 4", "9"], turn=1, pile=["8"], pile_value=8, pile_count=1, owner=0, draw_pile=["3", "11", "1"])
     play(s, "C2")
     for seat in range(3):
         world = G.sample_world(s.view(seat), rng=4)
@@ -235,13 +268,24 @@ def test_a_sampled_world_keeps_the_seats_log() -> None:
 
 def test_a_format_2_save_still_loads() -> None:
     # format_version 2: hand_number, the draw pile bottom card first, the pile in the order put down
-    s = pos(["6 6 5", "9 W 1", "3 3 12"], turn=2, round=2, hands_log=log([0, 1, 2]), tokens=[2, 1, 0],
-            draw_pile=["4", "10", "1"])
+    s = pos(
+        ["6 6 5", "9 W 1", "3 3 12"],
+        turn=2,
+        round=2,
+        hands_log=log([0, 1, 2]),
+        tokens=[2, 1, 0],
+        draw_pile=["4", "10", "1"],
+    )
     play(s, "3 3", "6 6", "9 W")  # seats 0 and 1 beat it: the pile is 3 3, 6 6, then 9 W
     now = s.to_json()
     assert now["draw_pile"] == ["4", "10", "1"] and now["pile"] == ["W", "9", "6", "6", "3", "3"]  # top first
-    old = {**now, "format_version": 2, "hand_number": now["round"], "draw_pile": ["1", "10", "4"],
-           "pile": ["3", "3", "6", "6", "9", "W"]}
+    old = {
+        **now,
+        "format_version": 2,
+        "hand_number": now["round"],
+        "draw_pile": ["1", "10", "4"],
+        "pile": ["3", "3", "6", "6", "9", "W"],
+    }
     del old["round"]
     assert G.state_from_json(old).to_json() == now
     assert G.state_from_json({**old, "format_version": 1}).to_json() == now
@@ -264,11 +308,17 @@ def test_a_current_position_that_says_hand_number_is_refused() -> None:
 
 @pytest.mark.parametrize(
     ("field", "value", "path"),
-    [("tokens", [0, -1, 0], r"tokens\[1\]"), ("passed", [False, 1, False], r"passed\[1\]"),
-     ("draw_pile", ["1", 7], r"draw_pile\[1\]"), ("round", "two", "round"), ("owner", 5, "owner"),
-     ("round_log", [[0, "8 8 x"]], r"round_log\[0\]\[1\]"),
-     ("exchanges", [{"from": 0, "cards": ["5"]}], r"exchanges\[0\]\.to"),
-     ("owed", {"7": 1}, r"owed\.7"), ("characters", ["king", "queen", "jester"], r"characters\[2\]")],
+    [
+        ("tokens", [0, -1, 0], r"tokens\[1\]"),
+        ("passed", [False, 1, False], r"passed\[1\]"),
+        ("draw_pile", ["1", 7], r"draw_pile\[1\]"),
+        ("round", "two", "round"),
+        ("owner", 5, "owner"),
+        ("round_log", [[0, "8 8 x"]], r"round_log\[0\]\[1\]"),
+        ("exchanges", [{"from": 0, "cards": ["5"]}], r"exchanges\[0\]\.to"),
+        ("owed", {"7": 1}, r"owed\.7"),
+        ("characters", ["king", "queen", "jester"], r"characters\[2\]"),
+    ],
 )
 def test_a_bad_field_is_named(field: str, value: Any, path: str) -> None:
     with pytest.raises(PositionError, match=path):
@@ -317,7 +367,12 @@ def test_the_cores_default_words_for_a_secret_choice(monkeypatch: pytest.MonkeyP
     play(s, "5")
     choice = s.legal_actions(0)[0]
     s.apply(0, choice)
-    assert s.view(1)["log"][-1] == {"n": s.events.n, "seat": 0, "kind": "commit", "data": {"seat": 0},
-                                    "template": "{seat} has chosen (hidden until every seat has chosen)",
-                                    "text": "Seat 0 has chosen (hidden until every seat has chosen)"}
+    assert s.view(1)["log"][-1] == {
+        "n": s.events.n,
+        "seat": 0,
+        "kind": "commit",
+        "data": {"seat": 0},
+        "template": "{seat} has chosen (hidden until every seat has chosen)",
+        "text": "Seat 0 has chosen (hidden until every seat has chosen)",
+    }
     assert s.view(0)["log"][-1]["text"] == f"Seat 0 chooses {choice.text} (hidden until every seat has chosen)"

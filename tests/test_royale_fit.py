@@ -177,9 +177,7 @@ def test_habits_rebuild_what_the_opponent_saw_at_each_round() -> None:
                 rebuilt = {**context, "hand": real["hand"]}
                 assert GreedyBot().card(rebuilt) == GreedyBot().card(real)
                 assert MixedBot().strategy(rebuilt) == MixedBot().strategy(real)
-                assert context["players"][0] == {
-                    k: real["players"][0][k] for k in ("seat", "hand_size", "discard")
-                }
+                assert context["players"][0] == {k: real["players"][0][k] for k in ("seat", "hand_size", "discard")}
                 checked += 1
     assert checked > 100
 

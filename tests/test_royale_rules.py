@@ -229,8 +229,11 @@ def test_round_limit_ends_in_a_draw() -> None:  # RR-6
     play(state, "7S", "8H")
     assert state.is_over()
     res = state.result()
-    assert res is not None and res.winner is None and res.details == {
-        "rounds": 2, "reason": "round_limit", "score": "1 for a win, 0 otherwise"}
+    assert (
+        res is not None
+        and res.winner is None
+        and res.details == {"rounds": 2, "reason": "round_limit", "score": "1 for a win, 0 otherwise"}
+    )
     assert GAME.new_game(2).options["max_rounds"] is None
 
 

@@ -58,9 +58,17 @@ def test_the_view_speaks_the_shared_words() -> None:
     # discard piles are public and listed top card first: the last card discarded leads
     assert state.view(None)["players"][1]["discard"][:4] == ["JH", "8H", "4H", "2H"]
     assert state.view(None)["players"][0]["discard"][:2] == ["7S", "KH"]  # then the cards in no deck
-    assert state.view(None)["rounds_log"] == [{"round": 1, "cards": ["7S", "2H"], "tiers": ["middle", "low"],
-                                               "outcome": "tier", "winner": 0, "discard": 3,
-                                               "discarded": ["4H", "8H", "JH"]}]
+    assert state.view(None)["rounds_log"] == [
+        {
+            "round": 1,
+            "cards": ["7S", "2H"],
+            "tiers": ["middle", "low"],
+            "outcome": "tier",
+            "winner": 0,
+            "discard": 3,
+            "discarded": ["4H", "8H", "JH"],
+        }
+    ]
 
 
 def test_the_view_gives_the_engines_tiers() -> None:  # RR-1
@@ -94,17 +102,21 @@ def test_a_tier_win_and_the_chosen_discards() -> None:  # RR-1, RR-2, RR-4, RR-5
 def test_a_tier_win_that_takes_the_whole_hand() -> None:  # RR-4: no choice to make
     state = position([H0, ["2H", "4H", "5H", "8H"]])
     play(state, "7S", "2H")
-    assert last(state, None) == ("Round 1: seat 0 plays 7S (middle), seat 1 plays 2H (low): middle beats low, "
-                                 "seat 1 must discard 3 cards, its whole hand: 4H 5H 8H; "
-                                 "seat 0 and seat 1 each draw a card")
+    assert last(state, None) == (
+        "Round 1: seat 0 plays 7S (middle), seat 1 plays 2H (low): middle beats low, "
+        "seat 1 must discard 3 cards, its whole hand: 4H 5H 8H; "
+        "seat 0 and seat 1 each draw a card"
+    )
 
 
 def test_a_tier_win_the_loser_cannot_pay() -> None:  # RR-4
     state = position([H0, ["2H", "5H", "8H"]])
     play(state, "7S", "2H")
     assert state.is_over()
-    assert texts(state, 1)[-1] == ("Round 1: seat 0 plays 7S (middle), seat 1 plays 2H (low): middle beats low, "
-                                   "seat 1 must discard 3 cards but holds 2, so seat 1 loses and seat 0 wins")
+    assert texts(state, 1)[-1] == (
+        "Round 1: seat 0 plays 7S (middle), seat 1 plays 2H (low): middle beats low, "
+        "seat 1 must discard 3 cards but holds 2, so seat 1 loses and seat 0 wins"
+    )
 
 
 def test_a_rank_win_draws_and_only_the_drawer_reads_its_card() -> None:  # RR-4, RR-5
@@ -122,8 +134,10 @@ def test_a_rank_win_draws_and_only_the_drawer_reads_its_card() -> None:  # RR-4,
 def test_the_same_rank_does_nothing() -> None:  # RR-4
     state = position([H0, ["KH", "7H", "3H", "AH", "5H", "9H"]])
     play(state, "KS", "KH")
-    assert last(state, None) == ("Round 1: seat 0 plays KS (high), seat 1 plays KH (high): the same rank, "
-                                 "nothing happens; seat 0 and seat 1 each draw a card")
+    assert last(state, None) == (
+        "Round 1: seat 0 plays KS (high), seat 1 plays KH (high): the same rank, "
+        "nothing happens; seat 0 and seat 1 each draw a card"
+    )
 
 
 def test_a_reshuffle_is_public_and_the_card_drawn_is_not() -> None:  # RR-5
@@ -131,9 +145,11 @@ def test_a_reshuffle_is_public_and_the_card_drawn_is_not() -> None:  # RR-5
     state = position(decks=[[], ["10C"]], discard=[rest0, [t for t in TEXT if t not in H1 and t != "10C"]])
     play(state, "KS", "KH")  # a tie: seat 0 draws from an empty deck
     public = last(state, None)
-    assert public == ("Round 1: seat 0 plays KS (high), seat 1 plays KH (high): the same rank, nothing happens; "
-                      "seat 0 shuffles its discard pile of 47 cards into a new deck and draws a card; "
-                      "seat 1 draws a card")
+    assert public == (
+        "Round 1: seat 0 plays KS (high), seat 1 plays KH (high): the same rank, nothing happens; "
+        "seat 0 shuffles its discard pile of 47 cards into a new deck and draws a card; "
+        "seat 1 draws a card"
+    )
     drawn = next(c for c in state.view(0)["hand"] if c not in H0)
     assert last(state, 0) == public.replace("draws a card; seat 1", f"draws {drawn}; seat 1")
     assert last(state, 1) == public.replace("seat 1 draws a card", "seat 1 draws 10C")
@@ -198,35 +214,95 @@ def test_positions_list_piles_top_card_first() -> None:
     assert again.to_json() == data and again.piles == state.piles
 
 
-@pytest.mark.parametrize(("change", "field"), [
-    ({"discard": [["2H"], "x"]}, "discard[1]"),
-    ({"discard": [[5], []]}, "discard[0][0]"),
-    ({"hands": [H0, ["2H", "ZZ"]]}, "hands[1][1]"),
-    ({"decks": [["2D", "2D"], []]}, "hands[0]"),
-    ({"phase": "dance"}, "phase"),
-    ({"round": 0}, "round"),
-    ({"rng": -1}, "rng"),
-    ({"reshuffles": [0, "1"]}, "reshuffles[1]"),
-    ({"known_cards": [["AS"], ["2D"]]}, "known_cards[1]"),
-    ({"winner": 2}, "winner"),
-    ({"end_reason": "boredom"}, "end_reason"),
-    ({"phase": "discard"}, "owed"),
-    ({"phase": "discard", "owed": {"seat": 1, "count": 0}}, "owed.count"),
-    ({"phase": "discard", "owed": {"seat": 3, "count": 1}}, "owed.seat"),
-    ({"owed": {"seat": 1, "count": 1}}, "owed"),
-    ({"rounds_log": {"round": 1}}, "rounds_log"),
-    ({"rounds_log": [{"round": 1, "cards": ["7S"], "tiers": ["middle"], "outcome": "tie", "winner": None,
-                      "discard": 0, "discarded": []}]}, "rounds_log[0].cards"),
-    ({"rounds_log": [{"round": 1, "cards": ["7S", "2H"], "tiers": ["low", "low"], "outcome": "tier", "winner": 0,
-                      "discard": 3, "discarded": []}]}, "rounds_log[0].tiers"),
-    ({"rounds_log": [{"round": 1, "cards": ["7S", "7H"], "tiers": ["middle", "middle"], "outcome": "tie",
-                      "winner": 1, "discard": 0, "discarded": []}]}, "rounds_log[0].winner"),
-    ({"rounds_log": [{"round": 1, "cards": ["7S", "7H"], "tiers": ["middle", "middle"], "outcome": "tie",
-                      "winner": None, "discard": 0, "discarded": [], "lost": "no"}]}, "rounds_log[0].lost"),
-    ({"discard_piles": [[], []], "format_version": 3}, "discard_piles"),  # format 2's name in format 3
-    ({"log": [], "format_version": 3}, "log"),
-    ({"pending": {"0": "2H"}}, "pending.0"),
-])
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"discard": [["2H"], "x"]}, "discard[1]"),
+        ({"discard": [[5], []]}, "discard[0][0]"),
+        ({"hands": [H0, ["2H", "ZZ"]]}, "hands[1][1]"),
+        ({"decks": [["2D", "2D"], []]}, "hands[0]"),
+        ({"phase": "dance"}, "phase"),
+        ({"round": 0}, "round"),
+        ({"rng": -1}, "rng"),
+        ({"reshuffles": [0, "1"]}, "reshuffles[1]"),
+        ({"known_cards": [["AS"], ["2D"]]}, "known_cards[1]"),
+        ({"winner": 2}, "winner"),
+        ({"end_reason": "boredom"}, "end_reason"),
+        ({"phase": "discard"}, "owed"),
+        ({"phase": "discard", "owed": {"seat": 1, "count": 0}}, "owed.count"),
+        ({"phase": "discard", "owed": {"seat": 3, "count": 1}}, "owed.seat"),
+        ({"owed": {"seat": 1, "count": 1}}, "owed"),
+        ({"rounds_log": {"round": 1}}, "rounds_log"),
+        (
+            {
+                "rounds_log": [
+                    {
+                        "round": 1,
+                        "cards": ["7S"],
+                        "tiers": ["middle"],
+                        "outcome": "tie",
+                        "winner": None,
+                        "discard": 0,
+                        "discarded": [],
+                    }
+                ]
+            },
+            "rounds_log[0].cards",
+        ),
+        (
+            {
+                "rounds_log": [
+                    {
+                        "round": 1,
+                        "cards": ["7S", "2H"],
+                        "tiers": ["low", "low"],
+                        "outcome": "tier",
+                        "winner": 0,
+                        "discard": 3,
+                        "discarded": [],
+                    }
+                ]
+            },
+            "rounds_log[0].tiers",
+        ),
+        (
+            {
+                "rounds_log": [
+                    {
+                        "round": 1,
+                        "cards": ["7S", "7H"],
+                        "tiers": ["middle", "middle"],
+                        "outcome": "tie",
+                        "winner": 1,
+                        "discard": 0,
+                        "discarded": [],
+                    }
+                ]
+            },
+            "rounds_log[0].winner",
+        ),
+        (
+            {
+                "rounds_log": [
+                    {
+                        "round": 1,
+                        "cards": ["7S", "7H"],
+                        "tiers": ["middle", "middle"],
+                        "outcome": "tie",
+                        "winner": None,
+                        "discard": 0,
+                        "discarded": [],
+                        "lost": "no",
+                    }
+                ]
+            },
+            "rounds_log[0].lost",
+        ),
+        ({"discard_piles": [[], []], "format_version": 3}, "discard_piles"),  # format 2's name in format 3
+        ({"log": [], "format_version": 3}, "log"),
+        ({"pending": {"0": "2H"}}, "pending.0"),
+    ],
+)
 def test_a_bad_field_is_named(change: dict[str, Any], field: str) -> None:
     with pytest.raises(PositionError) as caught:
         position(**change)
@@ -251,9 +327,11 @@ def test_an_old_saved_state_loads_and_plays_on_bit_for_bit() -> None:
     assert state.view(0)["hand"] == ["AS", "3D", "4D", "QS"] and state.view(1)["hand"] == ["6C", "6S", "7C"]
     assert state.decks[1][:4] == [TEXT.index(c) for c in ("JS", "8S", "AH", "AD")]
     assert state.rng.state == 13549413312986865175
-    assert last(state, None) == ("Round 3: seat 0 plays KS (high), seat 1 plays KH (high): the same rank, nothing "
-                                 "happens; seat 0 draws a card; seat 1 shuffles its discard pile of 50 cards into a "
-                                 "new deck and draws a card")
+    assert last(state, None) == (
+        "Round 3: seat 0 plays KS (high), seat 1 plays KH (high): the same rank, nothing "
+        "happens; seat 0 draws a card; seat 1 shuffles its discard pile of 50 cards into a "
+        "new deck and draws a card"
+    )
 
 
 def test_an_old_record_replays() -> None:
@@ -270,10 +348,24 @@ def test_an_old_record_replays() -> None:
 
 
 def test_an_old_position_is_upgraded_field_by_field() -> None:
-    old = {"format_version": 2, "hands": [H0, H1], "decks": [D0, D1],
-           "discard_piles": [[t for t in TEXT if t not in H0 + D0], [t for t in TEXT if t not in H1 + D1]],
-           "log": [{"round": 1, "cards": ["7S", "7H"], "tiers": ["middle", "middle"], "outcome": "tie",
-                    "winner": None, "discard": 0, "discarded": []}], "round": 2}
+    old = {
+        "format_version": 2,
+        "hands": [H0, H1],
+        "decks": [D0, D1],
+        "discard_piles": [[t for t in TEXT if t not in H0 + D0], [t for t in TEXT if t not in H1 + D1]],
+        "log": [
+            {
+                "round": 1,
+                "cards": ["7S", "7H"],
+                "tiers": ["middle", "middle"],
+                "outcome": "tie",
+                "winner": None,
+                "discard": 0,
+                "discarded": [],
+            }
+        ],
+        "round": 2,
+    }
     state = GAME.state_from_json(old)
     assert state.view(None)["players"][0]["discard"][0] == "KH" and len(state.rounds_log) == 1
     unversioned = {k: v for k, v in old.items() if k != "format_version"}
@@ -297,13 +389,17 @@ def test_the_terminal_says_what_the_engine_says() -> None:
     state.apply(0, "9S")
     chosen = state.view(0)
     assert [Text.from_markup(x).plain for x in R.describe_event(start, chosen, 0, "9S")] == [
-        "Seat 1 (you) chooses 9S (hidden until both have chosen)"]  # seats numbered from 1 for the player
+        "Seat 1 (you) chooses 9S (hidden until both have chosen)"
+    ]  # seats numbered from 1 for the player
     assert [Text.from_markup(x).plain for x in R.describe_event(start, state.view(1), 0, "9S")] == [
-        "Seat 1 has chosen a card (hidden until both have chosen)"]
+        "Seat 1 has chosen a card (hidden until both have chosen)"
+    ]
     state.apply(1, "5H")
     lines = [Text.from_markup(x).plain for x in R.describe_event(chosen, state.view(0), 1, "5H")]
-    assert lines == ["Round 1: seat 1 (you) plays 9S (middle), seat 2 plays 5H (middle): the same tier, seat 1 (you) "
-                     "wins on rank and draws 2D; seat 1 (you) draws 3D and seat 2 draws a card"]
+    assert lines == [
+        "Round 1: seat 1 (you) plays 9S (middle), seat 2 plays 5H (middle): the same tier, seat 1 (you) "
+        "wins on rank and draws 2D; seat 1 (you) draws 3D and seat 2 draws a card"
+    ]
     assert R.tier_of("10H") == tier_name("10H") == "middle"  # the engine's tiers (RR-1)
 
 

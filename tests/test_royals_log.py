@@ -76,8 +76,10 @@ def test_a_draw_names_its_cards_to_the_drawer_only() -> None:
 
 def test_reshuffling_the_discard_pile_is_logged() -> None:
     state = pos(["AC 2C", "", ""], decks=[["5C"], [], []], phase="start")  # the other 49 cards: discard pile
-    assert new(state, 0) == ["Seat 0 shuffles its discard pile into a new deck (49 cards)",  # RY-2
-                             "turn 1: seat 0 draws 4 cards"]
+    assert new(state, 0) == [
+        "Seat 0 shuffles its discard pile into a new deck (49 cards)",  # RY-2
+        "turn 1: seat 0 draws 4 cards",
+    ]
 
 
 def test_playing_a_royal_and_discarding_a_hand_are_logged() -> None:
@@ -109,9 +111,13 @@ def test_an_attack_from_declaration_to_losses() -> None:
         assert new(state, n, viewer) == [f"Seat 0 {hidden}", f"Seat 1 {hidden}"]
     assert new(state, n, 0) == ["Seat 0 commits 9D (hidden until the reveal)", f"Seat 1 {hidden}"]
     assert new(state, n, 1) == [f"Seat 0 {hidden}", "Seat 1 commits no card (hidden until the reveal)"]
-    assert state.to_json()["events"][-1]["secret"] == {"1": {
-        "template": "{seat} commits no card (hidden until the reveal)", "data": {"seat": 1, "action": "commit none"},
-        "text": "Seat 1 commits no card (hidden until the reveal)"}}
+    assert state.to_json()["events"][-1]["secret"] == {
+        "1": {
+            "template": "{seat} commits no card (hidden until the reveal)",
+            "data": {"seat": 1, "action": "commit none"},
+            "text": "Seat 1 commits no card (hidden until the reveal)",
+        }
+    }
     n = state.events.n
     state.apply(2, "commit 6H")
     assert new(state, n) == [
@@ -123,8 +129,11 @@ def test_an_attack_from_declaration_to_losses() -> None:
     state.apply(1, "hit QH")
     state.apply(1, "hit KS")
     # RY-4: the defender spreads the hits; RY-6: QH has no lower heart to take, so it is discarded
-    assert new(state, n) == ["Seat 1 puts hit 1 of 2 on QH", "Seat 1 spreads the hits: QH 1, KS 1",
-                             "seat 1 discards its Royal QH 7H"]
+    assert new(state, n) == [
+        "Seat 1 puts hit 1 of 2 on QH",
+        "Seat 1 spreads the hits: QH 1, KS 1",
+        "seat 1 discards its Royal QH 7H",
+    ]
     n = state.events.n
     state.apply(1, "replace KS 4S")
     lines = new(state, n)

@@ -89,9 +89,14 @@ def test_a_format_version_2_save_still_loads() -> None:
 
 
 def test_an_old_start_position_is_turned_over_once_even_through_a_record() -> None:
-    old = {"format_version": 2, "num_players": 3, "hands": [[], [], []], "phase": "start",
-           "decks": [["9H", "KD", "3C", "4C", "5C", "6C", "7C"], ["AC"], ["AC"]],  # bottom card first
-           "log": ["an old sentence"]}
+    old = {
+        "format_version": 2,
+        "num_players": 3,
+        "hands": [[], [], []],
+        "phase": "start",
+        "decks": [["9H", "KD", "3C", "4C", "5C", "6C", "7C"], ["AC"], ["AC"]],  # bottom card first
+        "log": ["an old sentence"],
+    }
     state = G.state_from_json(old)
     assert state.view(0)["hand"] == ["3C", "4C", "5C", "6C", "7C", "KD"]  # drawn from the top: 7C down to KD
     assert state.events.texts()[0] == "an old sentence"
@@ -102,8 +107,13 @@ def test_an_old_start_position_is_turned_over_once_even_through_a_record() -> No
 
 
 def test_a_format_version_1_save_with_text_piles_loads() -> None:
-    old = {"format_version": 1, "num_players": 3, "hands": ["", "", ""],
-           "decks": ["5C 4C 3C", "", ""], "phase": "start"}  # bottom card first: 3C is drawn first
+    old = {
+        "format_version": 1,
+        "num_players": 3,
+        "hands": ["", "", ""],
+        "decks": ["5C 4C 3C", "", ""],
+        "phase": "start",
+    }  # bottom card first: 3C is drawn first
     state = G.state_from_json(old)
     assert {"3C", "4C", "5C"} <= set(state.view(0)["hand"])
     assert state.events.texts()[-1].startswith("Seat 0 shuffles its discard pile into a new deck (49 cards); ")  # RY-2
@@ -114,23 +124,36 @@ ROYALS = [[], ["QH 7H", "KS 9S"], ["JC 2C"], []]
 
 
 def test_an_attack_loads_in_the_commit_phase_with_a_pending_commitment() -> None:
-    state = G.state_from_json({
-        "hands": [["2D", "9D"], ["2S", "4S"], ["5H", "6H"], []], "royals": ROYALS, "phase": "commit",
-        "fight": {"kind": "attack", "attacker": 0, "defender": 1}, "pending": {"0": "commit 9D"},
-    })
+    state = G.state_from_json(
+        {
+            "hands": [["2D", "9D"], ["2S", "4S"], ["5H", "6H"], []],
+            "royals": ROYALS,
+            "phase": "commit",
+            "fight": {"kind": "attack", "attacker": 0, "defender": 1},
+            "pending": {"0": "commit 9D"},
+        }
+    )
     assert isinstance(state, RoyalsState)
     assert state.turn == 0 and state.to_move() == (1, 2)  # seat 0 has committed
     fight = state.view(None)["fight"]
-    assert fight is not None and fight["need"] == {"0": {"count": 1, "up_to": False},  # RY-4
-                                                   "1": {"count": 2, "up_to": True}, "2": {"count": 1, "up_to": False}}
+    assert fight is not None and fight["need"] == {
+        "0": {"count": 1, "up_to": False},  # RY-4
+        "1": {"count": 2, "up_to": True},
+        "2": {"count": 1, "up_to": False},
+    }
     state.apply(1, "commit none")
     state.apply(2, "commit 6H")
     assert state.phase == "hits" and state.fight is not None and state.fight.hits == 2
 
 
 def test_an_attack_loads_in_the_pairing_phase_from_the_cards_on_the_table() -> None:
-    state = pos(["2D", "4S", "5H", ""], royals=ROYALS, phase="pair",
-                fight={"kind": "attack", "attacker": 0, "defender": 1}, table=[["9D"], ["10S"], ["6H"], []])
+    state = pos(
+        ["2D", "4S", "5H", ""],
+        royals=ROYALS,
+        phase="pair",
+        fight={"kind": "attack", "attacker": 0, "defender": 1},
+        table=[["9D"], ["10S"], ["6H"], []],
+    )
     assert state.fight is not None and state.fight.attacks == [6, 9] and state.fight.blocks == [10]  # RY-4
     assert [a.text for a in state.legal_actions(1)] == ["block 6 with 10", "block 9 with 10", "done"]
     state.apply(1, "block 9 with 10")
@@ -138,28 +161,44 @@ def test_an_attack_loads_in_the_pairing_phase_from_the_cards_on_the_table() -> N
 
 
 def test_an_attack_loads_while_the_hits_are_spread() -> None:
-    state = pos(["2D", "4S", "5H", ""], royals=ROYALS, phase="hits",
-                fight={"kind": "attack", "attacker": 0, "defender": 1, "assigned": ["QH"]},
-                table=[["9D"], [], ["6H"], []])
+    state = pos(
+        ["2D", "4S", "5H", ""],
+        royals=ROYALS,
+        phase="hits",
+        fight={"kind": "attack", "attacker": 0, "defender": 1, "assigned": ["QH"]},
+        table=[["9D"], [], ["6H"], []],
+    )
     assert state.fight is not None and state.fight.hits == 2
     assert [a.text for a in state.legal_actions(1)] == ["hit QH", "hit KS"]
 
 
 def test_an_assassination_loads_with_its_losses_to_take() -> None:
-    state = pos(["", "4H 2S", "", ""], royals=ROYALS, phase="losses",
-                fight={"kind": "assassinate", "attacker": 0, "defender": 1, "target": "QH"},
-                table=[["5D"], ["KC"], [], []])
+    state = pos(
+        ["", "4H 2S", "", ""],
+        royals=ROYALS,
+        phase="losses",
+        fight={"kind": "assassinate", "attacker": 0, "defender": 1, "target": "QH"},
+        table=[["5D"], ["KC"], [], []],
+    )
     assert state.fight is not None and state.fight.assigned == [state.fight.target]  # RY-5
     assert [a.text for a in state.legal_actions(1)] == ["discard QH", "replace QH 4H"]  # RY-6: at most 7 - 1
 
 
 # -- a fight as RY-4 and RY-5 make it -----------------------------------------------------------------
-def fight(kind: str = "attack", phase: str = "commit", hands: list[list[str]] | None = None,
-          table: list[list[str]] | None = None, **extra: Any) -> dict[str, Any]:
+def fight(
+    kind: str = "attack",
+    phase: str = "commit",
+    hands: list[list[str]] | None = None,
+    table: list[list[str]] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
     """Seat 0 attacks seat 1 (two Royals); seat 2 has one Royal, seat 3 none but three cards in hand."""
-    data: dict[str, Any] = {"hands": hands or [["2D", "9D"], ["2S", "4S"], ["5H", "6H"], ["3C", "4C", "5C"]],
-                            "royals": ROYALS, "phase": phase, "fight": {"kind": kind, "attacker": 0, "defender": 1,
-                                                                         **extra}}
+    data: dict[str, Any] = {
+        "hands": hands or [["2D", "9D"], ["2S", "4S"], ["5H", "6H"], ["3C", "4C", "5C"]],
+        "royals": ROYALS,
+        "phase": phase,
+        "fight": {"kind": kind, "attacker": 0, "defender": 1, **extra},
+    }
     if kind == "assassinate":
         data["fight"]["target"] = "QH"
     if table is not None:
@@ -167,19 +206,22 @@ def fight(kind: str = "attack", phase: str = "commit", hands: list[list[str]] | 
     return data
 
 
-@pytest.mark.parametrize(("data", "field"), [
-    # RY-4: a seat with no Royal commits nothing, whatever it holds
-    (fight(need={"3": 3}), "fight.need.3"),
-    # RY-4: the attacker commits max(1, its Royals), every other seat exactly its Royals (the defender: up to)
-    (fight(need={"0": 2}), "fight.need.0"),
-    (fight(need={"2": 2}), "fight.need.2"),
-    (fight(need={"2": 0}), "fight.need.2"),
-    (fight(need={"1": 1}), "fight.need.1"),
-    # RY-5: an assassination is one card from the assassin and one from the Royal's owner, no one else
-    (fight("assassinate", need={"2": 1}), "fight.need.2"),
-    (fight("assassinate", need={"0": 2}), "fight.need.0"),
-    (fight("assassinate", need={"1": 0}), "fight.need.1"),
-])
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        # RY-4: a seat with no Royal commits nothing, whatever it holds
+        (fight(need={"3": 3}), "fight.need.3"),
+        # RY-4: the attacker commits max(1, its Royals), every other seat exactly its Royals (the defender: up to)
+        (fight(need={"0": 2}), "fight.need.0"),
+        (fight(need={"2": 2}), "fight.need.2"),
+        (fight(need={"2": 0}), "fight.need.2"),
+        (fight(need={"1": 1}), "fight.need.1"),
+        # RY-5: an assassination is one card from the assassin and one from the Royal's owner, no one else
+        (fight("assassinate", need={"2": 1}), "fight.need.2"),
+        (fight("assassinate", need={"0": 2}), "fight.need.0"),
+        (fight("assassinate", need={"1": 0}), "fight.need.1"),
+    ],
+)
 def test_a_need_no_royals_and_hands_give_is_refused(data: dict[str, Any], field: str) -> None:
     with pytest.raises(PositionError) as info:
         G.state_from_json(data)
@@ -189,31 +231,57 @@ def test_a_need_no_royals_and_hands_give_is_refused(data: dict[str, Any], field:
 def test_the_refusal_of_a_need_says_what_ry4_asks() -> None:
     with pytest.raises(PositionError) as info:
         G.state_from_json(fight(need={"3": 3}))
-    assert info.value.reason == ("seat 3 has 0 Royals in play and holds 3 cards: as a seat that joins it commits "
-                                 "0 cards to the attack, not 3 (RY-4)")
+    assert info.value.reason == (
+        "seat 3 has 0 Royals in play and holds 3 cards: as a seat that joins it commits "
+        "0 cards to the attack, not 3 (RY-4)"
+    )
 
 
-@pytest.mark.parametrize(("data", "field"), [
-    # RY-4: seat 2 has one Royal, so one card on the table, not two; seat 3 none, so no card
-    (fight(phase="pair", hands=[["2D"], ["4S"], [], ["3C"]], table=[["9D"], ["10S"], ["6H", "5H"], []]),
-     "table[2]"),
-    (fight(phase="pair", hands=[["2D"], ["4S"], ["5H"], ["3C"]], table=[["9D"], ["10S"], ["6H"], ["7D"]]),
-     "table[3]"),
-    # RY-4: the defender commits at most its two Royals' worth
-    (fight(phase="pair", hands=[["2D"], [], ["5H"], ["3C"]], table=[["9D"], ["10S", "2S", "4S"], ["6H"], []]),
-     "table[1]"),
-    # RY-4: the attacker commits max(1, 0) = 1 card, not two
-    (fight(phase="hits", hands=[[], ["2S", "4S"], ["5H"], ["3C"]], table=[["9D", "2D"], [], ["6H"], []]),
-     "table[0]"),
-    # RY-4: seat 2 must commit its one card's worth: it cannot have kept it back
-    (fight(phase="pair", hands=[["2D"], ["4S"], ["5H", "6H"], ["3C"]], table=[["9D"], ["10S"], [], []]),
-     "table[2]"),
-    # RY-5: one card each from the assassin and the owner, none from seat 2
-    (fight("assassinate", phase="losses", hands=[["2D"], ["4H"], ["5H"], []], table=[["9D"], ["KC"], ["6H"], []]),
-     "table[2]"),
-    (fight("assassinate", phase="losses", hands=[[], ["4H"], ["5H", "6H"], []], table=[["9D", "2D"], ["KC"], [], []]),
-     "table[0]"),
-])
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        # RY-4: seat 2 has one Royal, so one card on the table, not two; seat 3 none, so no card
+        (
+            fight(phase="pair", hands=[["2D"], ["4S"], [], ["3C"]], table=[["9D"], ["10S"], ["6H", "5H"], []]),
+            "table[2]",
+        ),
+        (
+            fight(phase="pair", hands=[["2D"], ["4S"], ["5H"], ["3C"]], table=[["9D"], ["10S"], ["6H"], ["7D"]]),
+            "table[3]",
+        ),
+        # RY-4: the defender commits at most its two Royals' worth
+        (
+            fight(phase="pair", hands=[["2D"], [], ["5H"], ["3C"]], table=[["9D"], ["10S", "2S", "4S"], ["6H"], []]),
+            "table[1]",
+        ),
+        # RY-4: the attacker commits max(1, 0) = 1 card, not two
+        (
+            fight(phase="hits", hands=[[], ["2S", "4S"], ["5H"], ["3C"]], table=[["9D", "2D"], [], ["6H"], []]),
+            "table[0]",
+        ),
+        # RY-4: seat 2 must commit its one card's worth: it cannot have kept it back
+        (
+            fight(phase="pair", hands=[["2D"], ["4S"], ["5H", "6H"], ["3C"]], table=[["9D"], ["10S"], [], []]),
+            "table[2]",
+        ),
+        # RY-5: one card each from the assassin and the owner, none from seat 2
+        (
+            fight(
+                "assassinate", phase="losses", hands=[["2D"], ["4H"], ["5H"], []], table=[["9D"], ["KC"], ["6H"], []]
+            ),
+            "table[2]",
+        ),
+        (
+            fight(
+                "assassinate",
+                phase="losses",
+                hands=[[], ["4H"], ["5H", "6H"], []],
+                table=[["9D", "2D"], ["KC"], [], []],
+            ),
+            "table[0]",
+        ),
+    ],
+)
 def test_a_table_no_royals_and_hands_give_is_refused(data: dict[str, Any], field: str) -> None:
     with pytest.raises(PositionError) as info:
         G.state_from_json(data)
@@ -226,19 +294,32 @@ def test_fights_as_ry4_and_ry5_make_them_still_load() -> None:
         extra: dict[str, Any] = {} if need is None else {"need": need}
         state = G.state_from_json(fight(**extra))
         assert state.fight is not None and state.fight.need == {0: 1, 1: 2, 2: 1, 3: 0}
-    state = G.state_from_json(fight(phase="pair", hands=[["2D"], ["4S"], ["5H"], ["3C"]],
-                                    table=[["9D"], ["10S"], ["6H"], []]))
+    state = G.state_from_json(
+        fight(phase="pair", hands=[["2D"], ["4S"], ["5H"], ["3C"]], table=[["9D"], ["10S"], ["6H"], []])
+    )
     assert state.fight is not None and state.fight.need[1] == 2 and state.phase == "pair"
     # capped by the hand (RY-4): seat 2 holds no card, so commits none
     state = G.state_from_json(fight(hands=[["2D"], ["4S"], [], ["3C"]], need={"2": 0}))
     assert state.fight is not None and state.fight.need[2] == 0
     # RY-5: one card each
-    state = G.state_from_json(fight("assassinate", phase="losses", hands=[["2D"], ["4H"], ["5H"], []],
-                                    table=[["9D"], ["KC"], [], []], need={"0": 1, "1": 1}))
+    state = G.state_from_json(
+        fight(
+            "assassinate",
+            phase="losses",
+            hands=[["2D"], ["4H"], ["5H"], []],
+            table=[["9D"], ["KC"], [], []],
+            need={"0": 1, "1": 1},
+        )
+    )
     assert [a.text for a in state.legal_actions(1)] == ["discard QH", "replace QH 4H"]  # RY-6: at most 7 - 1
     # the losses phase after a Royal was discarded: the defender committed two cards when it had two Royals
-    losses = fight(phase="losses", hands=[[], [], ["5H"], []], table=[["9D"], ["2S", "3S"], ["6H"], []],
-                   assigned=["QH", "KS"], resolved=1)
+    losses = fight(
+        phase="losses",
+        hands=[[], [], ["5H"], []],
+        table=[["9D"], ["2S", "3S"], ["6H"], []],
+        assigned=["QH", "KS"],
+        resolved=1,
+    )
     losses["royals"] = [[], ["KS 9S"], ["JC 2C"], []]
     for extra in ({}, {"need": {"0": 1, "1": 2, "2": 1}}):
         state = G.state_from_json({**losses, "fight": {**losses["fight"], **extra}})
@@ -269,43 +350,59 @@ def test_a_saved_game_loads_at_every_step_of_a_fight() -> None:
 
 
 # -- bad fields are named -----------------------------------------------------------------------------
-@pytest.mark.parametrize(("change", "field"), [
-    ({"decks": [["5C", "ZZ"], [], []]}, "decks[0][1]"),
-    ({"decks": [["5C"], []]}, "decks"),
-    ({"hands": [["5C"], 7, []]}, "hands[1]"),
-    ({"royals": [["QH 7S"], [], []]}, "royals[0][0]"),
-    ({"royals": [["QH"], [], []]}, "royals[0][0]"),
-    ({"phase": "lunch"}, "phase"),
-    ({"turn": 3}, "turn"),
-    ({"turns": -1}, "turns"),
-    ({"rng": "x"}, "rng"),
-    ({"opening": [["AC", "2C"]]}, "opening[0]"),
-    ({"opening": [["AC", "2C", "XX"]]}, "opening[0][2]"),
-    ({"new_decks": [None, ["AC", 3], None]}, "new_decks[1][1]"),
-    ({"winner": 1}, "winner"),
-    ({"phase": "pair"}, "fight"),
-    ({"phase": "pair", "fight": {"kind": "duel", "attacker": 0, "defender": 1}}, "fight.kind"),
-    ({"phase": "pair", "fight": {"kind": "attack", "attacker": 0, "defender": 0}}, "fight.defender"),
-    ({"phase": "pair", "fight": {"kind": "attack", "attacker": 0, "defender": 1, "pairs": [[5, 3]]}},
-     "fight.pairs[0]"),
-    ({"phase": "pair", "fight": {"kind": "attack", "attacker": 0, "defender": 1, "pairs": [[5, 6]]}},
-     "fight.pairs"),
-    ({"phase": "pair", "fight": {"kind": "attack", "attacker": 0, "defender": 1, "revealed": False}},
-     "fight.revealed"),
-    ({"phase": "pair", "fight": {"kind": "attack", "attacker": 0, "defender": 1, "attacks": [4]}},
-     "fight.attacks"),
-    ({"phase": "losses", "fight": {"kind": "assassinate", "attacker": 0, "defender": 1, "target": "KH"}},
-     "fight.target"),
-    ({"phase": "losses", "fight": {"kind": "assassinate", "attacker": 0, "defender": 1, "target": "7H"}},
-     "fight.target"),
-    ({"phase": "commit", "fight": {"kind": "attack", "attacker": 0, "defender": 1, "need": {"0": 5}}},
-     "fight.need.0"),
-    ({"phase": "commit", "fight": {"kind": "attack", "attacker": 0, "defender": 1, "need": {"9": 1}}},
-     "fight.need.9"),
-    ({"phase": "commit", "turn": 0, "fight": {"kind": "attack", "attacker": 2, "defender": 1}}, "fight.attacker"),
-    ({"phase": "action", "fight": {"kind": "attack", "attacker": 0, "defender": 1}}, "fight"),
-    ({"table": [["3C"], [], []]}, "table"),
-])
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"decks": [["5C", "ZZ"], [], []]}, "decks[0][1]"),
+        ({"decks": [["5C"], []]}, "decks"),
+        ({"hands": [["5C"], 7, []]}, "hands[1]"),
+        ({"royals": [["QH 7S"], [], []]}, "royals[0][0]"),
+        ({"royals": [["QH"], [], []]}, "royals[0][0]"),
+        ({"phase": "lunch"}, "phase"),
+        ({"turn": 3}, "turn"),
+        ({"turns": -1}, "turns"),
+        ({"rng": "x"}, "rng"),
+        ({"opening": [["AC", "2C"]]}, "opening[0]"),
+        ({"opening": [["AC", "2C", "XX"]]}, "opening[0][2]"),
+        ({"new_decks": [None, ["AC", 3], None]}, "new_decks[1][1]"),
+        ({"winner": 1}, "winner"),
+        ({"phase": "pair"}, "fight"),
+        ({"phase": "pair", "fight": {"kind": "duel", "attacker": 0, "defender": 1}}, "fight.kind"),
+        ({"phase": "pair", "fight": {"kind": "attack", "attacker": 0, "defender": 0}}, "fight.defender"),
+        (
+            {"phase": "pair", "fight": {"kind": "attack", "attacker": 0, "defender": 1, "pairs": [[5, 3]]}},
+            "fight.pairs[0]",
+        ),
+        (
+            {"phase": "pair", "fight": {"kind": "attack", "attacker": 0, "defender": 1, "pairs": [[5, 6]]}},
+            "fight.pairs",
+        ),
+        (
+            {"phase": "pair", "fight": {"kind": "attack", "attacker": 0, "defender": 1, "revealed": False}},
+            "fight.revealed",
+        ),
+        ({"phase": "pair", "fight": {"kind": "attack", "attacker": 0, "defender": 1, "attacks": [4]}}, "fight.attacks"),
+        (
+            {"phase": "losses", "fight": {"kind": "assassinate", "attacker": 0, "defender": 1, "target": "KH"}},
+            "fight.target",
+        ),
+        (
+            {"phase": "losses", "fight": {"kind": "assassinate", "attacker": 0, "defender": 1, "target": "7H"}},
+            "fight.target",
+        ),
+        (
+            {"phase": "commit", "fight": {"kind": "attack", "attacker": 0, "defender": 1, "need": {"0": 5}}},
+            "fight.need.0",
+        ),
+        (
+            {"phase": "commit", "fight": {"kind": "attack", "attacker": 0, "defender": 1, "need": {"9": 1}}},
+            "fight.need.9",
+        ),
+        ({"phase": "commit", "turn": 0, "fight": {"kind": "attack", "attacker": 2, "defender": 1}}, "fight.attacker"),
+        ({"phase": "action", "fight": {"kind": "attack", "attacker": 0, "defender": 1}}, "fight"),
+        ({"table": [["3C"], [], []]}, "table"),
+    ],
+)
 def test_a_bad_field_is_named(change: dict[str, Any], field: str) -> None:
     data: dict[str, Any] = {"hands": [["2C", "9D"], ["4S"], []], "royals": [[], ["QH 7H"], []], **change}
     with pytest.raises(PositionError) as info:

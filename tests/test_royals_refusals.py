@@ -50,22 +50,34 @@ def test_commitments_are_refused_with_the_count_asked_for() -> None:
     assert why(state, 1, "commit none") is None and why(state, 1, "commit 2S 5S") is None
 
 
-@pytest.mark.parametrize(("text", "reason"), [
-    ("block 9 with 6", "a block only cancels an attack of equal or lower value (RY-4)"),
-    ("block 5 with 10", "no open attack of 5 and block of 10 to pair"),
-    ("block 9 with 10", None),
-    ("done", None),
-])
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("block 9 with 6", "a block only cancels an attack of equal or lower value (RY-4)"),
+        ("block 5 with 10", "no open attack of 5 and block of 10 to pair"),
+        ("block 9 with 10", None),
+        ("done", None),
+    ],
+)
 def test_pairings(text: str, reason: str | None) -> None:
-    state = pos(["2D", "4S", "5H", ""], royals=[[], ["QH 7H", "KS 9S"], ["JC 2C"], []], phase="pair",
-                fight={"kind": "attack", "attacker": 0, "defender": 1}, table=[["9D"], ["10S"], ["6H"], []])
+    state = pos(
+        ["2D", "4S", "5H", ""],
+        royals=[[], ["QH 7H", "KS 9S"], ["JC 2C"], []],
+        phase="pair",
+        fight={"kind": "attack", "attacker": 0, "defender": 1},
+        table=[["9D"], ["10S"], ["6H"], []],
+    )
     assert why(state, 1, text) == reason
 
 
 def test_hits_and_losses() -> None:
-    state = pos(["2D", "4S 5H", "", ""], royals=[[], ["QH 7H", "KS 9S"], ["JC 2C"], []], phase="hits",
-                fight={"kind": "attack", "attacker": 0, "defender": 1, "assigned": ["KS"]},
-                table=[["9D"], [], ["6H"], []])
+    state = pos(
+        ["2D", "4S 5H", "", ""],
+        royals=[[], ["QH 7H", "KS 9S"], ["JC 2C"], []],
+        phase="hits",
+        fight={"kind": "attack", "attacker": 0, "defender": 1, "assigned": ["KS"]},
+        table=[["9D"], [], ["6H"], []],
+    )
     assert why(state, 1, "hit JC") == "you have no Royal JC"
     assert why(state, 1, "hit QH") == "hits are placed in card order of the face cards (each spread has one notation)"
     assert why(state, 1, "hit KS") is None
@@ -74,9 +86,13 @@ def test_hits_and_losses() -> None:
     assert why(state, 1, "replace KS 8S") == "8S not in your hand"
     assert why(state, 1, "replace KS 4S") is None and why(state, 1, "discard KS") is None
     # two attacks: the attacker's 7D and 3D from seat 2, which joins with its one Royal (RY-4)
-    state = pos(["", "4H 6H", "", ""], royals=[[], ["QH 7H"], ["JC 2C"], []], phase="losses",
-                fight={"kind": "attack", "attacker": 0, "defender": 1, "assigned": ["QH", "QH"]},
-                table=[["7D"], [], ["3D"], []])
+    state = pos(
+        ["", "4H 6H", "", ""],
+        royals=[[], ["QH 7H"], ["JC 2C"], []],
+        phase="losses",
+        fight={"kind": "attack", "attacker": 0, "defender": 1, "assigned": ["QH", "QH"]},
+        table=[["7D"], [], ["3D"], []],
+    )
     assert why(state, 1, "replace QH 6H") == "QH takes 2 hits at 7: the new card must be at most 5 (RY-6)"
     assert why(state, 1, "replace QH 4H") is None
 

@@ -24,10 +24,12 @@ def text_of(fn: Callable[..., None], *args: object) -> str:
 
 
 def fight_position() -> RoyalsState:
-    state = G.state_from_json({
-        "hands": [["2D", "9D"], ["2S", "4S"], ["5H", "6H"], []],
-        "royals": [[], ["QH 7H", "KS 9S"], ["JC 2C"], []],
-    })
+    state = G.state_from_json(
+        {
+            "hands": [["2D", "9D"], ["2S", "4S"], ["5H", "6H"], []],
+            "royals": [[], ["QH 7H", "KS 9S"], ["JC 2C"], []],
+        }
+    )
     assert isinstance(state, RoyalsState)
     return state
 
@@ -61,8 +63,10 @@ def test_reveal_and_end_are_described() -> None:
     before = state.view(None)
     state.apply(2, "commit 6H")
     lines = R.describe_event(before, state.view(None), 2, "commit 6H")
-    assert lines == ["Seat 3 has committed; revealed: seat 1 9D, seat 2 nothing, seat 3 6H (attacks 6 9, blocks none); "
-                     "seat 2 takes 2 hits"]
+    assert lines == [
+        "Seat 3 has committed; revealed: seat 1 9D, seat 2 nothing, seat 3 6H (attacks 6 9, blocks none); "
+        "seat 2 takes 2 hits"
+    ]
     assert any("takes 2 hits" in line for line in lines)
 
 
@@ -91,8 +95,14 @@ def test_a_seat_in_a_move_is_read_and_typed_numbered_from_1(tmp_path: Path) -> N
     assert "attack 2" in shown.file.getvalue() and "attack 0" not in shown.file.getvalue()  # type: ignore[attr-defined]
     # at the terminal: typing "attack 2" attacks the seat the board calls seat 2
     typed: list[str] = []
-    session = setup_session("royals", players=4, seed=1, console=Console(file=io.StringIO(), color_system=None),
-                            input_fn=lambda _p: typed.pop(0) if typed else "quit", record=tmp_path / "g.json")
+    session = setup_session(
+        "royals",
+        players=4,
+        seed=1,
+        console=Console(file=io.StringIO(), color_system=None),
+        input_fn=lambda _p: typed.pop(0) if typed else "quit",
+        record=tmp_path / "g.json",
+    )
     session.state = state
     session._view = state.view(0)
     assert "attack 2" in session.shown_legal() and "attack 1" not in session.shown_legal()

@@ -185,7 +185,13 @@ def test_attack_commitment_counts_for_every_table_size(n: int) -> None:
     }
     assert legal(state, 0) == {f"commit {c}" for c in ["2D", "3D", "4D", "5D", "6D"]}
     assert legal(state, 1) == {
-        "commit none", "commit 2S", "commit 4S", "commit 5S", "commit 2S 4S", "commit 2S 5S", "commit 4S 5S",
+        "commit none",
+        "commit 2S",
+        "commit 4S",
+        "commit 5S",
+        "commit 2S 4S",
+        "commit 2S 5S",
+        "commit 4S 5S",
     }
     assert legal(state, 2) == {"commit 5H 6H", "commit 5H 8H", "commit 6H 8H"}
 
@@ -459,8 +465,20 @@ def test_positions_that_do_not_add_up_are_refused() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["royal QH 7H", "attack 2", "assassinate 2 QH", "discard hand", "commit 7H KS", "commit none",
-     "block 7 with 9", "done", "hit QH", "discard QH", "replace QH 3H", "commit 10D AC"],
+    [
+        "royal QH 7H",
+        "attack 2",
+        "assassinate 2 QH",
+        "discard hand",
+        "commit 7H KS",
+        "commit none",
+        "block 7 with 9",
+        "done",
+        "hit QH",
+        "discard QH",
+        "replace QH 3H",
+        "commit 10D AC",
+    ],
 )
 def test_notation_round_trips(text: str) -> None:
     act = G.parse_action(text)
@@ -479,9 +497,17 @@ def test_notation_is_canonical() -> None:
 
 @pytest.mark.parametrize(
     ("text", "reason"),
-    [("royal QH 7S", "same suit"), ("royal 7H 8H", "one face card"), ("attack x", "not a seat"),
-     ("assassinate 1 7H", "face card"), ("replace QH 3S", "Royal's suit"), ("commit 7H 7H", "at most once"),
-     ("block 11 with 3", "card value"), ("fly", "not a Royals action"), ("hit ZZ", "unknown rank")],
+    [
+        ("royal QH 7S", "same suit"),
+        ("royal 7H 8H", "one face card"),
+        ("attack x", "not a seat"),
+        ("assassinate 1 7H", "face card"),
+        ("replace QH 3S", "Royal's suit"),
+        ("commit 7H 7H", "at most once"),
+        ("block 11 with 3", "card value"),
+        ("fly", "not a Royals action"),
+        ("hit ZZ", "unknown rank"),
+    ],
 )
 def test_malformed_notation_names_the_reason(text: str, reason: str) -> None:
     with pytest.raises(NotationError, match=reason):

@@ -22,7 +22,10 @@ from courtcards.server import create_app, database_url
 from courtcards.server.tables import Table
 
 SHORT: dict[str, dict[str, Any]] = {
-    "rank": {"preset": "quick"}, "kqp": {"preset": "quick"}, "royals": {"preset": "short"}, "royale": {},
+    "rank": {"preset": "quick"},
+    "kqp": {"preset": "quick"},
+    "royals": {"preset": "short"},
+    "royale": {},
 }
 
 
@@ -42,8 +45,9 @@ def table_of(client: TestClient, tid: str) -> Table:
     return table
 
 
-def create(client: TestClient, game: str = "rank", players: int | None = 3, seats: list[Any] | None = None,
-           **extra: Any) -> dict[str, Any]:
+def create(
+    client: TestClient, game: str = "rank", players: int | None = 3, seats: list[Any] | None = None, **extra: Any
+) -> dict[str, Any]:
     body: dict[str, Any] = {"game": game, "players": players, "seed": 7, "bot_delay": 0, **extra}
     if seats is not None:
         body["seats"] = seats
@@ -91,16 +95,32 @@ def test_create_table_refusals_name_the_valid_values(client: TestClient) -> None
     assert "known games: " in unknown and all(name in unknown for name in game_names())
     msg = err(client.post("/api/tables", json={"game": "rank", "options": {"colour": 1}}), 422, "bad_request")
     assert "valid options" in msg
-    msg = err(client.post("/api/tables", json={"game": "rank", "players": 3, "seats": [
-        {"type": "human"}, {"type": "bot", "bot": "genius"}, {"type": "human"}]}), 422, "bad_request")
+    msg = err(
+        client.post(
+            "/api/tables",
+            json={
+                "game": "rank",
+                "players": 3,
+                "seats": [{"type": "human"}, {"type": "bot", "bot": "genius"}, {"type": "human"}],
+            },
+        ),
+        422,
+        "bad_request",
+    )
     assert "valid bots: greedy, random" in msg
-    err(client.post("/api/tables", json={"game": "rank", "players": 3, "seats": [{"type": "human"}]}),
-        422, "bad_request")
+    err(
+        client.post("/api/tables", json={"game": "rank", "players": 3, "seats": [{"type": "human"}]}),
+        422,
+        "bad_request",
+    )
     err(client.post("/api/tables", json={"game": "rank", "players": 2}), 422, "bad_request")
     err(client.post("/api/tables", json={"game": "rank", "seed": 2**70}), 422, "bad_request")
     err(client.post("/api/tables", json={"game": "rank", "bot_delay": -1}), 422, "bad_request")
-    err(client.post("/api/tables", content=b"{not json", headers={"content-type": "application/json"}),
-        422, "bad_request")
+    err(
+        client.post("/api/tables", content=b"{not json", headers={"content-type": "application/json"}),
+        422,
+        "bad_request",
+    )
     assert client.get("/api/tables").json()["tables"] == []
 
 
@@ -109,8 +129,12 @@ def test_tables_open_then_playing_and_join_refusals(client: TestClient, db_path:
     tid = t["id"]
     assert t["status"] == "open" and t["to_move"] == [] and t["version"] == 0 and len(tid) == 6
     assert [s["taken"] for s in t["seats"]] == [False, True, False]
-    assert t["settings"] == {"bot_delay": 0, "absent_timeout": 60, "move_time_limit": None,
-                             "hints": True}  # a bot has a seat
+    assert t["settings"] == {
+        "bot_delay": 0,
+        "absent_timeout": 60,
+        "move_time_limit": None,
+        "hints": True,
+    }  # a bot has a seat
     assert [x["id"] for x in client.get("/api/tables?status=open").json()["tables"]] == [tid]
     err(client.get("/api/tables?status=closed"), 422, "bad_request")
     err(client.get("/api/tables/nope"), 404, "table_not_found")
@@ -127,8 +151,9 @@ def test_tables_open_then_playing_and_join_refusals(client: TestClient, db_path:
     assert info["view"]["seat"] is None and info["view"]["hand"] == []  # a spectator holds nothing
     assert client.get("/api/tables?status=open").json()["tables"] == []
     # Only the token's hash is stored.
-    raw = db_path.read_bytes() + (Path(str(db_path) + "-wal").read_bytes() if Path(str(db_path) + "-wal").exists()
-                                  else b"")
+    raw = db_path.read_bytes() + (
+        Path(str(db_path) + "-wal").read_bytes() if Path(str(db_path) + "-wal").exists() else b""
+    )
     assert token.encode() not in raw
     with sqlite3.connect(db_path) as con:
         hashes = [h for (h,) in con.execute("SELECT token_hash FROM cc_seats WHERE table_id=?", (tid,))]
@@ -152,8 +177,9 @@ class Seat:
         return msg
 
     def send(self, action: str, version: int | None = None) -> None:
-        self.ws.send_json({"type": "action", "action": action,
-                           "version": self.last["version"] if version is None else version})
+        self.ws.send_json(
+            {"type": "action", "action": action, "version": self.last["version"] if version is None else version}
+        )
 
     def refused(self, code: str) -> str:
         msg = self.recv()
@@ -178,9 +204,11 @@ def test_websocket_refusals_change_nothing(client: TestClient, db_path: Path) ->
     table = table_of(client, tid)
     mover = table.state.to_move()[0]
     other = (mover + 1) % 3
-    with client.websocket_connect(f"/ws/tables/{tid}?token={tokens[mover]}") as wm, \
-            client.websocket_connect(f"/ws/tables/{tid}?token={tokens[other]}") as wo, \
-            client.websocket_connect(f"/ws/tables/{tid}") as wsp:
+    with (
+        client.websocket_connect(f"/ws/tables/{tid}?token={tokens[mover]}") as wm,
+        client.websocket_connect(f"/ws/tables/{tid}?token={tokens[other]}") as wo,
+        client.websocket_connect(f"/ws/tables/{tid}") as wsp,
+    ):
         m, o, sp = Seat(wm), Seat(wo), Seat(wsp)
         m.recv(), m.recv(), o.recv(), sp.recv()  # mover saw its own and other's connection
         assert m.last["seat"] == mover and m.last["legal"] and m.last["to_move"] == [mover]
@@ -212,8 +240,16 @@ def test_websocket_refusals_change_nothing(client: TestClient, db_path: Path) ->
         assert reply["type"] == "check" and reply["legal"] is False and reply["code"] == "illegal_action"
         assert "leader must play" in reply["reason"] and not reply["reason"].startswith("illegal action")
         wm.send_json({"type": "check", "action": m.last["legal"][0]})
-        assert m.recv() == {"type": "check", "action": m.last["legal"][0], "version": 0, "legal": True,
-                            "code": None, "reason": None, "reason_code": None, "reason_data": None}
+        assert m.recv() == {
+            "type": "check",
+            "action": m.last["legal"][0],
+            "version": 0,
+            "legal": True,
+            "code": None,
+            "reason": None,
+            "reason_code": None,
+            "reason_data": None,
+        }
         wo.send_json({"type": "check", "action": "pass"})
         assert o.recv()["code"] == "not_your_turn"
         wsp.send_json({"type": "check", "action": "pass"})
@@ -232,8 +268,9 @@ def test_websocket_refusals_change_nothing(client: TestClient, db_path: Path) ->
         m.refused("stale_version")
 
 
-def play_out(client: TestClient, tid: str, tokens: list[str], rng: random.Random, limit: int,
-             refuse: bool = False) -> list[Seat]:
+def play_out(
+    client: TestClient, tid: str, tokens: list[str], rng: random.Random, limit: int, refuse: bool = False
+) -> list[Seat]:
     """Play random legal actions from every seat (all human) up to ``limit`` actions; every connection's messages."""
     n = len(tokens)
     with client.websocket_connect(f"/ws/tables/{tid}") as wsp:
@@ -299,9 +336,11 @@ def test_simultaneous_commitments_stay_secret(client: TestClient, caplog: pytest
     t = create(client, "royale", 2)
     tid = t["id"]
     tokens = [join(client, tid, s) for s in range(2)]
-    with client.websocket_connect(f"/ws/tables/{tid}?token={tokens[0]}") as w0, \
-            client.websocket_connect(f"/ws/tables/{tid}?token={tokens[1]}") as w1, \
-            client.websocket_connect(f"/ws/tables/{tid}") as wsp:
+    with (
+        client.websocket_connect(f"/ws/tables/{tid}?token={tokens[0]}") as w0,
+        client.websocket_connect(f"/ws/tables/{tid}?token={tokens[1]}") as w1,
+        client.websocket_connect(f"/ws/tables/{tid}") as wsp,
+    ):
         a, b, sp = Seat(w0), Seat(w1), Seat(wsp)
         a.recv(), a.recv(), b.recv(), sp.recv()
         assert a.last["to_move"] == [0, 1] and a.last["legal"] and b.last["legal"]
@@ -324,7 +363,6 @@ def test_simultaneous_commitments_stay_secret(client: TestClient, caplog: pytest
             assert secret not in text
     for rec in caplog.records:
         assert secret not in rec.getMessage()
-
 
 
 def test_a_refusal_tells_its_rule_and_data(client: TestClient) -> None:
@@ -402,8 +440,14 @@ def wait_for(conn: Seat, pred: Any, limit: float = 60.0) -> dict[str, Any]:
 
 
 def test_stand_in_plays_for_an_absent_human_until_they_return(client: TestClient) -> None:
-    t = create(client, "rank", 3, seats=[{"type": "human"}, {"type": "bot"}, {"type": "bot"}],
-               bot_delay=0.02, absent_timeout=0.2)
+    t = create(
+        client,
+        "rank",
+        3,
+        seats=[{"type": "human"}, {"type": "bot"}, {"type": "bot"}],
+        bot_delay=0.02,
+        absent_timeout=0.2,
+    )
     tid = t["id"]
     token = join(client, tid, 0)
     table = table_of(client, tid)
@@ -421,8 +465,7 @@ def test_stand_in_plays_for_an_absent_human_until_they_return(client: TestClient
 
 
 def test_move_time_limit_lets_the_seats_bot_move(client: TestClient) -> None:
-    t = create(client, "rank", 3, seats=[{"type": "human"}, {"type": "bot"}, {"type": "bot"}],
-               move_time_limit=0.3)
+    t = create(client, "rank", 3, seats=[{"type": "human"}, {"type": "bot"}, {"type": "bot"}], move_time_limit=0.3)
     tid = t["id"]
     token = join(client, tid, 0)
     table = table_of(client, tid)

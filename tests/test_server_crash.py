@@ -29,9 +29,21 @@ def free_port() -> int:
 def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "courtcards", "serve", "--port", str(port), "--database", str(db),
-         "--log-level", "warning", "--no-access-log"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        [
+            sys.executable,
+            "-m",
+            "courtcards",
+            "serve",
+            "--port",
+            str(port),
+            "--database",
+            str(db),
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     url = f"http://127.0.0.1:{port}"
     end = time.time() + 30
@@ -48,8 +60,12 @@ def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 
 def http(url: str, method: str = "GET", body: Any = None) -> Any:
-    req = urllib.request.Request(url, method=method, data=None if body is None else json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(
+        url,
+        method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(req, timeout=10) as resp:
         return json.load(resp)
 
@@ -58,11 +74,19 @@ def test_kill_9_loses_no_accepted_action(tmp_path: Path) -> None:
     db = tmp_path / "cc.sqlite"
     proc, url = start_server(db)
     try:
-        table = http(url + "/api/tables", "POST", {
-            "game": "rank", "players": 3, "preset": "quick", "seed": 11, "bot_delay": 0,
-            "seats": [{"type": "human"}, {"type": "bot", "bot": "random"}, {"type": "bot", "bot": "greedy"}],
-            "private": False,
-        })["table"]
+        table = http(
+            url + "/api/tables",
+            "POST",
+            {
+                "game": "rank",
+                "players": 3,
+                "preset": "quick",
+                "seed": 11,
+                "bot_delay": 0,
+                "seats": [{"type": "human"}, {"type": "bot", "bot": "random"}, {"type": "bot", "bot": "greedy"}],
+                "private": False,
+            },
+        )["table"]
         tid = table["id"]
         token = http(url + f"/api/tables/{tid}/join", "POST", {"name": "crash"})["token"]
         rng = random.Random(5)
@@ -112,8 +136,13 @@ def test_kill_9_loses_no_accepted_action(tmp_path: Path) -> None:
         assert final.is_over() and final.result().to_json() == record["result"]  # type: ignore[union-attr]
         path = tmp_path / "game.json"
         path.write_text(json.dumps(record))
-        out = subprocess.run([sys.executable, "-m", "courtcards", "replay", str(path), "--no-interactive"],
-                             capture_output=True, text=True, timeout=60, env={**os.environ, "COLUMNS": "120"})
+        out = subprocess.run(
+            [sys.executable, "-m", "courtcards", "replay", str(path), "--no-interactive"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "COLUMNS": "120"},
+        )
         assert out.returncode == 0, out.stderr
         assert f"{len(record['actions'])} actions" in out.stdout
         # The example script creates a table with bots and plays it to the end.

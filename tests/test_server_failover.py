@@ -29,8 +29,24 @@ def start(url: str, log: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     out = log.open("wb")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "courtcards", "serve", "--port", str(port), "--database-url", url,
-         "--lease-ttl", str(LEASE_TTL), "--log-level", "info", "--no-access-log"], stdout=out, stderr=out)
+        [
+            sys.executable,
+            "-m",
+            "courtcards",
+            "serve",
+            "--port",
+            str(port),
+            "--database-url",
+            url,
+            "--lease-ttl",
+            str(LEASE_TTL),
+            "--log-level",
+            "info",
+            "--no-access-log",
+        ],
+        stdout=out,
+        stderr=out,
+    )
     base = f"http://127.0.0.1:{port}"
     end = time.time() + 30
     while time.time() < end:
@@ -81,16 +97,24 @@ class Player(threading.Thread):
                     if msg["legal"] and self.in_flight is None:
                         time.sleep(0.02)
                         self.in_flight = (msg["version"], self.rng.choice(msg["legal"]))
-                        ws.send(json.dumps({"type": "action", "action": self.in_flight[1],
-                                            "version": self.in_flight[0]}))
+                        ws.send(
+                            json.dumps({"type": "action", "action": self.in_flight[1], "version": self.in_flight[0]})
+                        )
         except (ConnectionClosed, OSError):
             self.dropped = True
 
 
 def new_table(base: str, seed: int, bot_delay: float = 0.1, humans: int = 1) -> str:
     seats = [{"type": "human"}] * humans + [{"type": "bot", "bot": "greedy"}] * (3 - humans)
-    body = {"game": "rank", "players": 3, "preset": "quick", "seed": seed, "bot_delay": bot_delay, "seats": seats,
-            "absent_timeout": 2}
+    body = {
+        "game": "rank",
+        "players": 3,
+        "preset": "quick",
+        "seed": seed,
+        "bot_delay": bot_delay,
+        "seats": seats,
+        "absent_timeout": 2,
+    }
     return str(http(base + "/api/tables", "POST", body)["table"]["id"])
 
 

@@ -54,8 +54,9 @@ def test_request_bodies_over_the_limit_are_refused(tmp_path: Path) -> None:
                 yield b"q" * 200
             yield b'"}'
 
-        err(c.post("/api/tables", content=chunks(), headers={"content-type": "application/json"}),
-            413, "body_too_large")
+        err(
+            c.post("/api/tables", content=chunks(), headers={"content-type": "application/json"}), 413, "body_too_large"
+        )
         assert c.get("/api/tables").json()["total"] == 0
         assert c.post("/api/tables", json={"game": "rank", "seed": 1}).status_code == 201
 
@@ -64,11 +65,19 @@ def test_deep_json_and_long_fields_get_typed_errors(client: TestClient) -> None:
     deep = '{"game": "rank", "options": {"x": ' + "[" * 5000 + "]" * 5000 + "}}"
     r = client.post("/api/tables", content=deep, headers={"content-type": "application/json"})
     assert 400 <= r.status_code < 500 and r.json()["error"]["code"] == "bad_request", r.text
-    err(client.post("/api/tables", json={"game": "rank", "players": 3,
-                                         "seats": [{"type": "bot", "name": "n" * 65}] * 3}), 422, "bad_request")
+    err(
+        client.post(
+            "/api/tables", json={"game": "rank", "players": 3, "seats": [{"type": "bot", "name": "n" * 65}] * 3}
+        ),
+        422,
+        "bad_request",
+    )
     err(client.post("/api/tables", json={"game": "rank", "options": {"hands": [1, [2]]}}), 422, "bad_request")
-    err(client.post("/api/tables", json={"game": "rank", "options": {f"o{i}": 1 for i in range(65)}}),
-        422, "bad_request")
+    err(
+        client.post("/api/tables", json={"game": "rank", "options": {f"o{i}": 1 for i in range(65)}}),
+        422,
+        "bad_request",
+    )
     err(client.post("/api/tables", json={"game": "r" * 33}), 422, "bad_request")
     err(client.post("/api/tables", json={"game": "rank", "seats": [{"type": "human"}] * 65}), 422, "bad_request")
     tid = create(client)["id"]
@@ -91,10 +100,12 @@ def test_websocket_size_nesting_and_action_length(tmp_path: Path) -> None:
         mover = table.state.to_move()[0]
         with c.websocket_connect(f"/ws/tables/{tid}?token={tokens[mover]}") as ws:
             assert ws.receive_json()["type"] == "state"
-            for text, why in [("[" * 1900 + "]" * 1900, "nested too deeply"),
-                              (json.dumps({"type": "ping", "pad": "x" * 5000}), "at most 4000 bytes"),
-                              (json.dumps({"type": "action", "action": "8" * 101, "version": 0}), "at most 100"),
-                              (json.dumps({"type": "check", "action": "8" * 101}), "at most 100")]:
+            for text, why in [
+                ("[" * 1900 + "]" * 1900, "nested too deeply"),
+                (json.dumps({"type": "ping", "pad": "x" * 5000}), "at most 4000 bytes"),
+                (json.dumps({"type": "action", "action": "8" * 101, "version": 0}), "at most 100"),
+                (json.dumps({"type": "check", "action": "8" * 101}), "at most 100"),
+            ]:
                 ws.send_text(text)
                 reply = ws.receive_json()
                 assert reply["type"] == "error" and reply["code"] == "bad_message" and why in reply["message"]
@@ -117,8 +128,7 @@ def connect_twice_then_refused(clients: list[TestClient], tid: str) -> None:
 
 
 def test_rate_limits_per_address(tmp_path: Path) -> None:
-    with app_client(tmp_path / "cc.sqlite", rate_create="2/minute", rate_join="2/minute",
-                    rate_connect="2/minute") as c:
+    with app_client(tmp_path / "cc.sqlite", rate_create="2/minute", rate_join="2/minute", rate_connect="2/minute") as c:
         tid = create(c)["id"]
         create(c)
         msg = err(c.post("/api/tables", json={"game": "rank"}), 429, "rate_limited")
@@ -202,8 +212,9 @@ def test_snapshots_spare_a_restart_the_whole_log(tmp_path: Path) -> None:
 
 
 # -- replay -----------------------------------------------------------------------------------------
-def test_replay_is_built_off_the_event_loop_with_bounded_memory(client: TestClient,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_replay_is_built_off_the_event_loop_with_bounded_memory(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     threads: list[str] = []
     real = replay.build
 
@@ -317,11 +328,15 @@ def test_upgrade_from_the_first_schema_keeps_tables(tmp_path: Path) -> None:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "0001")
         for tid, finished, token in (("aaaaaa", False, None), ("bbbbbb", False, "h"), ("cccccc", True, "h")):
-            conn.execute(sa.text("INSERT INTO cc_tables VALUES (:id, 'rank', 3, '{}', 1, :s, 1.0, :f, NULL)"),
-                         {"id": tid, "s": settings, "f": finished})
+            conn.execute(
+                sa.text("INSERT INTO cc_tables VALUES (:id, 'rank', 3, '{}', 1, :s, 1.0, :f, NULL)"),
+                {"id": tid, "s": settings, "f": finished},
+            )
             for seat in range(3):
-                conn.execute(sa.text("INSERT INTO cc_seats VALUES (:id, :seat, 'human', NULL, NULL, :tok)"),
-                             {"id": tid, "seat": seat, "tok": token})
+                conn.execute(
+                    sa.text("INSERT INTO cc_seats VALUES (:id, :seat, 'human', NULL, NULL, :tok)"),
+                    {"id": tid, "seat": seat, "tok": token},
+                )
         conn.execute(sa.text("INSERT INTO cc_actions VALUES ('bbbbbb', 0, 0, 'x', 1.0)"))
     migrate(engine)
     with engine.connect() as conn:

@@ -105,8 +105,7 @@ def test_rematch_keeps_the_bots(client: TestClient) -> None:
     assert seats[1]["name"] == "Cy" and res["table"]["status"] == "playing"
 
 
-def test_join_link_addresses_are_those_that_accept_connections(monkeypatch: pytest.MonkeyPatch,
-                                                               tmp_path: Path) -> None:
+def test_join_link_addresses_are_those_that_accept_connections(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     assert all(not ip.startswith("127.") for ip in pages.lan_ips())
     with socket.socket() as listener:
         listener.bind(("127.0.0.2", 0))  # loopback only: stands for a network address the server listens on

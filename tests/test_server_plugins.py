@@ -88,8 +88,19 @@ def test_a_game_without_a_view_type_gets_the_generic_view_model(examples: list[G
     untyped = type("Untyped", (type(five),), {"info": untyped_info, "view_type": None})()
     m = schemas.models([get_game("rank"), untyped])
     view = untyped.new_game(3, seed=1).view(0)
-    msg = {"type": "state", "table": "abcdef", "version": 0, "seat": 0, "view": view, "legal": ["5H"],
-           "to_move": [0], "seats": [], "status": "playing", "result": None, "deadline": None}
+    msg = {
+        "type": "state",
+        "table": "abcdef",
+        "version": 0,
+        "seat": 0,
+        "view": view,
+        "legal": ["5H"],
+        "to_move": [0],
+        "seats": [],
+        "status": "playing",
+        "result": None,
+        "deadline": None,
+    }
     assert m.server_messages.validate_python(msg).model_dump(mode="json")["view"] == view
     with pytest.raises(ValueError):  # with only the typed games, a view outside their types is refused
         schemas.models([get_game("rank")]).server_messages.validate_python(msg)

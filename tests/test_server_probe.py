@@ -36,11 +36,33 @@ class Server:
         self.log = tmp / "server.log"
         self._log = self.log.open("wb")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "courtcards", "serve", "--port", str(self.port), "--database", str(self.db),
-             "--log-level", "debug", "--max-message", str(MAX_MESSAGE), "--max-queue", str(MAX_QUEUE),
-             "--max-body", "8192", "--rate-create", "100/minute", "--rate-join", "100/minute",
-             "--rate-connect", "1000/minute"],
-            stdout=self._log, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "courtcards",
+                "serve",
+                "--port",
+                str(self.port),
+                "--database",
+                str(self.db),
+                "--log-level",
+                "debug",
+                "--max-message",
+                str(MAX_MESSAGE),
+                "--max-queue",
+                str(MAX_QUEUE),
+                "--max-body",
+                "8192",
+                "--rate-create",
+                "100/minute",
+                "--rate-join",
+                "100/minute",
+                "--rate-connect",
+                "1000/minute",
+            ],
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
         end = time.time() + 30
         while time.time() < end:
             try:
@@ -51,8 +73,9 @@ class Server:
             assert self.proc.poll() is None, self.log.read_text()
         raise AssertionError("server did not start")
 
-    def request(self, method: str, path: str, body: bytes | None = None,
-                headers: dict[str, str] | None = None) -> tuple[int, bytes, dict[str, str]]:
+    def request(
+        self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes, dict[str, str]]:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15)
         try:
             conn.request(method, path, body=body, headers=headers or {})
@@ -100,22 +123,29 @@ class World:
         self.srv = srv
         self.rank = srv.json("POST", "/api/tables", {"game": "rank", "players": 3, "seed": 3, "preset": "quick"})
         self.rank_id = self.rank["table"]["id"]
-        self.rank_tokens = [srv.json("POST", f"/api/tables/{self.rank_id}/join", {"seat": s})["token"]
-                            for s in range(3)]
+        self.rank_tokens = [
+            srv.json("POST", f"/api/tables/{self.rank_id}/join", {"seat": s})["token"] for s in range(3)
+        ]
         royale = srv.json("POST", "/api/tables", {"game": "royale", "players": 2, "seed": 5})["table"]
         self.royale_id = royale["id"]
-        self.royale_tokens = [srv.json("POST", f"/api/tables/{self.royale_id}/join", {"seat": s})["token"]
-                              for s in range(2)]
-        with srv.ws(f"/ws/tables/{self.royale_id}?token={self.royale_tokens[0]}") as a, \
-                srv.ws(f"/ws/tables/{self.royale_id}?token={self.royale_tokens[1]}") as b:
+        self.royale_tokens = [
+            srv.json("POST", f"/api/tables/{self.royale_id}/join", {"seat": s})["token"] for s in range(2)
+        ]
+        with (
+            srv.ws(f"/ws/tables/{self.royale_id}?token={self.royale_tokens[0]}") as a,
+            srv.ws(f"/ws/tables/{self.royale_id}?token={self.royale_tokens[1]}") as b,
+        ):
             first = json.loads(a.recv(10))
             theirs = json.loads(b.recv(10))["legal"]
             self.secret = next(x for x in first["legal"] if x not in theirs)
             a.send(json.dumps({"type": "action", "action": self.secret, "version": first["version"]}))
             while json.loads(a.recv(10)).get("version") != first["version"] + 1:
                 pass
-        bots = srv.json("POST", "/api/tables", {"game": "royale", "players": 2, "bot_delay": 0,
-                                                "seats": [{"type": "bot"}, {"type": "bot"}]})
+        bots = srv.json(
+            "POST",
+            "/api/tables",
+            {"game": "royale", "players": 2, "bot_delay": 0, "seats": [{"type": "bot"}, {"type": "bot"}]},
+        )
         self.done_id = bots["table"]["id"]
         end = time.time() + 30
         while srv.json("GET", f"/api/tables/{self.done_id}")["table"]["status"] != "finished":
@@ -158,20 +188,48 @@ def http_probes(w: World) -> Iterator[tuple[str, str, bytes | None, dict[str, st
     js = {"Content-Type": "application/json"}
     deep = b'{"game": "rank", "options": {"a": ' + b"[" * 3000 + b"]" * 3000 + b"}}"
     for name in ("rank", "nope", "x" * 200, "%00"):
-        for q in ("", "?players=0", "?players=-1", "?players=99999999999999999999", "?players=x", "?players=1e3",
-                  "?preset=" + "p" * 100, "?preset=nope", "?players=3&players=4"):
+        for q in (
+            "",
+            "?players=0",
+            "?players=-1",
+            "?players=99999999999999999999",
+            "?players=x",
+            "?players=1e3",
+            "?preset=" + "p" * 100,
+            "?preset=nope",
+            "?players=3&players=4",
+        ):
             yield "GET", f"/api/games/{name}/defaults{q}", None, {}
     bodies: list[Any] = [
-        [], None, 1, "rank", {}, {"game": 1}, {"game": "rank", "players": "3"}, {"game": "rank", "players": 0},
-        {"game": "rank", "players": 10**20}, {"game": "rank", "options": []}, {"game": "rank", "options": {"x": 1}},
-        {"game": "rank", "options": {"hands": {"a": 1}}}, {"game": "rank", "options": {"hands": -5}},
-        {"game": "rank", "preset": 5}, {"game": "rank", "preset": "nope"}, {"game": "rank", "seats": {}},
-        {"game": "rank", "seats": [{"type": "x"}] * 4}, {"game": "rank", "seats": [{"type": "bot", "bot": "x"}] * 4},
-        {"game": "rank", "seats": [{"type": "bot", "name": "n" * 100}] * 4}, {"game": "rank", "seed": "x"},
-        {"game": "rank", "seed": 2**80}, {"game": "rank", "bot_delay": -1}, {"game": "rank", "bot_delay": 1e308},
-        {"game": "rank", "absent_timeout": -1}, {"game": "rank", "move_time_limit": 0},
+        [],
+        None,
+        1,
+        "rank",
+        {},
+        {"game": 1},
+        {"game": "rank", "players": "3"},
+        {"game": "rank", "players": 0},
+        {"game": "rank", "players": 10**20},
+        {"game": "rank", "options": []},
+        {"game": "rank", "options": {"x": 1}},
+        {"game": "rank", "options": {"hands": {"a": 1}}},
+        {"game": "rank", "options": {"hands": -5}},
+        {"game": "rank", "preset": 5},
+        {"game": "rank", "preset": "nope"},
+        {"game": "rank", "seats": {}},
+        {"game": "rank", "seats": [{"type": "x"}] * 4},
+        {"game": "rank", "seats": [{"type": "bot", "bot": "x"}] * 4},
+        {"game": "rank", "seats": [{"type": "bot", "name": "n" * 100}] * 4},
+        {"game": "rank", "seed": "x"},
+        {"game": "rank", "seed": 2**80},
+        {"game": "rank", "bot_delay": -1},
+        {"game": "rank", "bot_delay": 1e308},
+        {"game": "rank", "absent_timeout": -1},
+        {"game": "rank", "move_time_limit": 0},
         {"game": "rank", "private": "x"},
-        {"game": "rank", "seats": [{"type": "human"}] * 100}, {"game": "poker"}, {"game": "rank", "players": 2},
+        {"game": "rank", "seats": [{"type": "human"}] * 100},
+        {"game": "poker"},
+        {"game": "rank", "players": 2},
     ]
     for body in bodies:
         yield "POST", "/api/tables", json.dumps(body).encode(), js
@@ -179,21 +237,52 @@ def http_probes(w: World) -> Iterator[tuple[str, str, bytes | None, dict[str, st
         yield "POST", "/api/tables", raw, js
     yield "POST", "/api/tables", b'{"game": "rank"}', {"Content-Type": "text/plain"}
     yield "POST", "/api/tables", b"x", {"Content-Type": "application/json", "Content-Length": "99999999"}
-    for q in ("?status=closed", "?status=", "?limit=0", "?limit=-1", "?limit=x", "?limit=100000", "?offset=-5",
-              "?offset=1e9", "?game=" + "g" * 100, "?status=open&limit=1&offset=99999"):
+    for q in (
+        "?status=closed",
+        "?status=",
+        "?limit=0",
+        "?limit=-1",
+        "?limit=x",
+        "?limit=100000",
+        "?offset=-5",
+        "?offset=1e9",
+        "?game=" + "g" * 100,
+        "?status=open&limit=1&offset=99999",
+    ):
         yield "GET", f"/api/tables{q}", None, {}
     for tid in junk_ids(w) + w.ids:
         yield "GET", f"/api/tables/{tid}", None, {}
         for sub in ("record", "replay", "replay/0", "replay/-1", "replay/x", "replay/99999999999999999999"):
             yield "GET", f"/api/tables/{tid}/{sub}", None, {}
-        for body in ({"seat": -1}, {"seat": 99}, {"seat": "0"}, {"seat": 1.5}, {"seat": True}, {"name": 1},
-                     {"name": ["a"]}, {"name": "n" * 65}, {"seat": 0}, {"seat": 1}, {}, [], "x"):
+        for body in (
+            {"seat": -1},
+            {"seat": 99},
+            {"seat": "0"},
+            {"seat": 1.5},
+            {"seat": True},
+            {"name": 1},
+            {"name": ["a"]},
+            {"name": "n" * 65},
+            {"seat": 0},
+            {"seat": 1},
+            {},
+            [],
+            "x",
+        ):
             yield "POST", f"/api/tables/{tid}/join", json.dumps(body).encode(), js
         yield "POST", f"/api/tables/{tid}/join", b"{bad", js
         for method in ("PUT", "DELETE", "PATCH"):
             yield method, f"/api/tables/{tid}", b"{}", js
-    for path in ("/static/../../etc/passwd", "/static/%2e%2e/%2e%2e/etc/passwd", "/static/" + "a" * 2000,
-                 "/table/" + "x" * 500, "/join/x/y", "/join/x/99999999999999999999", "/replay/%00", "/nope"):
+    for path in (
+        "/static/../../etc/passwd",
+        "/static/%2e%2e/%2e%2e/etc/passwd",
+        "/static/" + "a" * 2000,
+        "/table/" + "x" * 500,
+        "/join/x/y",
+        "/join/x/99999999999999999999",
+        "/replay/%00",
+        "/nope",
+    ):
         yield "GET", path, None, {}
 
 
@@ -221,10 +310,17 @@ def ws_frames(w: World, mover_version: int) -> list[tuple[str | bytes, str]]:
         return json.dumps({"type": "action", "action": a, "version": ver})
 
     return [
-        ("not json", "bad_message"), (b"\xff\x00binary", "bad_message"), ("[]", "bad_message"), ("1", "bad_message"),
-        ("null", "bad_message"), ('"action"', "bad_message"), ("[" * 1500 + "]" * 1500, "bad_message"),
-        ('{"type": ' * 300 + "1" + "}" * 300, "bad_message"), (json.dumps({"type": 5}), "bad_message"),
-        (json.dumps({"type": "shout"}), "bad_message"), (json.dumps({"type": "action"}), "bad_message"),
+        ("not json", "bad_message"),
+        (b"\xff\x00binary", "bad_message"),
+        ("[]", "bad_message"),
+        ("1", "bad_message"),
+        ("null", "bad_message"),
+        ('"action"', "bad_message"),
+        ("[" * 1500 + "]" * 1500, "bad_message"),
+        ('{"type": ' * 300 + "1" + "}" * 300, "bad_message"),
+        (json.dumps({"type": 5}), "bad_message"),
+        (json.dumps({"type": "shout"}), "bad_message"),
+        (json.dumps({"type": "action"}), "bad_message"),
         (json.dumps({"type": "action", "action": 5, "version": v}), "bad_message"),
         (json.dumps({"type": "action", "action": ["a"], "version": v}), "bad_message"),
         (json.dumps({"type": "action", "action": "x" * 600, "version": v}), "bad_message"),
@@ -232,11 +328,16 @@ def ws_frames(w: World, mover_version: int) -> list[tuple[str | bytes, str]]:
         (json.dumps({"type": "action", "action": "pass", "version": 0.0}), "bad_message"),
         (json.dumps({"type": "action", "action": "pass", "version": None}), "bad_message"),
         (json.dumps({"type": "action", "action": "pass", "version": True}), "bad_message"),
-        (act("pass", 10**30), "stale_version"), (act("pass", -1), "stale_version"),
+        (act("pass", 10**30), "stale_version"),
+        (act("pass", -1), "stale_version"),
         (act("pass", v + 1), "stale_version"),
-        (act("zzz"), "malformed_action"), (act("\u2603 \u0000"), "malformed_action"), (act(""), "malformed_action"),
-        (act("pass"), "illegal_action"), (act(w.secret), "malformed_action"),
-        (json.dumps({"type": "check"}), "bad_message"), (json.dumps({"type": "check", "action": {}}), "bad_message"),
+        (act("zzz"), "malformed_action"),
+        (act("\u2603 \u0000"), "malformed_action"),
+        (act(""), "malformed_action"),
+        (act("pass"), "illegal_action"),
+        (act(w.secret), "malformed_action"),
+        (json.dumps({"type": "check"}), "bad_message"),
+        (json.dumps({"type": "check", "action": {}}), "bad_message"),
     ]
 
 
@@ -262,8 +363,10 @@ def test_websocket_probes_change_nothing_and_leak_nothing(server: Server, world:
     w = world
     # Connections that are refused say why, then close with a code.
     refusals = [(f"/ws/tables/{tid}", "table_not_found", 4404) for tid in junk_ids(w) if "%" not in tid]
-    refusals += [(f"/ws/tables/{w.rank_id}?token={tok}", "bad_token", 4401)
-                 for tok in ("x", "y" * 5000, w.royale_tokens[0], w.rank_tokens[0][:-1], "%E2%98%83")]
+    refusals += [
+        (f"/ws/tables/{w.rank_id}?token={tok}", "bad_token", 4401)
+        for tok in ("x", "y" * 5000, w.royale_tokens[0], w.rank_tokens[0][:-1], "%E2%98%83")
+    ]
     for path, code, close in refusals:
         with server.ws(path, max_size=None) as ws:
             assert expect_error(ws, code)["message"]
@@ -289,8 +392,10 @@ def test_websocket_probes_change_nothing_and_leak_nothing(server: Server, world:
         for frame, code in ws_frames(w, version):
             mover.send(frame)
             received.append(json.dumps(expect_error(mover, code)))
-        for frame, code in [(json.dumps({"type": "action", "action": a, "version": version}), "not_your_turn")
-                            for a in last[to_move[0]]["legal"][:3]]:
+        for frame, code in [
+            (json.dumps({"type": "action", "action": a, "version": version}), "not_your_turn")
+            for a in last[to_move[0]]["legal"][:3]
+        ]:
             idle.send(frame)
             received.append(json.dumps(expect_error(idle, code)))
         for ws, code in ((spectator, "spectator"), (other, "stale_version")):
@@ -324,9 +429,13 @@ def test_a_client_that_does_not_read_is_dropped_with_a_reason(server: Server, wo
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.connect(("127.0.0.1", server.port))
     key = base64.b64encode(os.urandom(16)).decode()
-    sock.sendall((f"GET /ws/tables/{world.rank_id}?token={world.rank_tokens[0]} HTTP/1.1\r\n"
-                  f"Host: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    sock.sendall(
+        (
+            f"GET /ws/tables/{world.rank_id}?token={world.rank_tokens[0]} HTTP/1.1\r\n"
+            f"Host: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
     check = _frame(json.dumps({"type": "check", "action": "8" * 500}).encode())
     sock.settimeout(0.2)
     sent = 0
@@ -353,8 +462,8 @@ def test_a_client_that_does_not_read_is_dropped_with_a_reason(server: Server, wo
     tail = data[-200:]
     at = tail.rfind(b"\x88")
     assert at >= 0, tail
-    code = struct.unpack("!H", tail[at + 2:at + 4])[0]
-    assert code == 4408 and b"too slow" in tail[at + 4:], tail
+    code = struct.unpack("!H", tail[at + 2 : at + 4])[0]
+    assert code == 4408 and b"too slow" in tail[at + 4 :], tail
     assert sent > 0 and dropped_after < 20, (sent, dropped_after)
     assert world.snapshot() == world.before
     # and it can reconnect: the current state again

@@ -23,7 +23,8 @@ def test_published_schemas_are_current() -> None:
     assert on_disk == set(expected), "run: python -m courtcards.server.schemas docs/schemas"
     for name, schema in expected.items():
         assert (DOCS / name).read_text(encoding="utf-8") == schemas.render(schema), (
-            f"docs/schemas/{name} is out of date: python -m courtcards.server.schemas docs/schemas")
+            f"docs/schemas/{name} is out of date: python -m courtcards.server.schemas docs/schemas"
+        )
 
 
 def test_every_api_answer_has_a_response_schema(client: TestClient) -> None:  # noqa: F811
@@ -62,23 +63,26 @@ def test_every_message_of_a_game_validates(client: TestClient) -> None:  # noqa:
     assert seen == {"state", "error", "check", "pong"}
 
 
-@pytest.mark.parametrize(("text", "why"), [
-    ("not json", "this one is not JSON"),
-    ("[" * 300 + "]" * 300, "nested too deeply"),
-    ("[]", "unknown message type 'None'"),
-    ("5", "unknown message type 'None'"),
-    ('{"type": "shout"}', "unknown message type 'shout'"),
-    ('{"type": 5}', "unknown message type '5'"),
-    ("{}", "unknown message type 'None'"),
-    ('{"type": "action", "action": "pass"}', 'an action message needs "action"'),
-    ('{"type": "action", "action": "pass", "version": true}', 'an action message needs "action"'),
-    ('{"type": "action", "action": "pass", "version": "3"}', 'an action message needs "action"'),
-    ('{"type": "action", "action": "pass", "version": 3.0}', 'an action message needs "action"'),
-    ('{"type": "action", "action": 5, "version": 3}', 'an action message needs "action"'),
-    ('{"type": "action", "action": "' + "8" * 513 + '", "version": 3}', "at most 512 characters"),
-    ('{"type": "check"}', 'a check message needs "action" (text of at most 512'),
-    ('{"type": "check", "action": ["8"]}', 'a check message needs "action"'),
-])
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("not json", "this one is not JSON"),
+        ("[" * 300 + "]" * 300, "nested too deeply"),
+        ("[]", "unknown message type 'None'"),
+        ("5", "unknown message type 'None'"),
+        ('{"type": "shout"}', "unknown message type 'shout'"),
+        ('{"type": 5}', "unknown message type '5'"),
+        ("{}", "unknown message type 'None'"),
+        ('{"type": "action", "action": "pass"}', 'an action message needs "action"'),
+        ('{"type": "action", "action": "pass", "version": true}', 'an action message needs "action"'),
+        ('{"type": "action", "action": "pass", "version": "3"}', 'an action message needs "action"'),
+        ('{"type": "action", "action": "pass", "version": 3.0}', 'an action message needs "action"'),
+        ('{"type": "action", "action": 5, "version": 3}', 'an action message needs "action"'),
+        ('{"type": "action", "action": "' + "8" * 513 + '", "version": 3}', "at most 512 characters"),
+        ('{"type": "check"}', 'a check message needs "action" (text of at most 512'),
+        ('{"type": "check", "action": ["8"]}', 'a check message needs "action"'),
+    ],
+)
 def test_bad_client_messages_are_refused_with_the_reason(text: str, why: str) -> None:
     with pytest.raises(ValueError) as exc:
         parse_client_message(text)

@@ -25,8 +25,12 @@ def test_ismcts_seat_thinks_in_a_worker_thread(tmp_path: Path, monkeypatch: pyte
 
     monkeypatch.setattr(ISMCTSBot, "choose", recording)
     with TestClient(create_app(database_url(None, tmp_path / "cc.sqlite"))) as client:
-        body = {"game": "royale", "seed": 3, "bot_delay": 0,
-                "seats": [{"type": "bot", "bot": "ismcts:5"}, {"type": "bot", "bot": "random"}]}
+        body = {
+            "game": "royale",
+            "seed": 3,
+            "bot_delay": 0,
+            "seats": [{"type": "bot", "bot": "ismcts:5"}, {"type": "bot", "bot": "random"}],
+        }
         r = client.post("/api/tables", json=body)
         assert r.status_code == 201, r.text
         tid = r.json()["table"]["id"]

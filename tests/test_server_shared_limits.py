@@ -70,8 +70,7 @@ def test_limits_and_rematch_hold_across_processes(postgres_url: str) -> None:  #
             wait = int(re.search(r"try again in (\d+) s", msg).group(1))  # type: ignore[union-attr]
             assert 1 <= wait <= 60
         connect_twice_then_refused([a, b], tid)
-    with app(url, rate_create="none", rate_connect="none") as a, app(url, rate_create="none",
-                                                                     rate_connect="none") as b:
+    with app(url, rate_create="none", rate_connect="none") as a, app(url, rate_create="none", rate_connect="none") as b:
         tid, tokens = finished_table(a)
         bob = a.post(f"/api/tables/{tid}/rematch", json={"token": tokens[1]}).json()
         ann = b.post(f"/api/tables/{tid}/rematch", json={"token": tokens[0]}).json()  # the other process

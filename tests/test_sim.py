@@ -86,8 +86,23 @@ def test_simulate_command_prints_a_table() -> None:
 
     register(app)
     runner = CliRunner()
-    ok = runner.invoke(app, ["simulate", "rank", "--players", "4", "--bots", "greedy,random,random,random",
-                             "--games", "4", "--seed", "1", "--option", "tokens_to_win=2"])
+    ok = runner.invoke(
+        app,
+        [
+            "simulate",
+            "rank",
+            "--players",
+            "4",
+            "--bots",
+            "greedy,random,random,random",
+            "--games",
+            "4",
+            "--seed",
+            "1",
+            "--option",
+            "tokens_to_win=2",
+        ],
+    )
     assert ok.exit_code == 0, ok.output
     assert "greedy" in ok.output and "win share" in ok.output
     assert "--games 4 --seed 1 --option tokens_to_win=2" in ok.output
@@ -96,8 +111,16 @@ def test_simulate_command_prints_a_table() -> None:
     assert "valid bots" in bad.output
 
 
-PLAYER_COUNTS = [("rank", 3), ("rank", 5), ("rank", 8), ("rank", 12), ("kqp", 4), ("kqp", 9), ("royals", 3),
-                 ("royals", 6)]
+PLAYER_COUNTS = [
+    ("rank", 3),
+    ("rank", 5),
+    ("rank", 8),
+    ("rank", 12),
+    ("kqp", 4),
+    ("kqp", 9),
+    ("royals", 3),
+    ("royals", 6),
+]
 QUICK_OPTIONS = {"rank": ["--option", "tokens_to_win=1"], "kqp": ["--option", "rounds=1"], "royals": []}
 
 
@@ -110,8 +133,23 @@ def test_simulate_command_plays_any_table_size(game: str, players: int) -> None:
         """Nothing."""
 
     register(app)
-    result = CliRunner().invoke(app, ["simulate", game, "--players", str(players), "--bots", "greedy", "--games", "2",
-                                      "--workers", "1", *QUICK_OPTIONS[game]], env={"COLUMNS": "200"})
+    result = CliRunner().invoke(
+        app,
+        [
+            "simulate",
+            game,
+            "--players",
+            str(players),
+            "--bots",
+            "greedy",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+            *QUICK_OPTIONS[game],
+        ],
+        env={"COLUMNS": "200"},
+    )
     assert result.exit_code == 0, result.output
     assert f"{players} players, 2 games" in result.output
     assert f"--players {players} --bots {','.join(['greedy'] * players)}" in result.output

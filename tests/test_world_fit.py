@@ -32,8 +32,21 @@ def test_round_start_replays_to_the_same_position_and_greedy_fits_greedy_play(pl
                 assert world.pile_count == 0 and not world.round_log
                 for s, text in log:
                     world.apply(s, text)
-                for name in ("hands", "sizes", "pile", "pile_value", "pile_count", "owner", "passed", "finished",
-                             "turn", "round_log", "last_round", "discard", "draw"):
+                for name in (
+                    "hands",
+                    "sizes",
+                    "pile",
+                    "pile_value",
+                    "pile_count",
+                    "owner",
+                    "passed",
+                    "finished",
+                    "turn",
+                    "round_log",
+                    "last_round",
+                    "discard",
+                    "draw",
+                ):
                     assert getattr(world, name) == getattr(state, name), name
                 rebuilt += 1
                 f, a = round_fit(state, seat, GreedyRankBot(seed))
@@ -153,7 +166,7 @@ def test_round_record_pieces_the_hand_together_from_the_views() -> None:
                 rounds = record.update(view)
                 moves = [m for r in rounds for m in r] + [(int(s), str(t)) for s, t in view["round_log"]]
                 history = list(state.history)
-                assert history[len(history) - len(moves):] == moves
+                assert history[len(history) - len(moves) :] == moves
                 whole += len(moves) == len(history)
                 asked += 1
                 hits, of = round_fit(state, 0, GreedyRankBot(0), rounds)

@@ -88,8 +88,17 @@ def notation(game: Game[Any]) -> str:
 
 
 # sections of the rules pages about the software, not the game
-_NOT_RULES = ("Bots", "Balance report", "Explicit positions", "Positions", "Views, positions and results",
-              "The examples, checked", "Decisions the engine made", "Hidden information", "Tournament")
+_NOT_RULES = (
+    "Bots",
+    "Balance report",
+    "Explicit positions",
+    "Positions",
+    "Views, positions and results",
+    "The examples, checked",
+    "Decisions the engine made",
+    "Hidden information",
+    "Tournament",
+)
 
 
 def full_rules(game: Game[Any]) -> str:
@@ -303,8 +312,9 @@ class CommandAgent:
 
     def __call__(self, prompt: str) -> str:
         try:
-            done = subprocess.run(self.args, input=prompt, capture_output=True, text=True, timeout=self.timeout,
-                                  check=False)
+            done = subprocess.run(
+                self.args, input=prompt, capture_output=True, text=True, timeout=self.timeout, check=False
+            )
         except FileNotFoundError:
             raise AgentError(f"agent command not found: {self.args[0]!r}") from None
         except subprocess.TimeoutExpired:

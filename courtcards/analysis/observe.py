@@ -65,8 +65,9 @@ def replay_views(record: GameRecord) -> Iterator[tuple[int, str, JSON]]:
         yield seat, text, state.view(None)
 
 
-def drama(scores: Sequence[Sequence[float]], winner: int | None, lower_is_better: bool = False
-          ) -> tuple[int, float | None, bool | None]:
+def drama(
+    scores: Sequence[Sequence[float]], winner: int | None, lower_is_better: bool = False
+) -> tuple[int, float | None, bool | None]:
     """Lead changes, when the winner led for good (share of checkpoints) and whether it came from behind.
 
     ``scores`` holds every seat's score at each checkpoint (after each hand,
@@ -126,8 +127,11 @@ def observe_generic(record: GameRecord, kinds: tuple[str, ...]) -> GameFacts:
     players = first.get("players")
     roles: tuple[str, ...] = ()
     for word in ROLE_WORDS:
-        if isinstance(players, list) and len(players) == n and all(
-                isinstance(p, dict) and isinstance(p.get(word), str) for p in players):
+        if (
+            isinstance(players, list)
+            and len(players) == n
+            and all(isinstance(p, dict) and isinstance(p.get(word), str) for p in players)
+        ):
             roles = tuple(str(p[word]) for p in players)
             break
     timeline: list[list[float]] = []  # the scores when each round ends (a new one begins) and at the end

@@ -96,8 +96,10 @@ def length_histogram(values: Sequence[int], name: str, heading: str) -> bytes:
 
 def _errors(figs: Sequence[Figure]) -> list[list[float]]:
     # max(0, ...): a Wilson bound at 0 or 1 may sit a rounding error inside the value
-    return [[max(0.0, f.value - (f.low if f.low is not None else f.value)) for f in figs],
-            [max(0.0, (f.high if f.high is not None else f.value) - f.value) for f in figs]]
+    return [
+        [max(0.0, f.value - (f.low if f.low is not None else f.value)) for f in figs],
+        [max(0.0, (f.high if f.high is not None else f.value) - f.value) for f in figs],
+    ]
 
 
 def _scale(figs: Sequence[Figure]) -> float:
@@ -111,8 +113,14 @@ def section_bars(report: Report, section: str, kind: str) -> bytes:
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(figs) + 1.4))
     k = _scale(figs)
     ys = range(len(figs))
-    ax.barh(ys, [k * f.value for f in figs], xerr=[[k * e for e in row] for row in _errors(figs)],
-            color="#4670be", ecolor="black", capsize=3)
+    ax.barh(
+        ys,
+        [k * f.value for f in figs],
+        xerr=[[k * e for e in row] for row in _errors(figs)],
+        color="#4670be",
+        ecolor="black",
+        capsize=3,
+    )
     ax.set_yticks(list(ys), [f.name for f in figs])
     ax.invert_yaxis()
     fair = {f.fair for f in figs if f.fair is not None}
@@ -140,8 +148,14 @@ def sweep_lines(reports: Sequence[Report], section: str) -> bytes:
         kind = points[0][1].kind
         k = 100.0 if kind == "rate" else 1.0
         errs = _errors([f for _, f in points])
-        ax.errorbar([x for x, _ in points], [k * f.value for _, f in points],
-                    yerr=[[k * e for e in row] for row in errs], marker="o", capsize=3, label=key[1])
+        ax.errorbar(
+            [x for x, _ in points],
+            [k * f.value for _, f in points],
+            yerr=[[k * e for e in row] for row in errs],
+            marker="o",
+            capsize=3,
+            label=key[1],
+        )
     ax.set_xticks(xs, labels, rotation=20 if len(xs) > 4 else 0, ha="right" if len(xs) > 4 else "center")
     ax.set_title(f"{section} across the sweep (95% CI)", fontsize=10)
     ax.set_xlabel(", ".join(reports[0].spec.sweep))
@@ -155,8 +169,9 @@ def _img(png: bytes, alt: str) -> str:
 
 
 def _table(reports: Sequence[Report]) -> str:
-    heads = "".join(f"<th>{html.escape(', '.join(f'{k}={v}' for k, v in r.spec.sweep.items()) or 'value')}</th>"
-                    for r in reports)
+    heads = "".join(
+        f"<th>{html.escape(', '.join(f'{k}={v}' for k, v in r.spec.sweep.items()) or 'value')}</th>" for r in reports
+    )
     rows = []
     for key in figure_keys(reports):
         cells = []
@@ -174,24 +189,29 @@ def html_report(reports: Sequence[Report], command: str) -> str:
     plots = []
     if len(reports) == 1:
         for name, values in first.lengths.items():
-            plots.append(_img(length_histogram(values, name, f"Game length in {name}\n{title(first)}"),
-                              f"{name} histogram"))
+            plots.append(
+                _img(length_histogram(values, name, f"Game length in {name}\n{title(first)}"), f"{name} histogram")
+            )
         for s in sections:
             kinds = dict.fromkeys(f.kind for f in first.figures if f.section == s and f.kind != "quantile")
             plots += [_img(section_bars(first, s, kind), f"{s} ({kind}s)") for kind in kinds]
     else:
         plots += [_img(sweep_lines(reports, s), s) for s in [LENGTH, *sections]]
-    style = ("body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse;font-size:90%}"
-             "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}img{display:block;margin:1em 0;"
-             "max-width:100%}")
+    style = (
+        "body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse;font-size:90%}"
+        "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}img{display:block;margin:1em 0;"
+        "max-width:100%}"
+    )
     opts = ", ".join(f"{k}={v}" for k, v in first.options.items())
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title(first))}</title>"
-            f"<style>{style}</style></head><body><h1>courtcards analysis: {html.escape(first.spec.game)}</h1>"
-            f"<p>{html.escape(title(first))}<br>options: {html.escape(opts)}</p>"
-            f"<p>command: <code>{html.escape(command)}</code></p>"
-            "<p>Values with 95% confidence intervals: Wilson for rates, Student's t for means. "
-            "report.json and figures.csv in this folder hold every figure.</p>"
-            f"{_table(reports)}<h2>Plots</h2>{''.join(plots)}</body></html>")
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title(first))}</title>"
+        f"<style>{style}</style></head><body><h1>courtcards analysis: {html.escape(first.spec.game)}</h1>"
+        f"<p>{html.escape(title(first))}<br>options: {html.escape(opts)}</p>"
+        f"<p>command: <code>{html.escape(command)}</code></p>"
+        "<p>Values with 95% confidence intervals: Wilson for rates, Student's t for means. "
+        "report.json and figures.csv in this folder hold every figure.</p>"
+        f"{_table(reports)}<h2>Plots</h2>{''.join(plots)}</body></html>"
+    )
 
 
 def write_html(folder: Path, page: str, reports: Sequence[Report]) -> None:

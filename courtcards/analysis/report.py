@@ -22,8 +22,13 @@ from courtcards.analysis.observe import GameFacts
 from courtcards.analysis.runner import RunSpec
 from courtcards.analysis.stats import mean_ci, quantile, wilson
 
-SEATS, ROLES, BOTS, LENGTH, DRAMA = "Win share by seat", "Win share by starting role", "Win share by bot", \
-    "Game length", "Decisiveness and drama"
+SEATS, ROLES, BOTS, LENGTH, DRAMA = (
+    "Win share by seat",
+    "Win share by starting role",
+    "Win share by bot",
+    "Game length",
+    "Decisiveness and drama",
+)
 
 
 @dataclass(frozen=True)
@@ -85,8 +90,9 @@ class Report:
             "seed": self.seed,
             "games": self.games,
             "figures": [asdict(f) for f in self.figures],
-            "lengths": {name: {str(k): v for k, v in sorted(Counter(vals).items())}
-                        for name, vals in self.lengths.items()},
+            "lengths": {
+                name: {str(k): v for k, v in sorted(Counter(vals).items())} for name, vals in self.lengths.items()
+            },
         }
 
 
@@ -124,8 +130,9 @@ def summarize(spec: RunSpec, seed: int, facts: Sequence[GameFacts]) -> Report:
         report.lengths[name] = lengths
         report.mean(LENGTH, f"{name}: mean", lengths)
         for label, q in (("10th percentile", 0.1), ("median", 0.5), ("90th percentile", 0.9)):
-            report.figures.append(Figure(LENGTH, f"{name}: {label}", "quantile", quantile(lengths, q), None, None,
-                                         games))
+            report.figures.append(
+                Figure(LENGTH, f"{name}: {label}", "quantile", quantile(lengths, q), None, None, games)
+            )
     report.mean(DRAMA, "lead changes per game", [f.lead_changes for f in facts])
     clear = [f.clear_at for f in facts if f.clear_at is not None]
     report.mean(DRAMA, "share of the game played when the winner leads for good", clear)
@@ -156,15 +163,22 @@ def title(report: Report) -> str:
     spec = report.spec
     kinds = sorted(set(spec.bots))
     swept = ", ".join(f"{k}={v}" for k, v in spec.sweep.items())
-    return (f"{spec.game}, {spec.num_players} players, {'/'.join(kinds)} bots, {report.games} games, "
-            f"seed {report.seed}" + (f" ({swept})" if swept else ""))
+    return (
+        f"{spec.game}, {spec.num_players} players, {'/'.join(kinds)} bots, {report.games} games, "
+        f"seed {report.seed}" + (f" ({swept})" if swept else "")
+    )
 
 
 def single_table(report: Report) -> Table:
     """One row per figure under its section's heading; a length's quantiles go with its mean."""
     table = Table(title=title(report), caption=", ".join(f"{k}={v}" for k, v in report.options.items()))
-    for col, justify in (("figure", "left"), ("value", "right"), ("95% CI", "right"), ("n", "right"),
-                         ("even", "right")):
+    for col, justify in (
+        ("figure", "left"),
+        ("value", "right"),
+        ("95% CI", "right"),
+        ("n", "right"),
+        ("even", "right"),
+    ):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     quantiles: dict[str, list[str]] = {}
     for f in report.figures:
@@ -189,8 +203,10 @@ def single_table(report: Report) -> Table:
 
 def sweep_table(reports: Sequence[Report]) -> Table:
     """Figures as rows, one column per combination of the sweep."""
-    table = Table(title=f"{reports[0].spec.game}: {len(reports)} combinations, {reports[0].games} games each, "
-                        f"seed {reports[0].seed} (value [95% CI])")
+    table = Table(
+        title=f"{reports[0].spec.game}: {len(reports)} combinations, {reports[0].games} games each, "
+        f"seed {reports[0].seed} (value [95% CI])"
+    )
     table.add_column("section")
     table.add_column("figure")
     for r in reports:
@@ -220,12 +236,45 @@ def to_csv(reports: Sequence[Report]) -> str:
     swept = list(reports[0].spec.sweep)
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["game", "players", "bots", "seed", "games", *swept, "section", "figure", "kind", "value",
-                "low", "high", "n", "even"])
+    w.writerow(
+        [
+            "game",
+            "players",
+            "bots",
+            "seed",
+            "games",
+            *swept,
+            "section",
+            "figure",
+            "kind",
+            "value",
+            "low",
+            "high",
+            "n",
+            "even",
+        ]
+    )
     for r in reports:
-        head = [r.spec.game, r.spec.num_players, ",".join(r.spec.bots), r.seed, r.games,
-                *(r.spec.sweep[k] for k in swept)]
+        head = [
+            r.spec.game,
+            r.spec.num_players,
+            ",".join(r.spec.bots),
+            r.seed,
+            r.games,
+            *(r.spec.sweep[k] for k in swept),
+        ]
         for f in r.figures:
-            w.writerow([*head, f.section, f.name, f.kind, repr(f.value), "" if f.low is None else repr(f.low),
-                        "" if f.high is None else repr(f.high), f.n, "" if f.fair is None else repr(f.fair)])
+            w.writerow(
+                [
+                    *head,
+                    f.section,
+                    f.name,
+                    f.kind,
+                    repr(f.value),
+                    "" if f.low is None else repr(f.low),
+                    "" if f.high is None else repr(f.high),
+                    f.n,
+                    "" if f.fair is None else repr(f.fair),
+                ]
+            )
     return out.getvalue()

@@ -54,8 +54,14 @@ def parse_sweep(text: str) -> tuple[str, list[str]]:
     return name.strip().replace("-", "_"), vals
 
 
-def build_specs(game: str, bots: Sequence[str], num_players: int | None, options: Mapping[str, Any],
-                preset: str | None, sweeps: Sequence[str]) -> list[RunSpec]:
+def build_specs(
+    game: str,
+    bots: Sequence[str],
+    num_players: int | None,
+    options: Mapping[str, Any],
+    preset: str | None,
+    sweeps: Sequence[str],
+) -> list[RunSpec]:
     """Every combination of the sweeps, each checked (unknown names or values raise OptionError)."""
     g = get_game(game)
     grid: list[tuple[str, list[str]]] = []
@@ -99,16 +105,26 @@ def analyze_batch(batch: _Batch) -> list[GameFacts]:
 
 
 def batches(spec: RunSpec, games: int, seed: int, size: int) -> list[_Batch]:
-    return [(spec.game, spec.bots, start, min(start + size, games), seed, dict(spec.options), spec.preset)
-            for start in range(0, games, size)]
+    return [
+        (spec.game, spec.bots, start, min(start + size, games), seed, dict(spec.options), spec.preset)
+        for start in range(0, games, size)
+    ]
 
 
-def run_facts(spec: RunSpec, games: int, seed: int, workers: int | None = None, ray: str | None = None,
-              batch_size: int = 20, progress: Callable[[int], None] | None = None) -> list[GameFacts]:
+def run_facts(
+    spec: RunSpec,
+    games: int,
+    seed: int,
+    workers: int | None = None,
+    ray: str | None = None,
+    batch_size: int = 20,
+    progress: Callable[[int], None] | None = None,
+) -> list[GameFacts]:
     """The facts of ``games`` games of ``spec``, in game order, the same whoever plays them."""
     jobs = batches(spec, games, seed, batch_size)
-    runner = run_on_ray(jobs, ray) if ray is not None else run_chunks(
-        analyze_batch, jobs, workers or os.cpu_count() or 1)
+    runner = (
+        run_on_ray(jobs, ray) if ray is not None else run_chunks(analyze_batch, jobs, workers or os.cpu_count() or 1)
+    )
     out: list[GameFacts] = []
     for facts in runner:
         out.extend(facts)
@@ -148,8 +164,13 @@ def init_ray(address: str, num_cpus: int | None = None) -> Any:
         return ray
     try:
         if address == LOCAL:
-            ray.init(address="local", num_cpus=num_cpus or os.cpu_count() or 1, include_dashboard=False,
-                     log_to_driver=False, configure_logging=False)
+            ray.init(
+                address="local",
+                num_cpus=num_cpus or os.cpu_count() or 1,
+                include_dashboard=False,
+                log_to_driver=False,
+                configure_logging=False,
+            )
         else:
             ray.init(address=address, log_to_driver=False, configure_logging=False)
     except Exception as exc:  # Ray raises many kinds (ConnectionError, RuntimeError, ValueError, ...)

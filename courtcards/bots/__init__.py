@@ -17,6 +17,13 @@ from courtcards.bots.base import (
 )
 
 __all__ = [
-    "Bot", "RandomBot", "bot_kinds", "bot_move", "check_bot", "game_bots", "make_bot", "register_bot",
+    "Bot",
+    "RandomBot",
+    "bot_kinds",
+    "bot_move",
+    "check_bot",
+    "game_bots",
+    "make_bot",
+    "register_bot",
     "register_bot_spec",
 ]

@@ -160,8 +160,13 @@ class ISMCTSBot:
     def settings(self, game: Game[Any]) -> SearchProfile:
         """The game's search profile with this bot's overrides (the keyword arguments given, not None)."""
         given: dict[str, Any] = {
-            "rollout": self.rollout, "depth": self.depth, "worlds": self.worlds, "fit": self.fit,
-            "guide": self.guide, "open_choices": self.open_choices, "adapt": self.adapt,
+            "rollout": self.rollout,
+            "depth": self.depth,
+            "worlds": self.worlds,
+            "fit": self.fit,
+            "guide": self.guide,
+            "open_choices": self.open_choices,
+            "adapt": self.adapt,
         }
         changes = {k: v for k, v in given.items() if v is not None}
         if self.model != "default":
@@ -215,8 +220,11 @@ class ISMCTSBot:
                 searching = self.clock()  # the early stop's rate counts the search's time only
             if done <= worlds and len(pool) < done:
                 pool.append(game.sample_world(view, rng.next64(), open_choices=open_choices))
-            world = (pool[(done - 1) % worlds].copy() if worlds
-                     else game.sample_world(view, rng.next64(), open_choices=open_choices))
+            world = (
+                pool[(done - 1) % worlds].copy()
+                if worlds
+                else game.sample_world(view, rng.next64(), open_choices=open_choices)
+            )
             self._iterate(root, world, rng, ctx)
             now = self.clock()
             if now > deadline:
@@ -257,7 +265,13 @@ class ISMCTSBot:
             ctx.others = ctx.model if kind != settings.rollout else None
 
     def _fitted_pool(
-        self, game: Game[Any], view: dict[str, Any], ctx: _Decision, rng: Rng, start: float, rounds: Any = None,
+        self,
+        game: Game[Any],
+        view: dict[str, Any],
+        ctx: _Decision,
+        rng: Rng,
+        start: float,
+        rounds: Any = None,
     ) -> list[State]:
         """Worlds drawn from the view, then their hidden cards changed (at most ``fit`` steps each, the
         profile's ``fitter``) until the model makes in them the other seats' moves seen (Rank: the rounds of

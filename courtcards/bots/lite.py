@@ -66,4 +66,3 @@ class LiteBot:
             if word in kinds:
                 return kinds[word]
         return acts[0]
-

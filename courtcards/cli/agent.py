@@ -27,8 +27,16 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Join a server table and let an external program play the seat, one run per decision."""
         try:
-            last = play_table(table, CommandAgent(command, timeout), seat=seat, token=token, name=name,
-                              max_retries=retries, rules=rules, log=typer.echo)
+            last = play_table(
+                table,
+                CommandAgent(command, timeout),
+                seat=seat,
+                token=token,
+                name=name,
+                max_retries=retries,
+                rules=rules,
+                log=typer.echo,
+            )
         except CourtcardsError as exc:
             raise fail(str(exc), 1) from None
         except ConnectionClosed as exc:

@@ -63,29 +63,47 @@ def bare_ray(args: list[str]) -> list[str]:
 def analyze_command(
     game: Annotated[str, typer.Argument(help="Game to analyse: rank, kqp, royale or royals.")],
     players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")] = None,
-    bots: Annotated[str | None, typer.Option("--bots", "-b", help="Bot kind per seat, comma-separated (or one). "
-                                             "Default greedy (mixed for royale).")] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots", "-b", help="Bot kind per seat, comma-separated (or one). Default greedy (mixed for royale)."
+        ),
+    ] = None,
     games: Annotated[int, typer.Option("--games", "-g", min=1, help="Games per combination.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of the run.")] = 0,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Game option name=value.")] = None,
     preset: Annotated[str | None, typer.Option("--preset", help="Named option preset.")] = None,
-    discards: Annotated[str | None, typer.Option("--discards", "-d",
-                                                 help="Rank Royale: same as --option discards=...")] = None,
-    sweep: Annotated[list[str] | None, typer.Option("--sweep", help="NAME=V1,V2,... (repeatable; players too): "
-                                                    "every combination is analysed.")] = None,
-    workers: Annotated[int | None, typer.Option("--workers", "-w", min=1,
-                                                help="Worker processes (default: every core; same results).")] = None,
-    ray: Annotated[str | None, typer.Option("--ray", help="Run on Ray: bare --ray (or 'local') starts a local "
-                                            "runtime, --ray ADDRESS joins a cluster. Same results.")] = None,
-    json_out: Annotated[Path | None, typer.Option("--json", help="Write every figure as JSON here (- for stdout).")
-                        ] = None,
-    csv_out: Annotated[Path | None, typer.Option("--csv", help="Write every figure as CSV here (- for stdout).")
-                       ] = None,
+    discards: Annotated[
+        str | None, typer.Option("--discards", "-d", help="Rank Royale: same as --option discards=...")
+    ] = None,
+    sweep: Annotated[
+        list[str] | None,
+        typer.Option("--sweep", help="NAME=V1,V2,... (repeatable; players too): every combination is analysed."),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", min=1, help="Worker processes (default: every core; same results).")
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            help="Run on Ray: bare --ray (or 'local') starts a local "
+            "runtime, --ray ADDRESS joins a cluster. Same results.",
+        ),
+    ] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write every figure as JSON here (- for stdout).")
+    ] = None,
+    csv_out: Annotated[
+        Path | None, typer.Option("--csv", help="Write every figure as CSV here (- for stdout).")
+    ] = None,
     html_dir: Annotated[Path | None, typer.Option("--html", help="Write a report with plots to this folder.")] = None,
-    plot: Annotated[Path | None, typer.Option("--plot", help="Write a PNG of game lengths here (a sweep: across "
-                                              "the combinations).")] = None,
-    max_games: Annotated[int, typer.Option("--max-games", min=1, help="Refuse to play more games than this in "
-                                           "all without --yes.")] = MAX_GAMES,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Write a PNG of game lengths here (a sweep: across the combinations).")
+    ] = None,
+    max_games: Annotated[
+        int, typer.Option("--max-games", min=1, help="Refuse to play more games than this in all without --yes.")
+    ] = MAX_GAMES,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Run even above --max-games.")] = False,
 ) -> None:
     """Balance report: win shares by seat and role, game length, drama, special cards; with 95% CIs."""
@@ -100,8 +118,10 @@ def analyze_command(
         specs = build_specs(name, kinds, players, options, preset, sweep or [])
         total = games * len(specs)
         if total > max_games and not yes:
-            raise CourtcardsError(f"this would play {total:,} games ({len(specs)} combinations x {games:,}), more "
-                                  f"than --max-games {max_games:,}; add --yes to run it")
+            raise CourtcardsError(
+                f"this would play {total:,} games ({len(specs)} combinations x {games:,}), more "
+                f"than --max-games {max_games:,}; add --yes to run it"
+            )
         for path in (json_out, csv_out, plot):
             if path is not None and str(path) != "-":
                 check_writable(path)
@@ -114,12 +134,25 @@ def analyze_command(
         if ray is not None:
             init_ray(ray, workers)
         reports: list[Report] = []
-        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      TimeRemainingColumn(), console=console, transient=True) as bar:
+        with Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+        ) as bar:
             task = bar.add_task(f"{name} x{total}", total=total)
             for spec in specs:
-                facts = run_facts(spec, games, seed, workers=workers or os.cpu_count() or 1, ray=ray,
-                                  progress=lambda k: bar.advance(task, k))
+                facts = run_facts(
+                    spec,
+                    games,
+                    seed,
+                    workers=workers or os.cpu_count() or 1,
+                    ray=ray,
+                    progress=lambda k: bar.advance(task, k),
+                )
                 reports.append(summarize(spec, seed, facts))
         console.print(single_table(reports[0]) if len(reports) == 1 else sweep_table(reports))
         command = "courtcards analyze " + shlex.join(sys.argv[2:] if sys.argv[1:2] == ["analyze"] else [name])
@@ -132,8 +165,15 @@ def analyze_command(
             module.shutdown()
 
 
-def _write(console: Console, reports: list[Report], json_out: Path | None, csv_out: Path | None,
-           html_dir: Path | None, plot: Path | None, command: str) -> None:
+def _write(
+    console: Console,
+    reports: list[Report],
+    json_out: Path | None,
+    csv_out: Path | None,
+    html_dir: Path | None,
+    plot: Path | None,
+    command: str,
+) -> None:
     """Everything is made first, then written (each file by a rename): a failure writes nothing."""
     files: list[tuple[Path, str | bytes]] = []
     for path, text in ((json_out, to_json), (csv_out, to_csv)):

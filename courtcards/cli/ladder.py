@@ -41,13 +41,25 @@ def ladder_command(
             _check_plot_target(plot)
         options = parse_option_pairs(option or [])
         with Progress(
-            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            TimeRemainingColumn(), console=console, transient=True, disable=as_json,
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+            disable=as_json,
         ) as bar:
             task = bar.add_task(f"{game} ladder", total=games)
             ladder = run_ladder(
-                game, bots.split(","), games, seed=seed, players=players, options=options,
-                workers=workers or os.cpu_count() or 1, progress=lambda k: bar.advance(task, k),
+                game,
+                bots.split(","),
+                games,
+                seed=seed,
+                players=players,
+                options=options,
+                workers=workers or os.cpu_count() or 1,
+                progress=lambda k: bar.advance(task, k),
             )
         if plot is not None:
             _plot(ladder, plot)
@@ -61,8 +73,13 @@ def ladder_command(
         table.add_column(col, justify="left" if col == "bot" else "right")
     for b in ladder.order():
         lo, hi = ladder.interval(b)
-        table.add_row(b, f"{ladder.mu[b]:.1f}", f"{lo:.1f} - {hi:.1f}", str(ladder.first.get(b, 0)),
-                      str(ladder.seats_played.get(b, 0)))
+        table.add_row(
+            b,
+            f"{ladder.mu[b]:.1f}",
+            f"{lo:.1f} - {hi:.1f}",
+            str(ladder.first.get(b, 0)),
+            str(ladder.seats_played.get(b, 0)),
+        )
     console.print(table)
     pair = Table(title="finished above (row over column), with 95% interval")
     pair.add_column("")
@@ -101,8 +118,13 @@ def _plot(ladder: object, path: Path) -> None:
     assert isinstance(ladder, Ladder)
     order = ladder.order()[::-1]
     fig, ax = plt.subplots(figsize=(6, 1 + 0.5 * len(order)))
-    ax.errorbar([ladder.mu[b] for b in order], range(len(order)),
-                xerr=[Z95 * ladder.sigma[b] for b in order], fmt="o", capsize=4)
+    ax.errorbar(
+        [ladder.mu[b] for b in order],
+        range(len(order)),
+        xerr=[Z95 * ladder.sigma[b] for b in order],
+        fmt="o",
+        capsize=4,
+    )
     ax.set_yticks(range(len(order)), order)
     ax.set_xlabel("rating (openskill Plackett-Luce mu, 95% interval)")
     ax.set_title(f"{ladder.game}: {ladder.games} games, {ladder.players} seats")

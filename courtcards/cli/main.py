@@ -23,8 +23,13 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _options(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                 help="Print the version and whether the engine is compiled, then exit."),
+    version: bool = typer.Option(
+        False,
+        "--version",
+        callback=_version,
+        is_eager=True,
+        help="Print the version and whether the engine is compiled, then exit.",
+    ),
 ) -> None:
     """courtcards: royal card games to play, study and train agents on."""
 
@@ -58,8 +63,11 @@ OPTIONAL_COMMAND_MODULES = ("simulate", "analyze", "tournament", "ladder", "serv
 def _needs_extra(name: str, fix: str) -> None:
     """A command whose module needs an extra that is not installed: it says so, in one line."""
 
-    @app.command(name, context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-                 help=f"(not installed: {fix})")
+    @app.command(
+        name,
+        context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+        help=f"(not installed: {fix})",
+    )
     def missing() -> None:
         error(fix)
         raise typer.Exit(2)
@@ -83,9 +91,18 @@ def _register_commands() -> None:
 
 # Modules of the optional extras, and the extra that installs each.
 EXTRAS = {
-    "fastapi": "server", "starlette": "server", "uvicorn": "server", "websockets": "server", "sqlalchemy": "server",
-    "alembic": "server", "psycopg": "postgres", "matplotlib": "analysis", "openskill": "analysis", "ray": "scale",
-    "pettingzoo": "rl", "gymnasium": "rl",
+    "fastapi": "server",
+    "starlette": "server",
+    "uvicorn": "server",
+    "websockets": "server",
+    "sqlalchemy": "server",
+    "alembic": "server",
+    "psycopg": "postgres",
+    "matplotlib": "analysis",
+    "openskill": "analysis",
+    "ray": "scale",
+    "pettingzoo": "rl",
+    "gymnasium": "rl",
 }
 
 

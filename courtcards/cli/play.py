@@ -312,8 +312,9 @@ def setup_session(
     bot_text = ", ".join(f"seat {seat_number(s)} {k}" for s, k in kinds.items())
     console.print(("Watching from seat " if watch else "You are seat ") + f"{seat_number(seat)}. Bots: {bot_text}.")
     if not watch:
-        console.print("Type [bold]help[/] for the notation, [bold]moves[/] for every legal move, "
-                      "[bold]quit[/] to save and stop.")
+        console.print(
+            "Type [bold]help[/] for the notation, [bold]moves[/] for every legal move, [bold]quit[/] to save and stop."
+        )
     return PlaySession(
         state,
         human=human,
@@ -330,13 +331,19 @@ def setup_session(
 def seats_from_meta(game: str, meta: dict[str, Any], n: int, seat: int | None) -> tuple[int | None, dict[int, str]]:
     """The human seat and each bot's kind, as ``play`` saved them; else ``seat`` (0) plays and bots fill the rest."""
     saved = meta.get("players")
-    if (isinstance(saved, list) and len(saved) == n
-            and all(p == "human" or (isinstance(p, str) and _is_bot(game, p.removeprefix("bot:"))) for p in saved)):
+    if (
+        isinstance(saved, list)
+        and len(saved) == n
+        and all(p == "human" or (isinstance(p, str) and _is_bot(game, p.removeprefix("bot:"))) for p in saved)
+    ):
         humans = [s for s, p in enumerate(saved) if p == "human"]
         human = humans[0] if humans else None
         if seat is not None and seat != human:
-            raise UsageError(f"this game was played from seat {seat_number(human)}" if human is not None
-                             else "this game was watched (bots play every seat); leave out --seat")
+            raise UsageError(
+                f"this game was played from seat {seat_number(human)}"
+                if human is not None
+                else "this game was watched (bots play every seat); leave out --seat"
+            )
         return human, {s: p.removeprefix("bot:") for s, p in enumerate(saved) if s != human}
     human = 0 if seat is None else seat
     if not 0 <= human < n:
@@ -360,21 +367,32 @@ def resume_session(
         raise UsageError(f"{path} is a {rec.game} game, not {game_name}; leave out the game name to resume it")
     state = rec.replay()
     if state.is_over():
-        raise RecordError(f"the game in {path} is over; step through it with: "
-                          f"{program()} replay {shlex.quote(str(path))}")
+        raise RecordError(
+            f"the game in {path} is over; step through it with: {program()} replay {shlex.quote(str(path))}"
+        )
     human, kinds = seats_from_meta(rec.game, rec.meta, state.num_players, seat)
     out = check_record_path(record if record is not None else path)
     bots = {s: make_bot(rec.game, k, bot_seed(rec.seed, s)) for s, k in kinds.items()}
     watch = human is None
-    console.print(f"[bold]{state.game.title}[/], {state.num_players} players, seed [bold]{rec.seed}[/]: "
-                  f"resumed after {len(rec.actions)} actions from {escape(str(path))}")
+    console.print(
+        f"[bold]{state.game.title}[/], {state.num_players} players, seed [bold]{rec.seed}[/]: "
+        f"resumed after {len(rec.actions)} actions from {escape(str(path))}"
+    )
     bot_text = ", ".join(f"seat {seat_number(s)} {k}" for s, k in kinds.items())
     console.print(("Watching. " if human is None else f"You are seat {seat_number(human)}. ") + f"Bots: {bot_text}.")
     meta = dict(rec.meta)
     meta.setdefault("players", ["human" if s == human else f"bot:{kinds[s]}" for s in range(state.num_players)])
     return PlaySession(
-        state, human=human, bots=bots, viewer=0 if watch else human, console=console, input_fn=input_fn,
-        delay=(0.5 if watch else 0.0) if delay is None else delay, record_path=out, meta=meta, resumed=True,
+        state,
+        human=human,
+        bots=bots,
+        viewer=0 if watch else human,
+        console=console,
+        input_fn=input_fn,
+        delay=(0.5 if watch else 0.0) if delay is None else delay,
+        record_path=out,
+        meta=meta,
+        resumed=True,
     )
 
 
@@ -407,27 +425,49 @@ def register(app: typer.Typer) -> None:
         ] = None,
         resume: Annotated[
             Path | None,
-            typer.Option("--resume", help="Continue an unfinished game from its record (saved on quit).",
-                         metavar="FILE"),
+            typer.Option(
+                "--resume", help="Continue an unfinished game from its record (saved on quit).", metavar="FILE"
+            ),
         ] = None,
     ) -> None:
         """Play a game against bots (or --watch bots play), or --resume a game you quit."""
         console = Console(highlight=False)
         try:
             if resume is not None:
-                given = [name for name, value in (("--players", players), ("--bots", bots), ("--preset", preset),
-                                                  ("--option", option), ("--seed", seed)) if value]
+                given = [
+                    name
+                    for name, value in (
+                        ("--players", players),
+                        ("--bots", bots),
+                        ("--preset", preset),
+                        ("--option", option),
+                        ("--seed", seed),
+                    )
+                    if value
+                ]
                 if given or watch:
-                    raise UsageError(f"--resume continues the saved game as it was; leave out "
-                                     f"{', '.join(given + (['--watch'] if watch else []))}")
-                session = resume_session(resume, game_name=game, seat=engine_seat(seat), delay=delay, record=record,
-                                         console=console)
+                    raise UsageError(
+                        f"--resume continues the saved game as it was; leave out "
+                        f"{', '.join(given + (['--watch'] if watch else []))}"
+                    )
+                session = resume_session(
+                    resume, game_name=game, seat=engine_seat(seat), delay=delay, record=record, console=console
+                )
             elif game is None:
                 raise UsageError("name a game to play (see `courtcards games`), or --resume FILE")
             else:
                 session = setup_session(
-                    game, players=players, seat=engine_seat(seat) or 0, bots=bots, preset=preset, options=option or [],
-                    seed=seed, watch=watch, delay=delay, record=record, console=console,
+                    game,
+                    players=players,
+                    seat=engine_seat(seat) or 0,
+                    bots=bots,
+                    preset=preset,
+                    options=option or [],
+                    seed=seed,
+                    watch=watch,
+                    delay=delay,
+                    record=record,
+                    console=console,
                 )
         except (UsageError, CourtcardsError) as exc:
             raise fail(str(exc)) from None

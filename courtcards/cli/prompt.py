@@ -32,8 +32,9 @@ class WordsCompleter(Completer):
 
 def terminal_input(words: Callable[[], Iterable[str]], prompt: str) -> Callable[[str], str]:
     """A reader for ``PlaySession``: one prompt_toolkit session, so the history lasts the whole game."""
-    session: PromptSession[str] = PromptSession(history=InMemoryHistory(), completer=WordsCompleter(words),
-                                                complete_while_typing=False)
+    session: PromptSession[str] = PromptSession(
+        history=InMemoryHistory(), completer=WordsCompleter(words), complete_while_typing=False
+    )
 
     def read(_markup_prompt: str) -> str:
         return session.prompt(prompt, in_thread=True)  # works even where an event loop runs

@@ -22,8 +22,9 @@ NAV = "[dim]Enter: next · b: back · NUMBER: go to step · q: quit[/] "
 class Replayer:
     """The states of a record and how to show them from one seat (or a spectator)."""
 
-    def __init__(self, record: GameRecord, states: list[State], viewer: int | None, show_all: bool,
-                 console: Console) -> None:
+    def __init__(
+        self, record: GameRecord, states: list[State], viewer: int | None, show_all: bool, console: Console
+    ) -> None:
         self.record = record
         self.states = states
         self.viewer = viewer
@@ -106,8 +107,9 @@ def load_replayer(path: Path, seat: int | None, show_all: bool, console: Console
     if record.result is not None and (got is None or got.to_json() != record.result):
         raise RecordError(f"{path}: the replayed result differs from the one in the record")
     if seat is not None and not 0 <= seat < final.num_players:
-        raise RecordError(f"--seat must be a seat {seat_number(0)}..{seat_number(final.num_players - 1)}, "
-                          f"not {seat_number(seat)}")
+        raise RecordError(
+            f"--seat must be a seat {seat_number(0)}..{seat_number(final.num_players - 1)}, not {seat_number(seat)}"
+        )
     return Replayer(record, states, seat, show_all, console)
 
 

@@ -47,16 +47,18 @@ def check_database(url: str, shown: str) -> None:
     from courtcards.server.db import make_engine
 
     if url.startswith("sqlite:///"):
-        folder = Path(url[len("sqlite:///"):]).parent
+        folder = Path(url[len("sqlite:///") :]).parent
         if not folder.is_dir():
-            raise ServeError(f"the folder {folder} for the SQLite database does not exist; create it or "
-                             "choose another --database")
+            raise ServeError(
+                f"the folder {folder} for the SQLite database does not exist; create it or choose another --database"
+            )
     try:
         engine = make_engine(url)
     except ModuleNotFoundError as exc:
         if url.startswith("postgresql"):
-            raise ServeError(f"PostgreSQL needs the psycopg driver: {install_hint('postgres')} "
-                             "(or pip install 'psycopg[binary]')") from None
+            raise ServeError(
+                f"PostgreSQL needs the psycopg driver: {install_hint('postgres')} (or pip install 'psycopg[binary]')"
+            ) from None
         raise ServeError(f"the database driver for {shown} is not installed ({exc.name})") from None
     except sa.exc.ArgumentError as exc:
         raise ServeError(f"--database-url {shown} is not a database URL: {exc}") from None
@@ -89,9 +91,7 @@ def serve(
         str, typer.Option("--ws", help="uvicorn WebSocket implementation: auto, websockets, websockets-sansio.")
     ] = "auto",
     max_body: Annotated[int, typer.Option("--max-body", help="Largest HTTP request body, in bytes.")] = 64 * 1024,
-    max_message: Annotated[
-        int, typer.Option("--max-message", help="Largest WebSocket message, in bytes.")
-    ] = 16 * 1024,
+    max_message: Annotated[int, typer.Option("--max-message", help="Largest WebSocket message, in bytes.")] = 16 * 1024,
     max_queue: Annotated[
         int, typer.Option("--max-queue", help="Messages a slow connection may fall behind before it is dropped.")
     ] = 256,
@@ -110,8 +110,12 @@ def serve(
         typer.Option("--allow-origin", help="Another site whose pages may connect (scheme://host[:port]); repeat."),
     ] = None,
     idle_expiry: Annotated[
-        float, typer.Option("--idle-expiry", help="Seconds an unfinished table nobody is connected to stays in "
-                                                  "memory (then its bots pause until someone connects).")
+        float,
+        typer.Option(
+            "--idle-expiry",
+            help="Seconds an unfinished table nobody is connected to stays in "
+            "memory (then its bots pause until someone connects).",
+        ),
     ] = 600.0,
     finished_expiry: Annotated[
         float, typer.Option("--finished-expiry", help="Seconds a finished table stays in memory.")
@@ -139,47 +143,83 @@ def serve(
     for name, value in (("--max-body", max_body), ("--max-message", max_message), ("--max-queue", max_queue)):
         if value < 1:
             raise fail(f"{name} must be at least 1, not {value}")
-    for name, number in (("--idle-expiry", idle_expiry), ("--finished-expiry", finished_expiry),
-                         ("--snapshot-every", snapshot_every)):
+    for name, number in (
+        ("--idle-expiry", idle_expiry),
+        ("--finished-expiry", finished_expiry),
+        ("--snapshot-every", snapshot_every),
+    ):
         if number < 0:
             raise fail(f"{name} must be 0 or more, not {number}")
     if not 1 <= workers <= 64:
         raise fail(f"--workers must be 1..64, not {workers}")
     if workers > 1 and not url.startswith("postgresql"):
-        raise fail("--workers above 1 needs PostgreSQL (--database-url postgresql://...): "
-                   "SQLite serves one process")
+        raise fail("--workers above 1 needs PostgreSQL (--database-url postgresql://...): SQLite serves one process")
     if lease_ttl < 0.5:
         raise fail(f"--lease-ttl must be at least 0.5 seconds, not {lease_ttl}")
     try:
-        rates = {n: check_rate(v) for n, v in (("create", rate_create), ("join", rate_join), ("connect", rate_connect),
-                                                ("rematch", rate_rematch))}
+        rates = {
+            n: check_rate(v)
+            for n, v in (
+                ("create", rate_create),
+                ("join", rate_join),
+                ("connect", rate_connect),
+                ("rematch", rate_rematch),
+            )
+        }
         check_port(host, port)
         check_database(url, shown)
     except (ServeError, ValueError) as exc:
         raise fail(str(exc)) from None
     config = ServerConfig(
-        max_body=max_body, max_message=max_message, max_queue=max_queue, rate_create=rates["create"],
-        rate_join=rates["join"], rate_connect=rates["connect"], rate_rematch=rates["rematch"],
+        max_body=max_body,
+        max_message=max_message,
+        max_queue=max_queue,
+        rate_create=rates["create"],
+        rate_join=rates["join"],
+        rate_connect=rates["connect"],
+        rate_rematch=rates["rematch"],
         allowed_origins=tuple(allow_origin or ()),
-        lobby=LobbyConfig(snapshot_every=snapshot_every, idle_expiry=idle_expiry, finished_expiry=finished_expiry,
-                          lease_ttl=lease_ttl),
+        lobby=LobbyConfig(
+            snapshot_every=snapshot_every, idle_expiry=idle_expiry, finished_expiry=finished_expiry, lease_ttl=lease_ttl
+        ),
     )
     run(url, shown, host, port, level, access_log, ws_deflate, ws_impl, config, workers)
 
 
-def run(url: str, shown: str, host: str, port: int, level: str, access_log: bool, ws_deflate: bool, ws_impl: str,
-        config: ServerConfig, workers: int) -> None:
+def run(
+    url: str,
+    shown: str,
+    host: str,
+    port: int,
+    level: str,
+    access_log: bool,
+    ws_deflate: bool,
+    ws_impl: str,
+    config: ServerConfig,
+    workers: int,
+) -> None:
     import uvicorn
 
     from courtcards.server.app import CONFIG_ENV, create_app, dump_config, frozen
     from courtcards.server.logs import setup_logging
 
     setup_logging(level)
-    typer.echo(f"courtcards server on http://{host}:{port}/ (database {shown}"
-               + (f", {workers} processes)" if workers > 1 else ")"))
-    options = {"host": host, "port": port, "log_level": level.lower(), "access_log": access_log,
-               "ws_ping_interval": 20, "ws_ping_timeout": 20, "ws_per_message_deflate": ws_deflate, "ws": ws_impl,
-               "ws_max_size": config.max_message, "log_config": None}
+    typer.echo(
+        f"courtcards server on http://{host}:{port}/ (database {shown}"
+        + (f", {workers} processes)" if workers > 1 else ")")
+    )
+    options = {
+        "host": host,
+        "port": port,
+        "log_level": level.lower(),
+        "access_log": access_log,
+        "ws_ping_interval": 20,
+        "ws_ping_timeout": 20,
+        "ws_per_message_deflate": ws_deflate,
+        "ws": ws_impl,
+        "ws_max_size": config.max_message,
+        "log_config": None,
+    }
     if workers > 1:  # each worker process builds its app from the environment
         os.environ[CONFIG_ENV] = dump_config(url, config, level)
         uvicorn.run("courtcards.server.app:app_from_env", factory=True, workers=workers, **options)  # type: ignore[arg-type]

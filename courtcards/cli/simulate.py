@@ -77,8 +77,10 @@ def simulate_command(
 
 def results_table(result: SimResult) -> Table:
     opts = ", ".join(f"{k}={v}" for k, v in result.options.items())
-    table = Table(title=f"{result.game}, {result.num_players} players, {result.games} games (seed {result.seed})",
-                  caption=opts or None)
+    table = Table(
+        title=f"{result.game}, {result.num_players} players, {result.games} games (seed {result.seed})",
+        caption=opts or None,
+    )
     table.add_column("bot")
     table.add_column("seats", justify="right")
     table.add_column("wins", justify="right")

@@ -61,8 +61,10 @@ def kind_of(name: str) -> str:
 
 def bot_table_player(state: State, names: list[str]) -> None:
     """Play one table to the end, each seat's bot seeded from the table's seed."""
-    bots = [make_bot(state.game.name, kind_of(name), Rng(state.seed ^ (seat + 1)).next64())
-            for seat, name in enumerate(names)]
+    bots = [
+        make_bot(state.game.name, kind_of(name), Rng(state.seed ^ (seat + 1)).next64())
+        for seat, name in enumerate(names)
+    ]
     while not state.is_over():
         for seat in state.to_move():
             state.apply(seat, bot_move(bots[seat], state, seat))
@@ -97,8 +99,13 @@ def tournament_command(
             plan = t.TournamentPlan(tuple(player_names(players, kinds)), seed, rounds, way)
             plan.check()
             total = sum(len(s) for s in t.stage_plan(players))
-            with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                          TimeElapsedColumn(), console=console) as bar:
+            with Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=console,
+            ) as bar:
                 task = bar.add_task("tables", total=total)
 
                 def done(res: Any) -> None:
@@ -125,8 +132,9 @@ def show(console: Console, tour: Any, lines: bool = True) -> None:
         for tables in tour.stages:
             for res in tables:
                 console.print(table_line(res))
-    table = Table(title=f"Final standings (seed {tour.plan.seed}, {tour.plan.rounds} rounds a table, "
-                        f"advance {tour.plan.advance})")
+    table = Table(
+        title=f"Final standings (seed {tour.plan.seed}, {tour.plan.rounds} rounds a table, advance {tour.plan.advance})"
+    )
     table.add_column("place", justify="right")
     table.add_column("player")
     table.add_column("reached stage", justify="right")

@@ -39,8 +39,9 @@ def expand(counts: Sequence[int], first: int = 0) -> list[int]:
     return out
 
 
-def count_texts(text: Mapping[int, str] | Sequence[str], codes: Iterable[int],
-                most: int = 10) -> Callable[[Sequence[int]], list[str]]:
+def count_texts(
+    text: Mapping[int, str] | Sequence[str], codes: Iterable[int], most: int = 10
+) -> Callable[[Sequence[int]], list[str]]:
     """A function from counts per code to the card texts, codes in the order of
     ``codes``: the same as ``[text[c] for c in expand(counts)]`` (for codes in
     order) with the repeated texts built once, for views."""

@@ -27,8 +27,9 @@ class ConformanceError(AssertionError):
 
 
 def _fail(state: State, what: str) -> ConformanceError:
-    return ConformanceError(f"{state.game.name} ({state.num_players} players, {state.options}) "
-                            f"after {len(state.history)} actions: {what}")
+    return ConformanceError(
+        f"{state.game.name} ({state.num_players} players, {state.options}) after {len(state.history)} actions: {what}"
+    )
 
 
 def check_cards(state: State) -> None:
@@ -79,7 +80,6 @@ def check_json(state: State) -> None:
     for seat in state.to_move():
         if [a.text for a in again.legal_actions(seat)] != [a.text for a in state.legal_actions(seat)]:
             raise _fail(state, f"legal actions of seat {seat} differ after a JSON round-trip")
-
 
 
 def check_ids(state: State, rng: Rng, composite_samples: int = 8) -> None:
@@ -267,6 +267,7 @@ def check_returns(state: State) -> None:
     if result is not None and result.winner is not None and returns[result.winner] != max(returns):
         raise _fail(state, f"the winner {result.winner} does not get the highest return: {returns}")
 
+
 def resample_hidden(state: State, seat: int | None, rng: Rng) -> State:
     """A copy in which the cards ``seat`` cannot see are dealt differently
     among the places it cannot see, each place keeping its size."""
@@ -348,8 +349,11 @@ def _expect_reason(state: State, seat: int, action: Any, reason: str) -> None:
         state.copy().apply(seat, action)
     except IllegalActionError as exc:
         if (exc.reason, exc.code, exc.data) != (str(reason), code, data):
-            raise _fail(state, f"apply refuses {action.text!r} with {exc.code} {exc.data} {exc.reason!r}, "
-                               f"its refusal is {code} {data} {str(reason)!r}") from None
+            raise _fail(
+                state,
+                f"apply refuses {action.text!r} with {exc.code} {exc.data} {exc.reason!r}, "
+                f"its refusal is {code} {data} {str(reason)!r}",
+            ) from None
     else:
         raise _fail(state, f"apply accepted {action.text!r}, which refusal() refuses: {reason}")
 
@@ -428,8 +432,9 @@ def check_illegal_unchanged(state: State, rng: Rng) -> None:
             id_probes.append((seat, rng.choice(masked)))
         id_probes += [(s, legal_ids[0]) for s in idle[:1]]
     for seat, action_id in id_probes:
-        _expect_refused(state, before, lambda s=seat, i=action_id: state.apply_id(s, i),
-                        f"action id {action_id!r} by seat {seat}")
+        _expect_refused(
+            state, before, lambda s=seat, i=action_id: state.apply_id(s, i), f"action id {action_id!r} by seat {seat}"
+        )
 
 
 def _expect_refused(state: State, before: str, attempt: Any, what: str) -> None:

@@ -113,7 +113,7 @@ def fill(template: str, data: Mapping[str, Any], name: Name = seat_name) -> str:
         if type(value) is int and key.replace(".", "_").isidentifier():
             before = out[-1]
             out.append(name(value, (k == 1 and not before) or before.endswith(_SENTENCE_END)))
-            out.append(part[close + 1:])
+            out.append(part[close + 1 :])
         else:
             out.append("{")
             out.append(part)
@@ -143,11 +143,21 @@ def text_of(template: str, data: Mapping[str, Any]) -> str:
 _entries: dict[Any, tuple[tuple[Any, ...], dict[str, Any]]] = {}
 
 
-def _entry(key: Any, node: tuple[Any, ...], secret: tuple[str, Mapping[str, Any]] | None
-           ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+def _entry(
+    key: Any, node: tuple[Any, ...], secret: tuple[str, Mapping[str, Any]] | None
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
     template, data = secret if secret is not None else (node[3], node[7])
-    got = (node, {"n": node[1], "seat": node[2], "kind": node[6], "template": template, "data": dict(data),
-                  "text": text_of(template, data)})
+    got = (
+        node,
+        {
+            "n": node[1],
+            "seat": node[2],
+            "kind": node[6],
+            "template": template,
+            "data": dict(data),
+            "text": text_of(template, data),
+        },
+    )
     if len(_entries) >= 16384:
         _entries.clear()
     _entries[key] = got
@@ -188,8 +198,13 @@ class EventLog(tuple):  # type: ignore[type-arg]
         """The engine's sentence (the template with the default seat names)."""
         return text_of(self[3], self[7])
 
-    def __new__(cls, prev: EventLog | None = None, seat: int | None = None, text: str = "",
-                secret: Mapping[int, str] | None = None) -> EventLog:
+    def __new__(
+        cls,
+        prev: EventLog | None = None,
+        seat: int | None = None,
+        text: str = "",
+        secret: Mapping[int, str] | None = None,
+    ) -> EventLog:
         if prev is None:
             return _new(cls, (None, 0, seat, text, _notes(secret), 0, NOTE, _EMPTY_DATA))
         return prev.add(seat, text, secret)
@@ -199,8 +214,9 @@ class EventLog(tuple):  # type: ignore[type-arg]
         """An empty log whose next event is number ``n + 1`` (a log that kept only its last events)."""
         return _new(cls, (None, n, None, "", None, 0, NOTE, _EMPTY_DATA))
 
-    def record(self, seat: int | None, kind: str, template: str, data: Mapping[str, Any],
-               secret: Secret | None = None) -> EventLog:
+    def record(
+        self, seat: int | None, kind: str, template: str, data: Mapping[str, Any], secret: Secret | None = None
+    ) -> EventLog:
         """A new log with one more event: ``(template, data)`` for everyone, ``secret[s]`` instead for seat ``s``."""
         depth = self[5]
         if depth >= MAX_DEPTH:
@@ -288,11 +304,19 @@ class EventLog(tuple):  # type: ignore[type-arg]
         """The last LOG_LIMIT events with their secret records, for saving with the state."""
         out: list[dict[str, Any]] = []
         for node in self._nodes(LOG_LIMIT):
-            entry: dict[str, Any] = {"n": node[1], "seat": node[2], "kind": node[6], "template": node[3],
-                                     "data": _copy(node[7]), "text": fill(node[3], node[7])}
+            entry: dict[str, Any] = {
+                "n": node[1],
+                "seat": node[2],
+                "kind": node[6],
+                "template": node[3],
+                "data": _copy(node[7]),
+                "text": fill(node[3], node[7]),
+            }
             if node[4]:
-                entry["secret"] = {str(s): {"template": t, "data": _copy(d), "text": fill(t, d)}
-                                   for s, (t, d) in sorted(node[4].items())}
+                entry["secret"] = {
+                    str(s): {"template": t, "data": _copy(d), "text": fill(t, d)}
+                    for s, (t, d) in sorted(node[4].items())
+                }
             out.append(entry)
         return out
 
@@ -477,7 +501,6 @@ def _sentence(f: Fields, key: str) -> str:
     return text
 
 
-
 EMPTY = EventLog()
 
 
@@ -550,25 +573,40 @@ def kinds_of(game: Game[Any]) -> EventKinds:
 
 
 def _fields_schema(fields: Mapping[str, str], kind: str) -> dict[str, Any]:
-    return {"type": "object", "additionalProperties": False,
-            "properties": {name: dict(FIELD_TYPES[typ.rstrip("?")]) for name, typ in fields.items()},
-            "required": sorted(name for name, typ in fields.items() if not typ.endswith("?"))}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {name: dict(FIELD_TYPES[typ.rstrip("?")]) for name, typ in fields.items()},
+        "required": sorted(name for name, typ in fields.items() if not typ.endswith("?")),
+    }
 
 
 def envelope_schema() -> dict[str, Any]:
     """The JSON Schema of any game's event as a view's ``log`` shows it (data unconstrained)."""
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "courtcards/event",
-            "title": "courtcards event", "type": "object", "additionalProperties": False,
-            "required": ["n", "seat", "kind", "template", "data", "text"],
-            "properties": {"n": {"type": "integer", "minimum": 1},
-                           "seat": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
-                           "kind": {"type": "string"},
-                           "template": {"type": "string", "maxLength": MAX_TEMPLATE,
-                                        "description": "the sentence with each seat as {path.in.data}"},
-                           "data": {"type": "object"},
-                           "text": {"type": "string", "maxLength": MAX_TEXT,
-                                    "description": "the template with seats named 'seat N' ('Seat N' to begin a "
-                                                   "sentence)"}}}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "courtcards/event",
+        "title": "courtcards event",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["n", "seat", "kind", "template", "data", "text"],
+        "properties": {
+            "n": {"type": "integer", "minimum": 1},
+            "seat": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
+            "kind": {"type": "string"},
+            "template": {
+                "type": "string",
+                "maxLength": MAX_TEMPLATE,
+                "description": "the sentence with each seat as {path.in.data}",
+            },
+            "data": {"type": "object"},
+            "text": {
+                "type": "string",
+                "maxLength": MAX_TEXT,
+                "description": "the template with seats named 'seat N' ('Seat N' to begin a sentence)",
+            },
+        },
+    }
 
 
 def event_schema(game: Game[Any]) -> dict[str, Any]:
@@ -578,9 +616,13 @@ def event_schema(game: Game[Any]) -> dict[str, Any]:
     schema["$id"] = f"courtcards/event/{game.name}"
     schema["title"] = f"{game.title} event"
     schema["properties"]["kind"] = {"enum": sorted(kinds.kinds)}
-    schema["allOf"] = [{"if": {"properties": {"kind": {"const": kind}}},
-                        "then": {"properties": {"data": _fields_schema(fields, kind)}}}
-                       for kind, fields in sorted(kinds.kinds.items())]
+    schema["allOf"] = [
+        {
+            "if": {"properties": {"kind": {"const": kind}}},
+            "then": {"properties": {"data": _fields_schema(fields, kind)}},
+        }
+        for kind, fields in sorted(kinds.kinds.items())
+    ]
     if kinds.steps:
         steps = []
         for kind, fields in sorted(kinds.steps.items()):
@@ -596,11 +638,19 @@ def event_schema(game: Game[Any]) -> dict[str, Any]:
 def refusal_schema(refusals: Mapping[str, Mapping[str, str]]) -> dict[str, Any]:
     """The JSON Schema of a refusal (``{"code", "text", "data"}``: a Refusal's code, sentence and
     data) with ``data`` by ``code``, for the declared codes ``refusals``."""
-    return {"type": "object", "additionalProperties": False, "required": ["code", "text", "data"],
-            "properties": {"code": {"enum": sorted(refusals)}, "text": {"type": "string"}, "data": {"type": "object"}},
-            "allOf": [{"if": {"properties": {"code": {"const": code}}},
-                       "then": {"properties": {"data": _fields_schema(fields, code)}}}
-                      for code, fields in sorted(refusals.items())]}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["code", "text", "data"],
+        "properties": {"code": {"enum": sorted(refusals)}, "text": {"type": "string"}, "data": {"type": "object"}},
+        "allOf": [
+            {
+                "if": {"properties": {"code": {"const": code}}},
+                "then": {"properties": {"data": _fields_schema(fields, code)}},
+            }
+            for code, fields in sorted(refusals.items())
+        ],
+    }
 
 
 def _type_ok(value: Any, typ: str, num_players: int, kinds: EventKinds, where: str, problems: list[str]) -> None:
@@ -631,14 +681,21 @@ def _type_ok(value: Any, typ: str, num_players: int, kinds: EventKinds, where: s
                 if type(step) is not dict or step.get("kind") not in kinds.steps:
                     problems.append(f"{where}.{i}: not a declared step: {step!r}")
                     continue
-                _fields_ok(step, {"kind": "str", **kinds.steps[step["kind"]]}, num_players, kinds,
-                           f"{where}.{i}", problems)
+                _fields_ok(
+                    step, {"kind": "str", **kinds.steps[step["kind"]]}, num_players, kinds, f"{where}.{i}", problems
+                )
     if not ok:
         problems.append(f"{where} is not of type {typ}: {value!r}")
 
 
-def _fields_ok(data: Mapping[str, Any], fields: Mapping[str, str], num_players: int, kinds: EventKinds,
-               where: str, problems: list[str]) -> None:
+def _fields_ok(
+    data: Mapping[str, Any],
+    fields: Mapping[str, str],
+    num_players: int,
+    kinds: EventKinds,
+    where: str,
+    problems: list[str],
+) -> None:
     for name in data:
         if name not in fields:
             problems.append(f"{where}: {name!r} is not a declared field")

@@ -43,15 +43,17 @@ def as_rng(rng: SeedLike) -> Rng:
 S = TypeVar("S", bound="State")
 
 # The layers that find a game's profile through it (GameInfo.profiles): what each entry names.
-PROFILE_LAYERS: Mapping[str, str] = MappingProxyType({
-    "bots": "module: BOTS, a mapping of bot kind -> factory(seed) (the greedy bot among them)",
-    "search": "a courtcards.bots.profile.SearchProfile for the ISMCTS bot",
-    "observer": "callable(record, kinds) -> GameFacts: per-game facts for analyze (courtcards.analysis.observe)",
-    "terminal": "a courtcards.render.TerminalRenderer for views and events in words",
-    "browser": "path of the browser renderer module (an ES module), relative to the game's package",
-    "tournament": "module: a tournament format for `courtcards tournament` (optional; no generic default)",
-    "events": "a courtcards.core.events.EventKinds: the kinds of the game's events and their data (schemas)",
-})
+PROFILE_LAYERS: Mapping[str, str] = MappingProxyType(
+    {
+        "bots": "module: BOTS, a mapping of bot kind -> factory(seed) (the greedy bot among them)",
+        "search": "a courtcards.bots.profile.SearchProfile for the ISMCTS bot",
+        "observer": "callable(record, kinds) -> GameFacts: per-game facts for analyze (courtcards.analysis.observe)",
+        "terminal": "a courtcards.render.TerminalRenderer for views and events in words",
+        "browser": "path of the browser renderer module (an ES module), relative to the game's package",
+        "tournament": "module: a tournament format for `courtcards tournament` (optional; no generic default)",
+        "events": "a courtcards.core.events.EventKinds: the kinds of the game's events and their data (schemas)",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -88,8 +90,9 @@ class GameInfo:
         if not 1 <= self.min_players <= self.default_players <= self.max_players:
             raise ValueError(f"{self.name}: players must satisfy 1 <= min <= default <= max")
         if not self.gym_id:
-            object.__setattr__(self, "gym_id", "courtcards/" + "".join(c for c in self.title.title() if c.isalnum())
-                               + "-v0")
+            object.__setattr__(
+                self, "gym_id", "courtcards/" + "".join(c for c in self.title.title() if c.isalnum()) + "-v0"
+            )
         if not self.openspiel_name:
             object.__setattr__(self, "openspiel_name", f"courtcards_{self.name}")
         object.__setattr__(self, "profiles", MappingProxyType(dict(self.profiles)))
@@ -119,7 +122,10 @@ class Game(ABC, Generic[S]):
         if isinstance(info, GameInfo):
             cls.name, cls.title, cls.options = info.name, info.title, info.options
             cls.min_players, cls.max_players, cls.default_players = (
-                info.min_players, info.max_players, info.default_players)
+                info.min_players,
+                info.max_players,
+                info.default_players,
+            )
 
     def profile(self, layer: str) -> Any | None:
         """This game's piece for ``layer`` (see :data:`PROFILE_LAYERS`), imported on first
@@ -322,8 +328,9 @@ class Game(ABC, Generic[S]):
         if n is None:
             raise PositionError("num_players", f"a {self.title} position needs 'num_players' (or 'hands')")
         if not self.min_players <= n <= self.max_players:
-            raise PositionError("num_players", f"{self.title} is for {self.min_players} to {self.max_players} "
-                                               f"players, not {n}")
+            raise PositionError(
+                "num_players", f"{self.title} is for {self.min_players} to {self.max_players} players, not {n}"
+            )
         options = f.data.get("options") or {}
         if not isinstance(options, Mapping):
             raise PositionError("options", f"must be an object, not {kind_of(options)}")
@@ -396,8 +403,10 @@ class Game(ABC, Generic[S]):
                 seat = int(key)
             except (TypeError, ValueError):
                 raise PositionError(f"'id_prefixes': {key!r} is not a seat") from None
-            if not 0 <= seat < state.num_players or not isinstance(ids, list) or not all(
-                isinstance(i, int) and not isinstance(i, bool) and 0 <= i < size for i in ids
+            if (
+                not 0 <= seat < state.num_players
+                or not isinstance(ids, list)
+                or not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < size for i in ids)
             ):
                 raise PositionError(f"'id_prefixes': seat {key!r} needs a list of ids in 0..{size - 1}, not {ids!r}")
             state.id_prefixes[seat] = tuple(ids)
@@ -512,8 +521,7 @@ def _load_games() -> None:
         except Exception as exc:  # a broken plug-in must not take the built-in games down
             import warnings
 
-            warnings.warn(f"courtcards game plug-in {point.name!r} ({point.value}) failed to load: {exc}",
-                          stacklevel=2)
+            warnings.warn(f"courtcards game plug-in {point.name!r} ({point.value}) failed to load: {exc}", stacklevel=2)
             continue
         register(game)
     if not any(p.value.startswith("courtcards.games.") for p in points):

@@ -135,8 +135,9 @@ class Fields:
     def array(self, key: str, length: int | None = None, default: Any = _MISSING) -> list[Any]:
         return as_list(self._get(key, default), self.at(key), length)
 
-    def ints(self, key: str, length: int | None = None, lo: int | None = 0, hi: int | None = MAX_INT,
-             default: Any = _MISSING) -> list[int]:
+    def ints(
+        self, key: str, length: int | None = None, lo: int | None = 0, hi: int | None = MAX_INT, default: Any = _MISSING
+    ) -> list[int]:
         path = self.at(key)
         return [as_int(v, f"{path}[{i}]", lo, hi) for i, v in enumerate(self.array(key, length, default))]
 
@@ -157,8 +158,9 @@ class Fields:
         path = self.at(key)
         return [as_card(v, f"{path}[{i}]", parse) for i, v in enumerate(self.array(key, None, default))]
 
-    def card_lists(self, key: str, parse: Callable[[str], T], length: int | None = None,
-                   default: Any = _MISSING) -> list[list[T]]:
+    def card_lists(
+        self, key: str, parse: Callable[[str], T], length: int | None = None, default: Any = _MISSING
+    ) -> list[list[T]]:
         path = self.at(key)
         out = []
         for i, pile in enumerate(self.array(key, length, default)):
@@ -236,5 +238,6 @@ def check_loaded(state: State, saved: bool) -> None:
         raise PositionError("position", f"inconsistent: {exc}") from None
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError, AssertionError) as exc:
         # a field the loader let through that the rules cannot use
-        raise PositionError("position", f"inconsistent: the position does not play ({type(exc).__name__}: "
-                                        f"{exc})") from None
+        raise PositionError(
+            "position", f"inconsistent: the position does not play ({type(exc).__name__}: {exc})"
+        ) from None

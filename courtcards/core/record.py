@@ -49,8 +49,11 @@ class GameRecord:
 
         try:
             game = get_game(self.game)
-            state: State = (game.state_from_json(self.start) if self.start is not None
-                            else game.new_game(self.num_players, self.options, self.seed))
+            state: State = (
+                game.state_from_json(self.start)
+                if self.start is not None
+                else game.new_game(self.num_players, self.options, self.seed)
+            )
         except PositionError as exc:
             raise RecordError(f"the record's start position is refused: {exc}") from None
         except CourtcardsError as exc:
@@ -96,7 +99,7 @@ class GameRecord:
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
         if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
-            raise RecordError(f"not a courtcards game record (expected \"format\": \"{RECORD_FORMAT}\")")
+            raise RecordError(f'not a courtcards game record (expected "format": "{RECORD_FORMAT}")')
         version = data.get("format_version")
         if version not in (1, RECORD_FORMAT_VERSION) or isinstance(version, bool):
             raise RecordError(f"unsupported record format version {version!r}")
@@ -105,8 +108,12 @@ class GameRecord:
             raise RecordError(f"malformed game record: no {', '.join(repr(k) for k in missing)}")
         raw = data["actions"]
         if not isinstance(raw, list) or not all(
-            isinstance(p, list) and len(p) == 2 and isinstance(p[0], int) and not isinstance(p[0], bool)
-            and isinstance(p[1], str) for p in raw
+            isinstance(p, list)
+            and len(p) == 2
+            and isinstance(p[0], int)
+            and not isinstance(p[0], bool)
+            and isinstance(p[1], str)
+            for p in raw
         ):
             raise RecordError("malformed game record: 'actions' must be a list of [seat, action] pairs")
         actions = [(s, t) for s, t in raw]
@@ -123,8 +130,14 @@ class GameRecord:
         start = data.get("start")
         if version == 1 and isinstance(start, dict) and "format_version" not in start:
             start = {**start, "format_version": 2}  # written before states said their format in records
-        return cls(game=str(data["game"]), actions=actions, start=start, result=data.get("result"),
-                   meta=dict(data.get("meta") or {}), **values)
+        return cls(
+            game=str(data["game"]),
+            actions=actions,
+            start=start,
+            result=data.get("result"),
+            meta=dict(data.get("meta") or {}),
+            **values,
+        )
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
@@ -136,9 +149,11 @@ class GameRecord:
         except OSError as exc:
             raise RecordError(f"cannot read record {str(path)!r}: {exc.strerror}") from exc
         except UnicodeDecodeError as exc:
-            raise RecordError(f"{str(path)!r} is not a game record: it is not UTF-8 text "
-                              f"(byte {exc.object[exc.start]:#04x} at position {exc.start}); "
-                              "give a JSON record saved by courtcards play, simulate or the server") from None
+            raise RecordError(
+                f"{str(path)!r} is not a game record: it is not UTF-8 text "
+                f"(byte {exc.object[exc.start]:#04x} at position {exc.start}); "
+                "give a JSON record saved by courtcards play, simulate or the server"
+            ) from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:

@@ -147,9 +147,18 @@ class State(ABC):
         """``seat`` made its secret choice and others have still to make theirs: log that it
         has chosen for everyone, and what only for itself. A game may word it its own way;
         the reveal, when the last seat chooses, is the game's own event."""
-        self.log_event(seat, "commit", "{seat} has chosen (hidden until every seat has chosen)", {"seat": seat},
-                       {seat: ("{seat} chooses " + action.text + " (hidden until every seat has chosen)",
-                               {"seat": seat, "action": action.text})})
+        self.log_event(
+            seat,
+            "commit",
+            "{seat} has chosen (hidden until every seat has chosen)",
+            {"seat": seat},
+            {
+                seat: (
+                    "{seat} chooses " + action.text + " (hidden until every seat has chosen)",
+                    {"seat": seat, "action": action.text},
+                )
+            },
+        )
 
     @abstractmethod
     def is_over(self) -> bool: ...
@@ -287,8 +296,9 @@ class State(ABC):
             return action
         text = getattr(action, "text", None)
         if not isinstance(text, str):
-            raise NotationError(repr(action), f"an action is text or a {self.game.title} action, "
-                                              f"not {type(action).__name__}")
+            raise NotationError(
+                repr(action), f"an action is text or a {self.game.title} action, not {type(action).__name__}"
+            )
         if type(action) is not type(self.game.parse_action(text)):
             raise NotationError(text, f"a {type(action).__name__} is not a {self.game.title} action")
         known.add(type(action))
@@ -305,8 +315,9 @@ class State(ABC):
         movers = self._movers()[1]
         if seat not in movers:
             if seat in self.pending:
-                raise NotYourTurnError(act.text, seat,
-                                       Refusal("already_committed", "this seat has already committed its choice"))
+                raise NotYourTurnError(
+                    act.text, seat, Refusal("already_committed", "this seat has already committed its choice")
+                )
             waiting = ", ".join(str(s) for s in movers)
             why = f"it is not this seat's decision (waiting for seat {waiting})"
             raise NotYourTurnError(act.text, seat, Refusal("not_your_turn", why, {"waiting": list(movers)}))
@@ -380,8 +391,14 @@ class State(ABC):
     def events(self, log: EventLog) -> None:
         self._log = log
 
-    def log_event(self, seat: int | None, kind: str, template: str, data: dict[str, Any],
-                  secret: Mapping[int, tuple[str, Mapping[str, Any]]] | None = None) -> None:
+    def log_event(
+        self,
+        seat: int | None,
+        kind: str,
+        template: str,
+        data: dict[str, Any],
+        secret: Mapping[int, tuple[str, Mapping[str, Any]]] | None = None,
+    ) -> None:
         """Record an event as data (courtcards.core.events): its ``kind`` (declared in the game's
         events module), ``data`` (seats as ints, cards as lists of card texts, numbers as ints) and
         ``template``, the engine's sentence with each seat a placeholder naming its data
@@ -389,8 +406,11 @@ class State(ABC):
         log = self._log
         depth: int = log[5]
         # a plain tuple node (EventLog's fields): this runs at nearly every action of every playout
-        self._log = (log, log[1] + 1, seat, template, secret, depth + 1, kind, data) if depth < MAX_DEPTH \
+        self._log = (
+            (log, log[1] + 1, seat, template, secret, depth + 1, kind, data)
+            if depth < MAX_DEPTH
             else self.events.record(seat, kind, template, data, secret)
+        )
 
     def log_view(self, seat: int | None) -> list[JSON]:
         """The ``log`` of ``seat``'s view: the last events as that seat sees them."""
@@ -414,8 +434,11 @@ class State(ABC):
         ids = self.action_ids(action)
         if len(ids) != 1:
             text = action if isinstance(action, str) else action.text
-            raise ActionIdError(text, None, f"this action is a sequence of {len(ids)} ids {list(ids)}; "
-                                            "use action_ids() and apply_id() for each")
+            raise ActionIdError(
+                text,
+                None,
+                f"this action is a sequence of {len(ids)} ids {list(ids)}; use action_ids() and apply_id() for each",
+            )
         return ids[0]
 
     def id_prefix(self, seat: int) -> tuple[int, ...]:
@@ -520,7 +543,7 @@ class State(ABC):
         record = GameRecord.from_state(self)
         state = record.initial_state()
         logs = [[state.observation_string(s)] for s in range(self.num_players)]
-        for seat, text in self.history[len(state.history):]:
+        for seat, text in self.history[len(state.history) :]:
             state.apply(seat, text)
             for s in range(self.num_players):
                 logs[s].append(state.observation_string(s))

@@ -124,11 +124,17 @@ class ViewBase(ViewHeader):
 
 
 #: the fields a ``players`` entry may have under the shared words, with their JSON types
-PLAYER_WORDS: dict[str, tuple[type, ...]] = {"seat": (int,), "hand_size": (int,), "deck_size": (int,),
-                                             "discard": (list,), "score": (int,)}
+PLAYER_WORDS: dict[str, tuple[type, ...]] = {
+    "seat": (int,),
+    "hand_size": (int,),
+    "deck_size": (int,),
+    "discard": (list,),
+    "score": (int,),
+}
 #: names the shared vocabulary retired: a view using one is speaking a dialect
-RETIRED_WORDS = frozenset({"hand_number", "turn_number", "cards", "hand", "deck", "discard_pile", "discards",
-                           "points", "total", "tokens"})
+RETIRED_WORDS = frozenset(
+    {"hand_number", "turn_number", "cards", "hand", "deck", "discard_pile", "discards", "points", "total", "tokens"}
+)
 
 
 def vocabulary_problems(view: Any) -> list[str]:
@@ -172,8 +178,9 @@ def _adapter(game: Game[Any]) -> Any:
     try:
         from pydantic import TypeAdapter
     except ImportError:  # pragma: no cover - pydantic comes with courtcards[server] and [dev]
-        raise RuntimeError("checking views against their schema needs pydantic: "
-                           "pip install 'courtcards[server]'") from None
+        raise RuntimeError(
+            "checking views against their schema needs pydantic: pip install 'courtcards[server]'"
+        ) from None
     cached = getattr(game, "_view_adapter", None)
     if cached is None:
         if game.view_type is None:

@@ -48,9 +48,17 @@ class CourtcardsEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):
 
     metadata = {"render_modes": RENDER_MODES, "render_fps": 4}  # noqa: RUF012
 
-    def __init__(self, game: str | Game[Any], num_players: int | None = None, options: Mapping[str, Any] | None = None,
-                 seat: int = 0, opponents: str | Sequence[str] | None = None, preset: str | None = None,
-                 illegal_action: str = "lose", render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        game: str | Game[Any],
+        num_players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        seat: int = 0,
+        opponents: str | Sequence[str] | None = None,
+        preset: str | None = None,
+        illegal_action: str = "lose",
+        render_mode: str | None = None,
+    ) -> None:
         self.table = Table(game, num_players, options, preset)
         n = self.table.num_players
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
@@ -66,8 +74,9 @@ class CourtcardsEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):
         if len(kinds) == 1:
             kinds *= len(others)
         if len(kinds) != len(others):
-            raise OptionError(f"opponents lists {len(kinds)} bots; give one kind for all or one per other seat "
-                              f"({len(others)})")
+            raise OptionError(
+                f"opponents lists {len(kinds)} bots; give one kind for all or one per other seat ({len(others)})"
+            )
         name = self.table.game.name
         for kind in kinds:
             make_bot(name, kind, 0)  # an unknown bot fails here, naming the valid ones
@@ -81,15 +90,17 @@ class CourtcardsEnv(gymnasium.Env[npt.NDArray[np.float32], Any]):
         self._done = True
 
     # -- the episode --------------------------------------------------------------------------
-    def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """New game; ``options`` is accepted for the API and unused (game options are set at construction)."""
         super().reset(seed=seed)
         seeds = self.np_random.integers(2**63, size=len(self.opponents) + 1)
         self.table.reset(int(seeds[0]))
         name = self.table.game.name
-        self._bots = {s: make_bot(name, kind, int(b)) for (s, kind), b in zip(self.opponents.items(), seeds[1:],
-                                                                               strict=True)}
+        self._bots = {
+            s: make_bot(name, kind, int(b)) for (s, kind), b in zip(self.opponents.items(), seeds[1:], strict=True)
+        }
         self._done = False
         self._advance()
         return self._obs(), self._info()
@@ -158,8 +169,7 @@ def register_envs() -> list[str]:
     ids = []
     for name, env_id in env_ids().items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point="courtcards.envs.gymnasium:CourtcardsEnv",
-                               kwargs={"game": name})
+            gymnasium.register(id=env_id, entry_point="courtcards.envs.gymnasium:CourtcardsEnv", kwargs={"game": name})
         ids.append(env_id)
     return ids
 

@@ -96,12 +96,12 @@ def _game_type(game: Game[Any]) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=game.info.openspiel_name,
         long_name=f"courtcards {game.title}",
-        dynamics=(pyspiel.GameType.Dynamics.SIMULTANEOUS if simultaneous(game)
-                  else pyspiel.GameType.Dynamics.SEQUENTIAL),
+        dynamics=(
+            pyspiel.GameType.Dynamics.SIMULTANEOUS if simultaneous(game) else pyspiel.GameType.Dynamics.SEQUENTIAL
+        ),
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=(pyspiel.GameType.Utility.ZERO_SUM if game.info.zero_sum
-                 else pyspiel.GameType.Utility.GENERAL_SUM),
+        utility=(pyspiel.GameType.Utility.ZERO_SUM if game.info.zero_sum else pyspiel.GameType.Utility.GENERAL_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=game.info.max_players,
         min_num_players=game.info.min_players,
@@ -326,8 +326,14 @@ def register() -> list[str]:
     return names
 
 
-def ismcts_bot(game: pyspiel.Game, max_simulations: int = 100, seed: int = 0, uct_c: float = 2.0,
-               use_observation_string: bool = True, **kwargs: Any) -> pyspiel.Bot:
+def ismcts_bot(
+    game: pyspiel.Game,
+    max_simulations: int = 100,
+    seed: int = 0,
+    uct_c: float = 2.0,
+    use_observation_string: bool = True,
+    **kwargs: Any,
+) -> pyspiel.Bot:
     """OpenSpiel's Python ISMCTS bot (random rollouts) ready for ``evaluate_bots``.
 
     OpenSpiel's C++ ISMCTS cannot resample a Python game's states, and its Python ISMCTS bot lacks
@@ -345,5 +351,12 @@ def ismcts_bot(game: pyspiel.Game, max_simulations: int = 100, seed: int = 0, uc
             pass
 
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
-    return Bot(game, evaluator, uct_c, max_simulations, random_state=np.random.RandomState(seed + 1),
-               use_observation_string=use_observation_string, **kwargs)
+    return Bot(
+        game,
+        evaluator,
+        uct_c,
+        max_simulations,
+        random_state=np.random.RandomState(seed + 1),
+        use_observation_string=use_observation_string,
+        **kwargs,
+    )

@@ -28,10 +28,12 @@ RENDER_MODES = ["ansi", "human"]
 
 
 def _spaces(table: Table) -> tuple[spaces.Dict, spaces.Discrete]:
-    obs = spaces.Dict({
-        "observation": spaces.Box(-np.inf, np.inf, shape=table.obs_shape, dtype=np.float32),
-        "action_mask": spaces.Box(0, 1, shape=(table.num_actions,), dtype=np.int8),
-    })
+    obs = spaces.Dict(
+        {
+            "observation": spaces.Box(-np.inf, np.inf, shape=table.obs_shape, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(table.num_actions,), dtype=np.int8),
+        }
+    )
     return obs, spaces.Discrete(table.num_actions)
 
 
@@ -40,8 +42,14 @@ class _Base:
 
     metadata: dict[str, Any]
 
-    def _setup(self, game: str | Game[Any], num_players: int | None, options: Mapping[str, Any] | None,
-               render_mode: str | None, preset: str | None) -> None:
+    def _setup(
+        self,
+        game: str | Game[Any],
+        num_players: int | None,
+        options: Mapping[str, Any] | None,
+        render_mode: str | None,
+        preset: str | None,
+    ) -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}")
         self.table = Table(game, num_players, options, preset)
@@ -51,8 +59,11 @@ class _Base:
         obs_space, act_space = _spaces(self.table)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
-        self.metadata = {"render_modes": RENDER_MODES, "name": f"courtcards_{self.table.game.name}_v0",
-                         "is_parallelizable": True}
+        self.metadata = {
+            "render_modes": RENDER_MODES,
+            "name": f"courtcards_{self.table.game.name}_v0",
+            "is_parallelizable": True,
+        }
         self._np_random = np.random.default_rng()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -82,8 +93,14 @@ class _Base:
 class CourtcardsAEC(_Base, AECEnv):  # type: ignore[misc]
     """One agent acts per step (see the module's doc)."""
 
-    def __init__(self, game: str | Game[Any], num_players: int | None = None, options: Mapping[str, Any] | None = None,
-                 render_mode: str | None = None, preset: str | None = None) -> None:
+    def __init__(
+        self,
+        game: str | Game[Any],
+        num_players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        render_mode: str | None = None,
+        preset: str | None = None,
+    ) -> None:
         super().__init__()
         self._setup(game, num_players, options, render_mode, preset)
         self.agents: list[str] = []
@@ -126,8 +143,14 @@ class CourtcardsAEC(_Base, AECEnv):  # type: ignore[misc]
 class CourtcardsParallel(_Base, ParallelEnv):  # type: ignore[misc]
     """Every deciding agent gives one id per step (see the module's doc)."""
 
-    def __init__(self, game: str | Game[Any], num_players: int | None = None, options: Mapping[str, Any] | None = None,
-                 render_mode: str | None = None, preset: str | None = None) -> None:
+    def __init__(
+        self,
+        game: str | Game[Any],
+        num_players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        render_mode: str | None = None,
+        preset: str | None = None,
+    ) -> None:
         self._setup(game, num_players, options, render_mode, preset)
         self.agents: list[str] = []
 
@@ -136,8 +159,9 @@ class CourtcardsParallel(_Base, ParallelEnv):  # type: ignore[misc]
         movers = () if state.is_over() else state.to_move()
         return {a: self.table.observe(self.agent_seat[a], self.agent_seat[a] in movers) for a in self.agents}
 
-    def reset(self, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
         """New game; ``options`` is accepted for the API and unused (game options are set at construction)."""
         self._new_game(seed)
         self.agents = self.possible_agents[:]
@@ -161,8 +185,9 @@ class CourtcardsParallel(_Base, ParallelEnv):  # type: ignore[misc]
         for agent in movers:
             self.table.apply(self.agent_seat[agent], actions[agent])
         over = state.is_over()
-        rewards = dict(zip(self.possible_agents, state.returns() if over else [0.0] * len(self.possible_agents),
-                           strict=True))
+        rewards = dict(
+            zip(self.possible_agents, state.returns() if over else [0.0] * len(self.possible_agents), strict=True)
+        )
         obs = self._all_obs()
         rew = {a: rewards[a] for a in self.agents}
         term = dict.fromkeys(self.agents, over)
@@ -175,13 +200,23 @@ class CourtcardsParallel(_Base, ParallelEnv):  # type: ignore[misc]
         return obs, rew, term, trunc, infos
 
 
-def env(game: str | Game[Any], num_players: int | None = None, options: Mapping[str, Any] | None = None,
-        render_mode: str | None = None, preset: str | None = None) -> CourtcardsAEC:
+def env(
+    game: str | Game[Any],
+    num_players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    render_mode: str | None = None,
+    preset: str | None = None,
+) -> CourtcardsAEC:
     """The AEC environment of a game (one agent per seat, ``player_0`` ...)."""
     return CourtcardsAEC(game, num_players, options, render_mode, preset)
 
 
-def parallel_env(game: str | Game[Any], num_players: int | None = None, options: Mapping[str, Any] | None = None,
-                 render_mode: str | None = None, preset: str | None = None) -> CourtcardsParallel:
+def parallel_env(
+    game: str | Game[Any],
+    num_players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    render_mode: str | None = None,
+    preset: str | None = None,
+) -> CourtcardsParallel:
     """The Parallel environment of a game (every deciding seat acts at each step)."""
     return CourtcardsParallel(game, num_players, options, render_mode, preset)

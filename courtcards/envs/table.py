@@ -20,8 +20,13 @@ class EnvError(CourtcardsError, RuntimeError):
 class Table:
     """A game configuration (checked once) and the state of the current episode."""
 
-    def __init__(self, game: str | Game[Any], num_players: int | None = None, options: Mapping[str, Any] | None = None,
-                 preset: str | None = None) -> None:
+    def __init__(
+        self,
+        game: str | Game[Any],
+        num_players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        preset: str | None = None,
+    ) -> None:
         self.game = game if isinstance(game, Game) else get_game(game)
         n = self.game.default_players if num_players is None else num_players
         if not isinstance(n, int) or isinstance(n, bool):

@@ -99,12 +99,29 @@ def log_since(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> lis
     return sentences(after, log[-1]["n"] if log else -1)
 
 
-HELP = ("Type an action in the game's notation (as the moves are listed). "
-        "Commands: help, moves (all legal moves), board, hint, quit (save and exit).")
+HELP = (
+    "Type an action in the game's notation (as the moves are listed). "
+    "Commands: help, moves (all legal moves), board, hint, quit (save and exit)."
+)
 
 # view fields the generic board shows in its own way (or not at all)
-_META = ("game", "seat", "num_players", "options", "version", "round", "phase", "to_move", "turn", "players",
-         "hand", "hands", "log", "result", "pending")
+_META = (
+    "game",
+    "seat",
+    "num_players",
+    "options",
+    "version",
+    "round",
+    "phase",
+    "to_move",
+    "turn",
+    "players",
+    "hand",
+    "hands",
+    "log",
+    "result",
+    "pending",
+)
 RECENT = 4  # the generic board shows the last few events
 ROW_CARDS = 12  # a list of cards in a table cell shows this many, then a count
 
@@ -118,8 +135,25 @@ def _is_cards(value: Any) -> bool:
 
 
 #: view fields (at any depth) whose integers are seats, by the views' naming convention (docs/plugins.md)
-SEAT_KEYS = frozenset({"seat", "seats", "turn", "owner", "winner", "to_move", "committed", "attacker", "defender",
-                       "from", "to", "king", "queen", "beggar", "first_player"})
+SEAT_KEYS = frozenset(
+    {
+        "seat",
+        "seats",
+        "turn",
+        "owner",
+        "winner",
+        "to_move",
+        "committed",
+        "attacker",
+        "defender",
+        "from",
+        "to",
+        "king",
+        "queen",
+        "beggar",
+        "first_player",
+    }
+)
 
 
 def _is_seat_key(key: str) -> bool:
@@ -195,8 +229,11 @@ class TerminalRenderer:
             history = isinstance(value, list) and any(isinstance(v, list | Mapping) for v in value)
             if history and not _is_seat_key(key):
                 shown = value[-3:]  # a history (a list of records): its latest entries
-                console.print(f"{escape(_words(key))} ({len(value)}{', the last 3' if len(value) > 3 else ''}): "
-                              + "; ".join(_entry(v) for v in shown), soft_wrap=True)
+                console.print(
+                    f"{escape(_words(key))} ({len(value)}{', the last 3' if len(value) > 3 else ''}): "
+                    + "; ".join(_entry(v) for v in shown),
+                    soft_wrap=True,
+                )
             else:
                 console.print(f"{escape(_words(key))}: {_value(value, ROW_CARDS, key)}", soft_wrap=True)
         pending = view.get("pending")
@@ -284,8 +321,7 @@ class TerminalRenderer:
             console.print("The game is not over.")
             return
         winner = res.get("winner")
-        console.print("[bold]Game over.[/] " + ("A draw." if winner is None
-                                                else f"Winner: {seat_name(view, winner)}."))
+        console.print("[bold]Game over.[/] " + ("A draw." if winner is None else f"Winner: {seat_name(view, winner)}."))
         scores = res.get("scores", [])
         for place, s in enumerate(res.get("ranking", []), 1):
             score = scores[s] if s < len(scores) else ""
@@ -297,7 +333,6 @@ class TerminalRenderer:
         for v in views[1:]:
             private = {k: val for k, val in v.items() if k != "seat" and public.get(k) != val}
             console.print(f"Seat {seat_number(v['seat'])}: " + escape(json.dumps(private, default=str)))
-
 
 
 class GameRenderer(TerminalRenderer):
@@ -345,6 +380,7 @@ class GameRenderer(TerminalRenderer):
     def hands(self, console: Console, views: Sequence[View]) -> None:
         (self._hands or super().hands)(console, views)
 
+
 def _game_of(view: Mapping[str, Any]) -> Game[Any] | None:
     try:
         return get_game(str(view.get("game")))
@@ -362,11 +398,33 @@ def get_renderer(game: str | Game[Any]) -> TerminalRenderer:
     if found is None:
         return GENERIC
     if not isinstance(found, TerminalRenderer):
-        raise TypeError(f"{g.name}: the terminal profile must be a courtcards.render.TerminalRenderer, "
-                        f"not {type(found).__name__}")
+        raise TypeError(
+            f"{g.name}: the terminal profile must be a courtcards.render.TerminalRenderer, not {type(found).__name__}"
+        )
     return found
 
 
-__all__ = ["GENERIC", "HELP", "SEAT_KEYS", "SUIT_STYLE", "GameRenderer", "TerminalRenderer", "View", "does",
-           "event_sentence", "get_renderer", "log_since", "mark_viewer", "plural", "print_result", "seat_name",
-           "seat_number", "seat_refs", "seat_word", "seats_numbered_from", "sentence", "sentences", "suited_card"]
+__all__ = [
+    "GENERIC",
+    "HELP",
+    "SEAT_KEYS",
+    "SUIT_STYLE",
+    "GameRenderer",
+    "TerminalRenderer",
+    "View",
+    "does",
+    "event_sentence",
+    "get_renderer",
+    "log_since",
+    "mark_viewer",
+    "plural",
+    "print_result",
+    "seat_name",
+    "seat_number",
+    "seat_refs",
+    "seat_word",
+    "seats_numbered_from",
+    "sentence",
+    "sentences",
+    "suited_card",
+]

@@ -98,7 +98,7 @@ def mark_viewer(template: str, data: Mapping[str, Any], me: int) -> str:
         close = template.find("}", start + 1) if start >= 0 else -1
         if start < 0 or close < 0:
             break
-        path = template[start + 1:close]
+        path = template[start + 1 : close]
         value = resolve(data, path)
         end = close + 1
         if type(value) is not int or value != me:
@@ -106,13 +106,13 @@ def mark_viewer(template: str, data: Mapping[str, Any], me: int) -> str:
             at = end
             continue
         if start > 0 and template[start - 1] == "(" and template.startswith(")", end):
-            out.append(template[at:start - 1] + "(you)")
+            out.append(template[at : start - 1] + "(you)")
             at = end + 1
             continue
         out.append(template[at:end])
         at = end
         note_end = template.find(")", end + 2) if template.startswith(" (", end) else -1
-        note = template[end + 2:note_end] if note_end >= 0 else ""
+        note = template[end + 2 : note_end] if note_end >= 0 else ""
         if note and "(" not in note and "{" not in note and " " not in note:
             out.append(f" (you, {note})")
             at = note_end + 1

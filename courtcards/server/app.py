@@ -58,8 +58,9 @@ class SeatSpec(BaseModel):
     model_config = ConfigDict(strict=True)  # "3" is not 3
 
     type: Literal["human", "bot"]
-    bot: str | None = Field(None, max_length=32,
-                            description="Bot kind for a bot seat (see GET /api/games); default random.")
+    bot: str | None = Field(
+        None, max_length=32, description="Bot kind for a bot seat (see GET /api/games); default random."
+    )
     name: Name | None = None
 
 
@@ -69,17 +70,19 @@ class CreateTable(BaseModel):
     game: str = Field(description="Game name, e.g. rank.", max_length=32)
     players: int | None = Field(None, ge=1, le=64, description="Number of players (default: the game's default).")
     options: dict[Annotated[str, StringConstraints(max_length=64)], OptionValue] = Field(
-        default_factory=dict, max_length=64)
+        default_factory=dict, max_length=64
+    )
     preset: str | None = Field(None, max_length=64)
-    seats: list[SeatSpec] | None = Field(None, max_length=64,
-                                         description="One per player (default: every seat human).")
+    seats: list[SeatSpec] | None = Field(None, max_length=64, description="One per player (default: every seat human).")
     private: bool | None = Field(None, description="Unlisted, joined by link only (default: when a seat is human).")
     seed: int | None = Field(None, description="Deal seed (default: random).")
     bot_delay: float = Field(0.6, ge=0, le=30, description="Seconds a server-played seat waits before moving.")
-    absent_timeout: float = Field(60, ge=0, le=86400,
-                                  description="Seconds a human may be disconnected before a bot stands in.")
-    move_time_limit: float | None = Field(None, gt=0, le=86400,
-                                          description="Seconds per decision; then the seat's bot moves.")
+    absent_timeout: float = Field(
+        60, ge=0, le=86400, description="Seconds a human may be disconnected before a bot stands in."
+    )
+    move_time_limit: float | None = Field(
+        None, gt=0, le=86400, description="Seconds per decision; then the seat's bot moves."
+    )
     hints: bool | None = Field(None, description="The Hint button (default: on when a bot has a seat).")
 
 
@@ -165,9 +168,13 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
             await lobby.stop()
             await asyncio.to_thread(store.close)
 
-    app = FastAPI(title="courtcards server", version="1", lifespan=lifespan,
-                  responses={"4XX": {"model": ErrorResponse, "description": "Refused: a typed error code"}},
-                  description="Tables of royal card games, played over WebSockets. See docs/server.md.")
+    app = FastAPI(
+        title="courtcards server",
+        version="1",
+        lifespan=lifespan,
+        responses={"4XX": {"model": ErrorResponse, "description": "Refused: a typed error code"}},
+        description="Tables of royal card games, played over WebSockets. See docs/server.md.",
+    )
     app.state.lobby = lobby
     app.state.config = cfg
     app.state.replays = replays
@@ -198,8 +205,9 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         return {"games": [_game_info(n, browser_modules) for n in game_names()]}
 
     @app.get("/api/games/{name}/defaults", tags=["games"], response_model=DefaultsResponse)
-    async def game_defaults(name: str, players: int | None = Query(None, ge=0, le=1000),
-                            preset: str | None = Query(None, max_length=64)) -> dict[str, Any]:
+    async def game_defaults(
+        name: str, players: int | None = Query(None, ge=0, le=1000), preset: str | None = Query(None, max_length=64)
+    ) -> dict[str, Any]:
         """The option values a table of this size (and preset) gets."""
         try:
             g = get_game(name)
@@ -212,11 +220,16 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """Create a table; join its human seats with POST /api/tables/{id}/join."""
         await rates.check("create", _address(request))
-        settings = Settings(bot_delay=body.bot_delay, absent_timeout=body.absent_timeout,
-                            move_time_limit=body.move_time_limit, hints=body.hints)
+        settings = Settings(
+            bot_delay=body.bot_delay,
+            absent_timeout=body.absent_timeout,
+            move_time_limit=body.move_time_limit,
+            hints=body.hints,
+        )
         seats = None if body.seats is None else [s.model_dump() for s in body.seats]
-        table = await lobby.create(body.game, body.players, dict(body.options), body.preset, seats, body.seed, settings,
-                                   body.private)
+        table = await lobby.create(
+            body.game, body.players, dict(body.options), body.preset, seats, body.seed, settings, body.private
+        )
         return {"table": table.info()}
 
     @app.get("/api/tables", tags=["tables"], response_model=TableList)
@@ -250,8 +263,10 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         """The game record (courtcards/record JSON), once the game is over."""
         table = await lobby.get(table_id)
         _finished(table)
-        return JSONResponse(table.record().to_json(),
-                            headers={"Content-Disposition": f'attachment; filename="courtcards-{table_id}.json"'})
+        return JSONResponse(
+            table.record().to_json(),
+            headers={"Content-Disposition": f'attachment; filename="courtcards-{table_id}.json"'},
+        )
 
     @app.get("/api/tables/{table_id}/replay", tags=["records"], response_model=ReplayResponse)
     async def get_replay(table_id: str) -> dict[str, Any]:
@@ -285,8 +300,18 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         await websocket.accept()
 
         async def refuse(code: str, message: str, close: int, version: int | None = None) -> None:
-            await websocket.send_text(dumps({"type": "error", "code": code, "message": message, "version": version,
-                                             "reason_code": None, "reason_data": None}))
+            await websocket.send_text(
+                dumps(
+                    {
+                        "type": "error",
+                        "code": code,
+                        "message": message,
+                        "version": version,
+                        "reason_code": None,
+                        "reason_data": None,
+                    }
+                )
+            )
             await websocket.close(close, reason=code)
 
         if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), cfg.allowed_origins):
@@ -316,8 +341,9 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
             if pump is not None:
                 pump.cancel()  # it may be stuck sending
 
-        client = Client(seat, websocket.send_text, max_queue=cfg.max_queue, send_timeout=cfg.send_timeout,
-                        on_drop=on_drop)
+        client = Client(
+            seat, websocket.send_text, max_queue=cfg.max_queue, send_timeout=cfg.send_timeout, on_drop=on_drop
+        )
         pump = asyncio.create_task(client.pump())
         receiver = asyncio.create_task(_receive(websocket, table, client))
         table.attach(client)
@@ -368,10 +394,18 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         if isinstance(msg, CheckMessage):  # why a move would be refused, without making it
             checked = table.check(client.seat, msg.action)
             why = checked if isinstance(checked, Refused) else None
-            client.push(CheckReply(type="check", action=msg.action, version=table.state.version, legal=why is None,
-                                   code=why.code if why else None, reason=why.reason if why else None,
-                                   reason_code=why.reason_code if why else None,
-                                   reason_data=why.reason_data if why else None).model_dump_json())
+            client.push(
+                CheckReply(
+                    type="check",
+                    action=msg.action,
+                    version=table.state.version,
+                    legal=why is None,
+                    code=why.code if why else None,
+                    reason=why.reason if why else None,
+                    reason_code=why.reason_code if why else None,
+                    reason_data=why.reason_data if why else None,
+                ).model_dump_json()
+            )
             return
         action, version = msg.action, msg.version
         # Shielded: once the action is being committed it is applied and pushed, even if this socket drops.
@@ -392,8 +426,9 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         found = browser_modules.get(name)
         if found is None:
             raise ApiError(404, "not_found", f"no browser module for {name[:64]!r}")
-        return Response(found.read_bytes(), media_type="text/javascript; charset=utf-8",
-                        headers={"Cache-Control": "no-cache"})
+        return Response(
+            found.read_bytes(), media_type="text/javascript; charset=utf-8", headers={"Cache-Control": "no-cache"}
+        )
 
     if static.is_dir():
         app.mount("/static", StaticFiles(directory=static), name="static")

@@ -32,8 +32,9 @@ def http(server: str, method: str, path: str, body: dict[str, Any] | None = None
         raise SystemExit(f"{method} {path}: {exc.code} {err.get('code')}: {err.get('message')}") from None
 
 
-def play(server: str, table_id: str, token: str, rng: random.Random, max_actions: int | None = None,
-         quiet: bool = False) -> dict[str, Any]:
+def play(
+    server: str, table_id: str, token: str, rng: random.Random, max_actions: int | None = None, quiet: bool = False
+) -> dict[str, Any]:
     """Play the seat of ``token`` until the game is over (or ``max_actions``); the last state message."""
     ws_url = server.replace("http", "ws", 1) + f"/ws/tables/{table_id}?token={token}"
     sent = 0
@@ -69,8 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seat", type=int, help="Seat to join (default: the first free human seat).")
     p.add_argument("--game", help="Game of a new table (default: the first game the server lists).")
     p.add_argument("--players", type=int)
-    p.add_argument("--bots", help="Bot kind for the other seats of a new table (default: greedy where the game has "
-                                   "it, else random).")
+    p.add_argument(
+        "--bots",
+        help="Bot kind for the other seats of a new table (default: greedy where the game has it, else random).",
+    )
     p.add_argument("--option", "-o", action="append", default=[], help="Game option name=value (new table).")
     p.add_argument("--bot-delay", type=float, default=0.0)
     p.add_argument("--name", default="client")
@@ -93,8 +96,12 @@ def main(argv: list[str] | None = None) -> int:
         options = dict(o.split("=", 1) for o in args.option)
         bots = args.bots or ("greedy" if "greedy" in game["bots"] else "random")
         seats = [{"type": "human"}] + [{"type": "bot", "bot": bots}] * (n - 1)
-        table = http(server, "POST", "/api/tables", {"game": game["name"], "players": n, "options": options,
-                                                      "seats": seats, "bot_delay": args.bot_delay})["table"]
+        table = http(
+            server,
+            "POST",
+            "/api/tables",
+            {"game": game["name"], "players": n, "options": options, "seats": seats, "bot_delay": args.bot_delay},
+        )["table"]
         table_id = table["id"]
         print(f"created table {table_id}")
     token = args.token

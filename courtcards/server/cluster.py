@@ -65,15 +65,28 @@ class Cluster:
         expired lease, and those of ``waiting`` (loaded here, not held) without one)."""
         now = time.time()
         with self.store.engine.begin() as conn:
-            held = {r[0] for r in conn.execute(
-                sa.update(leases_t).where(leases_t.c.owner == self.node).values(expires=now + self.ttl)
-                .returning(leases_t.c.table_id))}
-            free = [r[0] for r in conn.execute(
-                sa.select(leases_t.c.table_id).join(tables_t, tables_t.c.id == leases_t.c.table_id)
-                .where(leases_t.c.expires < now, tables_t.c.finished.is_(False)).limit(100))]
+            held = {
+                r[0]
+                for r in conn.execute(
+                    sa.update(leases_t)
+                    .where(leases_t.c.owner == self.node)
+                    .values(expires=now + self.ttl)
+                    .returning(leases_t.c.table_id)
+                )
+            }
+            free = [
+                r[0]
+                for r in conn.execute(
+                    sa.select(leases_t.c.table_id)
+                    .join(tables_t, tables_t.c.id == leases_t.c.table_id)
+                    .where(leases_t.c.expires < now, tables_t.c.finished.is_(False))
+                    .limit(100)
+                )
+            ]
             if waiting:
-                leased = {r[0] for r in conn.execute(
-                    sa.select(leases_t.c.table_id).where(leases_t.c.table_id.in_(waiting)))}
+                leased = {
+                    r[0] for r in conn.execute(sa.select(leases_t.c.table_id).where(leases_t.c.table_id.in_(waiting)))
+                }
                 free += [tid for tid in waiting if tid not in leased or tid in held]
         return held, free
 
@@ -110,8 +123,14 @@ class Cluster:
                 owned = {t.id for t in self.lobby.tables.values() if t.owned}  # leases taken meanwhile are not lost
                 held, free = await asyncio.to_thread(self._renew, waiting)
                 # Connections here, said again so they do not expire elsewhere; and forget the silent.
-                self._say([f"{t.id}:{s.seat}:{s.connections}" for t in self.lobby.tables.values()
-                           for s in t.seats if s.connections > 0])
+                self._say(
+                    [
+                        f"{t.id}:{s.seat}:{s.connections}"
+                        for t in self.lobby.tables.values()
+                        for s in t.seats
+                        if s.connections > 0
+                    ]
+                )
                 for table in list(self.lobby.tables.values()):
                     table.forget_remote(time.time() - self.ttl)
                 for table in list(self.lobby.tables.values()):
@@ -168,7 +187,7 @@ class Cluster:
 
     def _say(self, items: list[str]) -> None:
         for i in range(0, len(items), 200):  # NOTIFY payloads stay under 8000 bytes
-            payload = " ".join(["P", self.node, *items[i:i + 200]])
+            payload = " ".join(["P", self.node, *items[i : i + 200]])
 
             def write(conn: Connection, payload: str = payload) -> None:
                 conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, payload)))

@@ -109,15 +109,14 @@ def database_url(url: str | None, path: str | Path | None) -> str:
     if url:
         for prefix in ("postgresql://", "postgres://"):
             if url.startswith(prefix):
-                return "postgresql+psycopg://" + url[len(prefix):]
+                return "postgresql+psycopg://" + url[len(prefix) :]
         return url
     return "sqlite:///" + str(Path(path or "courtcards.sqlite").resolve())
 
 
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
-        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
-                                  hide_parameters=True)
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, hide_parameters=True)
 
         @sa.event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -168,15 +167,29 @@ class StoredTable:
 
 
 def _stored(r: Any) -> StoredTable:
-    return StoredTable(id=r["id"], game=r["game"], players=r["players"], options=dict(r["options"]),
-                       seed=int(r["seed"]), settings=dict(r["settings"]), created=r["created"],
-                       finished=bool(r["finished"]), private=bool(r["private"]), updated=float(r["updated"]),
-                       status=r["status"], version=int(r["version"]), result=r["result"])
+    return StoredTable(
+        id=r["id"],
+        game=r["game"],
+        players=r["players"],
+        options=dict(r["options"]),
+        seed=int(r["seed"]),
+        settings=dict(r["settings"]),
+        created=r["created"],
+        finished=bool(r["finished"]),
+        private=bool(r["private"]),
+        updated=float(r["updated"]),
+        status=r["status"],
+        version=int(r["version"]),
+        result=r["result"],
+    )
 
 
 def read_actions(conn: Connection, tid: str, start: int) -> list[tuple[int, str]]:
-    q = (sa.select(actions_t.c.idx, actions_t.c.seat, actions_t.c.text)
-         .where(actions_t.c.table_id == tid, actions_t.c.idx >= start).order_by(actions_t.c.idx))
+    q = (
+        sa.select(actions_t.c.idx, actions_t.c.seat, actions_t.c.text)
+        .where(actions_t.c.table_id == tid, actions_t.c.idx >= start)
+        .order_by(actions_t.c.idx)
+    )
     out: list[tuple[int, str]] = []
     for idx, seat, text in conn.execute(q):
         if idx != start + len(out):
@@ -192,10 +205,15 @@ def load_table(engine: Engine, tid: str) -> StoredTable | None:
         if row is None:
             return None
         st = _stored(row)
-        st.seats = [dict(r) for r in conn.execute(
-            sa.select(seats_t).where(seats_t.c.table_id == tid).order_by(seats_t.c.seat)).mappings()]
-        snap = conn.execute(sa.select(snapshots_t.c.version, snapshots_t.c.state)
-                            .where(snapshots_t.c.table_id == tid)).first()
+        st.seats = [
+            dict(r)
+            for r in conn.execute(
+                sa.select(seats_t).where(seats_t.c.table_id == tid).order_by(seats_t.c.seat)
+            ).mappings()
+        ]
+        snap = conn.execute(
+            sa.select(snapshots_t.c.version, snapshots_t.c.state).where(snapshots_t.c.table_id == tid)
+        ).first()
         start = 0
         if snap is not None:
             start, st.snapshot = int(snap[0]), dict(snap[1])
@@ -205,14 +223,19 @@ def load_table(engine: Engine, tid: str) -> StoredTable | None:
 
 def recent_tables(engine: Engine, since: float, limit: int) -> list[str]:
     """Unfinished tables with activity since ``since``, newest first (resumed at start)."""
-    q = (sa.select(tables_t.c.id).where(tables_t.c.finished.is_(False), tables_t.c.updated >= since)
-         .order_by(tables_t.c.updated.desc()).limit(limit))
+    q = (
+        sa.select(tables_t.c.id)
+        .where(tables_t.c.finished.is_(False), tables_t.c.updated >= since)
+        .order_by(tables_t.c.updated.desc())
+        .limit(limit)
+    )
     with engine.connect() as conn:
         return [r[0] for r in conn.execute(q)]
 
 
-def list_tables(engine: Engine, status: str | None, game: str | None, limit: int,
-                offset: int) -> tuple[list[StoredTable], int]:
+def list_tables(
+    engine: Engine, status: str | None, game: str | None, limit: int, offset: int
+) -> tuple[list[StoredTable], int]:
     """Listed (not private) tables, newest first: one page and the total count."""
     cond: list[sa.ColumnElement[bool]] = [tables_t.c.private.is_(False)]
     if status is not None:
@@ -221,11 +244,21 @@ def list_tables(engine: Engine, status: str | None, game: str | None, limit: int
         cond.append(tables_t.c.game == game)
     with engine.connect() as conn:
         total = int(conn.execute(sa.select(sa.func.count()).select_from(tables_t).where(*cond)).scalar_one())
-        rows = conn.execute(sa.select(tables_t).where(*cond).order_by(tables_t.c.created.desc(), tables_t.c.id)
-                            .limit(limit).offset(offset)).mappings().all()
+        rows = (
+            conn.execute(
+                sa.select(tables_t)
+                .where(*cond)
+                .order_by(tables_t.c.created.desc(), tables_t.c.id)
+                .limit(limit)
+                .offset(offset)
+            )
+            .mappings()
+            .all()
+        )
         out = {r["id"]: _stored(r) for r in rows}
-        for r in conn.execute(sa.select(seats_t).where(seats_t.c.table_id.in_(list(out)))
-                              .order_by(seats_t.c.table_id, seats_t.c.seat)).mappings():
+        for r in conn.execute(
+            sa.select(seats_t).where(seats_t.c.table_id.in_(list(out))).order_by(seats_t.c.table_id, seats_t.c.seat)
+        ).mappings():
             out[r["table_id"]].seats.append(dict(r))
     return list(out.values()), total
 
@@ -280,13 +313,17 @@ class Store:
     def _notify_changed(self, conn: Connection) -> None:
         tids, self._changed = sorted(self._changed), set()
         for i in range(0, len(tids), 400):  # NOTIFY payloads stay under 8000 bytes
-            conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, " ".join(["C", self.node, *tids[i:i + 400]]))))
+            conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, " ".join(["C", self.node, *tids[i : i + 400]]))))
 
     def changes(self, tid: str, start: int) -> tuple[list[tuple[int, str]], list[dict[str, Any]]]:
         """The actions from index ``start`` on, and the seats, of one table."""
         with self.engine.connect() as conn:
-            seats = [dict(r) for r in conn.execute(
-                sa.select(seats_t).where(seats_t.c.table_id == tid).order_by(seats_t.c.seat)).mappings()]
+            seats = [
+                dict(r)
+                for r in conn.execute(
+                    sa.select(seats_t).where(seats_t.c.table_id == tid).order_by(seats_t.c.seat)
+                ).mappings()
+            ]
             return read_actions(conn, tid, start), seats
 
     def close(self) -> None:

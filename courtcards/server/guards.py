@@ -20,8 +20,10 @@ from courtcards.server.tables import ApiError, LobbyConfig
 
 log = logging.getLogger("courtcards.server")
 
-PAGE_CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-            "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+PAGE_CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+    "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
 PAGE_PREFIXES = ("/static/", "/table/", "/join/", "/replay/")
 HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
 
@@ -78,8 +80,11 @@ class DatabaseStorage(storage.Storage, storage.MovingWindowSupport):
     def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
         now = time.time()
         with self.engine.connect() as conn:
-            first, count = conn.execute(sa.select(sa.func.min(rate_hits_t.c.at), sa.func.count())
-                                        .where(rate_hits_t.c.key == key, rate_hits_t.c.at > now - expiry)).one()
+            first, count = conn.execute(
+                sa.select(sa.func.min(rate_hits_t.c.at), sa.func.count()).where(
+                    rate_hits_t.c.key == key, rate_hits_t.c.at > now - expiry
+                )
+            ).one()
         return (float(first) if first is not None else now), int(count)
 
     def check(self) -> bool:
@@ -111,8 +116,10 @@ class RateLimits:
 
     def __init__(self, config: ServerConfig, shared: Engine | None = None) -> None:
         self._items: dict[str, RateLimitItem | None] = {
-            "create": _item(config.rate_create), "join": _item(config.rate_join),
-            "connect": _item(config.rate_connect), "rematch": _item(config.rate_rematch),
+            "create": _item(config.rate_create),
+            "join": _item(config.rate_join),
+            "connect": _item(config.rate_connect),
+            "rematch": _item(config.rate_rematch),
         }
         self.shared = shared is not None
         store: storage.Storage
@@ -141,8 +148,9 @@ class RateLimits:
             return
         reset = self._limiter.get_window_stats(item, what, address).reset_time
         wait = max(1, math.ceil(reset - time.time()))
-        raise ApiError(429, "rate_limited", f"too many {_NOUNS[what]} from this address (at most {item}); "
-                                            f"try again in {wait} s")
+        raise ApiError(
+            429, "rate_limited", f"too many {_NOUNS[what]} from this address (at most {item}); try again in {wait} s"
+        )
 
 
 _NOUNS = {"create": "new tables", "join": "joins", "connect": "connections", "rematch": "rematches"}
@@ -222,9 +230,19 @@ class Guard:
 
 
 async def _too_large(send: Send, limit: int) -> None:
-    body = json.dumps({"error": {"code": "body_too_large",
-                                 "message": f"request bodies are at most {limit} bytes"}}).encode()
-    await send({"type": "http.response.start", "status": 413,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            (b"connection", b"close"), *HEADERS]})
+    body = json.dumps(
+        {"error": {"code": "body_too_large", "message": f"request bodies are at most {limit} bytes"}}
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+                *HEADERS,
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

@@ -54,8 +54,14 @@ async def table_hint(table_id: str, body: HintRequest, request: Request) -> dict
             raise ApiError(409, "not_your_turn", f"seat {seat} has no decision to make now")
         legal = table.state.legal_actions(seat)
         if len(legal) == 1:  # a forced move: no search, no win chance
-            return {"seat": seat, "version": table.state.version, "action": legal[0].text, "win_chance": None,
-                    "forced": True, "iterations": 0}
+            return {
+                "seat": seat,
+                "version": table.state.version,
+                "action": legal[0].text,
+                "win_chance": None,
+                "forced": True,
+                "iterations": 0,
+            }
     slots = _slots(request)
     if slots.locked():
         raise ApiError(429, "busy", "the server is computing another hint; ask again in a second")
@@ -68,5 +74,11 @@ async def table_hint(table_id: str, body: HintRequest, request: Request) -> dict
             version = table.state.version
             seed = (table.state.seed * 1_000_003 + version * 31 + seat) % (1 << 63)
         advice = await asyncio.to_thread(hint, view, legal, seed, HINT_SECONDS)
-    return {"seat": seat, "version": version, "action": advice.action.text, "win_chance": advice.chance,
-            "forced": len(legal) == 1, "iterations": advice.iterations}
+    return {
+        "seat": seat,
+        "version": version,
+        "action": advice.action.text,
+        "win_chance": advice.chance,
+        "forced": len(legal) == 1,
+        "iterations": advice.iterations,
+    }

@@ -82,9 +82,7 @@ def player_count(name: str) -> str:
 @router.get("/rules", include_in_schema=False)
 async def rules_index() -> HTMLResponse:
     items = "".join(
-        f'<li><a href="/rules/{n}">{html.escape(get_game(n).title)}</a>, '
-        f"{player_count(n)}</li>"
-        for n in game_names()
+        f'<li><a href="/rules/{n}">{html.escape(get_game(n).title)}</a>, {player_count(n)}</li>' for n in game_names()
     )
     rulings = '<p>The <a href="/rules/rulings">rulings</a> settle what the rulebooks leave open.</p>'
     return page("Rules", f"<p>The rules exactly as courtcards plays them:</p><ul>{items}</ul>{rulings}")
@@ -145,8 +143,16 @@ async def rematch(table_id: str, request: Request, body: RematchBody | None = No
         if link is None:
             seats = [{"type": s.type, "bot": s.bot, "name": s.name} for s in old.seats]
             try:
-                new = await lobby.create(old.game.name, old.state.num_players, dict(old.state.options), None,
-                                         seats, None, Settings(**old.settings.to_json()), rematch_of=table_id)
+                new = await lobby.create(
+                    old.game.name,
+                    old.state.num_players,
+                    dict(old.state.options),
+                    None,
+                    seats,
+                    None,
+                    Settings(**old.settings.to_json()),
+                    rematch_of=table_id,
+                )
                 link = new.id
             except RematchExists:  # another process made it first
                 link = await lobby.rematch_of(table_id)
@@ -165,8 +171,11 @@ def lan_ips() -> list[str]:
         found.append(s.getsockname()[0])
     with contextlib.suppress(OSError):
         found += [str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
-    return [ip for ip in dict.fromkeys(found)
-            if not ipaddress.ip_address(ip).is_loopback and not ipaddress.ip_address(ip).is_unspecified]
+    return [
+        ip
+        for ip in dict.fromkeys(found)
+        if not ipaddress.ip_address(ip).is_loopback and not ipaddress.ip_address(ip).is_unspecified
+    ]
 
 
 def listening(ips: Iterable[str], port: int, timeout: float = 0.3) -> list[str]:

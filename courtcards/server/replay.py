@@ -32,7 +32,7 @@ class Replay:
         """The state after ``step`` actions (a fresh copy; the caller may keep it)."""
         base = self.checkpoints[step // self.every]
         state = base.copy()
-        for seat, text in self.actions[base.version:step]:
+        for seat, text in self.actions[base.version : step]:
             state.apply(seat, text)
         return state
 

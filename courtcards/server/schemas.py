@@ -36,8 +36,19 @@ MAX_ACTION = 512  # characters of an action text in a message
 
 TableStatus = Literal["open", "playing", "finished"]
 SocketErrorCode = Literal[
-    "bad_token", "table_not_found", "not_your_turn", "illegal_action", "malformed_action", "stale_version",
-    "game_over", "spectator", "bad_message", "server_error", "bad_origin", "rate_limited", "table_unavailable",
+    "bad_token",
+    "table_not_found",
+    "not_your_turn",
+    "illegal_action",
+    "malformed_action",
+    "stale_version",
+    "game_over",
+    "spectator",
+    "bad_message",
+    "server_error",
+    "bad_origin",
+    "rate_limited",
+    "table_unavailable",
 ]
 
 
@@ -78,9 +89,11 @@ class GameInfo(BaseModel):
     options: list[OptionInfo]
     presets: dict[str, PresetInfo]
     bots: list[str]
-    round_word: str = Field(description="What a player calls one round of the game's views (\"Hand\", \"Turn\").")
-    browser_module: str | None = Field(description="URL of the game's browser renderer (an ES module); null: "
-                                                   "the pages draw the game with the generic renderer.")
+    round_word: str = Field(description='What a player calls one round of the game\'s views ("Hand", "Turn").')
+    browser_module: str | None = Field(
+        description="URL of the game's browser renderer (an ES module); null: "
+        "the pages draw the game with the generic renderer."
+    )
 
 
 class GamesResponse(BaseModel):
@@ -195,8 +208,9 @@ class HintResponse(BaseModel):
     seat: int
     version: int
     action: str
-    win_chance: float | None = Field(description="The estimated chance to win after the move; null when the move "
-                                                 "is forced.")
+    win_chance: float | None = Field(
+        description="The estimated chance to win after the move; null when the move is forced."
+    )
     forced: bool = Field(description="Whether the action is the seat's only legal move (no search is run).")
     iterations: int
 
@@ -249,9 +263,11 @@ class _StateMessage(BaseModel):
     deadline: float | None = Field(description="Unix seconds when the seat's bot moves for it (move time limit).")
 
 
-_REASON_CODE = ("The rule that refuses an action, as the engine names it (courtcards.core.errors.Refusal: e.g. "
-                "not_in_hand; 'illegal' where the game names none, 'not_your_turn', 'game_over'); null for other "
-                "errors.")
+_REASON_CODE = (
+    "The rule that refuses an action, as the engine names it (courtcards.core.errors.Refusal: e.g. "
+    "not_in_hand; 'illegal' where the game names none, 'not_your_turn', 'game_over'); null for other "
+    "errors."
+)
 _REASON_DATA = "The refusal's data (seats as ints, numbered from 0); null for other errors."
 
 
@@ -311,16 +327,23 @@ class Models:
 
 def _with_view(name: str, base: type[BaseModel], view: Any) -> type[BaseModel]:
     field = base.model_fields["view"]
-    return create_model(name, __base__=base, __module__=__name__, __doc__=base.__doc__,
-                        view=(view, Field(description=field.description)))
+    return create_model(
+        name,
+        __base__=base,
+        __module__=__name__,
+        __doc__=base.__doc__,
+        view=(view, Field(description=field.description)),
+    )
 
 
 @functools.cache
 def _models(games: tuple[Game[Any], ...]) -> Models:
     view = view_type(games)
     state = _with_view("StateMessage", _StateMessage, view)
-    union = Annotated[state | CheckReply | ErrorMessage | PongMessage,  # type: ignore[valid-type]
-                      Field(discriminator="type")]
+    union = Annotated[
+        state | CheckReply | ErrorMessage | PongMessage,  # type: ignore[valid-type]
+        Field(discriminator="type"),
+    ]
     return Models(
         games=tuple(g.name for g in games),
         view=view,
@@ -381,8 +404,20 @@ def _why(exc: ValidationError, text: str, max_action: int) -> str:
 
 # -- published schemas ---------------------------------------------------------------------------
 def http_models(m: Models) -> tuple[type[BaseModel], ...]:
-    return (ErrorResponse, GamesResponse, DefaultsResponse, TableResponse, TableList, m.table_with_view, JoinResponse,
-            GameRecordFile, ReplayResponse, m.replay_step, HintResponse, Addresses)
+    return (
+        ErrorResponse,
+        GamesResponse,
+        DefaultsResponse,
+        TableResponse,
+        TableList,
+        m.table_with_view,
+        JoinResponse,
+        GameRecordFile,
+        ReplayResponse,
+        m.replay_step,
+        HintResponse,
+        Addresses,
+    )
 
 
 def schemas(games: Sequence[Game[Any]] | None = None) -> dict[str, dict[str, Any]]:

@@ -140,13 +140,28 @@ class Settings:
     hints: bool | None = None  # the Hint button; None: on when a bot has a seat
 
     def to_json(self) -> dict[str, Any]:
-        return {"bot_delay": self.bot_delay, "absent_timeout": self.absent_timeout,
-                "move_time_limit": self.move_time_limit, "hints": self.hints}
+        return {
+            "bot_delay": self.bot_delay,
+            "absent_timeout": self.absent_timeout,
+            "move_time_limit": self.move_time_limit,
+            "hints": self.hints,
+        }
 
 
-def table_info(tid: str, private: bool, game: Game[Any], players: int, options: dict[str, Any], status: str,
-               created: float, seats: list[Seat], version: int, to_move: list[int], settings: Settings,
-               result: dict[str, Any] | None) -> dict[str, Any]:
+def table_info(
+    tid: str,
+    private: bool,
+    game: Game[Any],
+    players: int,
+    options: dict[str, Any],
+    status: str,
+    created: float,
+    seats: list[Seat],
+    version: int,
+    to_move: list[int],
+    settings: Settings,
+    result: dict[str, Any] | None,
+) -> dict[str, Any]:
     return {
         "id": tid,
         "private": private,
@@ -165,19 +180,36 @@ def table_info(tid: str, private: bool, game: Game[Any], players: int, options: 
 
 
 def _seats(rows: list[dict[str, Any]]) -> list[Seat]:
-    return [Seat(seat=r["seat"], type=r["kind"], bot=r["bot"], name=r["name"], token_hash=r["token_hash"])
-            for r in rows]
+    return [
+        Seat(seat=r["seat"], type=r["kind"], bot=r["bot"], name=r["name"], token_hash=r["token_hash"]) for r in rows
+    ]
 
 
 def _settings(data: dict[str, Any]) -> Settings:
-    return Settings(bot_delay=float(data["bot_delay"]), absent_timeout=float(data["absent_timeout"]),
-                    move_time_limit=data.get("move_time_limit"), hints=data.get("hints"))
+    return Settings(
+        bot_delay=float(data["bot_delay"]),
+        absent_timeout=float(data["absent_timeout"]),
+        move_time_limit=data.get("move_time_limit"),
+        hints=data.get("hints"),
+    )
 
 
 def stored_info(st: StoredTable) -> dict[str, Any]:
     """The TableInfo of a table that is not in memory (nobody connected; to_move left empty)."""
-    return table_info(st.id, st.private, get_game(st.game), st.players, st.options, st.status, st.created,
-                      _seats(st.seats), st.version, [], _settings(st.settings), st.result)
+    return table_info(
+        st.id,
+        st.private,
+        get_game(st.game),
+        st.players,
+        st.options,
+        st.status,
+        st.created,
+        _seats(st.seats),
+        st.version,
+        [],
+        _settings(st.settings),
+        st.result,
+    )
 
 
 class Client:
@@ -188,8 +220,14 @@ class Client:
     closes its socket (it may reconnect and gets the current state).
     """
 
-    def __init__(self, seat: int | None, send: Callable[[str], Awaitable[None]], max_queue: int = 256,
-                 send_timeout: float = 30.0, on_drop: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        seat: int | None,
+        send: Callable[[str], Awaitable[None]],
+        max_queue: int = 256,
+        send_timeout: float = 30.0,
+        on_drop: Callable[[str], None] | None = None,
+    ) -> None:
         self.seat = seat
         self._send = send
         self.max_queue = max_queue
@@ -279,9 +317,20 @@ class Table:
         return None if res is None else res.to_json()
 
     def info(self) -> dict[str, Any]:
-        return table_info(self.id, self.private, self.game, self.state.num_players, self.state.options, self.status,
-                          self.created, self.seats, self.state.version, self.to_move(), self.settings,
-                          self.result())
+        return table_info(
+            self.id,
+            self.private,
+            self.game,
+            self.state.num_players,
+            self.state.options,
+            self.status,
+            self.created,
+            self.seats,
+            self.state.version,
+            self.to_move(),
+            self.settings,
+            self.result(),
+        )
 
     def deadline(self, seat: int) -> float | None:
         limit = self.settings.move_time_limit
@@ -302,22 +351,35 @@ class Table:
         known = [d for d in deadlines.values() if d is not None]
         first = min(known) if known else None
         head = f'{{"type":"state","table":{dumps(self.id)},"version":{self.state.version},'
-        tail = (f'"to_move":{dumps(to_move)},"seats":{dumps([s.info() for s in self.seats])},'
-                f'"status":{dumps(status)},"result":{dumps(self.result())},')
+        tail = (
+            f'"to_move":{dumps(to_move)},"seats":{dumps([s.info() for s in self.seats])},'
+            f'"status":{dumps(status)},"result":{dumps(self.result())},'
+        )
         out: dict[int | None, str] = {}
         for seat in seats:
             mine = seat is not None and seat in to_move
             legal = [a.text for a in self.state.legal_actions(seat)] if mine and seat is not None else []
             deadline = deadlines.get(seat) if mine and seat is not None else first
             due = "null" if deadline is None else f"{deadline:.3f}"
-            out[seat] = (f'{head}"seat":{dumps(seat)},"view":{dumps(self.state.view(seat))},'
-                         f'"legal":{dumps(legal)},{tail}"deadline":{due}}}')
+            out[seat] = (
+                f'{head}"seat":{dumps(seat)},"view":{dumps(self.state.view(seat))},'
+                f'"legal":{dumps(legal)},{tail}"deadline":{due}}}'
+            )
         return out
 
-    def error(self, code: str, message: str, reason_code: str | None = None,
-              reason_data: dict[str, Any] | None = None) -> str:
-        return dumps({"type": "error", "code": code, "message": message, "version": self.state.version,
-                      "reason_code": reason_code, "reason_data": reason_data})
+    def error(
+        self, code: str, message: str, reason_code: str | None = None, reason_data: dict[str, Any] | None = None
+    ) -> str:
+        return dumps(
+            {
+                "type": "error",
+                "code": code,
+                "message": message,
+                "version": self.state.version,
+                "reason_code": reason_code,
+                "reason_data": reason_data,
+            }
+        )
 
     def refusal(self, refused: Refused) -> str:
         """The error message of a refused action (its reason's code and data with it)."""
@@ -339,8 +401,10 @@ class Table:
 
     def record(self) -> GameRecord:
         rec = self.state.record()
-        rec.meta = {"table": self.id, "players": [s.name or (f"{s.bot} bot" if s.bot else f"seat {s.seat}")
-                                                  for s in self.seats]}
+        rec.meta = {
+            "table": self.id,
+            "players": [s.name or (f"{s.bot} bot" if s.bot else f"seat {s.seat}") for s in self.seats],
+        }
         return rec
 
     # -- decisions, bots, stand-ins -----------------------------------------------
@@ -463,8 +527,11 @@ class Table:
             log.info("table %s: game over after %d actions", self.id, self.state.version)
 
             def finish(conn: Connection) -> None:
-                conn.execute(sa.update(tables_t).where(tables_t.c.id == tid)
-                             .values(finished=True, status="finished", result=result, version=idx + 1, updated=now))
+                conn.execute(
+                    sa.update(tables_t)
+                    .where(tables_t.c.id == tid)
+                    .values(finished=True, status="finished", result=result, version=idx + 1, updated=now)
+                )
                 conn.execute(leases_t.delete().where(leases_t.c.table_id == tid))
 
             await self.store.write(finish)
@@ -597,6 +664,7 @@ def _log_failure(what: str) -> Callable[[asyncio.Future[Any]], None]:
     def done(fut: asyncio.Future[Any]) -> None:
         if not fut.cancelled() and fut.exception() is not None:
             log.error("%s not stored: %s", what, type(fut.exception()).__name__)
+
     return done
 
 
@@ -695,8 +763,9 @@ class Lobby:
             try:
                 state.apply(seat, text)
             except CourtcardsError as exc:
-                raise CourtcardsError(f"action {state.version} ({i} after the snapshot) does not replay: "
-                                      f"{type(exc).__name__}") from None
+                raise CourtcardsError(
+                    f"action {state.version} ({i} after the snapshot) does not replay: {type(exc).__name__}"
+                ) from None
         seats = _seats(st.seats)
         now = time.time()
         for s in seats:
@@ -704,13 +773,23 @@ class Lobby:
         settings = _settings(st.settings)
         if settings.hints is None:  # stored before the setting existed
             settings.hints = any(s.type == "bot" for s in seats)
-        table = Table(id=st.id, game=game, state=state, seats=seats, settings=settings, created=st.created,
-                      store=self.store, private=st.private, snapshot_every=self.config.snapshot_every)
+        table = Table(
+            id=st.id,
+            game=game,
+            state=state,
+            seats=seats,
+            settings=settings,
+            created=st.created,
+            store=self.store,
+            private=st.private,
+            snapshot_every=self.config.snapshot_every,
+        )
         table.track_decisions()
         return table
 
-    async def listing(self, status: str | None, game: str | None, limit: int,
-                      offset: int) -> tuple[list[dict[str, Any]], int]:
+    async def listing(
+        self, status: str | None, game: str | None, limit: int, offset: int
+    ) -> tuple[list[dict[str, Any]], int]:
         """One page of the listed tables, newest first (live info for those in memory), and the total."""
         rows, total = await asyncio.to_thread(list_tables, self.store.engine, status, game, limit, offset)
         out = []
@@ -755,8 +834,9 @@ class Lobby:
         tid, version = table.id, table.state.version
 
         def write(conn: Connection) -> None:  # the list shows the version of tables not in memory
-            conn.execute(sa.update(tables_t).where(tables_t.c.id == tid, tables_t.c.version < version)
-                         .values(version=version))
+            conn.execute(
+                sa.update(tables_t).where(tables_t.c.id == tid, tables_t.c.version < version).values(version=version)
+            )
 
         with contextlib.suppress(Exception):
             await self.store.write(write)
@@ -780,9 +860,18 @@ class Lobby:
             for conn in list(table.conns):
                 conn.close()
 
-    async def create(self, game_name: str, players: int | None, options: dict[str, Any], preset: str | None,
-                     seats: list[dict[str, Any]] | None, seed: int | None, settings: Settings,
-                     private: bool | None = None, rematch_of: str | None = None) -> Table:
+    async def create(
+        self,
+        game_name: str,
+        players: int | None,
+        options: dict[str, Any],
+        preset: str | None,
+        seats: list[dict[str, Any]] | None,
+        seed: int | None,
+        settings: Settings,
+        private: bool | None = None,
+        rematch_of: str | None = None,
+    ) -> Table:
         """A new table; ``private`` (default: when a seat is human) keeps it off the list, joined by link.
         ``rematch_of``: the finished table it is the rematch of (RematchExists if that one has one)."""
         try:
@@ -828,17 +917,44 @@ class Lobby:
             tid = _new_id(16 if private else 6)
             if tid not in self.tables and tid not in self._loading:
                 break
-        table = Table(id=tid, game=game, state=state, seats=seat_list, settings=settings, created=now,
-                      store=self.store, private=private, snapshot_every=self.config.snapshot_every)
-        row = {"id": tid, "game": game.name, "players": n, "options": dict(state.options), "seed": seed,
-               "settings": settings.to_json(), "created": now, "finished": False, "result": None,
-               "status": status, "private": private, "version": 0, "updated": now}
-        seat_rows = [{"table_id": tid, "seat": s.seat, "kind": s.type, "bot": s.bot, "name": s.name,
-                      "token_hash": None} for s in seat_list]
+        table = Table(
+            id=tid,
+            game=game,
+            state=state,
+            seats=seat_list,
+            settings=settings,
+            created=now,
+            store=self.store,
+            private=private,
+            snapshot_every=self.config.snapshot_every,
+        )
+        row = {
+            "id": tid,
+            "game": game.name,
+            "players": n,
+            "options": dict(state.options),
+            "seed": seed,
+            "settings": settings.to_json(),
+            "created": now,
+            "finished": False,
+            "result": None,
+            "status": status,
+            "private": private,
+            "version": 0,
+            "updated": now,
+        }
+        seat_rows = [
+            {"table_id": tid, "seat": s.seat, "kind": s.type, "bot": s.bot, "name": s.name, "token_hash": None}
+            for s in seat_list
+        ]
 
         def write(conn: Connection) -> bool:
-            if rematch_of is not None and conn.execute(sa.select(rematches_t.c.rematch_id)
-                                                       .where(rematches_t.c.table_id == rematch_of)).first():
+            if (
+                rematch_of is not None
+                and conn.execute(
+                    sa.select(rematches_t.c.rematch_id).where(rematches_t.c.table_id == rematch_of)
+                ).first()
+            ):
                 return False
             conn.execute(tables_t.insert().values(**row))
             conn.execute(seats_t.insert(), seat_rows)
@@ -871,10 +987,12 @@ class Lobby:
 
     async def rematch_of(self, table_id: str) -> str | None:
         """The id of the rematch of a finished table, if one was made (by any process)."""
+
         def read() -> str | None:
             with self.store.engine.connect() as conn:
-                return conn.execute(sa.select(rematches_t.c.rematch_id)
-                                    .where(rematches_t.c.table_id == table_id)).scalar()
+                return conn.execute(
+                    sa.select(rematches_t.c.rematch_id).where(rematches_t.c.table_id == table_id)
+                ).scalar()
 
         return await asyncio.to_thread(read)
 
@@ -888,8 +1006,9 @@ class Lobby:
                 seat = free[0]
             else:
                 if not 0 <= seat_no < len(table.seats):
-                    raise ApiError(422, "bad_request",
-                                   f"there is no seat {seat_no} (seats are 0..{len(table.seats) - 1})")
+                    raise ApiError(
+                        422, "bad_request", f"there is no seat {seat_no} (seats are 0..{len(table.seats) - 1})"
+                    )
                 seat = table.seats[seat_no]
                 if seat.type != "human":
                     raise ApiError(409, "not_a_human_seat", f"seat {seat_no} is played by a bot")
@@ -902,12 +1021,15 @@ class Lobby:
             full = all(s.taken for s in table.seats if s.seat != sno)
 
             def write(conn: Connection) -> int:
-                done = conn.execute(sa.update(seats_t).where(seats_t.c.table_id == tid, seats_t.c.seat == sno,
-                                                             seats_t.c.token_hash.is_(None))
-                                    .values(token_hash=digest, name=seat_name)).rowcount
+                done = conn.execute(
+                    sa.update(seats_t)
+                    .where(seats_t.c.table_id == tid, seats_t.c.seat == sno, seats_t.c.token_hash.is_(None))
+                    .values(token_hash=digest, name=seat_name)
+                ).rowcount
                 if done and full:
-                    conn.execute(sa.update(tables_t).where(tables_t.c.id == tid)
-                                 .values(status="playing", updated=time.time()))
+                    conn.execute(
+                        sa.update(tables_t).where(tables_t.c.id == tid).values(status="playing", updated=time.time())
+                    )
                 self.store.notify(conn, tid)
                 return int(done)
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # playwright may be missing: conftest then skips every test, with the reason
     from playwright.sync_api import Page
 
+
 def expect(target: Any, timeout: float = 30000) -> Any:
     """Playwright's expect (imported here: without playwright every browser test skips), with a generous
     timeout: it returns as soon as the page's state matches, so only a failing check waits that long."""
@@ -114,8 +115,9 @@ def wait_any_turn_or_end(players: list[Page], timeout: float = 60.0) -> None:
             return
         for p in players:
             try:
-                p.wait_for_function(f"() => ({TURN_OR_END})() && document.body.dataset.status !== 'finished'",
-                                    timeout=200)
+                p.wait_for_function(
+                    f"() => ({TURN_OR_END})() && document.body.dataset.status !== 'finished'", timeout=200
+                )
                 return
             except PlaywrightTimeout:
                 pass

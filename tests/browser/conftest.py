@@ -21,17 +21,24 @@ import pytest
 
 CHROMIUM = os.environ.get("COURTCARDS_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 ROOT = Path(__file__).resolve().parents[2]
 # The example plug-in packages (a game with no profile, a variant of Rank): the server registers them by
 # importing them from their src/ (installed, as in CI, their entry points register them as well).
 EXAMPLES_SRC = [ROOT / "examples" / "plugin-game" / "src", ROOT / "examples" / "rank-variant" / "src"]
-SERVE_WITH_EXAMPLES = ("import sys, courtcards_fivetricks, courtcards_rank_knights\n"
-                       "from courtcards.cli.main import main\n"
-                       "sys.argv[0] = 'courtcards'\n"
-                       "main()")
+SERVE_WITH_EXAMPLES = (
+    "import sys, courtcards_fivetricks, courtcards_rank_knights\n"
+    "from courtcards.cli.main import main\n"
+    "sys.argv[0] = 'courtcards'\n"
+    "main()"
+)
 # Screenshots go to pytest's temporary directory unless COURTCARDS_SCREENSHOTS names a directory
 # (the committed ones: COURTCARDS_SCREENSHOTS=docs/screenshots python -m pytest tests/browser).
 SCREENSHOTS_ENV = os.environ.get("COURTCARDS_SCREENSHOTS")
@@ -73,8 +80,12 @@ class Server:
             return json.loads(r.read())
 
     def post(self, path: str, body: dict[str, Any]) -> Any:
-        req = urllib.request.Request(self.base + path, data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
+        req = urllib.request.Request(
+            self.base + path,
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
         with urllib.request.urlopen(req, timeout=10) as r:
             return json.loads(r.read())
 
@@ -90,9 +101,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     db = tmp_path_factory.mktemp("server") / "courtcards.sqlite"
     log = open(db.with_suffix(".log"), "w")  # noqa: SIM115 - closed below
     path = os.pathsep.join([*map(str, EXAMPLES_SRC), str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
-    proc = subprocess.Popen([sys.executable, "-c", SERVE_WITH_EXAMPLES, "serve", "--port", str(port), "--database",
-                             str(db)], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                            env={**os.environ, "PYTHONPATH": path})
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SERVE_WITH_EXAMPLES, "serve", "--port", str(port), "--database", str(db)],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONPATH": path},
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(150):

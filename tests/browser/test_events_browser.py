@@ -33,9 +33,17 @@ def _events() -> list[dict[str, Any]]:
             for viewer in (None, *range(n)):
                 for e in state.view(viewer)["log"]:
                     out.setdefault((e["template"], repr(e["data"])), e)
-    odd = [("{a..b} x", {"a": {"": {"b": 1}}}), ("{x", {"x": 1}), ("{} {seat}.", {"seat": 2}),
-           ("{1x} {seat}", {"1x": 1}), ("{seat}. {seat}! {seat}? {seat} {other} ok", {"seat": 1, "other": True}),
-           ("{l.5} {l.0}", {"l": [1]}), ("{seat}}", {"seat": 3}), ("no seats", {}), ("{n.x}", {"n": 4})]
+    odd = [
+        ("{a..b} x", {"a": {"": {"b": 1}}}),
+        ("{x", {"x": 1}),
+        ("{} {seat}.", {"seat": 2}),
+        ("{1x} {seat}", {"1x": 1}),
+        ("{seat}. {seat}! {seat}? {seat} {other} ok", {"seat": 1, "other": True}),
+        ("{l.5} {l.0}", {"l": [1]}),
+        ("{seat}}", {"seat": 3}),
+        ("no seats", {}),
+        ("{n.x}", {"n": 4}),
+    ]
     return [*out.values(), *({"template": t, "data": d} for t, d in odd)]
 
 
@@ -43,10 +51,13 @@ def test_the_page_fills_templates_as_the_engine_does(pages: Pages) -> None:
     events = _events()
     assert len(events) > 100 and {e.get("kind") for e in events} >= {"play", "deal"}
     page = pages.new("/")
-    got = page.evaluate("""async (events) => {
+    got = page.evaluate(
+        """async (events) => {
         const { fill } = await import("/static/js/util.js");
         return events.map((e) => fill(e.template, e.data, (seat, cap) => `${cap ? "S" : "s"}<${seat}>`));
-    }""", [{"template": e["template"], "data": e["data"]} for e in events])
+    }""",
+        [{"template": e["template"], "data": e["data"]} for e in events],
+    )
     expected = [fill(e["template"], e["data"], _name) for e in events]
     assert [(e["template"], g, x) for e, g, x in zip(events, got, expected, strict=True) if g != x] == []
 

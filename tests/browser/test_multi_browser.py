@@ -23,9 +23,13 @@ HUMAN = {"type": "human"}
 
 
 def test_two_people_at_one_rank_table(pages: Pages, server: Server) -> None:
-    table = server.create_table(game="rank", players=4, options={"tokens_to_win": 1}, seed=5,
-                                seats=[HUMAN, {"type": "bot", "bot": "greedy"}, HUMAN,
-                                       {"type": "bot", "bot": "random"}])
+    table = server.create_table(
+        game="rank",
+        players=4,
+        options={"tokens_to_win": 1},
+        seed=5,
+        seats=[HUMAN, {"type": "bot", "bot": "greedy"}, HUMAN, {"type": "bot", "bot": "random"}],
+    )
     ann = pages.new(f"/join/{table['id']}/0")
     join(ann, "Ann")
     assert "Waiting" in ann.inner_text("#headline")  # seat 2 is still free
@@ -77,8 +81,9 @@ def test_rank_royale_duel_between_two_contexts(pages: Pages, server: Server, scr
 
 
 def test_replay_viewer(pages: Pages, server: Server, screenshot: Screenshot) -> None:
-    table = server.create_table(game="rank", players=3, options={"tokens_to_win": 3}, seed=9,
-                                seats=[{"type": "bot", "bot": "greedy"}] * 3)
+    table = server.create_table(
+        game="rank", players=3, options={"tokens_to_win": 3}, seed=9, seats=[{"type": "bot", "bot": "greedy"}] * 3
+    )
     tid = table["id"]
     watch = pages.new(f"/table/{tid}")
     watch.wait_for_function("() => document.body.dataset.status === 'finished'", timeout=120000)
@@ -157,8 +162,9 @@ def test_royals_table(pages: Pages, server: Server, screenshot: Screenshot) -> N
 
 
 def test_move_timer_and_stand_in_visible(pages: Pages, server: Server) -> None:
-    table = server.create_table(game="royale", players=2, seed=4, seats=[HUMAN, HUMAN], move_time_limit=30,
-                                absent_timeout=0.5)
+    table = server.create_table(
+        game="royale", players=2, seed=4, seats=[HUMAN, HUMAN], move_time_limit=30, absent_timeout=0.5
+    )
     ann = pages.new(f"/join/{table['id']}/0")
     join(ann, "Ann")
     bob = pages.new(f"/join/{table['id']}/1")

@@ -131,8 +131,12 @@ def test_refusal_reasons_in_the_pages_words(pages: Pages, server: Server) -> Non
     page.wait_for_function("() => document.getElementById('why').textContent.includes('play exactly one card')")
     why = page.inner_text("#why")
     assert why == "Not a legal play: play exactly one card." and "'" not in why and "write" not in why
-    rank = server.create_table(game="rank", players=3, seed=4,  # seat 0 leads holding a Crown
-                               seats=[{"type": "human"}, {"type": "bot"}, {"type": "bot"}])
+    rank = server.create_table(
+        game="rank",
+        players=3,
+        seed=4,  # seat 0 leads holding a Crown
+        seats=[{"type": "human"}, {"type": "bot"}, {"type": "bot"}],
+    )
     page = pages.new(f"/join/{rank['id']}/0")
     join(page, "Eve")
     wait_turn_or_end(page)
@@ -159,8 +163,9 @@ def test_rules_pages_linked_from_the_table(pages: Pages, server: Server) -> None
 
 
 def test_every_royal_shows_its_face_and_its_number_card(pages: Pages, server: Server, screenshot: Screenshot) -> None:
-    table = server.create_table(game="royals", players=4, preset="short", seed=3, bot_delay=0.05,
-                                seats=[{"type": "bot", "bot": "greedy"}] * 4)
+    table = server.create_table(
+        game="royals", players=4, preset="short", seed=3, bot_delay=0.05, seats=[{"type": "bot", "bot": "greedy"}] * 4
+    )
     page = pages.new(f"/table/{table['id']}")
     wait_state(page)
     # measured in one go: the board is redrawn after every bot move
@@ -197,9 +202,12 @@ def test_rematch_seats_the_same_people_and_bots(pages: Pages, server: Server) ->
 
 def test_hint_for_a_forced_move(pages: Pages, server: Server) -> None:
     # Royals, 3 players, seed 2: the person's first decision is forced (discard hand); its hint was an HTTP 500
-    table = server.create_table(game="royals", players=3, seed=2,
-                                seats=[{"type": "human"}, {"type": "bot", "bot": "greedy"},
-                                       {"type": "bot", "bot": "greedy"}])
+    table = server.create_table(
+        game="royals",
+        players=3,
+        seed=2,
+        seats=[{"type": "human"}, {"type": "bot", "bot": "greedy"}, {"type": "bot", "bot": "greedy"}],
+    )
     page = pages.new(f"/join/{table['id']}/0")
     join(page, "Gus")
     wait_turn_or_end(page)

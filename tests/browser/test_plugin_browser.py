@@ -88,8 +88,13 @@ def test_a_plug_in_game_is_played_through_the_generic_renderer(pages: Pages, scr
 def test_a_variant_gets_its_parents_renderer(pages: Pages, server: Server) -> None:
     listed = {g["name"]: g for g in server.get("/api/games")["games"]}
     assert listed["rank_knights"]["browser_module"] == "/static/js/games/rank_knights.js"
-    table = server.create_table(game="rank_knights", players=3, options={"tokens_to_win": 1}, seed=4,
-                                seats=[{"type": "bot", "bot": "random"}] * 3)
+    table = server.create_table(
+        game="rank_knights",
+        players=3,
+        options={"tokens_to_win": 1},
+        seed=4,
+        seats=[{"type": "bot", "bot": "random"}] * 3,
+    )
     page = pages.new(f"/table/{table['id']}")
     wait_state(page)
     # Rank's own board (its pile and characters) and Rank's card faces, keyed by the variant's name

@@ -61,9 +61,13 @@ def test_lobby_rank_three_bots_whole_game_with_reload(pages: Pages, screenshot: 
 
 
 def test_illegal_selection_explained_and_play_disabled(pages: Pages, server: Server) -> None:
-    table = server.create_table(game="rank", players=3, options={"tokens_to_win": 1}, seed=11,
-                                seats=[{"type": "human"}, {"type": "bot", "bot": "random"},
-                                       {"type": "bot", "bot": "random"}])
+    table = server.create_table(
+        game="rank",
+        players=3,
+        options={"tokens_to_win": 1},
+        seed=11,
+        seats=[{"type": "human"}, {"type": "bot", "bot": "random"}, {"type": "bot", "bot": "random"}],
+    )
     page = pages.new(f"/join/{table['id']}/0")
     join(page, "Bea")
     while True:
@@ -75,16 +79,24 @@ def test_illegal_selection_explained_and_play_disabled(pages: Pages, server: Ser
     hand = [c.get_attribute("data-code") for c in page.locator("#hand .card").all()]
     legal = {str(c.get_attribute("data-cards")) for c in page.locator("#actions .chip").all()}
     # find two cards that are not a legal play together
-    pair = next(([a, b] for i, a in enumerate(hand) for b in hand[i + 1:] if f"{a} {b}" not in legal
-                 and f"{b} {a}" not in legal), None)
+    pair = next(
+        (
+            [a, b]
+            for i, a in enumerate(hand)
+            for b in hand[i + 1 :]
+            if f"{a} {b}" not in legal and f"{b} {a}" not in legal
+        ),
+        None,
+    )
     assert pair is not None
     page.locator(f'#hand .card[data-code="{pair[0]}"]').first.click()
     page.locator(f'#hand .card[data-code="{pair[1]}"][aria-pressed="false"]').first.click()
     assert page.locator("#play").is_disabled()
     assert page.inner_text("#why").startswith("Not a legal play:")
     # the engine's own reason replaces the page's quick one (RK-4/RK-5 wording comes from the server)
-    page.wait_for_function("() => (window.courtcards.state.lastCheck || {}).action"
-                           " === window.courtcards.state.checking")
+    page.wait_for_function(
+        "() => (window.courtcards.state.lastCheck || {}).action === window.courtcards.state.checking"
+    )
     reply = page.evaluate("window.courtcards.state.lastCheck")
     assert reply["legal"] is False and reply["code"] == "illegal_action" and reply["reason"]
     # ... in the page's words: the ruling ids the engine cites (RK-4) are left out
@@ -96,9 +108,13 @@ def test_illegal_selection_explained_and_play_disabled(pages: Pages, server: Ser
 
 
 def test_reconnects_by_itself_after_a_dropped_connection(pages: Pages, server: Server) -> None:
-    table = server.create_table(game="rank", players=3, options={"tokens_to_win": 1}, seed=12,
-                                seats=[{"type": "human"}, {"type": "bot", "bot": "greedy"},
-                                       {"type": "bot", "bot": "greedy"}])
+    table = server.create_table(
+        game="rank",
+        players=3,
+        options={"tokens_to_win": 1},
+        seed=12,
+        seats=[{"type": "human"}, {"type": "bot", "bot": "greedy"}, {"type": "bot", "bot": "greedy"}],
+    )
     page = pages.new(f"/join/{table['id']}/0")
     join(page, "Cid")
     wait_turn_or_end(page)

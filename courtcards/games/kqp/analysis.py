@@ -39,8 +39,12 @@ def observe(record: GameRecord, kinds: tuple[str, ...]) -> GameFacts:
     final = prev
     res = final["result"]
     rounds_log = final["rounds_log"]
-    facts = GameFacts(res["winner"], kinds, roles,
-                      {"rounds": len(rounds_log), "piles": piles, "turns": turns, "actions": len(record.actions)})
+    facts = GameFacts(
+        res["winner"],
+        kinds,
+        roles,
+        {"rounds": len(rounds_log), "piles": piles, "turns": turns, "actions": len(record.actions)},
+    )
     for name, k in decided.items():
         facts.count(SPECIAL_PILES, f"pile taken by a play with a {name}", k, piles)
     # positions at the start of a round: the first round's are dealt (KQ-2), then the last finish
@@ -55,5 +59,6 @@ def observe(record: GameRecord, kinds: tuple[str, ...]) -> GameFacts:
             s = start[role_names.index(pauper)]
             facts.count(TAXES, f"{pauper} climbs out of the Pauper places", place[s] < n - 2)
     facts.lead_changes, facts.clear_at, facts.comeback = drama(
-        [list(r["scores"]) for r in rounds_log], res["winner"], lower_is_better=True)
+        [list(r["scores"]) for r in rounds_log], res["winner"], lower_is_better=True
+    )
     return facts

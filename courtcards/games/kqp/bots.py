@@ -67,7 +67,10 @@ def table_of_view(view: dict[str, Any]) -> Table:
     owner = pile["owner"]
     top = pile["value"]
     return Table(
-        hand_counts(view.get("hand", [])), int(pile["count"]), owner, parse_card(top) if top is not None else 0,
+        hand_counts(view.get("hand", [])),
+        int(pile["count"]),
+        owner,
+        parse_card(top) if top is not None else 0,
         view["players"][owner]["hand_size"] if owner is not None else 99,
         "K" in view["discard"] or "K" in pile["cards"],
     )
@@ -77,8 +80,12 @@ def table_of_state(state: Any, seat: int) -> Table:
     """The same table read from a KQP state (a sampled world): ``seat``'s hand and the public facts only."""
     owner = state.owner if state.owner >= 0 else None
     return Table(
-        list(state.hands[seat]), state.pile_count, owner, state.pile_value,
-        state.sizes[owner] if owner is not None else 99, KING in state.discard or KING in state.pile,
+        list(state.hands[seat]),
+        state.pile_count,
+        owner,
+        state.pile_value,
+        state.sizes[owner] if owner is not None else 99,
+        KING in state.discard or KING in state.pile,
     )
 
 
@@ -141,8 +148,10 @@ class GreedyKqpBot:
         if royal:
             groups = sum(1 for v in PLAIN if h[v])
             high_top = t.pile_value != 0 and t.pile_value >= GOLD - 2
-            if groups <= w.royal_groups or t.owner_cards <= w.danger_cards or (
-                high_top and groups <= w.royal_groups + 2
+            if (
+                groups <= w.royal_groups
+                or t.owner_cards <= w.danger_cards
+                or (high_top and groups <= w.royal_groups + 2)
             ):
                 queens = [a for a in royal if a.value == QUEEN]
                 return queens[0] if queens else royal[0]
@@ -261,8 +270,7 @@ class Evidence:
         return miss
 
 
-def fitter(world: Any, seat: int, model: Any, record: Any = None
-           ) -> Callable[[Any, Rng, int], tuple[int, int]] | None:
+def fitter(world: Any, seat: int, model: Any, record: Any = None) -> Callable[[Any, Rng, int], tuple[int, int]] | None:
     """``refit`` with the evidence ``seat`` recorded (a ``PlayRecord``), or None when there is none."""
     if world.phase != "play" or not isinstance(record, PlayRecord) or not isinstance(model, GreedyKqpBot):
         return None

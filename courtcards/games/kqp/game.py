@@ -69,13 +69,25 @@ def default_target(num_players: int) -> int:
 
 KQP_OPTIONS = OptionSet(
     options=(
-        Option("target", "int", default_target,
-               "The game ends after the round in which a total reaches this many points "
-               "(default 15 for 4 players, 20 for 5-6, 25 for 7-9; none: no target) (KQ-9).",
-               minimum=1, maximum=1000, optional=True),
-        Option("rounds", "int", None,
-               "The game ends after this many rounds (none by default) (KQ-9).",
-               minimum=1, maximum=1000, optional=True),
+        Option(
+            "target",
+            "int",
+            default_target,
+            "The game ends after the round in which a total reaches this many points "
+            "(default 15 for 4 players, 20 for 5-6, 25 for 7-9; none: no target) (KQ-9).",
+            minimum=1,
+            maximum=1000,
+            optional=True,
+        ),
+        Option(
+            "rounds",
+            "int",
+            None,
+            "The game ends after this many rounds (none by default) (KQ-9).",
+            minimum=1,
+            maximum=1000,
+            optional=True,
+        ),
     ),
     presets={
         "standard": {},
@@ -120,9 +132,7 @@ class KqpGame(Game[KqpState]):
             raise OptionError("options 'target' and 'rounds' cannot both be none: the game would never end (KQ-9)")
 
     def test_configs(self) -> list[tuple[int, dict[str, OptionValue]]]:
-        configs: list[tuple[int, dict[str, OptionValue]]] = [
-            (n, {"rounds": 2, "target": None}) for n in range(4, 10)
-        ]
+        configs: list[tuple[int, dict[str, OptionValue]]] = [(n, {"rounds": 2, "target": None}) for n in range(4, 10)]
         configs += [(4, {}), (6, {"target": 8}), (9, {"target": 12, "rounds": 3}), (5, {"rounds": 1, "target": None})]
         return configs
 
@@ -177,4 +187,3 @@ class KqpGame(Game[KqpState]):
 
     def parse_cards(self, text: str) -> list[str]:
         return [TEXT[c] for c in parse_card_list(text)]
-

@@ -27,10 +27,23 @@ MAX_COPIES = 10
 def _layout(n: int) -> dict[str, tuple[int, int]]:
     """Name -> (start, length) of each block of the tensor."""
     blocks = [
-        ("hand", VALUES), ("discard", VALUES), ("pile", VALUES), ("top_value", VALUES), ("top_count", MAX_COPIES),
-        ("leading", 1), ("consecutive", 1), ("owner", n), ("phase", len(PHASES)), ("round", 1),
-        ("paid", VALUES), ("taxed", VALUES), ("gave_back", VALUES), ("got_back", VALUES),
-        ("mine", VALUES), ("choosing", VALUES), ("seats", n * PER_SEAT),
+        ("hand", VALUES),
+        ("discard", VALUES),
+        ("pile", VALUES),
+        ("top_value", VALUES),
+        ("top_count", MAX_COPIES),
+        ("leading", 1),
+        ("consecutive", 1),
+        ("owner", n),
+        ("phase", len(PHASES)),
+        ("round", 1),
+        ("paid", VALUES),
+        ("taxed", VALUES),
+        ("gave_back", VALUES),
+        ("got_back", VALUES),
+        ("mine", VALUES),
+        ("choosing", VALUES),
+        ("seats", n * PER_SEAT),
     ]
     out: dict[str, tuple[int, int]] = {}
     at = 0
@@ -145,16 +158,20 @@ def observation_string(view: Mapping[str, Any], prefix: tuple[int, ...], codec: 
     """The view in a few lines: the seat, the pile, each seat in play order, the taxes it saw."""
     me = view["seat"]
     pile = view["pile"]
-    lines = [f"King Queens & Paupers, {view['num_players']} players; round {view['round']}, {view['phase']}; "
-             f"seat {me}; to move: {' '.join(map(str, view['to_move'])) or '-'}"]
+    lines = [
+        f"King Queens & Paupers, {view['num_players']} players; round {view['round']}, {view['phase']}; "
+        f"seat {me}; to move: {' '.join(map(str, view['to_move'])) or '-'}"
+    ]
     lines.append(f"hand: {' '.join(view['hand']) or '-'}")
     if view["phase"] == "play":
         if view["leading"]:
             lines.append("pile: empty (a new lead)")
         else:
             mode = ", consecutive" if pile["consecutive"] else ""
-            lines.append(f"pile: {' '.join(pile['top'])} by seat {pile['owner']}{mode}; "
-                         f"plays: {'; '.join(f'{s} {t}' for s, t in pile['plays'])}")
+            lines.append(
+                f"pile: {' '.join(pile['top'])} by seat {pile['owner']}{mode}; "
+                f"plays: {'; '.join(f'{s} {t}' for s, t in pile['plays'])}"
+            )
     lines.append(f"discard: {' '.join(view['discard']) or '-'}")
     for s in _relative(view):
         p = view["players"][s]
@@ -181,4 +198,3 @@ def observation_string(view: Mapping[str, Any], prefix: tuple[int, ...], codec: 
     if view["result"] is not None:
         lines.append(f"winner: seat {view['result']['winner']}")
     return "\n".join(lines)
-

@@ -28,8 +28,11 @@ def load_position(state: KqpState, data: Mapping[str, Any], strict: bool) -> Non
         if f.has(old):
             raise PositionError(f.at(old), f"is format_version 2's name; format_version 3 {new}")
     if isinstance(data.get("pile"), list):
-        raise PositionError("pile", "is a list as in format_version 2; format_version 3 writes an object: "
-                                    "cards (top card first), owner, plays, passes")
+        raise PositionError(
+            "pile",
+            "is a list as in format_version 2; format_version 3 writes an object: "
+            "cards (top card first), owner, plays, passes",
+        )
     state.hands = [counts_of(h) for h in f.card_lists("hands", parse_card, n)]
     state.sizes = [sum(h) for h in state.hands]
     state.levels = [hand_levels(h) for h in state.hands]
@@ -90,22 +93,24 @@ def load_position(state: KqpState, data: Mapping[str, Any], strict: bool) -> Non
     if state.phase == DEAL:
         _load_deal(state, f)
 
+
 def _load_deal(state: KqpState, f: Fields) -> None:
     """Phase ``deal``: the hands as dealt, before the taxes; the taxes are collected now (KQ-4),
     which leaves the position in phase ``tax`` (or ``play`` if nothing is to be given back)."""
     for key in ("turn", "taxes", "owed", "winner"):
         if f.has(key) and f.data[key] not in (None, [], {}):
-            raise PositionError(key, "a position in phase 'deal' is a round before its taxes (KQ-4): "
-                                     "the taxes fill in the rest")
+            raise PositionError(
+                key, "a position in phase 'deal' is a round before its taxes (KQ-4): the taxes fill in the rest"
+            )
     if state.pile:
         raise PositionError("pile", "the pile is empty before the taxes (KQ-4)")
     if state.finished or any(any(p) for p in state.played):
-        raise PositionError("finished" if state.finished else "played",
-                            "nothing is played before the taxes (KQ-4)")
+        raise PositionError("finished" if state.finished else "played", "nothing is played before the taxes (KQ-4)")
     for s in range(state.num_players):
         if not state.sizes[s]:
             raise PositionError(f"hands[{s}]", f"seat {s} is dealt no cards; every seat is dealt cards (KQ-3)")
     state._collect_taxes()
+
 
 def _load_pile(state: KqpState, p: Fields) -> None:
     """The pile, top card first. Each play tops the last with a higher value (KQ-5),
@@ -163,6 +168,7 @@ def _load_pile(state: KqpState, p: Fields) -> None:
                 break
             state.passes.insert(0, s)
 
+
 def _load_round(state: KqpState, r: Fields, i: int) -> Record:
     n = state.num_players
     if r.has("totals"):
@@ -170,14 +176,26 @@ def _load_round(state: KqpState, r: Fields, i: int) -> Record:
     finish = r.seats("finish", n)
     if len(finish) != n:
         raise PositionError(r.at("finish"), "must list every seat once, first out first")
-    return _record({"round": r.integer("round", 1, default=i + 1), "finish": finish,
-                    "points": r.ints("points", n), "scores": r.ints("scores", n)})
+    return _record(
+        {
+            "round": r.integer("round", 1, default=i + 1),
+            "finish": finish,
+            "points": r.ints("points", n),
+            "scores": r.ints("scores", n),
+        }
+    )
+
 
 def _load_transfer(state: KqpState, e: Fields) -> Record:
     n = state.num_players
-    return _record({"from": e.seat("from", n), "to": e.seat("to", n),
-                    "cards": [TEXT[c] for c in e.cards("cards", parse_card)],
-                    "why": e.text("why", ("tax", "give"))})
+    return _record(
+        {
+            "from": e.seat("from", n),
+            "to": e.seat("to", n),
+            "cards": [TEXT[c] for c in e.cards("cards", parse_card)],
+            "why": e.text("why", ("tax", "give")),
+        }
+    )
 
 
 _SIGNATURE: LoadPosition[KqpState] = load_position  # the core's one signature (mypy checks it)

@@ -124,9 +124,11 @@ def render_result(console: Console, view: View) -> None:
         console.print("The game is not over.")
         return
     rounds = res["details"]["rounds"]
-    console.print(f"[bold]Game over[/] after {rounds} round{'s' if rounds != 1 else ''}. "
-                  f"Winner: {seat_name(view, res['winner'])} "
-                  "(lowest total; ties go to the better finish in the last round).")
+    console.print(
+        f"[bold]Game over[/] after {rounds} round{'s' if rounds != 1 else ''}. "
+        f"Winner: {seat_name(view, res['winner'])} "
+        "(lowest total; ties go to the better finish in the last round)."
+    )
     for place, s in enumerate(res["ranking"], 1):
         points = res["scores"][s]
         console.print(f"  {place}. {seat_name(view, s)}  {points} point{'s' if points != 1 else ''}")

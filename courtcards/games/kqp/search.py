@@ -24,6 +24,14 @@ def round_number(state: State) -> Any:
 
 
 PROFILE = SearchProfile(
-    rollout="lite", depth=30, worlds=32, model="greedy", fit=300,
-    value=value, marker=round_number, fitter=fitter, record=PlayRecord, policies={"lite": LiteKqpBot},
+    rollout="lite",
+    depth=30,
+    worlds=32,
+    model="greedy",
+    fit=300,
+    value=value,
+    marker=round_number,
+    fitter=fitter,
+    record=PlayRecord,
+    policies={"lite": LiteKqpBot},
 )

@@ -46,8 +46,9 @@ _ORDINAL = ("", "1st", "2nd", "3rd", *(f"{k}th" for k in range(4, 10)))
 
 
 # Interned plays: _SETS[v][a] is ``a`` cards of value ``v``.
-_SETS: list[list[A.KqpAction]] = [[A.make("play", (v,) * a) for a in range(11)] if v in PLAIN else [] for v in
-                                  range(NCODES)]
+_SETS: list[list[A.KqpAction]] = [
+    [A.make("play", (v,) * a) for a in range(11)] if v in PLAIN else [] for v in range(NCODES)
+]
 # _FOLLOW[k][v]: (t, t x k) for every t above v up to Gold: the plain plays that may top k cards of v
 _FOLLOW: list[list[tuple[tuple[int, A.KqpAction], ...]]] = [
     [tuple((t, _SETS[t][k]) for t in range(max(v + 1, 3), GOLD + 1)) if k else () for v in range(NCODES)]
@@ -134,8 +135,10 @@ def plays_for(hand: list[int], count: int, value: int, consecutive: bool) -> lis
     leading. For search bots testing guessed hands against the moves seen; a shared list, not to change.
     A hand that is not one count per card code, a count of cards or a value out of range raises ValueError."""
     if len(hand) != NCODES or min(hand) < 0 or not 0 <= count <= 10 or not 0 <= value < NCODES:
-        raise ValueError(f"no KQP plays for hand {hand!r} on {count} cards of value {value!r}: a hand is "
-                         f"{NCODES} counts of at least 0, a pile 0-10 cards of a card code 0-{NCODES - 1}")
+        raise ValueError(
+            f"no KQP plays for hand {hand!r} on {count} cards of value {value!r}: a hand is "
+            f"{NCODES} counts of at least 0, a pile 0-10 cards of a card code 0-{NCODES - 1}"
+        )
     if count == 0:
         return _lead_list(hand)
     return _follows(count, hand_levels(hand) >> count * LEVEL & _ALLOW[consecutive][count][value])
@@ -209,8 +212,9 @@ class KqpState(State):
 
     game: KqpGame
 
-    def __init__(self, game: KqpGame, num_players: int, options: dict[str, OptionValue], seed: int, *,
-                 shell: bool = False) -> None:
+    def __init__(
+        self, game: KqpGame, num_players: int, options: dict[str, OptionValue], seed: int, *, shell: bool = False
+    ) -> None:
         if shell:
             return
         self._init_base(game, num_players, options, seed)
@@ -306,9 +310,13 @@ class KqpState(State):
             dealt = f"{big} cards each to {_seats('more', len(more))}, {small} each to {_seats('less', len(less))}"
             data["more"], data["less"] = more, less
         data["cards"] = [big, small]
-        self.log_event(None, "deal", f"Round {self.round}: seats {how}: {seating}. "
-                                     f"The cards are dealt one at a time from the King counter-clockwise: {dealt}.",
-                       data)
+        self.log_event(
+            None,
+            "deal",
+            f"Round {self.round}: seats {how}: {seating}. "
+            f"The cards are dealt one at a time from the King counter-clockwise: {dealt}.",
+            data,
+        )
 
     def _collect_taxes(self) -> None:
         """KQ-4: Pauper-2 pays the King two best cards, Pauper-1 the Queen one
@@ -320,15 +328,23 @@ class KqpState(State):
             paid = tax_cards(self.hands[payer], k)
             self._move(payer, taker, paid, "tax")
             if not paid:
-                self.log_event(payer, "no_tax", f"{self._who(payer, 'from')} has no card to pay "
-                                                f"{self._who(taker, 'to')} in tax.", {"from": payer, "to": taker})
+                self.log_event(
+                    payer,
+                    "no_tax",
+                    f"{self._who(payer, 'from')} has no card to pay {self._who(taker, 'to')} in tax.",
+                    {"from": payer, "to": taker},
+                )
             held = self.hands[taker]
             back = min(k, sum([held[v] for v in PLAIN]))
             if back:
                 self.owed[taker] = back
             else:
-                self.log_event(taker, "no_give_back", f"{self._who(taker, 'from')} has no card to give back to "
-                                                      f"{self._who(payer, 'to')}.", {"from": taker, "to": payer})
+                self.log_event(
+                    taker,
+                    "no_give_back",
+                    f"{self._who(taker, 'from')} has no card to give back to {self._who(payer, 'to')}.",
+                    {"from": taker, "to": payer},
+                )
         if self.owed:
             self.phase = TAX
         else:
@@ -387,8 +403,11 @@ class KqpState(State):
     def _legal(self, seat: int) -> list[Action]:
         if self.phase == PLAY:
             k = self.pile_count  # following: the list for the bits that matter, if met before
-            legal: list[Action] | None = _FOLLOWS[k].get(
-                self.levels[seat] >> k * LEVEL & _ALLOW[self.consecutive][k][self.pile_value]) if k else None
+            legal: list[Action] | None = (
+                _FOLLOWS[k].get(self.levels[seat] >> k * LEVEL & _ALLOW[self.consecutive][k][self.pile_value])
+                if k
+                else None
+            )
             return legal or self._legal_plays(seat)
         if self.phase == TAX:
             return self._gives(seat)  # type: ignore[return-value]
@@ -411,9 +430,18 @@ class KqpState(State):
 
     def _committed(self, seat: int, action: Action) -> None:
         # a give-back chosen in secret (KQ-4): only the seat sees which
-        self.log_event(seat, "commit", f"{self._who(seat)} has chosen a give-back.", _SEAT_DATA[seat],
-                       {seat: (f"{self._who(seat)} has chosen to give back {' '.join(action.text.split()[1:])}.",
-                               {"seat": seat, "action": action.text})})
+        self.log_event(
+            seat,
+            "commit",
+            f"{self._who(seat)} has chosen a give-back.",
+            _SEAT_DATA[seat],
+            {
+                seat: (
+                    f"{self._who(seat)} has chosen to give back {' '.join(action.text.split()[1:])}.",
+                    {"seat": seat, "action": action.text},
+                )
+            },
+        )
 
     def _legal_for(self, seat: int) -> tuple[list[Action], Any]:  # Any: a dict or a LegalList (.get)
         cache = self._legal_cache
@@ -510,15 +538,22 @@ class KqpState(State):
             self.finished.append(seat)
             k = len(self.finished)  # KQ-8: the k-th out scores k
             mode = _CONSECUTIVE if self.consecutive and self.plays == 2 else ""
-            self.log_event(seat, "play", f"{{seat}} plays {act.text} and goes out {_ORDINAL[k]}: "
-                                         f"{k} point{'s' if k > 1 else ''}{mode}.",
-                           {"seat": seat, "cards": act.text.split(), "place": k, "consecutive": bool(mode)})
+            self.log_event(
+                seat,
+                "play",
+                f"{{seat}} plays {act.text} and goes out {_ORDINAL[k]}: {k} point{'s' if k > 1 else ''}{mode}.",
+                {"seat": seat, "cards": act.text.split(), "place": k, "consecutive": bool(mode)},
+            )
             if k == self.num_players - 1:
                 self._end_round()
                 return
         elif self.consecutive and self.plays == 2:
-            self.log_event(seat, "play", "{seat} plays " + act.text + _CONSECUTIVE + ".",
-                           {"seat": seat, "cards": act.text.split(), "consecutive": True})
+            self.log_event(
+                seat,
+                "play",
+                "{seat} plays " + act.text + _CONSECUTIVE + ".",
+                {"seat": seat, "cards": act.text.split(), "consecutive": True},
+            )
         else:
             template, data = _PLAYS[act]
             self.log_event(seat, "play", template, data[seat])
@@ -537,13 +572,21 @@ class KqpState(State):
         if len(self.passes) >= holders - (1 if sizes[owner] else 0):
             # KQ-6: the owner leads a new pile, or the next holder to the owner's left
             if sizes[owner]:
-                self.log_event(seat, "pile_won", "{seat} passes: {owner} wins the pile and leads.",
-                               {"seat": seat, "owner": owner, "leader": owner})
+                self.log_event(
+                    seat,
+                    "pile_won",
+                    "{seat} passes: {owner} wins the pile and leads.",
+                    {"seat": seat, "owner": owner, "leader": owner},
+                )
                 self._new_pile(owner)
             else:
                 leader = self._next_holder(owner)
-                self.log_event(seat, "pile_won", "{seat} passes: {owner} wins the pile; {owner} is out, "
-                                                 "so {leader} leads.", {"seat": seat, "owner": owner, "leader": leader})
+                self.log_event(
+                    seat,
+                    "pile_won",
+                    "{seat} passes: {owner} wins the pile; {owner} is out, so {leader} leads.",
+                    {"seat": seat, "owner": owner, "leader": leader},
+                )
                 self._new_pile(leader)
         else:
             self.log_event(seat, "pass", "{seat} passes.", _SEAT_DATA[seat])
@@ -572,15 +615,25 @@ class KqpState(State):
         for place, s in enumerate(finish):
             points[s] = place + 1
             self.totals[s] += place + 1
-        self.rounds_log.append(_record(
-            {"round": self.round, "finish": finish, "points": points, "scores": list(self.totals)}))
+        self.rounds_log.append(
+            _record({"round": self.round, "finish": finish, "points": points, "scores": list(self.totals)})
+        )
         self.finished = finish
         self.log_event(last, "last", f"{{seat}} is left holding cards: last, {n} points.", {"seat": last, "points": n})
         places = ", ".join(f"{_ORDINAL[i + 1]} {{finish.{i}}}" for i in range(len(finish)))
         scores = ", ".join(f"{{seats.{s}}} {self.totals[s]}" for s in range(n))
-        self.log_event(None, "round_over", f"Round {self.round} is over: {places}. Scores: {scores}.",
-                       {"round": self.round, "finish": list(finish), "seats": list(range(n)), "points": points,
-                        "scores": list(self.totals)})
+        self.log_event(
+            None,
+            "round_over",
+            f"Round {self.round} is over: {places}. Scores: {scores}.",
+            {
+                "round": self.round,
+                "finish": list(finish),
+                "seats": list(range(n)),
+                "points": points,
+                "scores": list(self.totals),
+            },
+        )
         target = self.options["target"]
         rounds = self.options["rounds"]
         if (isinstance(target, int) and max(self.totals) >= target) or (
@@ -593,9 +646,12 @@ class KqpState(State):
             if any(self.totals[s] == self.totals[w] for s in range(n) if s != w):
                 why += ", tied but ahead in the last round"
             pts = self.totals[w]
-            self.log_event(w, "game_over", f"The game is over: {{seat}} wins with {pts} "
-                                           f"point{'s' if pts != 1 else ''}, {why}.",
-                           {"seat": w, "points": pts, "tied": "tied" in why})
+            self.log_event(
+                w,
+                "game_over",
+                f"The game is over: {{seat}} wins with {pts} point{'s' if pts != 1 else ''}, {why}.",
+                {"seat": w, "points": pts, "tied": "tied" in why},
+            )
             return
         self.round += 1
         self._begin_round(finish)
@@ -610,8 +666,11 @@ class KqpState(State):
             winner=self.winner,
             ranking=tuple(ranking),
             scores=tuple(self.totals),
-            details={"score": "points (lower is better)", "rounds": len(self.rounds_log),
-                     "finishes": [list(r["finish"]) for r in self.rounds_log]},
+            details={
+                "score": "points (lower is better)",
+                "rounds": len(self.rounds_log),
+                "finishes": [list(r["finish"]) for r in self.rounds_log],
+            },
         )
 
     def order(self) -> list[int]:
@@ -622,8 +681,14 @@ class KqpState(State):
         n = self.num_players
         phase = self.phase
         play = phase == PLAY
-        roles, place, sizes, totals, played, passes = (self.roles, self.place, self.sizes, self.totals, self.played,
-                                                       self.passes)
+        roles, place, sizes, totals, played, passes = (
+            self.roles,
+            self.place,
+            self.sizes,
+            self.totals,
+            self.played,
+            self.passes,
+        )
         out_place = {s: i + 1 for i, s in enumerate(self.finished)} if phase != OVER else {}
         players = [
             {
@@ -754,6 +819,7 @@ class KqpState(State):
             "winner": self.winner,
         }
 
+
 def _why_not(state: KqpState, seat: int, act: A.KqpAction) -> Refusal | None:
     h = state.hands[seat]
     need = counts_of(act.cards)
@@ -763,11 +829,17 @@ def _why_not(state: KqpState, seat: int, act: A.KqpAction) -> Refusal | None:
             return Refusal("must_give", "the King and Queen are giving cards back first: 'give CARDS' (KQ-4)")
         k = min(state.owed.get(seat, 0), sum(h[v] for v in PLAIN))
         if len(act.cards) != k:
-            return Refusal("wrong_count", f"give back exactly {k} card{'s' if k != 1 else ''}",
-                           {"count": k, "given": len(act.cards)})
+            return Refusal(
+                "wrong_count",
+                f"give back exactly {k} card{'s' if k != 1 else ''}",
+                {"count": k, "given": len(act.cards)},
+            )
         if any(c not in PLAIN for c in act.cards):
-            return Refusal("court_card_in_tax", "Queens and the King are never given in taxes (KQ-4)",
-                           {"cards": [TEXT[c] for c in act.cards if c not in PLAIN]})
+            return Refusal(
+                "court_card_in_tax",
+                "Queens and the King are never given in taxes (KQ-4)",
+                {"cards": [TEXT[c] for c in act.cards if c not in PLAIN]},
+            )
         return _short(h, need, short[0]) if short else None
     if state.phase != PLAY or seat != state.turn:
         return Refusal("not_your_decision", "not your decision now", {"seat": seat})
@@ -799,23 +871,35 @@ def _why_not(state: KqpState, seat: int, act: A.KqpAction) -> Refusal | None:
             return Refusal("queen_count", "a single Queen only tops a single card (KQ-5)", queens)
         return Refusal("queen_count", "both Queens together only top a double (KQ-5)", queens)
     if act.count != k:
-        return Refusal("wrong_count", f"the pile needs {k} card{'s' if k != 1 else ''}, you played {act.count}",
-                       {"count": k, "given": act.count})
+        return Refusal(
+            "wrong_count",
+            f"the pile needs {k} card{'s' if k != 1 else ''}, you played {act.count}",
+            {"count": k, "given": act.count},
+        )
     if state.consecutive and act.value != v + 1:
         after = {"pile": TEXT[v], "value": TEXT[act.value]}
         if v + 1 <= GOLD:
             after["next"] = TEXT[v + 1]
         only = TEXT[v + 1] if v + 1 <= GOLD else "a Queen or the King"
-        return Refusal("not_consecutive", f"consecutive mode: only {only} (one value above {TEXT[v]}), "
-                       "a Queen or the King may follow (KQ-7)", after)
+        return Refusal(
+            "not_consecutive",
+            f"consecutive mode: only {only} (one value above {TEXT[v]}), a Queen or the King may follow (KQ-7)",
+            after,
+        )
     if act.value <= v:
-        return Refusal("too_low", f"{TEXT[act.value]} does not beat the pile's {TEXT[v]}",
-                       {"value": TEXT[act.value], "pile": TEXT[v]})
+        return Refusal(
+            "too_low",
+            f"{TEXT[act.value]} does not beat the pile's {TEXT[v]}",
+            {"value": TEXT[act.value], "pile": TEXT[v]},
+        )
     return None
 
 
 def _short(hand: list[int], need: list[int], card: int) -> Refusal:
     have = hand[card]
     name = NAMES[card]
-    return Refusal("not_in_hand", f"you hold no {name}" if not have else f"you hold {have} × {name}, not {need[card]}",
-                   {"cards": [TEXT[card]], "held": have, "needed": need[card]})
+    return Refusal(
+        "not_in_hand",
+        f"you hold no {name}" if not have else f"you hold {have} × {name}, not {need[card]}",
+        {"cards": [TEXT[card]], "held": have, "needed": need[card]},
+    )

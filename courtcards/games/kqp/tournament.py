@@ -54,8 +54,7 @@ class TournamentPlan:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TournamentPlan:
-        return cls(tuple(str(p) for p in data["players"]), int(data["seed"]), int(data["rounds"]),
-                   str(data["advance"]))
+        return cls(tuple(str(p) for p in data["players"]), int(data["seed"]), int(data["rounds"]), str(data["advance"]))
 
 
 @dataclass
@@ -69,9 +68,15 @@ class TableResult:
     totals: dict[str, int]
 
     def to_json(self) -> JSON:
-        return {"stage": self.stage, "table": self.table, "players": list(self.players),
-                "advance": list(self.advance), "standings": list(self.standings), "totals": dict(self.totals),
-                "record": self.record.to_json()}
+        return {
+            "stage": self.stage,
+            "table": self.table,
+            "players": list(self.players),
+            "advance": list(self.advance),
+            "standings": list(self.standings),
+            "totals": dict(self.totals),
+            "record": self.record.to_json(),
+        }
 
 
 @dataclass
@@ -101,9 +106,15 @@ class Tournament:
         return out
 
     def to_json(self) -> JSON:
-        return {"format": TOURNAMENT_FORMAT, "format_version": TOURNAMENT_FORMAT_VERSION, "game": "kqp",
-                "plan": self.plan.to_json(), "winner": self.winner, "standings": self.standings(),
-                "stages": [[t.to_json() for t in tables] for tables in self.stages]}
+        return {
+            "format": TOURNAMENT_FORMAT,
+            "format_version": TOURNAMENT_FORMAT_VERSION,
+            "game": "kqp",
+            "plan": self.plan.to_json(),
+            "winner": self.winner,
+            "standings": self.standings(),
+            "stages": [[t.to_json() for t in tables] for tables in self.stages],
+        }
 
 
 def table_sizes(entrants: int) -> list[int]:
@@ -146,8 +157,9 @@ def table_options(plan: TournamentPlan) -> dict[str, Any]:
     return {"target": None, "rounds": plan.rounds}
 
 
-def _table_result(plan: TournamentPlan, stage: int, table: int, names: list[str], state: State,
-                  final: bool) -> TableResult:
+def _table_result(
+    plan: TournamentPlan, stage: int, table: int, names: list[str], state: State, final: bool
+) -> TableResult:
     result = state.result()
     if result is None:
         raise RecordError(f"stage {stage} table {table}: the game did not finish")
@@ -163,8 +175,9 @@ def _table_result(plan: TournamentPlan, stage: int, table: int, names: list[str]
     return TableResult(stage, table, list(names), state.record(), advance, standings, totals)
 
 
-def run_tournament(plan: TournamentPlan, play_table: PlayTable,
-                   progress: Callable[[TableResult], None] | None = None) -> Tournament:
+def run_tournament(
+    plan: TournamentPlan, play_table: PlayTable, progress: Callable[[TableResult], None] | None = None
+) -> Tournament:
     """Play the whole tournament; ``progress`` is told of each finished table."""
     plan.check()
     game = get_game("kqp")
@@ -193,7 +206,7 @@ def replay_tournament(data: Mapping[str, Any]) -> Tournament:
     """Check a saved tournament: every seating and seed follows from the plan,
     every table's record replays, and the right players went on."""
     if data.get("format") != TOURNAMENT_FORMAT:
-        raise RecordError(f"not a King Queens & Paupers tournament (expected \"format\": \"{TOURNAMENT_FORMAT}\")")
+        raise RecordError(f'not a King Queens & Paupers tournament (expected "format": "{TOURNAMENT_FORMAT}")')
     try:
         plan = TournamentPlan.from_json(data["plan"])
         stages_raw = list(data["stages"])

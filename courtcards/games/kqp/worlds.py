@@ -156,8 +156,9 @@ def hand_bounds(view: Mapping[str, Any]) -> dict[int, tuple[list[int], list[int]
         raise ViewError(f"malformed King Queens & Paupers view: {type(exc).__name__}: {exc}") from None
 
 
-def _boxes(taxes: list[dict[str, Any]], me: int, positions: list[int], played: list[list[int]],
-           pool: list[int]) -> dict[int, Box]:
+def _boxes(
+    taxes: list[dict[str, Any]], me: int, positions: list[int], played: list[list[int]], pool: list[int]
+) -> dict[int, Box]:
     """Bounds per seat and value on the hidden hands, from the taxes ``me`` saw."""
     boxes: dict[int, Box] = {}
 
@@ -198,8 +199,10 @@ def _deal(pool: list[int], sizes: list[int], seats: list[int], boxes: dict[int, 
             ways, hand = _draw_box(left, sizes[seat], lo, hi, rng)
             if hand is None:
                 if i == 0:
-                    raise ViewError(f"no deal fits the view: seat {seat}'s {sizes[seat]} cards cannot meet "
-                                    "what the taxes showed (KQ-4)")
+                    raise ViewError(
+                        f"no deal fits the view: seat {seat}'s {sizes[seat]} cards cannot meet "
+                        "what the taxes showed (KQ-4)"
+                    )
                 break
             # a later box is met with probability ways / all: accept so (rejection keeps the deal uniform)
             if i and _below(rng, comb(sum(left), sizes[seat])) >= ways:

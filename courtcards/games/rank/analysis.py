@@ -27,8 +27,11 @@ def _rank_taker(play: str) -> bool:
     return play not in ("U", "D", "pass")
 
 
-_BENEFITS = {"lead": "leading (RK-12)", "steal": "a steal (RK-12)",
-             "exchange": "the Classic President exchange (RK-13)"}
+_BENEFITS = {
+    "lead": "leading (RK-12)",
+    "steal": "a steal (RK-12)",
+    "exchange": "the Classic President exchange (RK-13)",
+}
 
 
 def observe(record: GameRecord, kinds: tuple[str, ...]) -> GameFacts:
@@ -60,8 +63,12 @@ def observe(record: GameRecord, kinds: tuple[str, ...]) -> GameFacts:
     final = prev
     res = final["result"]
     hands_log = final["hands_log"]
-    facts = GameFacts(res["winner"], kinds, roles,
-                      {"hands": len(hands_log), "rounds": rounds, "turns": turns, "actions": len(record.actions)})
+    facts = GameFacts(
+        res["winner"],
+        kinds,
+        roles,
+        {"hands": len(hands_log), "rounds": rounds, "turns": turns, "actions": len(record.actions)},
+    )
     for name, k in decided.items():
         facts.count(SPECIAL_ROUNDS, f"round taken by a play with a {name}", k, rounds)
     kings = [int(h["king"]) for h in hands_log]

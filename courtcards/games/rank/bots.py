@@ -162,8 +162,15 @@ def table_of_view(view: dict[str, Any]) -> Table:
     pile = view["pile"]
     play = view["phase"] not in ("kings_hand", "benefit", "give_back", "exchange")
     return Table(
-        h, view["phase"], view.get("seat"), [int(p["hand_size"]) for p in view["players"]], bool(view["leading"]),
-        int(view.get("deck_size", 0)), int(pile["value"]), int(pile["count"]), pile["owner"],
+        h,
+        view["phase"],
+        view.get("seat"),
+        [int(p["hand_size"]) for p in view["players"]],
+        bool(view["leading"]),
+        int(view.get("deck_size", 0)),
+        int(pile["value"]),
+        int(pile["count"]),
+        pile["owner"],
         unseen_counts(view, h) if play else [],
     )
 
@@ -181,8 +188,16 @@ def table_of_state(state: Any, seat: int, hand: list[int] | None = None) -> Tabl
         unseen = _unseen(state.num_players, h, seen)
     count = state.pile_count
     return Table(
-        h, phase, seat, list(state.sizes), phase == "play" and count == 0, len(state.draw), state.pile_value,
-        count, state.owner if state.owner >= 0 else None, unseen,
+        h,
+        phase,
+        seat,
+        list(state.sizes),
+        phase == "play" and count == 0,
+        len(state.draw),
+        state.pile_value,
+        count,
+        state.owner if state.owner >= 0 else None,
+        unseen,
     )
 
 
@@ -506,8 +521,9 @@ def refit(world: Any, seat: int, evidence: Evidence, rng: Rng, steps: int) -> tu
     return first, sum(miss.values())
 
 
-def fitter(world: Any, seat: int, model: Any, rounds: Sequence[Moves] | None = None
-           ) -> Callable[[Any, Rng, int], tuple[int, int]] | None:
+def fitter(
+    world: Any, seat: int, model: Any, rounds: Sequence[Moves] | None = None
+) -> Callable[[Any, Rng, int], tuple[int, int]] | None:
     """``refit`` with the evidence of ``seat``'s view (read from ``world``, a world drawn from it), or
     None when there is none."""
     if world.exchanges or not hasattr(model, "choose_hand"):  # refit's worlds would no longer fit the view

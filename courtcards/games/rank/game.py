@@ -26,13 +26,25 @@ from courtcards.games.rank.worlds import sample_world
 RANK_OPTIONS = OptionSet(
     options=(
         Option("tokens_to_win", "int", 5, "Royal Tokens that win the game (RK-11).", minimum=1, maximum=100),
-        Option("classic_president", "bool", False,
-               "Classic President: the Beggar gives the King his two highest cards, the second-to-last "
-               "gives the Queen one, and they give cards back; the King leads (RK-13)."),
-        Option("kings_hand", "bool", False,
-               "King's Hand: an extra hand of 15 is dealt and the King may take it (RK-14). At most 5 players."),
-        Option("endless", "bool", False,
-               "Endless: no Royal Tokens; the game lasts `hands` hands and whoever was King most often wins (RK-15)."),
+        Option(
+            "classic_president",
+            "bool",
+            False,
+            "Classic President: the Beggar gives the King his two highest cards, the second-to-last "
+            "gives the Queen one, and they give cards back; the King leads (RK-13).",
+        ),
+        Option(
+            "kings_hand",
+            "bool",
+            False,
+            "King's Hand: an extra hand of 15 is dealt and the King may take it (RK-14). At most 5 players.",
+        ),
+        Option(
+            "endless",
+            "bool",
+            False,
+            "Endless: no Royal Tokens; the game lasts `hands` hands and whoever was King most often wins (RK-15).",
+        ),
         Option("hands", "int", 10, "Number of hands in an Endless game (RK-15).", minimum=1, maximum=1000),
     ),
     presets={
@@ -142,4 +154,3 @@ class RankGame(Game[RankState]):
 
     def parse_cards(self, text: str) -> list[str]:
         return [TEXT[c] for c in parse_card_list(text)]
-

@@ -83,8 +83,12 @@ class RankCodec(ActionCodec):
         if kind == "play":
             found = self._play_ids.get(action.cards)
             if found is None:
-                raise ActionIdError(action.text, None, "no id: this play can never be legal (RK-4 to RK-7, "
-                                                       f"{self.decks} deck{'s' if self.decks > 1 else ''})")
+                raise ActionIdError(
+                    action.text,
+                    None,
+                    "no id: this play can never be legal (RK-4 to RK-7, "
+                    f"{self.decks} deck{'s' if self.decks > 1 else ''})",
+                )
             return (found,)
         if kind == "give":
             if not 1 <= len(action.cards) <= 2:
@@ -104,4 +108,3 @@ class RankCodec(ActionCodec):
     def give_card(self, action_id: int) -> int:
         """The card code of a give id (one card of a give-back)."""
         return action_id - GIVE + 1
-

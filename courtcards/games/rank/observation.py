@@ -30,8 +30,16 @@ KINDS = NCODES - 1  # 17 card kinds
 PHASES = ("kings_hand", "benefit", "give_back", "exchange", "play", "over")
 CHARACTERS = ("king", "queen", "knight", "beggar")
 PER_SEAT = 11
-SEAT_FEATURES = ("cards/15", "passed", "out", "owns the pile", "to move", *CHARACTERS, "tokens/target",
-                 "times King/hand")
+SEAT_FEATURES = (
+    "cards/15",
+    "passed",
+    "out",
+    "owns the pile",
+    "to move",
+    *CHARACTERS,
+    "tokens/target",
+    "times King/hand",
+)
 
 # (name, width) of each section, in order; the per-seat block is PER_SEAT * n wide
 SECTIONS: tuple[tuple[str, int], ...] = (
@@ -73,8 +81,23 @@ def _divisors(n: int, target: int, hand_number: int) -> npt.NDArray[np.float32]:
     decks = 2 if n >= 7 else 1
     deck = [DECK_COUNTS[c] * decks for c in range(1, NCODES)]
     two = [2] * KINDS
-    fixed = [*deck, *deck, *[1] * 14, 11 * decks, 1, *deck, 98 * decks, *[1] * (len(PHASES) + 4),
-             *two, *two, *two, *deck, 1, 1, 1]
+    fixed = [
+        *deck,
+        *deck,
+        *[1] * 14,
+        11 * decks,
+        1,
+        *deck,
+        98 * decks,
+        *[1] * (len(PHASES) + 4),
+        *two,
+        *two,
+        *two,
+        *deck,
+        1,
+        1,
+        1,
+    ]
     seat = [15, *[1] * 8, target, hand_number]
     out = np.array(fixed + seat * n, dtype=np.float32)
     out.flags.writeable = False
@@ -128,18 +151,39 @@ def tensor(view: Mapping[str, Any], prefix: tuple[int, ...]) -> npt.NDArray[np.f
                 into[c] += k
     options = view["options"]
     raw: list[int] = [
-        *_count_texts(view["hand"])[1:], *_count_texts(pile["top"])[1:], *_VALUE[int(pile["value"])],
-        pile["count"], bool(view["leading"]), *played[1:], view["deck_size"], *_PHASE[view["phase"]],
-        bool(kh["dealt"]), kh["choice"] == "keep", kh["choice"] == "swap", bool(view.get("steal_possible")),
-        *gave[1:], *got[1:], *_prefix_gives(prefix), *_count_texts(kh.get("set_aside", ()))[1:], *_variants(options),
+        *_count_texts(view["hand"])[1:],
+        *_count_texts(pile["top"])[1:],
+        *_VALUE[int(pile["value"])],
+        pile["count"],
+        bool(view["leading"]),
+        *played[1:],
+        view["deck_size"],
+        *_PHASE[view["phase"]],
+        bool(kh["dealt"]),
+        kh["choice"] == "keep",
+        kh["choice"] == "swap",
+        bool(view.get("steal_possible")),
+        *gave[1:],
+        *got[1:],
+        *_prefix_gives(prefix),
+        *_count_texts(kh.get("set_aside", ()))[1:],
+        *_variants(options),
     ]
     owner = pile["owner"]
     movers = set(view["to_move"])
     endless = bool(options["endless"])
     for p in sorted(view["players"], key=lambda p: (p["seat"] - me) % n):
         s = p["seat"]
-        raw += [p["hand_size"], bool(p["passed"]), p["out"] is not None, s == owner, s in movers,
-                *_CHARACTER[p["character"]], 0 if endless else p["score"], p["times_king"]]  # RK-15: no tokens
+        raw += [
+            p["hand_size"],
+            bool(p["passed"]),
+            p["out"] is not None,
+            s == owner,
+            s in movers,
+            *_CHARACTER[p["character"]],
+            0 if endless else p["score"],
+            p["times_king"],
+        ]  # RK-15: no tokens
     return _finish(raw, n, int(options["tokens_to_win"] or 1), view["round"])
 
 
@@ -165,12 +209,23 @@ def state_tensor(state: RankState, seat: int) -> npt.NDArray[np.float32]:
                 into[CODES[t]] += 1
     prefix = state.id_prefixes.get(seat)
     raw: list[int] = [
-        *state.hands[seat][1:], *top[1:], *_VALUE[state.pile_value], state.pile_count,
-        phase == PLAY and state.pile_count == 0, *played[1:], len(state.draw), *_PHASE[phase],
-        bool(options["kings_hand"]), choice == "keep", choice == "swap",
-        king and phase == BENEFIT and len(state._legal(seat)) == 2, *gave[1:], *got[1:],
+        *state.hands[seat][1:],
+        *top[1:],
+        *_VALUE[state.pile_value],
+        state.pile_count,
+        phase == PLAY and state.pile_count == 0,
+        *played[1:],
+        len(state.draw),
+        *_PHASE[phase],
+        bool(options["kings_hand"]),
+        choice == "keep",
+        choice == "swap",
+        king and phase == BENEFIT and len(state._legal(seat)) == 2,
+        *gave[1:],
+        *got[1:],
         *(_prefix_gives(prefix) if prefix else _NO_KINDS),
-        *(state.set_aside[1:] if king and choice == "swap" else _NO_KINDS), *_variants(options),
+        *(state.set_aside[1:] if king and choice == "swap" else _NO_KINDS),
+        *_variants(options),
     ]
     movers = state.to_move()
     playing = phase == PLAY
@@ -194,14 +249,18 @@ def text(view: Mapping[str, Any], prefix: tuple[int, ...]) -> str:
     parts = [f"seat {me} of {n}, hand {view['round']}, {view['phase']}"]
     parts.append("hand: " + (" ".join(view["hand"]) or "-"))
     if pile["count"]:
-        parts.append(f"pile: {' '.join(pile['top'])} (value {pile['value']}, count {pile['count']}, "
-                     f"seat {pile['owner']})")
+        parts.append(
+            f"pile: {' '.join(pile['top'])} (value {pile['value']}, count {pile['count']}, seat {pile['owner']})"
+        )
     elif view["leading"]:
         parts.append("pile: empty, leading")
     seats = []
     for p in view["players"]:
-        flags = [p["character"], f"{p['hand_size']} cards",
-                 f"{p['score']} {'times King' if view['options']['endless'] else 'tokens'}"]
+        flags = [
+            p["character"],
+            f"{p['hand_size']} cards",
+            f"{p['score']} {'times King' if view['options']['endless'] else 'tokens'}",
+        ]
         if p["passed"]:
             flags.append("passed")
         if p["out"] is not None:

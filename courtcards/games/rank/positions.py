@@ -52,8 +52,7 @@ def load_position(state: RankState, data: Mapping[str, Any], strict: bool) -> No
         return got
 
     raw_hands = data.get("hands")
-    fast = [_canonical_cards(h) for h in raw_hands] if isinstance(raw_hands, list) and len(raw_hands) == n \
-        else [None]
+    fast = [_canonical_cards(h) for h in raw_hands] if isinstance(raw_hands, list) and len(raw_hands) == n else [None]
     hands = [h for h in fast if h is not None]
     if len(hands) != n:  # not all canonical text: read card by card, naming a bad one
         hands = f.card_lists("hands", parse_card, length=n)
@@ -71,8 +70,7 @@ def load_position(state: RankState, data: Mapping[str, Any], strict: bool) -> No
     state.owner = -1 if owner is None else owner
     if state.pile_count and not (1 <= state.pile_value <= 13 and state.owner >= 0):
         raise PositionError("pile_value", "a pile in play needs a value in 1..13 and an owner seat")
-    state.kh_choice = None if data.get("kings_hand_choice") is None else f.text("kings_hand_choice",
-                                                                                ("keep", "swap"))
+    state.kh_choice = None if data.get("kings_hand_choice") is None else f.text("kings_hand_choice", ("keep", "swap"))
     passed = f.array("passed", n, default=[False] * n)
     for i, x in enumerate(passed):
         if not isinstance(x, bool):
@@ -92,15 +90,24 @@ def load_position(state: RankState, data: Mapping[str, Any], strict: bool) -> No
     state.tokens = f.ints("tokens", n, 0, 10_000, default=[0] * n)
     state.kings = f.ints("times_king", n, 0, 10_000, default=[0] * n)
     state.hand_number = f.integer("round", 1, 100_000, default=1)
-    state.hands_log = [_frozen(_hand_record(e, n, i + 1, state.tokens))
-                      for i, e in enumerate(f.objs("hands_log", default=[]))]
+    state.hands_log = [
+        _frozen(_hand_record(e, n, i + 1, state.tokens)) for i, e in enumerate(f.objs("hands_log", default=[]))
+    ]
     if state.hand_number > 1 and not state.hands_log and state.phase != PLAY:
         raise PositionError("hands_log", "a benefit phase needs the previous hand in 'hands_log'")
     state.exchanges = []
     for e in f.objs("exchanges", default=[]):
         moved = tuple(TEXT[c] for c in canonical(e.cards("cards", parse_card)))
-        state.exchanges.append(_frozen({"from": e.seat("from", n), "to": e.seat("to", n), "cards": moved,
-                                       "why": e.text("why", ("steal", "tax", "give"))}))
+        state.exchanges.append(
+            _frozen(
+                {
+                    "from": e.seat("from", n),
+                    "to": e.seat("to", n),
+                    "cards": moved,
+                    "why": e.text("why", ("steal", "tax", "give")),
+                }
+            )
+        )
     owed = f.obj("owed", default={})
     state.owed = {}
     for key in owed.data:
@@ -137,6 +144,7 @@ def load_position(state: RankState, data: Mapping[str, Any], strict: bool) -> No
         if holding:  # RK-10: the finish order lists the players who have gone out, in order
             raise PositionError("finished", f"seat {holding[0]} is listed as out but holds cards")
 
+
 def _first_to_play(state: RankState) -> int:
     """A position's seat to play when it names none: with a pile in play, the first seat to the owner's
     left that holds cards and has not passed (RK-9); else seat 0."""
@@ -146,6 +154,7 @@ def _first_to_play(state: RankState) -> int:
             if state.sizes[s] and not state.passed[s] and s != state.owner:
                 return s
     return 0
+
 
 def _hand_record(e: Fields, n: int, number: int, tokens: list[int]) -> JSON:
     """One entry of ``hands_log``: a finished hand (RK-10). A position written by
@@ -161,6 +170,7 @@ def _hand_record(e: Fields, n: int, number: int, tokens: list[int]) -> JSON:
         record[role] = seat
     record["tokens"] = e.ints("tokens", n, 0, 10_000, default=list(tokens))
     return record
+
 
 def _plays(f: Fields, key: str, n: int) -> list[tuple[int, str]]:
     """``round_log`` / ``last_round``: ``[seat, play]`` pairs, the play as its notation or "pass"."""
@@ -193,8 +203,10 @@ def position_errors(state: RankState) -> list[str]:
         if s == state.turn:
             return []
         if state.sizes[s] and not state.passed[s]:
-            return [f"seat {state.turn} is to play, but seat {s} (between it and the pile's owner "
-                    f"{state.owner}) has neither passed nor gone out"]
+            return [
+                f"seat {state.turn} is to play, but seat {s} (between it and the pile's owner "
+                f"{state.owner}) has neither passed nor gone out"
+            ]
     return []
 
 

@@ -72,8 +72,11 @@ def _set_words(count: int, value: int) -> str:
 def render_view(console: Console, view: View) -> None:
     me = view.get("seat")
     opts = view.get("options", {})
-    goal = (f"{opts.get('hands')} hands (endless)" if opts.get("endless")
-            else f"first to {_num(opts.get('tokens_to_win', 5), 'token')}")
+    goal = (
+        f"{opts.get('hands')} hands (endless)"
+        if opts.get("endless")
+        else f"first to {_num(opts.get('tokens_to_win', 5), 'token')}"
+    )
     console.rule(f"[bold]Rank[/] · hand {view['round']} · {PHASES.get(view['phase'], view['phase'])} · {goal}")
     pile = view["pile"]
     movers = set(view.get("to_move", []))
@@ -226,8 +229,13 @@ def render_result(console: Console, view: View) -> None:
         for col in ("Hand", "King", "Queen", "Beggar", "Finish"):
             table.add_column(col)
         for h in hands:
-            table.add_row(str(h["hand"]), name(view, h["king"]), name(view, h["queen"]), name(view, h["beggar"]),
-                          " ".join(str(seat_number(s)) for s in h["finish"]))
+            table.add_row(
+                str(h["hand"]),
+                name(view, h["king"]),
+                name(view, h["queen"]),
+                name(view, h["beggar"]),
+                " ".join(str(seat_number(s)) for s in h["finish"]),
+            )
         console.print(table)
     label = res.get("details", {}).get("score", "score")
     table = Table(title="Final ranking", box=box.SIMPLE_HEAD, show_edge=False)
@@ -261,5 +269,13 @@ RENDERER = GameRenderer(
     hands=render_hands,
 )
 
-__all__ = ["HELP", "RENDERER", "describe_event", "escape", "render_hands", "render_moves", "render_result",
-           "render_view"]
+__all__ = [
+    "HELP",
+    "RENDERER",
+    "describe_event",
+    "escape",
+    "render_hands",
+    "render_moves",
+    "render_result",
+    "render_view",
+]

@@ -20,8 +20,7 @@ def value(state: State) -> Values:
         return spread(scores, float(opts.get("hands") or 10))
     left = sum(int(p["hand_size"]) for p in players) / (15.0 * len(players))  # early guesses count for less
     scores = [
-        float(p["score"]) + (1.0 if p["out"] else 1.0 - left) * max(0.0, 2.0 - place[s])
-        for s, p in enumerate(players)
+        float(p["score"]) + (1.0 if p["out"] else 1.0 - left) * max(0.0, 2.0 - place[s]) for s, p in enumerate(players)
     ]
     return spread(scores, float(opts.get("tokens_to_win") or 5))
 
@@ -32,6 +31,15 @@ def hand_number(state: State) -> Any:
 
 
 PROFILE = SearchProfile(
-    rollout="greedy", depth=0, worlds=32, model="greedy", fit=100, guide=True,
-    value=value, marker=hand_number, fitter=fitter, record=RoundRecord, policies={"lite": LiteRankBot},
+    rollout="greedy",
+    depth=0,
+    worlds=32,
+    model="greedy",
+    fit=100,
+    guide=True,
+    value=value,
+    marker=hand_number,
+    fitter=fitter,
+    record=RoundRecord,
+    policies={"lite": LiteRankBot},
 )

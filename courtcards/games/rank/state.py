@@ -80,7 +80,8 @@ def _follow_rows(shape: int, k: int) -> list[list[A.RankAction]]:
         lift, mod = _SHAPES[shape]
         rows = _FOLLOW[shape][k] = [
             [_PLACEHOLDER] + [_set_action(x, a, lift, k - lift - a, mod) for a in range(1, k - lift + 1)]
-            if x > lift else []
+            if x > lift
+            else []
             for x in range(13)
         ]
     return rows
@@ -111,6 +112,7 @@ def _lead_block(key: tuple[int, int, int, bool, int, bool]) -> list[A.RankAction
             if downs:
                 block.append(_set_action(x, a, 0, w, _DOWN))
     return block
+
 
 _CROWN: Final = A.make("play", (CROWN,))
 _CROWN2: Final = A.make("play", (CROWN2,))
@@ -180,14 +182,14 @@ def _cards_words(k: int) -> str:
     return "a card" if k == 1 else f"{k} cards"
 
 
-
 class RankState(State):
     """A game of Rank. Seats are 0..n-1; play goes to the left, seat i to i+1 (RK-3)."""
 
     game: RankGame
 
-    def __init__(self, game: RankGame, num_players: int, options: dict[str, OptionValue], seed: int, *,
-                 shell: bool = False) -> None:
+    def __init__(
+        self, game: RankGame, num_players: int, options: dict[str, OptionValue], seed: int, *, shell: bool = False
+    ) -> None:
         if shell:
             return
         self._init_base(game, num_players, options, seed)
@@ -260,19 +262,34 @@ class RankState(State):
         extra = "; the King's Hand is dealt face down" if self.options["kings_hand"] else ""
         if self.hand_number == 1:  # RK-2: characters at random
             chars = ", ".join(f"{{characters.{i}}} {_ROLE_WORDS[r]}" for i, r in enumerate((KING, QUEEN, BEGGAR)))
-            self.log_event(None, "deal", f"Hand 1: characters dealt at random: {chars}; {HAND_SIZE} cards each, "
-                                         f"{len(self.draw)} in the draw pile{extra}.",
-                           {"hand": 1, "characters": [self.characters.index(r) for r in (KING, QUEEN, BEGGAR)],
-                            "cards": HAND_SIZE, "draw": len(self.draw), "kings_hand": bool(extra)})
+            self.log_event(
+                None,
+                "deal",
+                f"Hand 1: characters dealt at random: {chars}; {HAND_SIZE} cards each, "
+                f"{len(self.draw)} in the draw pile{extra}.",
+                {
+                    "hand": 1,
+                    "characters": [self.characters.index(r) for r in (KING, QUEEN, BEGGAR)],
+                    "cards": HAND_SIZE,
+                    "draw": len(self.draw),
+                    "kings_hand": bool(extra),
+                },
+            )
         else:
-            self.log_event(None, "deal", f"Hand {self.hand_number} is dealt: {HAND_SIZE} cards each, "
-                                         f"{len(self.draw)} in the draw pile{extra}.",
-                           {"hand": self.hand_number, "cards": HAND_SIZE, "draw": len(self.draw),
-                            "kings_hand": bool(extra)})
+            self.log_event(
+                None,
+                "deal",
+                f"Hand {self.hand_number} is dealt: {HAND_SIZE} cards each, {len(self.draw)} in the draw pile{extra}.",
+                {"hand": self.hand_number, "cards": HAND_SIZE, "draw": len(self.draw), "kings_hand": bool(extra)},
+            )
         if self.options["kings_hand"]:
             self.phase = KINGS_HAND
-            self.log_event(None, "kings_hand_offer", "The King ({seat}) may take the King's Hand.",
-                           {"seat": self.characters.index(KING)})
+            self.log_event(
+                None,
+                "kings_hand_offer",
+                "The King ({seat}) may take the King's Hand.",
+                {"seat": self.characters.index(KING)},
+            )
         else:
             self._begin_benefit()
 
@@ -285,8 +302,9 @@ class RankState(State):
             self._president_exchange()
         else:
             self.phase = BENEFIT
-            self.log_event(None, "benefit", "The King ({seat}) chooses: lead, or steal from the Beggar.",
-                           {"seat": king})
+            self.log_event(
+                None, "benefit", "The King ({seat}) chooses: lead, or steal from the Beggar.", {"seat": king}
+            )
 
     def _president_exchange(self) -> None:
         """RK-13: the Beggar gives the King his two highest cards, the
@@ -380,8 +398,9 @@ class RankState(State):
             candidates = [A.LEAD, A.STEAL]
         elif phase in (GIVE_BACK, EXCHANGE):
             held = [c for c in range(1, NCODES) if self.hands[seat][c]]
-            candidates = [A.make("give", canonical(combo))
-                          for combo in combinations_with_replacement(held, self._owed(seat))]
+            candidates = [
+                A.make("give", canonical(combo)) for combo in combinations_with_replacement(held, self._owed(seat))
+            ]
         else:
             return []
         return [a for a in candidates if self._why_not(seat, a) is None]
@@ -434,18 +453,28 @@ class RankState(State):
                 beggar = self.characters.index(BEGGAR)
                 if any(self.hands[beggar][x] for x in NUMBERS):
                     return None
-                return Refusal("nothing_to_steal", "the Beggar holds no number card, so the King can only lead (RK-12)",
-                               {"seat": beggar})
+                return Refusal(
+                    "nothing_to_steal",
+                    "the Beggar holds no number card, so the King can only lead (RK-12)",
+                    {"seat": beggar},
+                )
             return Refusal("lead_or_steal", "the King chooses a benefit: 'lead' or 'steal'")
         if phase in (GIVE_BACK, EXCHANGE):
             if kind != "give":
-                return Refusal("must_give", "the King gives one card back to the Beggar: 'give CARD'"
-                               if phase == GIVE_BACK else "cards are given back: 'give CARDS'",
-                               {"phase": phase, "count": self._owed(seat)})
+                return Refusal(
+                    "must_give",
+                    "the King gives one card back to the Beggar: 'give CARD'"
+                    if phase == GIVE_BACK
+                    else "cards are given back: 'give CARDS'",
+                    {"phase": phase, "count": self._owed(seat)},
+                )
             need = self._owed(seat)
             if len(act.cards) != need:
-                return Refusal("wrong_count", f"give exactly {need} card{'s' if need != 1 else ''}",
-                               {"count": need, "given": len(act.cards)})
+                return Refusal(
+                    "wrong_count",
+                    f"give exactly {need} card{'s' if need != 1 else ''}",
+                    {"count": need, "given": len(act.cards)},
+                )
             return self._missing(seat, act)
         if phase == OVER:
             return Refusal("game_over", "the game is over")
@@ -471,27 +500,37 @@ class RankState(State):
         if act.is_lone_modifier:  # RK-7
             h = self.hands[seat]
             if self.sizes[seat] != h[UP] + h[DOWN]:
-                return Refusal("lone_modifier",
-                               "a lone Rank-Up or Rank-Down is only allowed when your hand holds nothing else (RK-7)")
+                return Refusal(
+                    "lone_modifier",
+                    "a lone Rank-Up or Rank-Down is only allowed when your hand holds nothing else (RK-7)",
+                )
             moved = self.pile_value + (1 if cards[0] == UP else -1)
             if not k or 1 <= moved <= 13:
                 return None
-            return Refusal("out_of_range", "the pile's value must stay within 1-13 (RK-7)",
-                           {"value": moved, "pile": self.pile_value})
+            return Refusal(
+                "out_of_range",
+                "the pile's value must stay within 1-13 (RK-7)",
+                {"value": moved, "pile": self.pile_value},
+            )
         nums = [c for c in cards if c in NUMBERS]
         if DOWN in cards and not nums:
             return Refusal("down_needs_number", "a Rank-Down needs at least one number card with it (RK-5)")
         if nums and nums[0] != nums[-1]:  # canonical order: highest first
             high, low = nums[0], nums[-1]
             if not (UP in cards and high - low == 1 and nums.count(low) == 1):
-                return Refusal("mixed_values", "the number cards must all have one value; with a Rank-Up, "
-                               "exactly one card may be one lower (RK-4)")
+                return Refusal(
+                    "mixed_values",
+                    "the number cards must all have one value; with a Rank-Up, "
+                    "exactly one card may be one lower (RK-4)",
+                )
         if not k:  # RK-5: leading, any set of any count
             return None
         if act.count != k:
-            return Refusal("wrong_count",
-                           f"the pile needs {k} card{'s' if k != 1 else ''} (number cards and Wilds), "
-                           f"you played {act.count}", {"count": k, "given": act.count})
+            return Refusal(
+                "wrong_count",
+                f"the pile needs {k} card{'s' if k != 1 else ''} (number cards and Wilds), you played {act.count}",
+                {"count": k, "given": act.count},
+            )
         if DOWN in cards:  # RK-5: a Rank-Down needs only the same count
             return None
         v = self.pile_value
@@ -502,8 +541,12 @@ class RankState(State):
             return Refusal("too_low", f"a value of {value} does not beat the pile's {v}", {"value": value, "pile": v})
         if UP in cards:
             return Refusal("nothing_beats", f"nothing beats a {v}: 13 is the highest value (RK-4)", {"pile": v})
-        return Refusal("wilds_too_high", f"Wilds alone on a {v} would be {v + 1}, but on their own they go no higher "
-                       "than 12; with a Rank-Up they make a 13 (RK-4)", {"pile": v, "value": v + 1})
+        return Refusal(
+            "wilds_too_high",
+            f"Wilds alone on a {v} would be {v + 1}, but on their own they go no higher "
+            "than 12; with a Rank-Up they make a 13 (RK-4)",
+            {"pile": v, "value": v + 1},
+        )
 
     def _set_value(self, act: A.RankAction) -> int:
         """RK-4: the value the set ``act`` takes if played now (the engine plays it at this value)."""
@@ -524,9 +567,11 @@ class RankState(State):
             need = cards.count(c)
             if need > have[c]:
                 held = "no" if have[c] == 0 else "only one" if have[c] == 1 else f"only {have[c]}"
-                return Refusal("not_in_hand",
-                               f"you hold {held} {NAMES[c]}{'' if have[c] == 1 else 's'}, and the play needs {need}",
-                               {"cards": [TEXT[c]], "held": have[c], "needed": need})
+                return Refusal(
+                    "not_in_hand",
+                    f"you hold {held} {NAMES[c]}{'' if have[c] == 1 else 's'}, and the play needs {need}",
+                    {"cards": [TEXT[c]], "held": have[c], "needed": need},
+                )
         return None
 
     def _legal_plays(self, seat: int) -> list[A.RankAction]:
@@ -615,9 +660,18 @@ class RankState(State):
 
     def _committed(self, seat: int, action: Action) -> None:
         # RK-13: the King's and the Queen's give-backs are chosen in secret, each seen by its chooser only
-        self.log_event(seat, "commit", "{seat} has chosen what to give back.", {"seat": seat},
-                       {seat: ("{seat} chooses to " + action.text + " (hidden until both have chosen).",
-                               {"seat": seat, "action": action.text})})
+        self.log_event(
+            seat,
+            "commit",
+            "{seat} has chosen what to give back.",
+            {"seat": seat},
+            {
+                seat: (
+                    "{seat} chooses to " + action.text + " (hidden until both have chosen).",
+                    {"seat": seat, "action": action.text},
+                )
+            },
+        )
 
     def _resolve(self, actions: dict[int, Action]) -> None:
         phase = self.phase
@@ -638,10 +692,14 @@ class RankState(State):
                 self.set_aside = self.kings_hand
             self.kings_hand = [0] * NCODES
             self.kh_choice = act.kind
-            self.log_event(king, "kings_hand", "The King ({seat}) takes the King's Hand and sets his own aside unseen."
-                           if act.kind == "swap" else
-                           "The King ({seat}) keeps his hand; the King's Hand is set aside unseen.",
-                           {"seat": king, "swap": act.kind == "swap"})
+            self.log_event(
+                king,
+                "kings_hand",
+                "The King ({seat}) takes the King's Hand and sets his own aside unseen."
+                if act.kind == "swap"
+                else "The King ({seat}) keeps his hand; the King's Hand is set aside unseen.",
+                {"seat": king, "swap": act.kind == "swap"},
+            )
             self._begin_benefit()
         elif phase == BENEFIT:
             act = actions[king]
@@ -718,14 +776,22 @@ class RankState(State):
             name = "Rank-Up" if act.cards[0] == UP else "Rank-Down"
             if self.pile_count:
                 self.pile_value += 1 if act.cards[0] == UP else -1
-                self.log_event(seat, "lone", f"{{seat}} plays a lone {name}: the pile is now "
-                                             f"{_set_words(self.pile_count, self.pile_value)}; {{seat}} sits out the "
-                                             f"round{self._out_words(seat)}.",
-                               {"seat": seat, "cards": _card_list(act.text), "out": self.sizes[seat] == 0})
+                self.log_event(
+                    seat,
+                    "lone",
+                    f"{{seat}} plays a lone {name}: the pile is now "
+                    f"{_set_words(self.pile_count, self.pile_value)}; {{seat}} sits out the "
+                    f"round{self._out_words(seat)}.",
+                    {"seat": seat, "cards": _card_list(act.text), "out": self.sizes[seat] == 0},
+                )
                 self._next(seat)
                 return
-            self.log_event(seat, "shed", f"{{seat}} sheds a lone {name} and sits out the round{self._out_words(seat)}.",
-                           {"seat": seat, "cards": _card_list(act.text), "out": self.sizes[seat] == 0})
+            self.log_event(
+                seat,
+                "shed",
+                f"{{seat}} sheds a lone {name} and sits out the round{self._out_words(seat)}.",
+                {"seat": seat, "cards": _card_list(act.text), "out": self.sizes[seat] == 0},
+            )
             if self._hand_done():
                 return
             nxt = self._left(seat, lambda s: self.sizes[s] > 0 and not self.passed[s])
@@ -746,31 +812,46 @@ class RankState(State):
         words = _SET_WORDS.get((self.pile_count, base)) or _set_words(self.pile_count, base)
         if self.sizes[seat]:
             text = act.text
-            self.log_event(seat, "play", f"{{seat}} plays {text} ({words}).",
-                           _PLAY_DATA.get((text, seat)) or _play_data(text, seat))
+            self.log_event(
+                seat,
+                "play",
+                f"{{seat}} plays {text} ({words}).",
+                _PLAY_DATA.get((text, seat)) or _play_data(text, seat),
+            )
         else:
-            self.log_event(seat, "play", f"{{seat}} plays {act.text} ({words}) and is out "
-                                         f"({_ordinal(len(self.finished))}).",
-                           {"seat": seat, "cards": _card_list(act.text), "place": len(self.finished)})
+            self.log_event(
+                seat,
+                "play",
+                f"{{seat}} plays {act.text} ({words}) and is out ({_ordinal(len(self.finished))}).",
+                {"seat": seat, "cards": _card_list(act.text), "place": len(self.finished)},
+            )
         self._next(seat)
 
     def _crown_event(self, seat: int, act: A.RankAction, drawn: list[int]) -> None:
         """RK-6: the Crown wins the round; a Crown + Draw 2's cards are seen by the drawer only (RK-16)."""
         out = self._out_words(seat)
         if act.cards[0] == CROWN:
-            self.log_event(seat, "crown", f"{{seat}} plays a Crown and wins the round{out}.",
-                           {"seat": seat, "cards": _card_list(act.text), "out": bool(out)})
+            self.log_event(
+                seat,
+                "crown",
+                f"{{seat}} plays a Crown and wins the round{out}.",
+                {"seat": seat, "cards": _card_list(act.text), "out": bool(out)},
+            )
             return
         if not drawn:
-            self.log_event(seat, "crown", f"{{seat}} plays a Crown + Draw 2 and wins the round; the draw pile is "
-                                          f"empty{out}.",
-                           {"seat": seat, "cards": _card_list(act.text), "out": bool(out), "drawn": 0})
+            self.log_event(
+                seat,
+                "crown",
+                f"{{seat}} plays a Crown + Draw 2 and wins the round; the draw pile is empty{out}.",
+                {"seat": seat, "cards": _card_list(act.text), "out": bool(out), "drawn": 0},
+            )
             return
         head = f"{{seat}} plays a Crown + Draw 2, wins the round and draws {_cards_words(len(drawn))}"
         data: dict[str, Any] = {"seat": seat, "cards": _card_list(act.text), "out": False, "drawn": len(drawn)}
         shown = [TEXT[c] for c in canonical(drawn)]
-        self.log_event(seat, "crown", f"{head}.", data,
-                       {seat: (f"{head}: {' '.join(shown)}.", {**data, "drew": shown})})
+        self.log_event(
+            seat, "crown", f"{head}.", data, {seat: (f"{head}: {' '.join(shown)}.", {**data, "drew": shown})}
+        )
 
     def _next(self, seat: int) -> None:
         """After a play or pass by ``seat``: end the round or hand, or pass the turn."""
@@ -786,8 +867,12 @@ class RankState(State):
                     break
             else:  # RK-9: the owner leads, or the next holder to the owner's left
                 leader = owner if sizes[owner] else self._left_holder(owner)
-                self.log_event(None, "round_won", "{seat} wins the round and leads." if leader == owner else
-                               "{seat} wins the round; {leader} leads.", {"seat": owner, "leader": leader})
+                self.log_event(
+                    None,
+                    "round_won",
+                    "{seat} wins the round and leads." if leader == owner else "{seat} wins the round; {leader} leads.",
+                    {"seat": owner, "leader": leader},
+                )
                 self._new_round(leader)
                 return
         for s in _LEFT[n][seat]:
@@ -833,10 +918,18 @@ class RankState(State):
         gained = [0] * n if endless else self._hooks().tokens(finish, n)
         for s, k in enumerate(gained):
             self.tokens[s] += k
-        self.hands_log.append(_frozen(
-            {"hand": self.hand_number, "finish": finish, "king": finish[0], "queen": finish[1],
-             "beggar": finish[-1], "tokens": list(self.tokens)}
-        ))
+        self.hands_log.append(
+            _frozen(
+                {
+                    "hand": self.hand_number,
+                    "finish": finish,
+                    "king": finish[0],
+                    "queen": finish[1],
+                    "beggar": finish[-1],
+                    "tokens": list(self.tokens),
+                }
+            )
+        )
         self.finished = finish
         self._hand_over_event(finish, endless, gained)
         place = {s: i for i, s in enumerate(finish)}
@@ -845,9 +938,12 @@ class RankState(State):
                 best = max(self.kings)
                 self.winner = min((s for s in range(n) if self.kings[s] == best), key=place.__getitem__)
                 self.phase = OVER
-                self.log_event(None, "game_won", f"{{seat}} wins the game, King in {best} of "
-                                                 f"{self.hand_number} hands (RK-15).",
-                               {"seat": self.winner, "kings": best, "hands": self.hand_number})
+                self.log_event(
+                    None,
+                    "game_won",
+                    f"{{seat}} wins the game, King in {best} of {self.hand_number} hands (RK-15).",
+                    {"seat": self.winner, "kings": best, "hands": self.hand_number},
+                )
                 return
         else:
             target = int(self.options["tokens_to_win"] or 0)
@@ -856,9 +952,12 @@ class RankState(State):
                 self.winner = min(reached, key=place.__getitem__)
                 self.phase = OVER
                 tie = " (the better finish this hand breaks the tie)" if len(reached) > 1 else ""
-                self.log_event(None, "game_won", f"{{seat}} wins the game with {self.tokens[self.winner]} Royal "
-                                                 f"Tokens{tie}.",
-                               {"seat": self.winner, "tokens": self.tokens[self.winner], "tie": bool(tie)})
+                self.log_event(
+                    None,
+                    "game_won",
+                    f"{{seat}} wins the game with {self.tokens[self.winner]} Royal Tokens{tie}.",
+                    {"seat": self.winner, "tokens": self.tokens[self.winner], "tie": bool(tie)},
+                )
                 return
         self.hand_number += 1
         self._deal(dealer=finish[-1])
@@ -882,10 +981,19 @@ class RankState(State):
         roles.append(f"{{finish.{last}}} Beggar{plus(finish[-1])}")
         scores = self.kings if endless else self.tokens
         tally = ", ".join(f"{{seats.{s}}} {k}" for s, k in enumerate(scores))
-        self.log_event(None, "hand_over", f"Hand {self.hand_number} is over: {', '.join(roles)}. "
-                                          f"{'Times King' if endless else 'Tokens'}: {tally}.",
-                       {"hand": self.hand_number, "finish": list(finish), "gained": list(gained),
-                        "seats": list(range(len(scores))), "scores": list(scores), "endless": endless})
+        self.log_event(
+            None,
+            "hand_over",
+            f"Hand {self.hand_number} is over: {', '.join(roles)}. {'Times King' if endless else 'Tokens'}: {tally}.",
+            {
+                "hand": self.hand_number,
+                "finish": list(finish),
+                "gained": list(gained),
+                "seats": list(range(len(scores))),
+                "scores": list(scores),
+                "endless": endless,
+            },
+        )
 
     # -- results and views -------------------------------------------------------------
     def result(self) -> Result | None:
@@ -898,8 +1006,11 @@ class RankState(State):
             winner=self.winner,
             ranking=tuple(ranking),
             scores=tuple(scores),
-            details={"score": "times King" if self.options["endless"] else "Royal Tokens",
-                     "kings": [h["king"] for h in self.hands_log], "hands": len(self.hands_log)},
+            details={
+                "score": "times King" if self.options["endless"] else "Royal Tokens",
+                "kings": [h["king"] for h in self.hands_log],
+                "hands": len(self.hands_log),
+            },
         )
 
     def view(self, seat: int | None) -> JSON:
@@ -977,8 +1088,9 @@ class RankState(State):
             finish = list(h["finish"])
             per_hand = 0 if self.options["endless"] else sum(self._hooks().tokens(finish, n))
             if b - a != per_hand:
-                problems.append(f"token totals by hand {totals} do not grow by what hand {h['hand']} gives "
-                                f"({per_hand})")
+                problems.append(
+                    f"token totals by hand {totals} do not grow by what hand {h['hand']} gives ({per_hand})"
+                )
                 break
         if self.hands_log and list(self.hands_log[-1]["tokens"]) != self.tokens:
             problems.append(f"tokens {self.tokens} differ from the last hand's {self.hands_log[-1]['tokens']}")

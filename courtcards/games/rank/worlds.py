@@ -119,8 +119,8 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
         "owner": view["pile"]["owner"],
         "discard": view["discard"],
         "kings_hand": [TEXT[c] for c in remainder] if phase == KINGS_HAND else [],
-        "set_aside": view["kings_hand"].get("set_aside") or ([] if phase == KINGS_HAND else
-                                                              [TEXT[c] for c in remainder]),
+        "set_aside": view["kings_hand"].get("set_aside")
+        or ([] if phase == KINGS_HAND else [TEXT[c] for c in remainder]),
         "kings_hand_choice": kh["choice"],
         "passed": [bool(p["passed"]) for p in players],
         "turn": view["turn"] if view["turn"] is not None else 0,
@@ -131,7 +131,8 @@ def sample_world(game: RankGame, view: Mapping[str, Any], rng: Rng) -> RankState
         "hands_log": view["hands_log"],
         "exchanges": _exchanges(view, hands, hidden, rng),
         "owed": {str(e["to"]): e["count"] for e in view["exchanges"] if e["why"] == "tax" and e["count"]}
-        if phase == EXCHANGE else {},
+        if phase == EXCHANGE
+        else {},
         "round_log": view["round_log"],
         "last_round": view["last_round"],
         "winner": (view["result"] or {}).get("winner"),

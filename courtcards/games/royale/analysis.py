@@ -45,8 +45,11 @@ def observe(record: GameRecord, kinds: tuple[str, ...]) -> GameFacts:
         timeline.append(list(wins))
     for t, name in enumerate(TIERS):
         # RR-4: a game ends on a tier win the loser cannot pay for
-        facts.count(END, f"game ended by a {name} tier win", any(
-            e.get("lost") and e["outcome"] == "tier" and TIERS.index(e["tiers"][e["winner"]]) == t for e in log))
+        facts.count(
+            END,
+            f"game ended by a {name} tier win",
+            any(e.get("lost") and e["outcome"] == "tier" and TIERS.index(e["tiers"][e["winner"]]) == t for e in log),
+        )
     facts.count(END, "draw (round limit)", res["winner"] is None)
     facts.lead_changes, facts.clear_at, facts.comeback = drama(timeline, res["winner"])
     return facts

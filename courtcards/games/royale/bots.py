@@ -138,8 +138,9 @@ class MixedBot:
     def strategy(self, view: dict[str, Any]) -> tuple[list[int], list[float], float]:
         """The cards it may play (the best of each tier held), their probabilities and the game's value."""
         info = _Info(view)
-        cards = [max((c for c in info.hand if tier(c) == t), key=rank) for t in TIERS
-                 if any(tier(c) == t for c in info.hand)]
+        cards = [
+            max((c for c in info.hand if tier(c) == t), key=rank) for t in TIERS if any(tier(c) == t for c in info.hand)
+        ]
         cols = [t for t in TIERS if info.holds_tier(t) >= 0.05] or list(TIERS)
         matrix = [[info.payoff(c, t) for t in cols] for c in cards]
         x, v = solve_zero_sum(matrix)
@@ -232,8 +233,11 @@ class Evidence:
             self.rounds.append((card, gone, drawn))
             drawn += 1 + (entry.get("outcome") == "rank" and entry.get("winner") == opp)
         self.left = [c for c, gone, _ in self.rounds for c in (c, *gone)]  # in the order they left the hand
-        self.ok = bool(self.rounds) and sorted(self.left) == sorted(world.piles[opp]) and (
-            drawn == len(self.left) + len(world.hands[opp]))
+        self.ok = (
+            bool(self.rounds)
+            and sorted(self.left) == sorted(world.piles[opp])
+            and (drawn == len(self.left) + len(world.hands[opp]))
+        )
 
     def held(self, order: Sequence[int]) -> list[list[int]] | None:
         """The opponent's hand at each round before it played, sorted, as this deck order gives them;
@@ -274,12 +278,13 @@ class Evidence:
 def _keeps(hand: Sequence[int], card: int, gone: Sequence[int]) -> bool:
     """Did a bot that discards by ``keep_order`` discard ``gone`` from ``hand`` less ``card``?"""
     rest = [c for c in hand if c != card]
-    drop = keep_order(rest)[len(rest) - len(gone):]
+    drop = keep_order(rest)[len(rest) - len(gone) :]
     return sorted(map(rank, drop)) == sorted(map(rank, gone))
 
 
-def fitter(world: Any, seat: int, model: Any = None, rounds: Any = None
-           ) -> Callable[[Any, Rng, int], tuple[int, int]] | None:
+def fitter(
+    world: Any, seat: int, model: Any = None, rounds: Any = None
+) -> Callable[[Any, Rng, int], tuple[int, int]] | None:
     """A refit of worlds drawn from ``seat``'s view (``world`` one of them) so that the opponent's
     hand fits its plays and discards seen (``Evidence``); None when they say nothing."""
     evidence = Evidence(world, seat)

@@ -49,13 +49,22 @@ class DiscardTableOption(Option):
 ROYALE_OPTIONS = OptionSet(
     options=(
         DiscardTableOption(
-            "discards", "choice", "4,3,2",
+            "discards",
+            "choice",
+            "4,3,2",
             "Cards the tier loser discards when beaten by a Low, Middle, High card: 'low,middle,high'. "
             "The rulebook's table is lost; 4,3,2 is the project's reconstruction (RR-2).",
             choices=TABLES,
         ),
-        Option("max_rounds", "int", None, "End the game as a draw after this many rounds; none = no limit (RR-6).",
-               minimum=1, maximum=100_000, optional=True),
+        Option(
+            "max_rounds",
+            "int",
+            None,
+            "End the game as a draw after this many rounds; none = no limit (RR-6).",
+            minimum=1,
+            maximum=100_000,
+            optional=True,
+        ),
     ),
     presets={"standard": {}, "flat": {"discards": "3,3,3"}, "sim": {"max_rounds": 200}},
     preset_docs={
@@ -150,8 +159,9 @@ class RoyaleGame(Game[RoyaleState]):
     def _check_pending(self, state: State, seat: int, action: Action, strict: bool) -> None:
         assert isinstance(state, RoyaleState) and isinstance(action, RoyaleAction)
         if strict and (state.phase != "play" or action.kind != "play" or action.card not in state.hands[seat]):
-            raise PositionError(f"pending.{seat}", f"seat {seat}'s pending choice {action.text!r} is not a card "
-                                                   "it can play")
+            raise PositionError(
+                f"pending.{seat}", f"seat {seat}'s pending choice {action.text!r} is not a card it can play"
+            )
 
     def parse_action(self, text: str) -> RoyaleAction:
         return parse_action(text)

@@ -15,15 +15,49 @@ from courtcards.games.royale.ids import DISCARD_BASE
 
 #: 52-card planes, in this order
 PLANES = (
-    "my_hand", "my_deck", "my_pile", "my_known", "opp_pile", "opp_known",
-    "my_committed", "last_my_card", "last_opp_card", "my_partial_discard",
+    "my_hand",
+    "my_deck",
+    "my_pile",
+    "my_known",
+    "opp_pile",
+    "opp_known",
+    "my_committed",
+    "last_my_card",
+    "last_opp_card",
+    "my_partial_discard",
 )
 #: single numbers after the planes, in this order
 SCALARS = (
-    "phase_play", "phase_discard", "phase_over", "me_to_move", "opp_to_move", "me_committed", "opp_committed",
-    "my_hand_size", "opp_hand_size", "my_deck_size", "opp_deck_size", "my_reshuffles", "opp_reshuffles",
-    "i_owe", "opp_owes", "table_low", "table_middle", "table_high", "round", "rounds_left", "has_round_limit",
-    "last_tie", "last_rank", "last_tier", "last_i_won", "last_opp_won", "i_won", "i_lost", "draw", "partial_count",
+    "phase_play",
+    "phase_discard",
+    "phase_over",
+    "me_to_move",
+    "opp_to_move",
+    "me_committed",
+    "opp_committed",
+    "my_hand_size",
+    "opp_hand_size",
+    "my_deck_size",
+    "opp_deck_size",
+    "my_reshuffles",
+    "opp_reshuffles",
+    "i_owe",
+    "opp_owes",
+    "table_low",
+    "table_middle",
+    "table_high",
+    "round",
+    "rounds_left",
+    "has_round_limit",
+    "last_tie",
+    "last_rank",
+    "last_tier",
+    "last_i_won",
+    "last_opp_won",
+    "i_won",
+    "i_lost",
+    "draw",
+    "partial_count",
 )
 P = {name: i * 52 for i, name in enumerate(PLANES)}
 S = {name: len(PLANES) * 52 + i for i, name in enumerate(SCALARS)}
@@ -83,7 +117,10 @@ def tensor(view: Mapping[str, Any], prefix: tuple[int, ...]) -> npt.NDArray[np.f
         out[S["i_owe" if owed["seat"] == me else "opp_owes"]] = owed["count"] / 6
     table = view["discard_table"]
     out[S["table_low"]], out[S["table_middle"]], out[S["table_high"]] = (
-        table["low"] / 6, table["middle"] / 6, table["high"] / 6)
+        table["low"] / 6,
+        table["middle"] / 6,
+        table["high"] / 6,
+    )
     rnd, limit = view["round"], view["options"].get("max_rounds")
     out[S["round"]] = min(rnd, 100) / 100
     if limit:

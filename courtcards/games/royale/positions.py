@@ -59,8 +59,9 @@ def load_position(state: RoyaleState, data: Mapping[str, Any], strict: bool) -> 
         if strict:
             dupes = sorted(c for c, n in Counter(listed).items() if n > 1)
             if dupes:
-                raise PositionError(f"hands[{s}]", f"seat {s}: {' '.join(texts(dupes))} listed twice "
-                                                   "(each player has one deck)")
+                raise PositionError(
+                    f"hands[{s}]", f"seat {s}: {' '.join(texts(dupes))} listed twice (each player has one deck)"
+                )
         seen = set(listed)
         rest = [c for c in DECK if c not in seen]
         new_piles[s] = piles[s] if piles else ([] if decks is None else rest)
@@ -90,14 +91,27 @@ def load_position(state: RoyaleState, data: Mapping[str, Any], strict: bool) -> 
         state.loser = loser
         state.owe = owed.integer("count", 1, 52)
         if strict and state.owe > len(state.hands[state.loser]):
-            raise PositionError(owed.at("count"), f"seat {state.loser} cannot owe {N_CARDS[state.owe]} holding "
-                                                  f"{len(state.hands[state.loser])} (RR-4)")
+            raise PositionError(
+                owed.at("count"),
+                f"seat {state.loser} cannot owe {N_CARDS[state.owe]} holding {len(state.hands[state.loser])} (RR-4)",
+            )
     elif f.data.get("owed") is not None:
         raise PositionError("owed", f"only the discard phase owes cards, not the {state.phase} phase")
     state._rounds = read_rounds_log(f, "rounds_log")
     if state.phase == DISCARD and not state._rounds:
-        state._rounds.append(freeze_entry({"round": state.round, "cards": [], "tiers": [], "outcome": "tier",
-                                          "winner": 1 - state.loser, "discard": state.owe, "discarded": []}))
+        state._rounds.append(
+            freeze_entry(
+                {
+                    "round": state.round,
+                    "cards": [],
+                    "tiers": [],
+                    "outcome": "tier",
+                    "winner": 1 - state.loser,
+                    "discard": state.owe,
+                    "discarded": [],
+                }
+            )
+        )
     state.reshuffles = f.ints("reshuffles", 2, 0, default=[0, 0])
     known = f.card_lists("known_cards", parse_card, 2, default=[[], []])
     state.known = [sorted(k) for k in known]
@@ -108,7 +122,6 @@ def load_position(state: RoyaleState, data: Mapping[str, Any], strict: bool) -> 
     state.end_reason = f.text("end_reason", END_REASONS) if f.data.get("end_reason") is not None else None
     if strict and state.phase == PLAY and not all(state.hands):
         raise PositionError("hands", "both players must hold a card in the play phase")
-
 
 
 def read_rounds_log(f: Fields, key: str, required: bool = False) -> list[LogEntry]:
@@ -132,17 +145,33 @@ def _quick_entry(raw: Any) -> LogEntry | None:
         return None
     rnd, cards, tiers, outcome = raw.get("round"), raw.get("cards"), raw.get("tiers"), raw.get("outcome")
     winner, k, discarded, lost = raw.get("winner"), raw.get("discard"), raw.get("discarded"), raw.get("lost", False)
-    if (type(rnd) is not int or rnd < 1 or type(k) is not int or not 0 <= k <= 52 or type(lost) is not bool
-            or type(cards) is not list or len(cards) not in (0, 2) or type(discarded) is not list
-            or type(outcome) is not str or outcome not in OUTCOMES
-            or not (winner is None if outcome == "tie" else type(winner) is int and 0 <= winner <= 1)):
+    if (
+        type(rnd) is not int
+        or rnd < 1
+        or type(k) is not int
+        or not 0 <= k <= 52
+        or type(lost) is not bool
+        or type(cards) is not list
+        or len(cards) not in (0, 2)
+        or type(discarded) is not list
+        or type(outcome) is not str
+        or outcome not in OUTCOMES
+        or not (winner is None if outcome == "tie" else type(winner) is int and 0 <= winner <= 1)
+    ):
         return None
     if not all(type(c) is str and c in CODE for c in cards) or not all(type(c) is str and c in CODE for c in discarded):
         return None
     if tiers != [TIER_NAMES[tier(CODE[c])] for c in cards]:
         return None
-    entry: LogEntry = (("round", rnd), ("cards", tuple(cards)), ("tiers", tuple(tiers)), ("outcome", outcome),
-                       ("winner", winner), ("discard", k), ("discarded", tuple(discarded)))
+    entry: LogEntry = (
+        ("round", rnd),
+        ("cards", tuple(cards)),
+        ("tiers", tuple(tiers)),
+        ("outcome", outcome),
+        ("winner", winner),
+        ("discard", k),
+        ("discarded", tuple(discarded)),
+    )
     return (*entry, ("lost", lost)) if "lost" in raw else entry
 
 

@@ -92,7 +92,7 @@ def sentence(view: View, entry: Mapping[str, Any]) -> str:
         core = word.strip(_AROUND)
         if core in cards:
             at = word.index(core)
-            out.append(escape(word[:at]) + card_markup(core) + escape(word[at + len(core):]))
+            out.append(escape(word[:at]) + card_markup(core) + escape(word[at + len(core) :]))
         else:
             out.append(escape(word))
     return " ".join(out)
@@ -107,8 +107,10 @@ def new_events(before: View | None, after: View) -> list[dict[str, Any]]:
 def render_view(console: Console, view: View) -> None:
     me = view.get("seat")
     table_ = view["discard_table"]
-    console.rule(f"[bold]Rank Royale[/] · round {view['round']} · discards low {table_['low']}, "
-                 f"middle {table_['middle']}, high {table_['high']}")
+    console.rule(
+        f"[bold]Rank Royale[/] · round {view['round']} · discards low {table_['low']}, "
+        f"middle {table_['middle']}, high {table_['high']}"
+    )
     table = Table(box=box.SIMPLE, show_header=True)
     for col in ("player", "hand", "deck", "discard pile (top card first)"):
         table.add_column(col)
@@ -136,9 +138,11 @@ def render_view(console: Console, view: View) -> None:
 
 
 def describe_start(view: View) -> list[str]:
-    return ["Rank Royale: each round both players choose a card in secret, then both are revealed. "
-            "Type [bold]help[/] for the rules in short.",
-            *(sentence(view, e) for e in view["log"])]
+    return [
+        "Rank Royale: each round both players choose a card in secret, then both are revealed. "
+        "Type [bold]help[/] for the rules in short.",
+        *(sentence(view, e) for e in view["log"]),
+    ]
 
 
 def describe_event(before: View, after: View, seat: int, text: str) -> list[str]:
@@ -149,16 +153,18 @@ def describe_event(before: View, after: View, seat: int, text: str) -> list[str]
 def render_moves(console: Console, view: View, legal: Sequence[str], full: bool) -> None:
     if view["phase"] == "discard":
         count = view["owed"]["count"]
-        console.print(f"Discard {plural(count, 'card')} of your choice, e.g. [bold]discard "
-                      f"{' '.join(view['hand'][:count])}[/].")
+        console.print(
+            f"Discard {plural(count, 'card')} of your choice, e.g. [bold]discard {' '.join(view['hand'][:count])}[/]."
+        )
         if full:
             console.print(", ".join(escape(t) for t in legal))
         return
     by_tier: dict[str, list[str]] = {"low": [], "middle": [], "high": []}
     for t in legal:
         by_tier[tier_of(t)].append(t)
-    console.print("Choose a card: " + " · ".join(
-        f"{name}: {cards_markup(cards)}" for name, cards in by_tier.items() if cards))
+    console.print(
+        "Choose a card: " + " · ".join(f"{name}: {cards_markup(cards)}" for name, cards in by_tier.items() if cards)
+    )
 
 
 def _result_lines(view: View) -> list[str]:

@@ -9,6 +9,14 @@ from courtcards.bots.profile import SearchProfile
 from courtcards.games.royale.bots import fitter, odds
 
 PROFILE = SearchProfile(
-    rollout="greedy", depth=0, worlds=32, model="mixed", fit=100, open_choices=True, adapt=True,
-    fitter=fitter, odds=odds, confident=0.9,
+    rollout="greedy",
+    depth=0,
+    worlds=32,
+    model="mixed",
+    fit=100,
+    open_choices=True,
+    adapt=True,
+    fitter=fitter,
+    odds=odds,
+    confident=0.9,
 )

@@ -87,8 +87,10 @@ DUELS = tuple(_duel(c0, c1) for c0 in DECK for c1 in DECK)
 N_CARDS = tuple(f"{k} card{'s' * (k != 1)}" for k in range(53))
 # the round's draws (RR-5), worded once per card: what everyone reads, and what each seat reads of its own
 BOTH_DRAW = "{seats.0} and {seats.1} each draw a card"
-DRAWS_SEEN = (tuple(f"{{seats.0}} draws {TEXT[c]} and {{seats.1}} draws a card" for c in DECK),
-              tuple(f"{{seats.0}} draws a card and {{seats.1}} draws {TEXT[c]}" for c in DECK))
+DRAWS_SEEN = (
+    tuple(f"{{seats.0}} draws {TEXT[c]} and {{seats.1}} draws a card" for c in DECK),
+    tuple(f"{{seats.0}} draws a card and {{seats.1}} draws {TEXT[c]}" for c in DECK),
+)
 SEATS = (0, 1)
 
 
@@ -117,6 +119,7 @@ def discard_table(value: OptionValue) -> tuple[int, int, int]:
 
 
 _CHOSEN = "{seat} has chosen a card (hidden until both have chosen)"
+
 
 class RoyaleState(State):
     """A game of Rank Royale between seats 0 and 1."""
@@ -153,8 +156,12 @@ class RoyaleState(State):
             deck = self.decks[s]
             self.hands[s] = sorted(deck[:HAND_SIZE])
             del deck[:HAND_SIZE]
-        self.log_event(None, "deal", f"{{seats.0}} and {{seats.1}} shuffle their decks and draw {HAND_SIZE} cards each",
-                       {"seats": [0, 1], "count": HAND_SIZE})
+        self.log_event(
+            None,
+            "deal",
+            f"{{seats.0}} and {{seats.1}} shuffle their decks and draw {HAND_SIZE} cards each",
+            {"seats": [0, 1], "count": HAND_SIZE},
+        )
 
     @property
     def rounds_log(self) -> list[JSON]:
@@ -210,29 +217,44 @@ class RoyaleState(State):
                 return Refusal("play_phase", "this is the play phase: choose one card from your hand, like '7H'")
         elif self.phase == DISCARD and seat == self.loser:
             if action.kind != "discard":
-                return Refusal("must_discard",
-                               f"you lost on tier and must discard {N_CARDS[self.owe]}, like 'discard 3C 9S'",
-                               {"count": self.owe})
+                return Refusal(
+                    "must_discard",
+                    f"you lost on tier and must discard {N_CARDS[self.owe]}, like 'discard 3C 9S'",
+                    {"count": self.owe},
+                )
         else:
             return Refusal("not_your_decision", "not your decision now")
         if len(set(action.cards)) != len(action.cards):
             return Refusal("card_twice", "a card is listed twice")
         missing = [TEXT[c] for c in action.cards if c not in hand]
         if missing:
-            return Refusal("not_in_hand",
-                           f"you do not hold {', '.join(missing)} (hand: {' '.join(texts(hand)) or 'empty'})",
-                           {"cards": missing, "hand": list(texts(hand))})
+            return Refusal(
+                "not_in_hand",
+                f"you do not hold {', '.join(missing)} (hand: {' '.join(texts(hand)) or 'empty'})",
+                {"cards": missing, "hand": list(texts(hand))},
+            )
         if action.kind == "discard" and len(action.cards) != self.owe:
-            return Refusal("discard_count",
-                           f"you must discard exactly {N_CARDS[self.owe]}, not {len(action.cards)} (RR-2, RR-4)",
-                           {"count": self.owe, "given": len(action.cards)})
+            return Refusal(
+                "discard_count",
+                f"you must discard exactly {N_CARDS[self.owe]}, not {len(action.cards)} (RR-2, RR-4)",
+                {"count": self.owe, "given": len(action.cards)},
+            )
         return None
 
     def _committed(self, seat: int, action: Action) -> None:
         # RR-3: the other seat learns that a card was chosen, never which, until both have chosen
-        self.log_event(seat, "commit", _CHOSEN, {"seat": seat},
-                       {seat: ("{seat} chooses " + action.text + " (hidden until both have chosen)",
-                               {"seat": seat, "action": action.text})})
+        self.log_event(
+            seat,
+            "commit",
+            _CHOSEN,
+            {"seat": seat},
+            {
+                seat: (
+                    "{seat} chooses " + action.text + " (hidden until both have chosen)",
+                    {"seat": seat, "action": action.text},
+                )
+            },
+        )
 
     def _resolve(self, actions: dict[int, Action]) -> None:
         # One event per action (the engine's log): the reveal with its outcome, and whatever
@@ -241,8 +263,9 @@ class RoyaleState(State):
             act: A.RoyaleAction = actions[self.loser]  # type: ignore[assignment]
             seat = self.loser
             shown = self._discard(seat, act.cards)
-            self._end_round("discard", "{seat} discards " + shown, {"seats": [0, 1], "seat": seat,
-                                                                    "cards": shown.split()}, seat)
+            self._end_round(
+                "discard", "{seat} discards " + shown, {"seats": [0, 1], "seat": seat, "cards": shown.split()}, seat
+            )
             return
         c0: int = actions[0].cards[0]  # type: ignore[attr-defined]
         c1: int = actions[1].cards[0]  # type: ignore[attr-defined]
@@ -266,8 +289,13 @@ class RoyaleState(State):
             if k > held:  # RR-4: cannot discard, loses at once
                 self._rounds.append((*entry, ("lost", True)))
                 data["discard"], data["held"] = k, held
-                self.log_event(None, "round", f"Round {self.round}: {words} {N_CARDS[k]} but holds {held}, "
-                                              "so {loser} loses and {winner} wins", data)
+                self.log_event(
+                    None,
+                    "round",
+                    f"Round {self.round}: {words} {N_CARDS[k]} but holds {held}, "
+                    "so {loser} loses and {winner} wins",
+                    data,
+                )
                 self._finish(w, COULD_NOT_DISCARD)
                 return
             self._rounds.append(entry)
@@ -287,8 +315,15 @@ class RoyaleState(State):
             return
         card, shuffled = self._draw(w)  # RR-4: the higher rank draws
         said, seen = _draw_words(card, shuffled)
-        self._end_round("round", f"Round {self.round}: {words} and {said}", data, None,
-                        f"Round {self.round}: {words} and {seen}", w, card)
+        self._end_round(
+            "round",
+            f"Round {self.round}: {words} and {said}",
+            data,
+            None,
+            f"Round {self.round}: {words} and {seen}",
+            w,
+            card,
+        )
 
     def _forget(self, seat: int, cards: tuple[int, ...]) -> None:
         known = self.known[seat]
@@ -329,8 +364,16 @@ class RoyaleState(State):
         insort(self.hands[seat], card)
         return card, shuffled
 
-    def _end_round(self, kind: str, said: str, data: dict[str, Any], actor: int | None = None, seen: str | None = None,
-                   reader: int = -1, card: int = -1) -> None:
+    def _end_round(
+        self,
+        kind: str,
+        said: str,
+        data: dict[str, Any],
+        actor: int | None = None,
+        seen: str | None = None,
+        reader: int = -1,
+        card: int = -1,
+    ) -> None:
         """RR-5: each player draws one card; RR-6: the optional round limit. ``said`` is
         what the action did before the draws (by ``actor``, None for a reveal; ``seen``:
         its wording for seat ``reader``); the event adds the draws, each drawer reading
@@ -343,25 +386,37 @@ class RoyaleState(State):
             insort(h0, a)
             insort(h1, b)
             secret: dict[int, tuple[str, Mapping[str, Any]]] = {
-                s: (f"{seen if s == reader and seen is not None else said}; {DRAWS_SEEN[s][c]}",
-                    {**data, "drawn": [TEXT[x] for x in ((card, c) if s == reader and seen is not None else (c,))
-                                       if x >= 0]})
-                for s, c in ((0, a), (1, b))}
+                s: (
+                    f"{seen if s == reader and seen is not None else said}; {DRAWS_SEEN[s][c]}",
+                    {
+                        **data,
+                        "drawn": [TEXT[x] for x in ((card, c) if s == reader and seen is not None else (c,)) if x >= 0],
+                    },
+                )
+                for s, c in ((0, a), (1, b))
+            }
             self.log_event(actor, kind, f"{said}; {BOTH_DRAW}", data, secret)
         else:
             (a, sa), (b, sb) = self._draw(0), self._draw(1)
             (p0, o0), (p1, o1) = _draw_words(a, sa), _draw_words(b, sb)
             own = (a, b)
-            secret = {s: (f"{seen if s == reader and seen else said}; {{seats.0}} {o0 if s == 0 else p0}; "
-                          f"{{seats.1}} {o1 if s == 1 else p1}",
-                          {**data, "drawn": [TEXT[c] for c in ((card, own[s]) if s == reader and seen else (own[s],))
-                                             if c >= 0]})
-                      for s in (0, 1)}
+            secret = {
+                s: (
+                    f"{seen if s == reader and seen else said}; {{seats.0}} {o0 if s == 0 else p0}; "
+                    f"{{seats.1}} {o1 if s == 1 else p1}",
+                    {
+                        **data,
+                        "drawn": [TEXT[c] for c in ((card, own[s]) if s == reader and seen else (own[s],)) if c >= 0],
+                    },
+                )
+                for s in (0, 1)
+            }
             self.log_event(actor, kind, f"{said}; {{seats.0}} {p0}; {{seats.1}} {p1}", data, secret)
         limit = self.limit
         if limit is not None and self.round >= limit:
-            self.log_event(None, "round_limit", f"The round limit ({limit}) is reached: the game is a draw",
-                           {"limit": limit})
+            self.log_event(
+                None, "round_limit", f"The round limit ({limit}) is reached: the game is a draw", {"limit": limit}
+            )
             self._finish(None, ROUND_LIMIT)
             return
         self.round += 1

@@ -24,8 +24,10 @@ from courtcards.core.actions import Action
 from courtcards.core.errors import NotationError
 from courtcards.games.royals.cards import TEXT, is_face, is_number, parse_card, parse_card_list, suit
 
-HINT = ("actions are: royal QH 7H, attack SEAT, assassinate SEAT QH, discard hand, commit CARDS, commit none, "
-        "block A with B, done, hit QH, discard QH, replace QH 3H")
+HINT = (
+    "actions are: royal QH 7H, attack SEAT, assassinate SEAT QH, discard hand, commit CARDS, commit none, "
+    "block A with B, done, hit QH, discard QH, replace QH 3H"
+)
 
 
 class RoyalsKind(StrEnum):

@@ -56,8 +56,9 @@ def observe(record: GameRecord, kinds: tuple[str, ...]) -> GameFacts:
         prev = view
     res = prev["result"]
     turns = int(res["details"]["turns"])
-    facts = GameFacts(res["winner"], kinds, roles,
-                      {"rounds": math.ceil(turns / n), "turns": turns, "actions": len(record.actions)})
+    facts = GameFacts(
+        res["winner"], kinds, roles, {"rounds": math.ceil(turns / n), "turns": turns, "actions": len(record.actions)}
+    )
     facts.count(ASSASSINATIONS, "assassination succeeds (the Royal is discarded)", successes, attempts)
     facts.count(ASSASSINATIONS, "successful assassination takes the lead from its target", swings, successes)
     facts.value(ASSASSINATIONS, "assassination attempts per game", attempts)

@@ -24,9 +24,15 @@ from courtcards.games.royals.worlds import sample_world
 
 ROYALS_OPTIONS = OptionSet(
     options=(
-        Option("max_turns", "int", None,
-               "End the game as a draw once this many turns have been played (RY-8); none: no limit.",
-               minimum=1, maximum=1_000_000, optional=True),
+        Option(
+            "max_turns",
+            "int",
+            None,
+            "End the game as a draw once this many turns have been played (RY-8); none: no limit.",
+            minimum=1,
+            maximum=1_000_000,
+            optional=True,
+        ),
     ),
     presets={"standard": {}, "short": {"max_turns": 100}},
     preset_docs={
@@ -125,4 +131,3 @@ class RoyalsGame(Game[RoyalsState]):
 
     def parse_cards(self, text: str) -> list[str]:
         return [TEXT[c] for c in parse_card_list(text)]
-

@@ -69,8 +69,11 @@ class RoyalsCodec(ActionCodec):
 
     def _seat(self, action: RoyalsAction) -> int:
         if not 0 <= action.seat < self.num_players:
-            raise ActionIdError(action.text, None, f"there is no seat {action.seat} at a table of "
-                                                   f"{self.num_players}, so this action has no id")
+            raise ActionIdError(
+                action.text,
+                None,
+                f"there is no seat {action.seat} at a table of {self.num_players}, so this action has no id",
+            )
         return action.seat
 
     def _encode(self, action: Hashable) -> tuple[int, ...]:

@@ -96,7 +96,7 @@ def tensor(view: Mapping[str, Any], prefix: Sequence[int]) -> npt.NDArray[np.flo
             out[base + 276] = 1.0
         k = base + 277
         wants = need.get(str(s))
-        out[k:k + 12] = (
+        out[k : k + 12] = (
             p["hand_size"] / limit,
             p["deck_size"] / 52,
             p["score"] / view["target"],
@@ -134,8 +134,12 @@ def _seat_line(view: Mapping[str, Any], s: int) -> str:
     who = f"seat {s} (you)" if s == me else f"seat {s}"
     royals = ", ".join(f"{r['face']} {r['number']}" for r in p["royals"]) or "-"
     hand = (" ".join(view["hand"]) or "-") if s == me else str(p["hand_size"])
-    parts = [f"{who}: hand {hand}", f"deck {p['deck_size']}", f"Royals {royals} = {p['score']}",
-             f"discard {' '.join(p['discard']) or '-'}"]
+    parts = [
+        f"{who}: hand {hand}",
+        f"deck {p['deck_size']}",
+        f"Royals {royals} = {p['score']}",
+        f"discard {' '.join(p['discard']) or '-'}",
+    ]
     if p["table"]:
         parts.append(f"table {' '.join(p['table'])}")
     if p["new_deck"] is not None:
@@ -148,8 +152,10 @@ def _fight_line(fight: Mapping[str, Any]) -> str:
     need = ", ".join(f"seat {s} {'up to ' if w['up_to'] else ''}{w['count']}" for s, w in fight["need"].items())
     line = f"fight: {what} by seat {fight['attacker']} on seat {fight['defender']}; commit {need or 'nothing'}"
     if fight["revealed"]:
-        line += (f"; open attacks {fight['open_attacks'] or '-'}, open blocks {fight['open_blocks'] or '-'}"
-                 f", hits {fight['hits']}")
+        line += (
+            f"; open attacks {fight['open_attacks'] or '-'}, open blocks {fight['open_blocks'] or '-'}"
+            f", hits {fight['hits']}"
+        )
         if fight["wounds"]:
             line += ", on " + " ".join(f"{face}x{h}" for face, h in fight["wounds"])
     return line
@@ -159,8 +165,10 @@ def string(view: Mapping[str, Any], prefix: Sequence[int]) -> str:
     """One line (the information state string is one line per step), parts split by " | "."""
     n = view["num_players"]
     movers = ", ".join(str(s) for s in view["to_move"]) or "nobody"
-    lines = [f"Royals, {n} players, target {view['target']}; turn {view['round']} of seat {view['turn']}; "
-             f"phase {view['phase']}; to move: {movers}"]
+    lines = [
+        f"Royals, {n} players, target {view['target']}; turn {view['round']} of seat {view['turn']}; "
+        f"phase {view['phase']}; to move: {movers}"
+    ]
     lines += [_seat_line(view, s) for s in range(n)]
     if view["fight"]:
         lines.append(_fight_line(view["fight"]))

@@ -72,8 +72,9 @@ def load_position(state: RoyalsState, data: Mapping[str, Any], strict: bool) -> 
             state.decks[s] = decks[s][::-1]
             state.discards[s] = discards[s][::-1] if discards is not None else rest
         if len(state.hands[s]) > state.hand_limit:
-            raise PositionError(f"hands[{s}]", f"seat {s} holds {len(state.hands[s])} cards, above the limit "
-                                               f"{state.hand_limit}")
+            raise PositionError(
+                f"hands[{s}]", f"seat {s} holds {len(state.hands[s])} cards, above the limit {state.hand_limit}"
+            )
     state.phase = f.text("phase", (*PHASES, START), default=ACTION)
     fight = None if f.data.get("fight") is None else Fight.from_fields(f.obj("fight"), n)
     state.fight = fight
@@ -84,16 +85,16 @@ def load_position(state: RoyalsState, data: Mapping[str, Any], strict: bool) -> 
     for i, level in enumerate(f.array("opening", default=[])):
         at = f"opening[{i}]"
         row = as_list(level, at, n)
-        state.opening.append(["" if t == "" else TEXT[as_card(t, f"{at}[{j}]", parse_card)]
-                             for j, t in enumerate(row)])
+        state.opening.append(["" if t == "" else TEXT[as_card(t, f"{at}[{j}]", parse_card)] for j, t in enumerate(row)])
     if fight is None and state.phase in (COMMIT, PAIR, HITS, LOSSES):
         raise PositionError("fight", f"phase {state.phase!r} needs a fight")
     if fight is not None:
         if state.phase not in (COMMIT, PAIR, HITS, LOSSES):
             raise PositionError("fight", f"no fight is under way in phase {state.phase!r}")
         if fight.attacker != state.turn:
-            raise PositionError("fight.attacker", f"the fight is seat {state.turn}'s turn action, "
-                                                  f"not seat {fight.attacker}'s")
+            raise PositionError(
+                "fight.attacker", f"the fight is seat {state.turn}'s turn action, not seat {fight.attacker}'s"
+            )
         _complete_fight(state, f.obj("fight"))
     elif any(state.table):
         raise PositionError("table", "cards lie on the table only during a fight")
@@ -112,11 +113,13 @@ def load_position(state: RoyalsState, data: Mapping[str, Any], strict: bool) -> 
     for i, pile in enumerate(f.array("new_decks", n, default=[None] * n)):
         if pile is not None:
             at = f"new_decks[{i}]"
-            state.new_decks[i] = tuple(sorted(as_card(t, f"{at}[{j}]", parse_card)
-                                             for j, t in enumerate(as_list(pile, at))))
+            state.new_decks[i] = tuple(
+                sorted(as_card(t, f"{at}[{j}]", parse_card) for j, t in enumerate(as_list(pile, at)))
+            )
     if state.phase == START:  # the position asks for its turn to begin
         state._begin_turn(state.turn)
         state._flush(state.turn)
+
 
 def _complete_fight(state: RoyalsState, f: Fields) -> None:
     """Fill in what a fight of an explicit position leaves out, and check what it gives.
@@ -155,8 +158,10 @@ def _complete_fight(state: RoyalsState, f: Fields) -> None:
     if fight.revealed == committing:
         raise PositionError("fight.revealed", "the cards are revealed after the commit phase, not before")
     if committing and any(state.table):
-        raise PositionError("table", "committed cards lie on the table only after the reveal (until then "
-                                     "they are the seats' pending choices)")
+        raise PositionError(
+            "table",
+            "committed cards lie on the table only after the reveal (until then they are the seats' pending choices)",
+        )
     played = [c for cards in state.table for c in cards]
     attacks = sorted([v for v in map(ATTACK_VALUES.__getitem__, played) if v])
     blocks = sorted([v for v in map(BLOCK_VALUES.__getitem__, played) if v])
@@ -171,20 +176,25 @@ def _complete_fight(state: RoyalsState, f: Fields) -> None:
     if not f.has("hits") and state.phase in (HITS, LOSSES):
         fight.hits = len(attacks) - len(fight.pairs)
     if state.phase in (HITS, LOSSES) and fight.hits != len(attacks) - len(fight.pairs):
-        raise PositionError("fight.hits", f"{len(attacks)} attacks with {len(fight.pairs)} blocked make "
-                                          f"{len(attacks) - len(fight.pairs)} hits, not {fight.hits}")
+        raise PositionError(
+            "fight.hits",
+            f"{len(attacks)} attacks with {len(fight.pairs)} blocked make "
+            f"{len(attacks) - len(fight.pairs)} hits, not {fight.hits}",
+        )
     if not f.has("assigned") and fight.kind == ASSASSINATE and state.phase == LOSSES:
         fight.assigned = [fight.target] * fight.hits  # RY-5
     if len(fight.assigned) > fight.hits:
         raise PositionError("fight.assigned", f"{len(fight.assigned)} hits placed of {fight.hits}")
     if fight.resolved > len(fight.wounds()):
-        raise PositionError("fight.resolved", f"{fight.resolved} hit Royals dealt with, but only "
-                                              f"{len(fight.wounds())} are hit")
+        raise PositionError(
+            "fight.resolved", f"{fight.resolved} hit Royals dealt with, but only {len(fight.wounds())} are hit"
+        )
     if state.phase == LOSSES and len(fight.assigned) != fight.hits:
-        raise PositionError("fight.assigned", f"every hit is placed before the losses: {len(fight.assigned)} "
-                                              f"of {fight.hits}")
+        raise PositionError(
+            "fight.assigned", f"every hit is placed before the losses: {len(fight.assigned)} of {fight.hits}"
+        )
     faces = dict(state.royals[fight.defender])
-    for face, _ in fight.wounds()[fight.resolved:]:
+    for face, _ in fight.wounds()[fight.resolved :]:
         if face not in faces:
             raise PositionError("fight.assigned", f"seat {fight.defender} has no Royal {TEXT[face]} in play")
     if fight.revealed:  # RY-4, RY-5: each seat committed what it had to (the defender of an attack: at most)
@@ -194,8 +204,8 @@ def _complete_fight(state: RoyalsState, f: Fields) -> None:
             if laid > k or (laid < k and not up_to):
                 rules = "RY-4" if fight.kind == ATTACK else "RY-5"
                 asked = f"{'at most ' if up_to else ''}{_cards(k)}"
-                raise PositionError(f"table[{s}]", f"seat {s} commits {asked} to this fight ({rules}), "
-                                                   f"not {laid}")
+                raise PositionError(f"table[{s}]", f"seat {s} commits {asked} to this fight ({rules}), not {laid}")
+
 
 def _rule_need(state: RoyalsState, held: list[int]) -> dict[int, int]:
     """The cards each seat commits to the fight as RY-4 or RY-5 asks, from the Royals in play and
@@ -206,12 +216,15 @@ def _rule_need(state: RoyalsState, held: list[int]) -> dict[int, int]:
     assert fight is not None
     n = state.num_players
     if fight.kind == ATTACK:
-        return {s: min(max(1, len(state.royals[s])) if s == fight.attacker else len(state.royals[s]), held[s])
-                for s in range(n)}
+        return {
+            s: min(max(1, len(state.royals[s])) if s == fight.attacker else len(state.royals[s]), held[s])
+            for s in range(n)
+        }
     need = {s: 0 for s in range(n)}
     need[fight.attacker] = min(1, held[fight.attacker])
     need[fight.defender] = min(1, held[fight.defender])
     return need
+
 
 def _need_reason(state: RoyalsState, seat: int, k: int, asked: int, held: int) -> str:
     """Why an explicit ``need`` of ``k`` for ``seat`` is not the ``asked`` count of RY-4 or RY-5."""
@@ -220,13 +233,26 @@ def _need_reason(state: RoyalsState, seat: int, k: int, asked: int, held: int) -
     royals = len(state.royals[seat])
     has = f"seat {seat} has {royals} Royal{'s' if royals != 1 else ''} in play and holds {_cards(held)}"
     if fight.kind == ATTACK:
-        role = "the attacker" if seat == fight.attacker else "the defender" if seat == fight.defender else \
-            "a seat that joins"
-        return f"{has}: as {role} it commits {'at most ' if seat == fight.defender else ''}{_cards(asked)} " \
-               f"to the attack, not {k} (RY-4)"
-    role = "the assassin" if seat == fight.attacker else "the Royal's owner" if seat == fight.defender else \
-        "a seat outside the assassination"
+        role = (
+            "the attacker"
+            if seat == fight.attacker
+            else "the defender"
+            if seat == fight.defender
+            else "a seat that joins"
+        )
+        return (
+            f"{has}: as {role} it commits {'at most ' if seat == fight.defender else ''}{_cards(asked)} "
+            f"to the attack, not {k} (RY-4)"
+        )
+    role = (
+        "the assassin"
+        if seat == fight.attacker
+        else "the Royal's owner"
+        if seat == fight.defender
+        else "a seat outside the assassination"
+    )
     return f"{has}: as {role} it commits {_cards(asked)}, not {k} (RY-5)"
+
 
 def _seat_cards(state: RoyalsState, f: Fields, key: str) -> list[list[int]] | None:
     """Per seat, a list of cards (or their text separated by spaces); None if absent."""
@@ -238,6 +264,7 @@ def _seat_cards(state: RoyalsState, f: Fields, key: str) -> list[list[int]] | No
         words = item.split() if isinstance(item, str) else as_list(item, at)
         out.append([as_card(t, f"{at}[{j}]", parse_card) for j, t in enumerate(words)])
     return out
+
 
 def _load_royals(state: RoyalsState, f: Fields) -> list[list[Royal]]:
     n = state.num_players
@@ -253,8 +280,9 @@ def _load_royals(state: RoyalsState, f: Fields) -> list[list[Royal]]:
                 raise PositionError(at, f"a Royal is a face card and a number card, not {item!r}")
             face, number = (as_card(t, f"{at}[{j}]", parse_card) for j, t in enumerate(words))
             if not (is_face(face) and is_number(number) and suit(face) == suit(number)):
-                raise PositionError(at, f"{TEXT[face]} {TEXT[number]} is not a face card with a number card "
-                                        "of its suit (RY-3)")
+                raise PositionError(
+                    at, f"{TEXT[face]} {TEXT[number]} is not a face card with a number card of its suit (RY-3)"
+                )
             royals.append((face, number))
         out.append(sorted(royals))
     return out
@@ -279,7 +307,7 @@ def position_errors(state: RoyalsState) -> list[str]:
     wounds = fight.wounds()
     if fight.hits < 0 or len(fight.assigned) > fight.hits or not 0 <= fight.resolved <= len(wounds):
         problems.append("fight.hits, fight.assigned and fight.resolved do not fit together")
-    elif any(face not in faces for face, _ in wounds[fight.resolved:]):  # resolved ones may be gone
+    elif any(face not in faces for face, _ in wounds[fight.resolved :]):  # resolved ones may be gone
         problems.append(f"fight.assigned names a Royal seat {fight.defender} does not have")
     return problems
 

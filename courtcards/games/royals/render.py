@@ -69,8 +69,10 @@ def _fight_lines(view: View) -> list[str]:
         head = f"{does(view, fight['attacker'], 'attacks', 'attack')} {who(view, fight['defender'])}."
     else:
         owner = "your" if fight["defender"] == view.get("seat") else f"{seat_name(view, fight['defender'])}'s"
-        head = (f"{does(view, fight['attacker'], 'tries', 'try')} to assassinate "
-                f"{owner} Royal {card_markup(fight['target'])}.")
+        head = (
+            f"{does(view, fight['attacker'], 'tries', 'try')} to assassinate "
+            f"{owner} Royal {card_markup(fight['target'])}."
+        )
     lines = [head]
     if not fight["revealed"]:
         committed = set((view.get("pending") or {}).get("committed", []))
@@ -82,16 +84,19 @@ def _fight_lines(view: View) -> list[str]:
         if mine:
             lines.append(f"  You chose: {escape(mine)} (hidden from the others until the reveal)")
         return lines
-    lines.append(f"  attacks {fight['attacks'] or '-'} · blocks {fight['blocks'] or '-'} · "
-                 f"paired {[f'{a}<={b}' for a, b in fight['pairs']] or '-'}")
+    lines.append(
+        f"  attacks {fight['attacks'] or '-'} · blocks {fight['blocks'] or '-'} · "
+        f"paired {[f'{a}<={b}' for a, b in fight['pairs']] or '-'}"
+    )
     if view["phase"] in ("hits", "losses"):
         lines.append(f"  {plural(fight['hits'], 'hit')}; placed: {cards_markup(fight['assigned'])}")
     return lines
 
 
 def render_view(console: Console, view: View) -> None:
-    console.rule(f"[bold]Royals[/] · turn {view['round']} · target {view['target']} points · "
-                 f"hand limit {view['hand_limit']}")
+    console.rule(
+        f"[bold]Royals[/] · turn {view['round']} · target {view['target']} points · hand limit {view['hand_limit']}"
+    )
     table = Table(box=box.SIMPLE, show_header=True)
     for col in ("player", "points", "Royals", "hand", "deck", "table", "discard pile (top first)"):
         table.add_column(col)
@@ -101,8 +106,15 @@ def render_view(console: Console, view: View) -> None:
         if len(pile) > 8:
             shown += f" [dim]({len(pile) - 8} more)[/]"
         name = who(view, p["seat"], True) + (" [bold]*[/]" if p["seat"] == view["turn"] else "")
-        table.add_row(name, str(p["score"]), _royals(p), str(p["hand_size"]), str(p["deck_size"]),
-                      cards_markup(p["table"]) if p["table"] else "", shown)
+        table.add_row(
+            name,
+            str(p["score"]),
+            _royals(p),
+            str(p["hand_size"]),
+            str(p["deck_size"]),
+            cards_markup(p["table"]) if p["table"] else "",
+            shown,
+        )
     console.print(table)
     for line in _fight_lines(view):
         console.print(line)

@@ -62,8 +62,13 @@ Royal = tuple[int, int]  # (face card, number card)
 # its placeholders naming the step's own data; _join makes the event)
 _COMMITTED = "{seat} has committed (hidden until the reveal)"  # an event of its own
 _DRAWS = ("no card", "1 card", *(f"{k} cards" for k in range(2, 13)))
-_ROYAL = {(f, c): f"the Royal {TEXT[f]} {TEXT[c]} ({RANKS[c]} point{'s' if RANKS[c] > 1 else ''})"
-          for f in DECK if is_face(f) for c in DECK if is_number(c) and suit(c) == suit(f)}
+_ROYAL = {
+    (f, c): f"the Royal {TEXT[f]} {TEXT[c]} ({RANKS[c]} point{'s' if RANKS[c] > 1 else ''})"
+    for f in DECK
+    if is_face(f)
+    for c in DECK
+    if is_number(c) and suit(c) == suit(f)
+}
 _HITS = ("no hits", "1 hit", *(f"{k} hits" for k in range(2, 80)))
 
 _PHASE_WANTS = {
@@ -132,8 +137,9 @@ class Fight:
         if kind == ASSASSINATE:
             target = f.card("target", parse_card)
             if not is_face(target):
-                raise PositionError(f.at("target"), f"an assassination names a Royal by its face card, "
-                                                    f"not {TEXT[target]}")
+                raise PositionError(
+                    f.at("target"), f"an assassination names a Royal by its face card, not {TEXT[target]}"
+                )
         elif f.data.get("target") is not None:
             raise PositionError(f.at("target"), "only an assassination has a target")
         need: dict[int, int] = {}
@@ -143,6 +149,7 @@ class Fight:
                 if not (isinstance(key, str) and key.isdigit() and int(key) < n):
                     raise PositionError(nf.at(key), "is not a seat at this table")
                 need[int(key)] = nf.integer(key, 0, 2 * n)
+
         def fight_values(key: str) -> list[int]:
             return sorted(f.ints(key, None, 1, 10, default=[]))
 
@@ -169,17 +176,30 @@ class Fight:
         )
         for i, face in enumerate(fight.assigned):
             if not is_face(face):
-                raise PositionError(f"{f.at('assigned')}[{i}]", f"a hit goes on a Royal, named by its face card, "
-                                                               f"not {TEXT[face]}")
+                raise PositionError(
+                    f"{f.at('assigned')}[{i}]", f"a hit goes on a Royal, named by its face card, not {TEXT[face]}"
+                )
         if fight.assigned != sorted(fight.assigned):
             raise PositionError(f.at("assigned"), "hits are listed in card order of the face cards")
         return fight
 
     def copy(self) -> Fight:
         """An independent copy (every list and dict its own)."""
-        new = Fight(self.kind, self.attacker, self.defender, self.target, dict(self.need), self.revealed,
-                    list(self.attacks), list(self.blocks), list(self.pairs), self.hits, list(self.assigned),
-                    self.resolved, self.committers)
+        new = Fight(
+            self.kind,
+            self.attacker,
+            self.defender,
+            self.target,
+            dict(self.need),
+            self.revealed,
+            list(self.attacks),
+            list(self.blocks),
+            list(self.pairs),
+            self.hits,
+            list(self.assigned),
+            self.resolved,
+            self.committers,
+        )
         return new
 
     def open_attacks(self) -> list[int]:
@@ -210,8 +230,9 @@ class RoyalsState(State):
 
     game: RoyalsGame
 
-    def __init__(self, game: RoyalsGame, num_players: int, options: dict[str, OptionValue], seed: int, *,
-                 shell: bool = False) -> None:
+    def __init__(
+        self, game: RoyalsGame, num_players: int, options: dict[str, OptionValue], seed: int, *, shell: bool = False
+    ) -> None:
         if shell:
             return
         self._init_base(game, num_players, options, seed)
@@ -277,9 +298,19 @@ class RoyalsState(State):
             drawn.append(self._draw_up(s))
         public = f"Each seat shuffles its deck and draws {self.hand_limit} cards"
         data = {"count": self.hand_limit}
-        self.log_event(None, "deal", public, data,
-                       {s: (public + "; {seat} draws " + _names(drawn[s]),
-                            {**data, "seat": s, "cards": [TEXT[c] for c in drawn[s]]}) for s in range(n)})
+        self.log_event(
+            None,
+            "deal",
+            public,
+            data,
+            {
+                s: (
+                    public + "; {seat} draws " + _names(drawn[s]),
+                    {**data, "seat": s, "cards": [TEXT[c] for c in drawn[s]]},
+                )
+                for s in range(n)
+            },
+        )
         self.first_player = self._choose_first()
         self._begin_turn(self.first_player)
         self._flush(self.first_player)
@@ -307,8 +338,12 @@ class RoyalsState(State):
                     named.append(f"{{shown.{len(seats)}}} {t}")
                     seats.append(s)
             words.append(", ".join(named))
-        self.log_event(chosen, "first_player", f"Bottom cards: {'; then '.join(words)}: {{seat}} goes first",
-                       {"seat": chosen, "shown": seats, "cards": [t for row in self.opening for t in row if t]})
+        self.log_event(
+            chosen,
+            "first_player",
+            f"Bottom cards: {'; then '.join(words)}: {{seat}} goes first",
+            {"seat": chosen, "shown": seats, "cards": [t for row in self.opening for t in row if t]},
+        )
         return chosen
 
     def _draw_up(self, seat: int) -> list[int]:
@@ -325,8 +360,12 @@ class RoyalsState(State):
                 deck.extend(pile)
                 pile.clear()
                 self.rng.shuffle(deck)
-                self._said.append(("{seat} shuffles its discard pile into a new deck (" + _cards(len(deck)) + ")",
-                                   {"kind": "reshuffle", "seat": seat, "count": len(deck)}))
+                self._said.append(
+                    (
+                        "{seat} shuffles its discard pile into a new deck (" + _cards(len(deck)) + ")",
+                        {"kind": "reshuffle", "seat": seat, "count": len(deck)},
+                    )
+                )
             take = min(self.hand_limit - len(hand), len(deck))
             cards = deck[-take:]  # from the top (the end)
             cards.reverse()
@@ -343,15 +382,22 @@ class RoyalsState(State):
         if self.points(seat) >= self.target:  # RY-2: winning at the start of one's turn
             self.winner = seat
             self.phase = OVER
-            self._said.append((f"{{seat}} begins its turn with {self.points(seat)} points in play "
-                               f"(target {self.target}) and wins",
-                               {"kind": "wins", "seat": seat, "points": self.points(seat), "target": self.target}))
+            self._said.append(
+                (
+                    f"{{seat}} begins its turn with {self.points(seat)} points in play (target {self.target}) and wins",
+                    {"kind": "wins", "seat": seat, "points": self.points(seat), "target": self.target},
+                )
+            )
             return
         limit = self.options.get("max_turns")
         if isinstance(limit, int) and self.turns >= limit:  # RY-8
             self.phase = OVER
-            self._said.append((f"{limit} turn{'s' if limit > 1 else ''} played: the game is a draw (turn limit)",
-                               {"kind": "turn_limit", "limit": limit}))
+            self._said.append(
+                (
+                    f"{limit} turn{'s' if limit > 1 else ''} played: the game is a draw (turn limit)",
+                    {"kind": "turn_limit", "limit": limit},
+                )
+            )
             return
         self.turns += 1
         drawn = self._draw_up(seat)
@@ -360,11 +406,19 @@ class RoyalsState(State):
             # RY-2: the drawer alone sees the cards (named only when a view asks: see _Told)
             said = self._said
             self._told = (len(said), seat, drawn)
-            said.append((f"turn {self.turns}: {{seat}} draws {_DRAWS[k]}",
-                         {"kind": "draw", "turn": self.turns, "seat": seat, "count": k}))
+            said.append(
+                (
+                    f"turn {self.turns}: {{seat}} draws {_DRAWS[k]}",
+                    {"kind": "draw", "turn": self.turns, "seat": seat, "count": k},
+                )
+            )
         else:
-            self._said.append((f"turn {self.turns}: {{seat}} draws no card",
-                               {"kind": "draw", "turn": self.turns, "seat": seat, "count": 0}))
+            self._said.append(
+                (
+                    f"turn {self.turns}: {{seat}} draws no card",
+                    {"kind": "draw", "turn": self.turns, "seat": seat, "count": 0},
+                )
+            )
 
     # -- decisions ---------------------------------------------------------------------
     def _actors(self) -> tuple[int, ...]:
@@ -501,9 +555,20 @@ class RoyalsState(State):
     # -- carrying out ------------------------------------------------------------------
     def _committed(self, seat: int, action: Action) -> None:
         # RY-4, RY-5: everyone sees that a seat has committed, only the seat sees what (until the reveal)
-        self.log_event(seat, "commit", _COMMITTED, {"seat": seat},
-                       {seat: ("{seat} commits " + (_names(action.cards) or "no card")  # type: ignore[attr-defined]
-                               + " (hidden until the reveal)", {"seat": seat, "action": action.text})})
+        self.log_event(
+            seat,
+            "commit",
+            _COMMITTED,
+            {"seat": seat},
+            {
+                seat: (
+                    "{seat} commits "
+                    + (_names(action.cards) or "no card")  # type: ignore[attr-defined]
+                    + " (hidden until the reveal)",
+                    {"seat": seat, "action": action.text},
+                )
+            },
+        )
 
     def _flush(self, seat: int | None) -> None:
         """Log what the action of ``seat`` caused as one event: its parts joined by "; ", and to a seat
@@ -542,12 +607,20 @@ class RoyalsState(State):
             royals = self.royals[seat]
             royals.append((face, number))
             royals.sort()
-            self._said.append(("{seat} plays " + _ROYAL[face, number],
-                               {"kind": "royal", "seat": seat, "cards": [TEXT[face], TEXT[number]]}))
+            self._said.append(
+                (
+                    "{seat} plays " + _ROYAL[face, number],
+                    {"kind": "royal", "seat": seat, "cards": [TEXT[face], TEXT[number]]},
+                )
+            )
             self._begin_turn((seat + 1) % self.num_players)
         elif kind == "discard_hand":
-            self._said.append(("{seat} discards its hand: " + (_names(hand) or "no cards"),
-                               {"kind": "discard_hand", "seat": seat, "cards": [TEXT[c] for c in hand]}))
+            self._said.append(
+                (
+                    "{seat} discards its hand: " + (_names(hand) or "no cards"),
+                    {"kind": "discard_hand", "seat": seat, "cards": [TEXT[c] for c in hand]},
+                )
+            )
             self.discards[seat] += hand
             hand.clear()
             self._begin_turn((seat + 1) % self.num_players)
@@ -565,11 +638,21 @@ class RoyalsState(State):
         self.fight = Fight(ATTACK, attacker, defender, need=need)
         # RY-4: what each seat must (the defender: may) commit is public
         committers = [s for s, k in need.items() if k]
-        counts = ", ".join([f"{{committers.{i}}} {'up to ' if s == defender else ''}{need[s]}"
-                            for i, s in enumerate(committers)])
-        self._said.append(("{seat} attacks {defender} (cards to commit: " + (counts or "none") + ")",
-                           {"kind": "attack", "seat": attacker, "defender": defender, "committers": committers,
-                            "counts": [need[s] for s in committers]}))
+        counts = ", ".join(
+            [f"{{committers.{i}}} {'up to ' if s == defender else ''}{need[s]}" for i, s in enumerate(committers)]
+        )
+        self._said.append(
+            (
+                "{seat} attacks {defender} (cards to commit: " + (counts or "none") + ")",
+                {
+                    "kind": "attack",
+                    "seat": attacker,
+                    "defender": defender,
+                    "committers": committers,
+                    "counts": [need[s] for s in committers],
+                },
+            )
+        )
         self._open_commitments()
 
     def _begin_assassination(self, assassin: int, owner: int, face: int) -> None:
@@ -580,10 +663,19 @@ class RoyalsState(State):
         self.fight = Fight(ASSASSINATE, assassin, owner, target=face, need=need)
         committers = [s for s, k in need.items() if k]
         counts = ", ".join([f"{{committers.{i}}} {need[s]}" for i, s in enumerate(committers)])
-        self._said.append((f"{{seat}} tries to assassinate {{owner}}'s Royal {TEXT[face]} "
-                           f"(cards to commit: {counts or 'none'})",
-                           {"kind": "assassinate", "seat": assassin, "owner": owner, "face": TEXT[face],
-                            "committers": committers, "counts": [need[s] for s in committers]}))
+        self._said.append(
+            (
+                f"{{seat}} tries to assassinate {{owner}}'s Royal {TEXT[face]} (cards to commit: {counts or 'none'})",
+                {
+                    "kind": "assassinate",
+                    "seat": assassin,
+                    "owner": owner,
+                    "face": TEXT[face],
+                    "committers": committers,
+                    "counts": [need[s] for s in committers],
+                },
+            )
+        )
         self._open_commitments()
 
     def _open_commitments(self) -> None:
@@ -614,15 +706,22 @@ class RoyalsState(State):
         attacks = fight.attacks = sorted([v for v in map(ATTACK_VALUES.__getitem__, played) if v])
         blocks = fight.blocks = sorted([v for v in map(BLOCK_VALUES.__getitem__, played) if v])
         # RY-4, RY-5: red number cards attack, black ones block, whoever committed them
-        self._said.append((f"revealed: {', '.join(shown) or 'no cards'} (attacks {_values(attacks)}, "
-                           f"blocks {_values(blocks)})",
-                           {"kind": "reveal", "seats": seats, "tables": tables, "attacks": attacks, "blocks": blocks}))
+        self._said.append(
+            (
+                f"revealed: {', '.join(shown) or 'no cards'} (attacks {_values(attacks)}, blocks {_values(blocks)})",
+                {"kind": "reveal", "seats": seats, "tables": tables, "attacks": attacks, "blocks": blocks},
+            )
+        )
         if fight.kind == ASSASSINATE:
             # at most one card each way: the block cancels the attack if it is as high
             if attacks and blocks and len(attacks) == 1 and blocks[-1] >= attacks[0]:
                 fight.pairs.append((attacks[0], blocks[-1]))
-                self._said.append((f"the block of {blocks[-1]} cancels the attack of {attacks[0]}",
-                                   {"kind": "cancel", "attack": attacks[0], "block": blocks[-1]}))
+                self._said.append(
+                    (
+                        f"the block of {blocks[-1]} cancels the attack of {attacks[0]}",
+                        {"kind": "cancel", "attack": attacks[0], "block": blocks[-1]},
+                    )
+                )
             self._count_hits()
             return
         self.phase = PAIR
@@ -639,8 +738,12 @@ class RoyalsState(State):
             return
         a, b = act.values
         self.fight.pairs.append((a, b))
-        self._said.append((f"{{seat}} blocks the attack of {a} with the {b}",
-                           {"kind": "block", "seat": self.fight.defender, "attack": a, "block": b}))
+        self._said.append(
+            (
+                f"{{seat}} blocks the attack of {a} with the {b}",
+                {"kind": "block", "seat": self.fight.defender, "attack": a, "block": b},
+            )
+        )
         self._after_pairing_step()
 
     def _after_pairing_step(self) -> None:
@@ -655,8 +758,12 @@ class RoyalsState(State):
         assert fight is not None
         hits = fight.hits = len(fight.attacks) - len(fight.pairs)
         if fight.kind == ASSASSINATE:
-            self._said.append((f"{{seat}} takes {_HITS[hits]} on its Royal {TEXT[fight.target]}",
-                               {"kind": "hits", "seat": fight.defender, "hits": hits, "face": TEXT[fight.target]}))
+            self._said.append(
+                (
+                    f"{{seat}} takes {_HITS[hits]} on its Royal {TEXT[fight.target]}",
+                    {"kind": "hits", "seat": fight.defender, "hits": hits, "face": TEXT[fight.target]},
+                )
+            )
         else:
             self._said.append((f"{{seat}} takes {_HITS[hits]}", {"kind": "hits", "seat": fight.defender, "hits": hits}))
         if fight.kind == ASSASSINATE:
@@ -678,9 +785,17 @@ class RoyalsState(State):
                 return
             fight.assigned.append(choices[0])
         spread = ", ".join(f"{TEXT[f]} {h}" for f, h in fight.wounds())
-        self._said.append((f"{{seat}} spreads the hits: {spread}",
-                           {"kind": "spread", "seat": fight.defender, "faces": [TEXT[f] for f, _ in fight.wounds()],
-                            "hits": [h for _, h in fight.wounds()]}))
+        self._said.append(
+            (
+                f"{{seat}} spreads the hits: {spread}",
+                {
+                    "kind": "spread",
+                    "seat": fight.defender,
+                    "faces": [TEXT[f] for f, _ in fight.wounds()],
+                    "hits": [h for _, h in fight.wounds()],
+                },
+            )
+        )
         self._start_losses()
 
     def _hit(self, face: int) -> None:
@@ -688,9 +803,18 @@ class RoyalsState(State):
         self.fight.assigned.append(face)
         if len(self.fight.assigned) < self.fight.hits:
             d = self.fight.defender
-            self._said.append((f"{{seat}} puts hit {len(self.fight.assigned)} of {self.fight.hits} on {TEXT[face]}",
-                               {"kind": "hit", "seat": d, "hit": len(self.fight.assigned), "hits": self.fight.hits,
-                                "face": TEXT[face]}))
+            self._said.append(
+                (
+                    f"{{seat}} puts hit {len(self.fight.assigned)} of {self.fight.hits} on {TEXT[face]}",
+                    {
+                        "kind": "hit",
+                        "seat": d,
+                        "hit": len(self.fight.assigned),
+                        "hits": self.fight.hits,
+                        "face": TEXT[face],
+                    },
+                )
+            )
         self._auto_hits()
 
     def _start_losses(self) -> None:
@@ -723,9 +847,13 @@ class RoyalsState(State):
             self.royals[seat] = sorted((f, new if f == face else n) for f, n in self.royals[seat])
             self.hands[seat].remove(new)
             self.discards[seat].append(old)  # RY-7
-            self._said.append((f"{{seat}} puts {TEXT[new]} under its Royal {TEXT[face]} in place of "
-                               f"{TEXT[old]} ({RANKS[old]} to {RANKS[new]} points)",
-                               {"kind": "replace", "seat": seat, "face": TEXT[face], "cards": [TEXT[new], TEXT[old]]}))
+            self._said.append(
+                (
+                    f"{{seat}} puts {TEXT[new]} under its Royal {TEXT[face]} in place of "
+                    f"{TEXT[old]} ({RANKS[old]} to {RANKS[new]} points)",
+                    {"kind": "replace", "seat": seat, "face": TEXT[face], "cards": [TEXT[new], TEXT[old]]},
+                )
+            )
         fight.resolved += 1
         self._next_loss()
 
@@ -733,8 +861,12 @@ class RoyalsState(State):
         number = dict(self.royals[seat])[face]
         self.royals[seat].remove((face, number))
         self.discards[seat].extend((face, number))  # RY-6, RY-7
-        self._said.append(("{seat} discards its Royal " + TEXT[face] + " " + TEXT[number],
-                           {"kind": "discard_royal", "seat": seat, "cards": [TEXT[face], TEXT[number]]}))
+        self._said.append(
+            (
+                "{seat} discards its Royal " + TEXT[face] + " " + TEXT[number],
+                {"kind": "discard_royal", "seat": seat, "cards": [TEXT[face], TEXT[number]]},
+            )
+        )
 
     def _end_fight(self) -> None:
         self.last_fight, self.last_table = self.fight, self.table
@@ -888,8 +1020,11 @@ class RoyalsState(State):
             return Refusal("not_this_game", "not a Royals action", {"action": action.text})
         phase = self.phase
         if action.kind not in _KINDS_BY_PHASE.get(phase, ()):
-            return Refusal("wrong_phase", f"the game wants {_PHASE_WANTS.get(phase, 'no action')} now",
-                           {"phase": phase, "kind": str(action.kind)})
+            return Refusal(
+                "wrong_phase",
+                f"the game wants {_PHASE_WANTS.get(phase, 'no action')} now",
+                {"phase": phase, "kind": str(action.kind)},
+            )
         if phase == ACTION:
             return self._turn_refusal(seat, action)
         if phase == COMMIT:
@@ -914,22 +1049,30 @@ class RoyalsState(State):
         if kind == "royal":
             face, number = act.cards
             if not (is_face(face) and is_number(number) and suit(face) == suit(number)):
-                return Refusal("not_a_royal", "a Royal is a face card and a number card of its suit (RY-3)",
-                               {"cards": [TEXT[face], TEXT[number]]})
+                return Refusal(
+                    "not_a_royal",
+                    "a Royal is a face card and a number card of its suit (RY-3)",
+                    {"cards": [TEXT[face], TEXT[number]]},
+                )
             return self._missing(seat, act.cards)
         target = act.seat
         if target not in self._targets(seat):
             if target == seat:
-                return Refusal("own_royals", "you cannot attack or assassinate your own Royals (RY-4, RY-5)",
-                               {"seat": seat})
+                return Refusal(
+                    "own_royals", "you cannot attack or assassinate your own Royals (RY-4, RY-5)", {"seat": seat}
+                )
             if not 0 <= target < self.num_players:
-                return Refusal("not_a_seat", f"there is no seat {target}", {"target": target,
-                                                                             "players": self.num_players})
+                return Refusal(
+                    "not_a_seat", f"there is no seat {target}", {"target": target, "players": self.num_players}
+                )
             return Refusal("no_royals", f"seat {target} has no Royal in play (RY-4, RY-5)", {"seat": target})
         if kind == "assassinate":
             if act.cards[0] not in dict(self.royals[target]):
-                return Refusal("no_such_royal", f"seat {target} has no Royal {TEXT[act.cards[0]]} in play",
-                               {"seat": target, "face": TEXT[act.cards[0]]})
+                return Refusal(
+                    "no_such_royal",
+                    f"seat {target} has no Royal {TEXT[act.cards[0]]} in play",
+                    {"seat": target, "face": TEXT[act.cards[0]]},
+                )
             if not self._may_assassinate(seat):
                 return Refusal("nothing_to_commit", "you need a card in hand to commit to an assassination (RY-5)")
         return None
@@ -954,8 +1097,11 @@ class RoyalsState(State):
         assert fight is not None
         a, b = act.values
         if not self._cancels(a, b):
-            return Refusal("block_too_low", "a block only cancels an attack of equal or lower value (RY-4)",
-                           {"attack": a, "block": b})
+            return Refusal(
+                "block_too_low",
+                "a block only cancels an attack of equal or lower value (RY-4)",
+                {"attack": a, "block": b},
+            )
         if a not in fight.open_attacks() or b not in fight.open_blocks():
             return Refusal("not_open", f"no open attack of {a} and block of {b} to pair", {"attack": a, "block": b})
         return None
@@ -967,16 +1113,23 @@ class RoyalsState(State):
         if face in self._hit_choices():
             return None
         if face not in dict(self.royals[fight.defender]):
-            return Refusal("no_such_royal", f"you have no Royal {TEXT[face]}",
-                           {"seat": fight.defender, "face": TEXT[face]})
-        return Refusal("hit_order", "hits are placed in card order of the face cards (each spread has one notation)",
-                       {"face": TEXT[face], "faces": [TEXT[f] for f in self._hit_choices()]})
+            return Refusal(
+                "no_such_royal", f"you have no Royal {TEXT[face]}", {"seat": fight.defender, "face": TEXT[face]}
+            )
+        return Refusal(
+            "hit_order",
+            "hits are placed in card order of the face cards (each spread has one notation)",
+            {"face": TEXT[face], "faces": [TEXT[f] for f in self._hit_choices()]},
+        )
 
     def _loss_refusal(self, seat: int, act: A.RoyalsAction) -> Refusal | None:
         face, cards = self._replacements()
         if act.cards[0] != face:
-            return Refusal("wrong_royal", f"the hit Royal to deal with now is {TEXT[face]}",
-                           {"face": TEXT[face], "given": TEXT[act.cards[0]]})
+            return Refusal(
+                "wrong_royal",
+                f"the hit Royal to deal with now is {TEXT[face]}",
+                {"face": TEXT[face], "given": TEXT[act.cards[0]]},
+            )
         if act.kind == "discard":
             return None  # RY-6: a hit Royal may always be discarded
         new = act.cards[1]
@@ -985,12 +1138,24 @@ class RoyalsState(State):
         if new not in self.hands[seat]:
             return Refusal("not_in_hand", f"{TEXT[new]} not in your hand", {"cards": [TEXT[new]]})
         if not is_number(new) or suit(new) != suit(face):
-            return Refusal("wrong_suit", f"the new card must be a number card of {TEXT[face]}'s suit (RY-6)",
-                           {"face": TEXT[face], "cards": [TEXT[new]]})
+            return Refusal(
+                "wrong_suit",
+                f"the new card must be a number card of {TEXT[face]}'s suit (RY-6)",
+                {"face": TEXT[face], "cards": [TEXT[new]]},
+            )
         _, number, hits = self._current_wound()
-        return Refusal("too_high", f"{TEXT[face]} takes {_HITS[hits]} at {rank(number)}: the new card must be at most "
-                       f"{rank(number) - hits} (RY-6)", {"face": TEXT[face], "cards": [TEXT[new]], "hits": hits,
-                                                         "number": rank(number), "most": rank(number) - hits})
+        return Refusal(
+            "too_high",
+            f"{TEXT[face]} takes {_HITS[hits]} at {rank(number)}: the new card must be at most "
+            f"{rank(number) - hits} (RY-6)",
+            {
+                "face": TEXT[face],
+                "cards": [TEXT[new]],
+                "hits": hits,
+                "number": rank(number),
+                "most": rank(number) - hits,
+            },
+        )
 
     # -- JSON ---------------------------------------------------------------------------------
     def _to_json(self) -> JSON:
@@ -1011,6 +1176,7 @@ class RoyalsState(State):
             "winner": self.winner,
             "new_decks": [self._new_deck_json(s) for s in range(self.num_players)],
         }
+
 
 def _join(parts: list[tuple[str, dict[str, Any]]]) -> tuple[str, dict[str, Any]]:
     """One event of an action's parts: their templates joined by "; " (each placeholder made a path
@@ -1033,8 +1199,9 @@ class _Told(Mapping[int, tuple[str, Mapping[str, Any]]]):
 
     __slots__ = ("parts", "record", "seat", "told")
 
-    def __init__(self, parts: list[tuple[str, dict[str, Any]]],
-                 told: tuple[int, int, list[int] | tuple[int, ...]]) -> None:
+    def __init__(
+        self, parts: list[tuple[str, dict[str, Any]]], told: tuple[int, int, list[int] | tuple[int, ...]]
+    ) -> None:
         self.parts = parts
         self.told = told
         self.seat = told[1]
@@ -1049,8 +1216,10 @@ class _Told(Mapping[int, tuple[str, Mapping[str, Any]]]):
             template, data = out[index]
             shown = [TEXT[c] for c in cards]
             if isinstance(cards, tuple):  # a commitment (RY-4, RY-5)
-                out[index] = ("{seat} commits " + (" ".join(shown) or "no card") + " (hidden until the reveal)",
-                              {**data, "cards": shown})
+                out[index] = (
+                    "{seat} commits " + (" ".join(shown) or "no card") + " (hidden until the reveal)",
+                    {**data, "cards": shown},
+                )
             else:  # a draw (RY-2)
                 out[index] = (template + ": " + " ".join(shown), {**data, "cards": shown})
             self.record = _join(out)
@@ -1077,5 +1246,3 @@ def _names(cards: list[int] | tuple[int, ...]) -> str:
 
 def _values(values: list[int]) -> str:
     return " ".join(map(str, values)) or "none"
-
-

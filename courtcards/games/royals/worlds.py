@@ -128,8 +128,9 @@ def _sample(game: RoyalsGame, view: Mapping[str, Any], rng: Rng) -> RoyalsState:
     return state
 
 
-def _own_deck(t: int, hidden: list[int], hand: list[int], shown: list[int], new_deck: tuple[int, ...] | None,
-              size: int, rng: Rng) -> list[int]:
+def _own_deck(
+    t: int, hidden: list[int], hand: list[int], shown: list[int], new_deck: tuple[int, ...] | None, size: int, rng: Rng
+) -> list[int]:
     held = set(hand)
     if len(held) != len(hand) or not held <= set(hidden):
         raise _Bad(f"the seat's hand {' '.join(TEXT[c] for c in hand)} does not fit its hidden cards")
@@ -148,8 +149,9 @@ def _own_deck(t: int, hidden: list[int], hand: list[int], shown: list[int], new_
     return bottom + others
 
 
-def _hidden_deck(t: int, hidden: list[int], shown: list[int], new_deck: tuple[int, ...] | None, size: int,
-                 rng: Rng) -> list[int]:
+def _hidden_deck(
+    t: int, hidden: list[int], shown: list[int], new_deck: tuple[int, ...] | None, size: int, rng: Rng
+) -> list[int]:
     if new_deck is not None:
         allowed = set(new_deck)
         return _draw([c for c in hidden if c in allowed], size, rng)

@@ -61,8 +61,10 @@ def test_options_and_presets() -> None:
 
 
 def test_must_follow_suit_when_able() -> None:
-    state = position(num_players=3, hands=[["1H", "4D", "2S", "3C", "5C"], ["2H", "5H", "1D", "1S", "4S"],
-                                           ["3H", "2D", "3D", "5D", "1C"]])
+    state = position(
+        num_players=3,
+        hands=[["1H", "4D", "2S", "3C", "5C"], ["2H", "5H", "1D", "1S", "4S"], ["3H", "2D", "3D", "5D", "1C"]],
+    )
     state.apply(0, "4D")
     assert [a.text for a in state.legal_actions(1)] == ["1D"]
     reason = state.refusal(1, FiveTricksAction.parse("5H"))
@@ -81,14 +83,20 @@ def test_a_void_player_plays_anything_and_is_known_void() -> None:
     assert [a.text for a in state.legal_actions(1)] == ["1D", "2D", "4C"]
     state.apply(1, "4C")
     assert state.view(0)["players"][1]["voids"] == ["H"]
-    assert state.events.texts()[-1] == "Trick 1: seat 1 plays 4C, having no Hearts; seat 0 wins the trick with 2H " \
-                                       "and leads."
+    assert (
+        state.events.texts()[-1] == "Trick 1: seat 1 plays 4C, having no Hearts; seat 0 wins the trick with 2H "
+        "and leads."
+    )
 
 
 def test_the_highest_card_of_the_led_suit_wins_and_its_winner_leads() -> None:
-    state = position(num_players=4, hands=[["1H", "1D", "1S"], ["5S", "2D", "2S"], ["3H", "3D", "4D"],
-                                           ["2H", "5D", "5C"]], options={"hand_size": 3}, leader=2,
-                     aside=["4H", "5H", "3S", "4S", "2C", "3C", "4C", "1C"])
+    state = position(
+        num_players=4,
+        hands=[["1H", "1D", "1S"], ["5S", "2D", "2S"], ["3H", "3D", "4D"], ["2H", "5D", "5C"]],
+        options={"hand_size": 3},
+        leader=2,
+        aside=["4H", "5H", "3S", "4S", "2C", "3C", "4C", "1C"],
+    )
     assert state.to_move() == (2,)
     for seat, card in ((2, "3H"), (3, "2H"), (0, "1H"), (1, "5S")):  # a 5 off-suit does not win
         state.apply(seat, card)
@@ -103,9 +111,15 @@ def test_the_highest_card_of_the_led_suit_wins_and_its_winner_leads() -> None:
 def test_the_final_result_and_its_tie_break() -> None:
     # two tricks played: seat 0 and seat 1 won one each; seat 1 leads the last trick
     state = position(
-        num_players=2, options={"hand_size": 3}, hands=[["5H"], ["1H"]], leader=1,
-        tricks_log=[{"trick": 1, "leader": 0, "cards": ["5D", "1D"], "winner": 0},
-                    {"trick": 2, "leader": 0, "cards": ["2S", "3S"], "winner": 1}])
+        num_players=2,
+        options={"hand_size": 3},
+        hands=[["5H"], ["1H"]],
+        leader=1,
+        tricks_log=[
+            {"trick": 1, "leader": 0, "cards": ["5D", "1D"], "winner": 0},
+            {"trick": 2, "leader": 0, "cards": ["2S", "3S"], "winner": 1},
+        ],
+    )
     assert state.result() is None and state.returns() == [0.0, 0.0]
     state.apply(1, "1H")
     state.apply(0, "5H")
@@ -115,9 +129,15 @@ def test_the_final_result_and_its_tie_break() -> None:
     assert state.events.texts()[-1] == "The game is over: seat 0 wins with 2 of 3 tricks (seat 0 2, seat 1 1)."
     # three players tied on one trick each: the one who won a trick last wins
     tie = position(
-        num_players=3, options={"hand_size": 3}, hands=[["1C"], ["2C"], ["5C"]], leader=1,
-        tricks_log=[{"trick": 1, "leader": 0, "cards": ["5D", "1D", "2D"], "winner": 0},
-                    {"trick": 2, "leader": 0, "cards": ["2S", "3S", "1S"], "winner": 1}])
+        num_players=3,
+        options={"hand_size": 3},
+        hands=[["1C"], ["2C"], ["5C"]],
+        leader=1,
+        tricks_log=[
+            {"trick": 1, "leader": 0, "cards": ["5D", "1D", "2D"], "winner": 0},
+            {"trick": 2, "leader": 0, "cards": ["2S", "3S", "1S"], "winner": 1},
+        ],
+    )
     tie.apply(1, "2C")
     tie.apply(2, "5C")
     tie.apply(0, "1C")
@@ -125,8 +145,10 @@ def test_the_final_result_and_its_tie_break() -> None:
     assert result is not None and result.winner == 2 and result.ranking == (2, 1, 0)
     assert result.details["tie_break"] is True and result.details["last_trick_won"] == [1, 2, 3]
     assert tie.returns() == [-0.5, -0.5, 1.0]
-    assert tie.events.texts()[-1] == ("The game is over: seat 2 wins with 1 of 3 tricks (seat 0 1, seat 1 1, "
-                                      "seat 2 1); tied with seat 0 and seat 1, it won a trick later.")
+    assert tie.events.texts()[-1] == (
+        "The game is over: seat 2 wins with 1 of 3 tricks (seat 0 1, seat 1 1, "
+        "seat 2 1); tied with seat 0 and seat 1, it won a trick later."
+    )
     assert tie.is_over() and tie.to_move() == () and tie.view(0)["turn"] is None
 
 
@@ -139,8 +161,13 @@ def test_every_event_is_a_sentence() -> None:
 
 
 def test_loading_a_position_fills_the_rest_and_round_trips() -> None:
-    state = position(num_players=3, hands=[["1H"], ["3H", "1D"], ["4H", "2H"]], options={"hand_size": 3},
-                     trick=["2S"], tricks_log=[{"trick": 1, "leader": 0, "cards": ["5S", "1S", "3S"], "winner": 0}])
+    state = position(
+        num_players=3,
+        hands=[["1H"], ["3H", "1D"], ["4H", "2H"]],
+        options={"hand_size": 3},
+        trick=["2S"],
+        tricks_log=[{"trick": 1, "leader": 0, "cards": ["5S", "1S", "3S"], "winner": 0}],
+    )
     assert state.leader == 0 and state.to_move() == (1,)
     view = state.view(1)
     assert view["led_suit"] == "S" and view["trick"] == [{"seat": 0, "card": "2S"}] and view["round"] == 2
@@ -150,8 +177,13 @@ def test_loading_a_position_fills_the_rest_and_round_trips() -> None:
     assert len(state.deck()) == 20 and state.deck()[:6] == ["1H", "2H", "3H", "4H", "5H", "1D"]
     # the leader of trick 2 must be trick 1's winner
     with pytest.raises(PositionError, match="winner of the last trick, seat 0"):
-        position(num_players=3, hands=[["1H", "2H"], ["3H", "1D"], ["4H", "2S"]], options={"hand_size": 3},
-                 leader=2, tricks_log=[{"trick": 1, "leader": 0, "cards": ["5S", "1S", "3S"], "winner": 0}])
+        position(
+            num_players=3,
+            hands=[["1H", "2H"], ["3H", "1D"], ["4H", "2S"]],
+            options={"hand_size": 3},
+            leader=2,
+            tricks_log=[{"trick": 1, "leader": 0, "cards": ["5S", "1S", "3S"], "winner": 0}],
+        )
     saved = json.loads(json.dumps(state.to_json()))
     again = GAME.state_from_json(saved)
     assert again.to_json() == state.to_json()
@@ -159,20 +191,48 @@ def test_loading_a_position_fills_the_rest_and_round_trips() -> None:
     assert again.to_move() == (2,) and state.to_move() == (1,)
 
 
-@pytest.mark.parametrize(("fields", "message"), [
-    ({"num_players": 2, "hands": [["1H", "1H", "2H", "3H", "4H"], ["1D", "2D", "3D", "4D", "5D"]]}, "extra 1H"),
-    ({"num_players": 2, "hands": [["1H", "2H", "3H", "4H"], ["1D", "2D", "3D", "4D", "5D"]]}, "holds 4 cards, not 5"),
-    ({"num_players": 2, "hands": [["9H", "2H", "3H", "4H", "5H"], ["1D", "2D", "3D", "4D", "5D"]]}, "rank 1-5"),
-    ({"num_players": 2, "options": {"hand_size": 3}, "hands": [["1D"], ["3H"]],
-      "tricks_log": [{"trick": 1, "leader": 0, "cards": ["1H", "5S"], "winner": 1}]}, "seat 0 wins"),
-    ({"num_players": 2, "options": {"hand_size": 3}, "hands": [["1D"], ["3C"]],
-      "tricks_log": [{"trick": 1, "leader": 0, "cards": ["1H", "5S"], "winner": 0},
-                     {"trick": 2, "leader": 0, "cards": ["2S", "4H"], "winner": 0}]},
-     "seat 1 plays 4H after failing to follow Hearts"),
-    ({"num_players": 2, "options": {"hand_size": 3}, "hands": [["1D", "2D"], ["3H", "4C"]], "leader": 0,
-      "tricks_log": [{"trick": 1, "leader": 0, "cards": ["1H", "5S"], "winner": 0}]},
-     "seat 1 holds 3H after failing to follow Hearts"),
-])
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"num_players": 2, "hands": [["1H", "1H", "2H", "3H", "4H"], ["1D", "2D", "3D", "4D", "5D"]]}, "extra 1H"),
+        (
+            {"num_players": 2, "hands": [["1H", "2H", "3H", "4H"], ["1D", "2D", "3D", "4D", "5D"]]},
+            "holds 4 cards, not 5",
+        ),
+        ({"num_players": 2, "hands": [["9H", "2H", "3H", "4H", "5H"], ["1D", "2D", "3D", "4D", "5D"]]}, "rank 1-5"),
+        (
+            {
+                "num_players": 2,
+                "options": {"hand_size": 3},
+                "hands": [["1D"], ["3H"]],
+                "tricks_log": [{"trick": 1, "leader": 0, "cards": ["1H", "5S"], "winner": 1}],
+            },
+            "seat 0 wins",
+        ),
+        (
+            {
+                "num_players": 2,
+                "options": {"hand_size": 3},
+                "hands": [["1D"], ["3C"]],
+                "tricks_log": [
+                    {"trick": 1, "leader": 0, "cards": ["1H", "5S"], "winner": 0},
+                    {"trick": 2, "leader": 0, "cards": ["2S", "4H"], "winner": 0},
+                ],
+            },
+            "seat 1 plays 4H after failing to follow Hearts",
+        ),
+        (
+            {
+                "num_players": 2,
+                "options": {"hand_size": 3},
+                "hands": [["1D", "2D"], ["3H", "4C"]],
+                "leader": 0,
+                "tricks_log": [{"trick": 1, "leader": 0, "cards": ["1H", "5S"], "winner": 0}],
+            },
+            "seat 1 holds 3H after failing to follow Hearts",
+        ),
+    ],
+)
 def test_impossible_positions_are_refused(fields: dict[str, Any], message: str) -> None:
     with pytest.raises(PositionError, match=message):
         GAME.state_from_json(fields)
@@ -209,9 +269,15 @@ def _exact_marginal(unseen: list[str], caps: tuple[int, int], void1: set[str]) -
 def test_worlds_respect_voids_and_are_uniform() -> None:
     # seat 1 failed to follow Hearts, then Diamonds: it holds neither
     state = position(
-        num_players=3, options={"hand_size": 3}, hands=[["2C"], ["4S"], ["5H"]], leader=0,
-        tricks_log=[{"trick": 1, "leader": 0, "cards": ["1H", "5D", "3H"], "winner": 2},
-                    {"trick": 2, "leader": 2, "cards": ["2D", "4D", "1C"], "winner": 0}])
+        num_players=3,
+        options={"hand_size": 3},
+        hands=[["2C"], ["4S"], ["5H"]],
+        leader=0,
+        tricks_log=[
+            {"trick": 1, "leader": 0, "cards": ["1H", "5D", "3H"], "winner": 2},
+            {"trick": 2, "leader": 2, "cards": ["2D", "4D", "1C"], "winner": 0},
+        ],
+    )
     view = state.view(0)
     assert view["players"][1]["voids"] == ["H", "D"]
     seen = {"2C", "1H", "5D", "3H", "2D", "4D", "1C"}
@@ -236,8 +302,10 @@ def test_worlds_respect_voids_and_are_uniform() -> None:
     assert abs(share - red) < 3 * (red * (1 - red) / samples) ** 0.5 < abs(5 / 13 - red)
 
 
-CONFIGS = [pytest.param(n, opts, id=f"{n}p-" + ("-".join(f"{k}={v}" for k, v in opts.items()) or "default"))
-           for n, opts in GAME.test_configs()]
+CONFIGS = [
+    pytest.param(n, opts, id=f"{n}p-" + ("-".join(f"{k}={v}" for k, v in opts.items()) or "default"))
+    for n, opts in GAME.test_configs()
+]
 
 
 def test_configs_cover_every_player_count_and_the_preset() -> None:

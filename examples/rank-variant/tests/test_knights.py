@@ -17,11 +17,14 @@ def test_registered_under_its_own_name() -> None:
     assert GAME.min_players == 3 and GAME.max_players == 12
 
 
-@pytest.mark.parametrize(("finish", "expected"), [
-    ([2, 0, 1, 3], [1, 1, 2, 0]),  # King seat 2: 2; Queen seat 0: 1; Knight seat 1: 1; Beggar seat 3: none
-    ([0, 1, 2], [2, 1, 0]),  # 3 players: no Knights, as in Rank
-    ([4, 3, 2, 1, 0], [0, 1, 1, 1, 2]),
-])
+@pytest.mark.parametrize(
+    ("finish", "expected"),
+    [
+        ([2, 0, 1, 3], [1, 1, 2, 0]),  # King seat 2: 2; Queen seat 0: 1; Knight seat 1: 1; Beggar seat 3: none
+        ([0, 1, 2], [2, 1, 0]),  # 3 players: no Knights, as in Rank
+        ([4, 3, 2, 1, 0], [0, 1, 1, 1, 2]),
+    ],
+)
 def test_tokens_hook(finish: list[int], expected: list[int]) -> None:
     assert GAME.hooks.tokens(finish, len(finish)) == expected
 

@@ -21,11 +21,13 @@ def upgrade() -> None:
     op.add_column("cc_tables", sa.Column("version", sa.Integer, nullable=False, server_default="0"))
     op.add_column("cc_tables", sa.Column("updated", sa.Float, nullable=False, server_default="0"))
     # Tables from before: status from their seats, version from the log.
-    op.execute("UPDATE cc_tables SET status = CASE WHEN finished THEN 'finished' WHEN EXISTS (SELECT 1 FROM "
-               "cc_seats s WHERE s.table_id = cc_tables.id AND s.kind = 'human' AND s.token_hash IS NULL) "
-               "THEN 'open' ELSE 'playing' END, "
-               "updated = created, "
-               "version = (SELECT COUNT(*) FROM cc_actions WHERE cc_actions.table_id = cc_tables.id)")
+    op.execute(
+        "UPDATE cc_tables SET status = CASE WHEN finished THEN 'finished' WHEN EXISTS (SELECT 1 FROM "
+        "cc_seats s WHERE s.table_id = cc_tables.id AND s.kind = 'human' AND s.token_hash IS NULL) "
+        "THEN 'open' ELSE 'playing' END, "
+        "updated = created, "
+        "version = (SELECT COUNT(*) FROM cc_actions WHERE cc_actions.table_id = cc_tables.id)"
+    )
     op.create_index("ix_cc_tables_listing", "cc_tables", ["private", "status", "created"])
     op.create_index("ix_cc_tables_updated", "cc_tables", ["finished", "updated"])
     op.create_table(

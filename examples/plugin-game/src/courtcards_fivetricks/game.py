@@ -30,10 +30,13 @@ Five Tricks is a short trick-taking game for 2-4 players with hidden hands.
 
 FIVETRICKS_OPTIONS = OptionSet(
     options=(
-        Option("hand_size", "int", 5, "Cards dealt to each player, and so the number of tricks.",
-               minimum=3, maximum=5),
-        Option("random_leader", "bool", False, "The first leader is a seat drawn at random from the seed "
-                                               "(otherwise seat 0)."),
+        Option("hand_size", "int", 5, "Cards dealt to each player, and so the number of tricks.", minimum=3, maximum=5),
+        Option(
+            "random_leader",
+            "bool",
+            False,
+            "The first leader is a seat drawn at random from the seed (otherwise seat 0).",
+        ),
     ),
     presets={"standard": {}, "quick": {"hand_size": 3, "random_leader": True}},
     preset_docs={
@@ -69,8 +72,9 @@ class FiveTricksGame(Game[FiveTricksState]):
         state._start()
         return state
 
-    def _load_state(self, num_players: int, options: dict[str, OptionValue], seed: int, data: Mapping[str, Any],
-                    strict: bool) -> FiveTricksState:
+    def _load_state(
+        self, num_players: int, options: dict[str, OptionValue], seed: int, data: Mapping[str, Any], strict: bool
+    ) -> FiveTricksState:
         state = FiveTricksState(self, num_players, options, seed)
         state.load_json(data, strict)
         return state

@@ -69,15 +69,20 @@ def tensor(view: Mapping[str, Any], prefix: tuple[int, ...]) -> npt.NDArray[np.f
 def string(view: Mapping[str, Any], prefix: tuple[int, ...]) -> str:
     me = view["seat"]
     size = view["options"]["hand_size"]
-    lines = [f"Five Tricks seat {me} of {view['num_players']}, trick {view['round']} of {size}, "
-             f"{view['set_aside']} cards set aside; your hand: {' '.join(view['hand']) or '-'}"]
+    lines = [
+        f"Five Tricks seat {me} of {view['num_players']}, trick {view['round']} of {size}, "
+        f"{view['set_aside']} cards set aside; your hand: {' '.join(view['hand']) or '-'}"
+    ]
     for p in view["players"]:
         voids = f", void in {' '.join(p['voids'])}" if p["voids"] else ""
-        lines.append(f"seat {p['seat']}{' (you)' * (p['seat'] == me)}: {p['hand_size']} cards, "
-                     f"{p['score']} tricks{voids}")
+        lines.append(
+            f"seat {p['seat']}{' (you)' * (p['seat'] == me)}: {p['hand_size']} cards, {p['score']} tricks{voids}"
+        )
     for entry in view["tricks_log"]:
-        lines.append(f"trick {entry['trick']}: led by seat {entry['leader']}: {' '.join(entry['cards'])}; "
-                     f"seat {entry['winner']} won")
+        lines.append(
+            f"trick {entry['trick']}: led by seat {entry['leader']}: {' '.join(entry['cards'])}; "
+            f"seat {entry['winner']} won"
+        )
     table = " ".join(f"seat {p['seat']} {p['card']}" for p in view["trick"])
     result = view["result"]
     if result is not None:

@@ -47,8 +47,9 @@ class FiveTricksState(State):
 
     game: FiveTricksGame
 
-    def __init__(self, game: FiveTricksGame, num_players: int, options: dict[str, OptionValue], seed: int,
-                 *, shell: bool = False) -> None:
+    def __init__(
+        self, game: FiveTricksGame, num_players: int, options: dict[str, OptionValue], seed: int, *, shell: bool = False
+    ) -> None:
         if shell:
             return
         self._init_base(game, num_players, options, seed)
@@ -66,16 +67,25 @@ class FiveTricksState(State):
         n, size = self.num_players, self.hand_size
         deck = list(DECK)
         self.rng.shuffle(deck)
-        self.hands = [sorted(deck[s * size:(s + 1) * size]) for s in range(n)]
-        self.aside = sorted(deck[n * size:])
+        self.hands = [sorted(deck[s * size : (s + 1) * size]) for s in range(n)]
+        self.aside = sorted(deck[n * size :])
         drawn = bool(self.options["random_leader"])
         self.leader = self.rng.below(n) if drawn else 0
         seats = seat_list("players", n)
         tail = f"{len(self.aside)} set aside unseen; {{leader}} leads{' (drawn at random)' * drawn}."
-        data: dict[str, Any] = {"players": list(range(n)), "leader": self.leader, "size": size,
-                                "aside": len(self.aside)}
-        secret = {s: (f"The deal: {size} cards each to {seats} ({{seat}} holds {' '.join(texts(self.hands[s]))}), "
-                      + tail, {**data, "seat": s, "cards": texts(self.hands[s])}) for s in range(n)}
+        data: dict[str, Any] = {
+            "players": list(range(n)),
+            "leader": self.leader,
+            "size": size,
+            "aside": len(self.aside),
+        }
+        secret = {
+            s: (
+                f"The deal: {size} cards each to {seats} ({{seat}} holds {' '.join(texts(self.hands[s]))}), " + tail,
+                {**data, "seat": s, "cards": texts(self.hands[s])},
+            )
+            for s in range(n)
+        }
         self.log_event(None, "deal", f"The deal: {size} cards each to {seats}, {tail}", data, secret)
 
     def _shell(self) -> Self:
@@ -141,7 +151,7 @@ class FiveTricksState(State):
         return None
 
     def _resolve(self, actions: dict[int, Action]) -> None:
-        (seat, action), = actions.items()
+        ((seat, action),) = actions.items()
         assert isinstance(action, FiveTricksAction)
         card, n = action.card, self.num_players
         self.hands[seat].remove(card)
@@ -176,9 +186,12 @@ class FiveTricksState(State):
         tied = [s for s in range(n) if won[s] == won[w] and s != w]
         tally = ", ".join(f"{{players.{s}}} {won[s]}" for s in range(n))
         why = f"; tied with {seat_list('tied', len(tied))}, it won a trick later" if tied else ""
-        self.log_event(None, "game_over", f"The game is over: {{winner}} wins with {won[w]} of {self.hand_size} "
-                                          f"tricks ({tally}){why}.",
-                       {"winner": w, "players": list(range(n)), "tricks": list(won), "tied": tied})
+        self.log_event(
+            None,
+            "game_over",
+            f"The game is over: {{winner}} wins with {won[w]} of {self.hand_size} tricks ({tally}){why}.",
+            {"winner": w, "players": list(range(n)), "tricks": list(won), "tied": tied},
+        )
 
     # -- results and views --------------------------------------------------------------
     def result(self) -> Result | None:
@@ -190,12 +203,18 @@ class FiveTricksState(State):
             last[winner] = i
         ranking = tuple(sorted(range(self.num_players), key=lambda s: (-won[s], -last[s], s)))
         tie = won.count(won[ranking[0]]) > 1
-        return Result(winner=ranking[0], ranking=ranking, scores=tuple(won),
-                      details={"score": "tricks won", "tie_break": tie, "last_trick_won": last})
+        return Result(
+            winner=ranking[0],
+            ranking=ranking,
+            scores=tuple(won),
+            details={"score": "tricks won", "tie_break": tie, "last_trick_won": last},
+        )
 
     def log_json(self) -> list[JSON]:
-        return [{"trick": i + 1, "leader": leader, "cards": texts(cards), "winner": winner}
-                for i, (leader, cards, winner) in enumerate(self.done)]
+        return [
+            {"trick": i + 1, "leader": leader, "cards": texts(cards), "winner": winner}
+            for i, (leader, cards, winner) in enumerate(self.done)
+        ]
 
     def view(self, seat: int | None) -> JSON:
         res = self.result()
@@ -212,8 +231,15 @@ class FiveTricksState(State):
             "to_move": list(self.to_move()),
             "turn": None if over else self.turn,
             "hand": [] if seat is None else texts(self.hands[seat]),
-            "players": [{"seat": s, "hand_size": len(self.hands[s]), "score": won[s],
-                         "voids": [SUITS[v] for v in sorted(voids[s])]} for s in range(n)],
+            "players": [
+                {
+                    "seat": s,
+                    "hand_size": len(self.hands[s]),
+                    "score": won[s],
+                    "voids": [SUITS[v] for v in sorted(voids[s])],
+                }
+                for s in range(n)
+            ],
             "set_aside": len(self.aside),
             "leader": self.leader,
             "led_suit": SUITS[suit(self.trick[0])] if self.trick else None,

@@ -80,7 +80,7 @@ def deal(groups: list[list[int]], caps: Caps, allowed: Allowed, rng: Rng) -> lis
         rng.shuffle(cards)
         pos = 0
         for place, x in zip(places, split, strict=True):
-            place.extend(cards[pos:pos + x])
+            place.extend(cards[pos : pos + x])
             pos += x
         caps = after
     return places
