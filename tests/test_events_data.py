@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -317,7 +318,7 @@ def test_declared_refusal_codes_are_used() -> None:
         state_module = inspect.getmodule(type(game.new_game(game.default_players, seed=0)))
         source = inspect.getsource(state_module) if state_module else ""
         for code in declared:
-            assert f'Refusal("{code}"' in source, (name, code)
+            assert re.search(rf'Refusal\(\s*"{code}"', source), (name, code)
         met: set[str] = set()
         for g, n, preset in CONFIGS:
             if g == name:
