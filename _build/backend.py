@@ -17,7 +17,7 @@ from typing import Any
 from setuptools import build_meta as _setuptools
 from setuptools.build_meta import *  # noqa: F403  (the rest of the PEP 517/660 hooks unchanged)
 
-_COMPILE = ["mypy>=1.10", "numpy>=1.24", "typing_extensions>=4.7", "pydantic>=2"]
+_COMPILE = ["mypy>=1.10", "mypy_extensions>=1.0", "numpy>=1.24", "typing_extensions>=4.7", "pydantic>=2"]
 
 
 def _extra() -> list[str]:

@@ -20,9 +20,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable
 
+from mypy_extensions import mypyc_attr
+
 ACTION_IDS_VERSION = 2  # 2: Royals' commit ids in the one numbering of the 52 cards
 
 
+# compiled (mypyc), a plug-in game's codec (interpreted) must still be able to subclass it
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ActionCodec(ABC):
     """The numbering of one game configuration (players and options)."""
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, cast
 
 import numpy as np
 import numpy.typing as npt
+from mypy_extensions import mypyc_attr
 
 from courtcards.core.actions import Action
 from courtcards.core.errors import (
@@ -70,6 +71,8 @@ class Result:
         }
 
 
+# compiled (mypyc), a game's state in a plug-in package (interpreted) must still be able to subclass it
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC):
     """One play of a game, mutable; copy it with :meth:`copy`."""
 
