@@ -95,7 +95,9 @@ def parse_action(text: str) -> FiveTricksAction:
 class FiveTricksCodec(ActionCodec):
     """Id ``c`` plays the card of code ``c`` (1H 2H .. 5H 1D .. 5C)."""
 
-    size = len(DECK)
+    def __init__(self) -> None:
+        super().__init__()
+        self.size = len(DECK)  # set on the instance: the compiled engine's codec keeps it in a slot
 
     def _encode(self, action: Hashable) -> tuple[int, ...]:
         if not isinstance(action, FiveTricksAction):
