@@ -13,27 +13,33 @@ are read from its ``GameInfo``.
 Parameters: ``players`` (-1: the game's default) and every game option under its own name: booleans
 as booleans; integers with -1 for the game's default for the table size and 0 for "none" where the
 option accepts none; other options as text ("default" for the default; Rank Royale's discards as
-``3/3/3``).
+``3/3/3``). A simultaneous game also takes ``turn_based`` (below).
 
 Chance: one explicit chance node at the start, the deal, with ``deals`` (default 65536) equally
 likely outcomes; outcome ``k`` is the engine's game with seed ``k``. Every later draw and reshuffle
 comes from the engine's generator, which that seed determines, so there are no further chance
 nodes; no player observes the seed. ``resample_from_infostate`` deals the hidden cards again from
 the player's view (``game.sample_world``) with a fresh generator, so the future draws are resampled
-too. Such a world has no OpenSpiel history; its information state string for that player is the
-true one (perfect recall up to now), and for the other players it starts at the resampling.
+too; the player's partial composite choice is kept, and so is its information state string.
 
 Dynamics: a game whose ``GameInfo.dynamics`` is ``"simultaneous"`` is SIMULTANEOUS: where several
 seats decide at once they choose at one node (Rank Royale's cards; its discards are ordinary
-one-player nodes). The other games are SEQUENTIAL: their secret simultaneous decisions (Rank and
-KQP give-backs, Royals commitments) are asked one seat after the other, and a commitment stays
-hidden from the others until all have committed, exactly as in the engine. A composite choice
-(several cards) is several actions of the same player, as in the engine's id layer.
+one-player nodes): ``legal_actions(player)`` per player, ``apply_actions`` with one id per player;
+a lone ``apply_action`` there raises. With ``turn_based=true`` it is SEQUENTIAL instead, as the
+other games are: their secret simultaneous decisions (Rank and KQP give-backs, Royals commitments,
+and then Rank Royale's cards) are asked one seat after the other, and a choice stays hidden from
+the others until all have chosen, exactly as in the engine. A composite choice (several cards) is
+several actions of the same player, as in the engine's id layer.
 
-Observations: the observation tensor and string are the engine's, from the seat's view; the
-information state string is the engine's perfect-recall log; there is no information state tensor.
-Returns are the engine's, at the end, in the game's ``GameInfo.utility`` range (zero-sum
-where ``GameInfo.zero_sum``, else general-sum).
+Observations: the observation tensor and string are the engine's, from the seat's view (with its
+partial composite choice). The information state string is perfect recall: one numbered entry per
+step the player takes part in: after the deal and after every completed engine action its
+observation string; after each of its own ids (a step of a composite choice included) ``you:``, the
+id's description and its observation string (see docs/research.md). There is no information state
+tensor: the game type says so and ``information_state_tensor`` raises. Returns are the engine's, at
+the end, in the game's ``GameInfo.utility`` range (zero-sum where ``GameInfo.zero_sum``, else
+general-sum). Games pickle (by their engine game's name and parameters) and states pickle and
+serialize (the engine state as JSON).
 """
 
 from __future__ import annotations
