@@ -277,6 +277,15 @@ def test_cfr_plus_solves_a_small_rank_royale() -> None:
     for _ in range(6):
         plain.evaluate_and_update_policy()
     assert exploitability.nash_conv(game, plain.average_policy()) < 0.75
+    # OpenSpiel's C++ solvers call into the Python game and agree with the Python ones
+    native = pyspiel.CFRPlusSolver(game)
+    for _ in range(6):
+        native.evaluate_and_update_policy()
+    assert pyspiel.nash_conv(game, native.average_policy()) == pytest.approx(conv[5], rel=1e-9)
+    sampled = pyspiel.ExternalSamplingMCCFRSolver(game, seed=1)
+    for _ in range(100):
+        sampled.run_iteration()
+    assert 0.0 < pyspiel.exploitability(game, sampled.average_policy()) < 0.2
 
 
 @pytest.mark.parametrize("name", [DUEL, DRAWN])
