@@ -190,11 +190,12 @@ def sequential(config: tuple[str, int, dict[str, Any]]) -> Any:
     return pyspiel.load_game(game_string(*config, extra))
 
 
+@pytest.mark.parametrize("keys", ["information", "observation"])
 @pytest.mark.parametrize("config", CONFIGS[::2], ids=config_id)
-def test_python_ismcts_searches_every_game(config: tuple[str, int, dict[str, Any]]) -> None:
+def test_python_ismcts_searches_every_game(config: tuple[str, int, dict[str, Any]], keys: str) -> None:
     needs_engine(config[0])
     game = sequential(config)
-    bot = openspiel.ismcts_bot(game, max_simulations=6, seed=2, use_observation_string=False)
+    bot = openspiel.ismcts_bot(game, max_simulations=6, seed=2, use_observation_string=keys == "observation")
     decided = 0
     for i, state in enumerate(walk(game, 4, limit=60)):
         if i % 6:
