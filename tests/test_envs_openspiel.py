@@ -65,7 +65,11 @@ def test_states_follow_the_engine_and_survive_pickling() -> None:
     state.apply_actions([a0, a1])
     engine.apply_id(0, a0)
     engine.apply_id(1, a1)
-    assert str(state) != "" and state.information_state_string(0) == engine.information_state_string(0)
+    info = state.information_state_string(0)
+    first = get_game("royale").new_game(2, {"max_rounds": 5}, seed=7).observation_string(0)
+    played = state.action_to_string(0, a0)
+    assert info == f"[0] {first}\n[1] you: {played}\n{engine.observation_string(0)}"
+    assert str(state) != ""
     again = pickle.loads(pickle.dumps(state))
     assert str(again) == str(state) and again.history() == state.history()
     clone = state.clone()

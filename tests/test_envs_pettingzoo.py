@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from envs_configs import CONFIGS, config_id, needs_engine
-from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
+from gymnasium import spaces
+from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, parallel_seed_test, seed_test
+from pettingzoo.utils.conversions import parallel_to_aec
 
 from courtcards.core.errors import ActionIdError, OptionError, UnknownGameError
 from courtcards.envs.pettingzoo import env, parallel_env
@@ -168,3 +173,73 @@ def test_classic_president_give_backs_are_one_parallel_step() -> None:
         most = max(most, len(deciding))
         obs, *_ = p.step({a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in deciding})
     assert most == 2  # the King's and the Queen's give-backs, id by id, at the same steps
+
+
+class _MaskedDiscrete(spaces.Discrete):
+    """An agent's action space whose ``sample()`` without a mask draws a legal id (for PettingZoo's
+    tests that sample without the masks: the envs refuse masked-out ids)."""
+
+    def __init__(self, n: int, mask: Callable[[], npt.NDArray[np.int8]]) -> None:
+        super().__init__(n)
+        self._mask = mask
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
+        return super().sample(
+            mask=self._mask() if mask is None and probability is None else mask, probability=probability
+        )
+
+
+def _masked(e: Any) -> Any:
+    def action_space(agent: str) -> spaces.Discrete:
+        seat = e.agent_seat[agent]
+        return _MaskedDiscrete(e.table.num_actions, lambda: e.table.observe(seat)["action_mask"])
+
+    e.action_space = action_space
+    return e
+
+
+@pytest.mark.parametrize("game", ["royale", "royals"])
+def test_pettingzoos_max_cycles_test(game: str) -> None:
+    # PettingZoo's test expects every agent to act in every cycle, as in a Parallel env: its AEC half
+    # runs on PettingZoo's own AEC conversion of the Parallel env (the native AEC env is checked below)
+    mod = SimpleNamespace(
+        env=lambda max_cycles: parallel_to_aec(_masked(parallel_env(game, max_cycles=max_cycles))),
+        parallel_env=lambda max_cycles: _masked(parallel_env(game, max_cycles=max_cycles)),
+    )
+    max_cycles_test(mod)
+
+
+def aec_run(aec: Any, seed: int) -> tuple[list[tuple[str, int]], dict[str, int]]:
+    aec.reset(seed=seed)
+    played, dead = [], dict.fromkeys(aec.possible_agents, 0)
+    for agent in aec.agent_iter():
+        obs, reward, terminated, truncated, _ = aec.last()
+        if terminated or truncated:
+            assert truncated and not terminated and reward == 0.0
+            dead[agent] += 1
+            aec.step(None)
+            continue
+        played.append((agent, int(np.flatnonzero(obs["action_mask"])[-1])))
+        aec.step(played[-1][1])
+    return played, dead
+
+
+@pytest.mark.parametrize("game", ["royale", "kqp", "royals"])
+def test_max_cycles_cuts_both_envs_at_the_same_position(game: str) -> None:
+    needs_engine(game)
+    aec = env(game, max_cycles=6)
+    played, dead = aec_run(aec, 3)
+    assert set(dead.values()) == {1} and not aec.table.state.is_over()
+    par = parallel_env(game, max_cycles=6)
+    obs, _ = par.reset(seed=3)
+    steps: list[dict[str, int]] = []
+    while par.agents:
+        acts = {a: int(np.flatnonzero(o["action_mask"])[-1]) for a, o in obs.items() if o["action_mask"].any()}
+        steps.append(acts)
+        obs, rewards, terminations, truncations, _ = par.step(acts)
+    assert len(steps) == 6 and all(truncations.values()) and not any(terminations.values())
+    assert set(rewards.values()) == {0.0}
+    # the same ids, in the AEC env agent after agent
+    assert sorted(played) == sorted((a, i) for acts in steps for a, i in acts.items())
+    with pytest.raises(ValueError, match="max_cycles must be a positive integer"):
+        env(game, max_cycles=0)

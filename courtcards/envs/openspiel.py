@@ -13,27 +13,33 @@ are read from its ``GameInfo``.
 Parameters: ``players`` (-1: the game's default) and every game option under its own name: booleans
 as booleans; integers with -1 for the game's default for the table size and 0 for "none" where the
 option accepts none; other options as text ("default" for the default; Rank Royale's discards as
-``3/3/3``).
+``3/3/3``). A simultaneous game also takes ``turn_based`` (below).
 
 Chance: one explicit chance node at the start, the deal, with ``deals`` (default 65536) equally
 likely outcomes; outcome ``k`` is the engine's game with seed ``k``. Every later draw and reshuffle
 comes from the engine's generator, which that seed determines, so there are no further chance
 nodes; no player observes the seed. ``resample_from_infostate`` deals the hidden cards again from
 the player's view (``game.sample_world``) with a fresh generator, so the future draws are resampled
-too. Such a world has no OpenSpiel history; its information state string for that player is the
-true one (perfect recall up to now), and for the other players it starts at the resampling.
+too; the player's partial composite choice is kept, and so is its information state string.
 
 Dynamics: a game whose ``GameInfo.dynamics`` is ``"simultaneous"`` is SIMULTANEOUS: where several
 seats decide at once they choose at one node (Rank Royale's cards; its discards are ordinary
-one-player nodes). The other games are SEQUENTIAL: their secret simultaneous decisions (Rank and
-KQP give-backs, Royals commitments) are asked one seat after the other, and a commitment stays
-hidden from the others until all have committed, exactly as in the engine. A composite choice
-(several cards) is several actions of the same player, as in the engine's id layer.
+one-player nodes): ``legal_actions(player)`` per player, ``apply_actions`` with one id per player;
+a lone ``apply_action`` there raises. With ``turn_based=true`` it is SEQUENTIAL instead, as the
+other games are: their secret simultaneous decisions (Rank and KQP give-backs, Royals commitments,
+and then Rank Royale's cards) are asked one seat after the other, and a choice stays hidden from
+the others until all have chosen, exactly as in the engine. A composite choice (several cards) is
+several actions of the same player, as in the engine's id layer.
 
-Observations: the observation tensor and string are the engine's, from the seat's view; the
-information state string is the engine's perfect-recall log; there is no information state tensor.
-Returns are the engine's, at the end, in the game's ``GameInfo.utility`` range (zero-sum
-where ``GameInfo.zero_sum``, else general-sum).
+Observations: the observation tensor and string are the engine's, from the seat's view (with its
+partial composite choice). The information state string is perfect recall: one numbered entry per
+step the player takes part in: after the deal and after every completed engine action its
+observation string; after each of its own ids (a step of a composite choice included) ``you:``, the
+id's description and its observation string (see docs/research.md). There is no information state
+tensor: the game type says so and ``information_state_tensor`` raises. Returns are the engine's, at
+the end, in the game's ``GameInfo.utility`` range (zero-sum where ``GameInfo.zero_sum``, else
+general-sum). Games pickle (by their engine game's name and parameters) and states pickle and
+serialize (the engine state as JSON).
 """
 
 from __future__ import annotations
@@ -64,6 +70,8 @@ def simultaneous(game: Game[Any]) -> bool:
 
 def _parameter_spec(game: Game[Any]) -> dict[str, Any]:
     spec: dict[str, Any] = {"players": -1, "deals": DEFAULT_DEALS}
+    if simultaneous(game):
+        spec["turn_based"] = False
     for opt in game.options.options:
         if opt.kind == "bool":
             spec[opt.name] = bool(opt.default_for(game.default_players))
@@ -92,12 +100,14 @@ def _engine_options(game: Game[Any], params: Mapping[str, Any]) -> dict[str, Opt
     return given
 
 
-def _game_type(game: Game[Any]) -> pyspiel.GameType:
+def _game_type(game: Game[Any], turn_based: bool = False) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=game.info.openspiel_name,
         long_name=f"courtcards {game.title}",
         dynamics=(
-            pyspiel.GameType.Dynamics.SIMULTANEOUS if simultaneous(game) else pyspiel.GameType.Dynamics.SEQUENTIAL
+            pyspiel.GameType.Dynamics.SIMULTANEOUS
+            if simultaneous(game) and not turn_based
+            else pyspiel.GameType.Dynamics.SEQUENTIAL
         ),
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -130,10 +140,10 @@ class CourtcardsGame(pyspiel.Game):  # type: ignore[misc]
         self.num_seats = n
         self.options = engine.resolve_options(n, _engine_options(engine, params))
         self.deals = deals
-        self.simultaneous = simultaneous(engine)
+        self.simultaneous = simultaneous(engine) and not bool(params.get("turn_based", False))
         self.obs_shape = engine.observation_shape(n, self.options)
         super().__init__(
-            _game_type(engine),
+            _game_type(engine, turn_based=simultaneous(engine) and not self.simultaneous),
             pyspiel.GameInfo(
                 num_distinct_actions=engine.num_distinct_actions(n, self.options),
                 max_chance_outcomes=deals,
@@ -149,10 +159,18 @@ class CourtcardsGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> CourtcardsState:
         return CourtcardsState(self)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as its engine game's name and parameters: loads where register() was not called
+        return (_load_game, (self.game_name, dict(self.get_parameters())))
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         if params:
             raise ValueError(f"observer parameters are not supported: {params}")
         return _Observer(self, bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
+
+
+def _load_game(name: str, params: Mapping[str, Any]) -> CourtcardsGame:
+    return _creator(get_game(name))(params)
 
 
 class _Engine:
@@ -180,7 +198,10 @@ class CourtcardsState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._config = (game.engine.name, game.num_seats, game.options, game.deals, game.simultaneous)
         self._engine: _Engine | None = None
-        self._info_base: dict[int, str] = {}
+        # the steps so far, each a tuple of (seat, id) pairs ((-1, k) for the deal), kept until a
+        # player's information state is asked for; then each player's log, kept up to date
+        self._steps: list[tuple[tuple[int, int], ...]] = []
+        self._log: list[list[str]] | None = None
 
     @property
     def engine(self) -> State | None:
@@ -210,21 +231,68 @@ class CourtcardsState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         state = self.engine
         if state is None:
-            name, n, options, deals, _ = self._config
+            deals = self._config[3]
             if not 0 <= action < deals:
                 raise ValueError(f"deal {action} is not a chance outcome (0..{deals - 1})")
-            self._engine = _Engine(get_game(name).new_game(n, options, seed=int(action)))
+            self._play(((-1, int(action)),))
             return
-        state.apply_id(state.to_move()[0], int(action))
+        if self.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
+            raise ValueError(
+                f"seats {list(state.to_move())} decide at once here: give one action per player with "
+                "apply_actions([...]) (legal_actions(player) lists each player's), not apply_action"
+            )
+        self._play(((state.to_move()[0], int(action)),))
 
     def _apply_actions(self, actions: list[int]) -> None:
         state = self.engine
         assert state is not None
+        n = self._config[1]
+        if len(actions) != n:
+            raise ValueError(f"apply_actions takes one action per player ({n}), not {len(actions)}")
         movers = state.to_move()
         for seat in movers:  # all are checked before any is applied
             state.action_from_id(seat, int(actions[seat]))
-        for seat in movers:
-            state.apply_id(seat, int(actions[seat]))
+        self._play(tuple((seat, int(actions[seat])) for seat in movers))
+
+    def _play(self, moves: tuple[tuple[int, int], ...]) -> None:
+        """Apply one step (the deal, one id, or one id per mover) and note it in the logs."""
+        if moves[0][0] < 0:
+            name, n, options, _, _ = self._config
+            self._engine = _Engine(get_game(name).new_game(n, options, seed=moves[0][1]))
+            completed = True
+        else:
+            state = self.engine
+            assert state is not None
+            completed = False
+            for seat, action in moves:
+                completed = state.apply_id(seat, action) is not None or completed
+        if self._log is None:
+            self._steps.append(moves)
+        else:
+            self._note(moves, completed)
+
+    def _note(self, moves: tuple[tuple[int, int], ...], completed: bool) -> None:
+        """Each player's log entry for one step: the acting seat's id (even a step of a composite
+        choice, which only it sees) and its observation; the others' observations, once an engine
+        action is complete (the engine logs every seat then)."""
+        state = self.engine
+        assert state is not None and self._log is not None
+        mine = {seat: action for seat, action in moves if seat >= 0}
+        codec = state.action_codec()
+        for p, log in enumerate(self._log):
+            if p in mine:
+                log.append(f"[{len(log)}] you: {codec.describe(mine[p])}\n{state.observation_string(p)}")
+            elif completed:
+                log.append(f"[{len(log)}] {state.observation_string(p)}")
+
+    def _info_log(self) -> list[list[str]]:
+        if self._log is None:
+            replay = CourtcardsState(self.get_game())
+            replay._log = [[] for _ in range(self._config[1])]
+            for moves in self._steps:
+                replay._play(moves)
+            self._log, self._steps = replay._log, []
+        return self._log
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -245,15 +313,16 @@ class CourtcardsState(pyspiel.State):  # type: ignore[misc]
         return [0.0] * self._config[1] if state is None else state.rewards()
 
     def info_string(self, player: int) -> str:
-        state = self.engine
-        if state is None:
+        """The player's information state: one numbered entry per step it took part in (see the
+        module's docstring)."""
+        if self.engine is None:
             return ""
-        own = state.information_state_string(player)
-        base = self._info_base.get(player)
-        return own if base is None else f"{base}\n{own}" if base else own
+        return "\n".join(self._info_log()[player])
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> CourtcardsState:
-        """A state the player cannot tell from this one, hidden cards dealt again from its view."""
+        """A state the player cannot tell from this one: the hidden cards dealt again from its view
+        (and the others' hidden choices made again), its partial composite choice kept, its
+        information state string the same."""
         state = self.engine
         if state is None:
             return self.clone()  # type: ignore[no-any-return]
@@ -262,10 +331,14 @@ class CourtcardsState(pyspiel.State):  # type: ignore[misc]
         except TypeError:
             draw = random.random()
         world = state.game.sample_world(state.view(player), int(draw * (1 << 53)), seat=player)
+        for action in state.id_prefix(player):
+            world.apply_id(player, action)
+        log = self._info_log()
         new: CourtcardsState = self.get_game().new_initial_state()
         new._engine = _Engine(world)
-        lines = self.info_string(player).split("\n")
-        new._info_base = {player: "\n".join(lines[:-1])}
+        new._log = [
+            list(log[p]) if p == player else [f"[0] {world.observation_string(p)}"] for p in range(self._config[1])
+        ]
         return new
 
     def __str__(self) -> str:
@@ -286,7 +359,10 @@ class _Observer:
 
     def set_from(self, state: CourtcardsState, player: int) -> None:
         if self.tensor is None:
-            return
+            raise NotImplementedError(
+                "courtcards games provide no information state tensor (provides_information_state_tensor "
+                "is false): use information_state_string, or observation_tensor (docs/research.md)"
+            )
         engine = state.engine
         if engine is None:
             self.tensor.fill(0.0)

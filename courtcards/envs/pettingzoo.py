@@ -10,6 +10,11 @@ games). A composite choice (several cards) is several steps, one id each.
 Observations are PettingZoo's classic ``{"observation": float32 tensor, "action_mask": int8}``;
 rewards are 0 until the end, then ``state.returns()``. An action that is out of range or masked out
 raises an error naming it (``ActionIdError``); nothing is ever replaced.
+
+``max_cycles`` (PettingZoo's truncation convention; default None, no limit): after that many cycles
+every agent is truncated, with no rewards (the game did not end). A cycle is a Parallel step: one id
+from each agent that decides at its start; in the AEC env, those agents' ids one after the other
+(an agent that goes on with a composite choice before the others have acted starts no new cycle).
 """
 
 from __future__ import annotations
@@ -49,7 +54,15 @@ class _Base:
         options: Mapping[str, Any] | None,
         render_mode: str | None,
         preset: str | None,
+        max_cycles: int | None = None,
     ) -> None:
+        if max_cycles is not None and (
+            not isinstance(max_cycles, int) or isinstance(max_cycles, bool) or max_cycles < 1
+        ):
+            raise ValueError(f"max_cycles must be a positive integer or None, not {max_cycles!r}")
+        self.max_cycles = max_cycles
+        self._cycles = 0
+        self._waiting: set[int] = set()  # AEC: the agents still to act in this cycle
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}")
         self.table = Table(game, num_players, options, preset)
@@ -76,6 +89,13 @@ class _Base:
         if seed is not None:
             self._np_random = np.random.default_rng(seed)
         self.table.reset(int(self._np_random.integers(2**63)))
+        self._cycles = 0
+        self._waiting = set(self.table.state.to_move())
+
+    def _cycle_done(self) -> bool:
+        """Count a finished cycle; whether the game is now cut off (``max_cycles``)."""
+        self._cycles += 1
+        return self.max_cycles is not None and self._cycles >= self.max_cycles
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -100,9 +120,10 @@ class CourtcardsAEC(_Base, AECEnv):  # type: ignore[misc]
         options: Mapping[str, Any] | None = None,
         render_mode: str | None = None,
         preset: str | None = None,
+        max_cycles: int | None = None,
     ) -> None:
         super().__init__()
-        self._setup(game, num_players, options, render_mode, preset)
+        self._setup(game, num_players, options, render_mode, preset, max_cycles)
         self.agents: list[str] = []
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -129,11 +150,18 @@ class CourtcardsAEC(_Base, AECEnv):  # type: ignore[misc]
         state = self.table.state
         seat = self.agent_seat[agent]
         self.table.apply(seat, action)
+        self._waiting.discard(seat)
+        cut = not self._waiting and self._cycle_done()
+        if not self._waiting and not state.is_over():
+            self._waiting = set(state.to_move())
         self._cumulative_rewards[agent] = 0.0
         if state.is_over():  # the only step with rewards: every agent's step before was worth 0
             self.rewards = dict(zip(self.possible_agents, state.returns(), strict=True))
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
+        elif cut:
+            self.truncations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self.possible_agents[state.to_move()[0]]
         else:
             self.agent_selection = self.possible_agents[state.to_move()[0]]
         if self.render_mode == "human":
@@ -150,8 +178,9 @@ class CourtcardsParallel(_Base, ParallelEnv):  # type: ignore[misc]
         options: Mapping[str, Any] | None = None,
         render_mode: str | None = None,
         preset: str | None = None,
+        max_cycles: int | None = None,
     ) -> None:
-        self._setup(game, num_players, options, render_mode, preset)
+        self._setup(game, num_players, options, render_mode, preset, max_cycles)
         self.agents: list[str] = []
 
     def _all_obs(self) -> dict[str, dict[str, Any]]:
@@ -185,15 +214,16 @@ class CourtcardsParallel(_Base, ParallelEnv):  # type: ignore[misc]
         for agent in movers:
             self.table.apply(self.agent_seat[agent], actions[agent])
         over = state.is_over()
+        cut = self._cycle_done() and not over
         rewards = dict(
             zip(self.possible_agents, state.returns() if over else [0.0] * len(self.possible_agents), strict=True)
         )
         obs = self._all_obs()
         rew = {a: rewards[a] for a in self.agents}
         term = dict.fromkeys(self.agents, over)
-        trunc = dict.fromkeys(self.agents, False)
+        trunc = dict.fromkeys(self.agents, cut)
         infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        if over:
+        if over or cut:
             self.agents = []
         if self.render_mode == "human":
             self.render()
@@ -206,9 +236,10 @@ def env(
     options: Mapping[str, Any] | None = None,
     render_mode: str | None = None,
     preset: str | None = None,
+    max_cycles: int | None = None,
 ) -> CourtcardsAEC:
     """The AEC environment of a game (one agent per seat, ``player_0`` ...)."""
-    return CourtcardsAEC(game, num_players, options, render_mode, preset)
+    return CourtcardsAEC(game, num_players, options, render_mode, preset, max_cycles)
 
 
 def parallel_env(
@@ -217,6 +248,7 @@ def parallel_env(
     options: Mapping[str, Any] | None = None,
     render_mode: str | None = None,
     preset: str | None = None,
+    max_cycles: int | None = None,
 ) -> CourtcardsParallel:
     """The Parallel environment of a game (every deciding seat acts at each step)."""
-    return CourtcardsParallel(game, num_players, options, render_mode, preset)
+    return CourtcardsParallel(game, num_players, options, render_mode, preset, max_cycles)
