@@ -20,7 +20,7 @@ from rich.table import Table
 
 from courtcards.analysis.observe import GameFacts
 from courtcards.analysis.runner import RunSpec
-from courtcards.analysis.stats import mean_ci, quantile, wilson
+from courtcards.analysis.stats import mean_ci, quantile, sd, wilson
 
 SEATS, ROLES, BOTS, LENGTH, DRAMA = (
     "Win share by seat",
@@ -44,6 +44,11 @@ class Figure:
     high: float | None
     n: int
     fair: float | None = None
+    test: str | None = None  # the test behind ``p`` (a win share: against the even share)
+    p: float | None = None
+    p_holm: float | None = None  # ``p`` after Holm's correction over the report's tests of its kind
+    sd: float | None = None  # a mean's standard deviation (for comparisons)
+    count: int | None = None  # a rate's successes (value * n, exactly)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -68,20 +73,29 @@ class Report:
     options: dict[str, Any]
     figures: list[Figure] = field(default_factory=list)
     lengths: dict[str, list[int]] = field(default_factory=dict)
+    draws: int = 0
+    verdict: list[str] = field(default_factory=list)  # plain sentences: what the tests found
+    tests: list[dict[str, Any]] = field(default_factory=list)  # each family's chi-square test
+    warnings: list[str] = field(default_factory=list)
+    check: Report | None = None  # the same games with a second bot mix (--check-bots)
 
     def rate(self, section: str, name: str, done: int, total: int, fair: float | None = None) -> None:
         p, lo, hi = wilson(done, total)
-        self.figures.append(Figure(section, name, "rate", p, lo, hi, total, fair))
+        self.figures.append(Figure(section, name, "rate", p, lo, hi, total, fair, count=done))
 
     def mean(self, section: str, name: str, values: Sequence[float]) -> None:
         m, lo, hi = mean_ci(values)
-        self.figures.append(Figure(section, name, "mean", m, lo, hi, len(values)))
+        self.figures.append(Figure(section, name, "mean", m, lo, hi, len(values), sd=sd(values)))
 
     def figure(self, section: str, name: str) -> Figure:
         return next(f for f in self.figures if f.key == (section, name))
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
+            "verdict": list(self.verdict),
+            "warnings": list(self.warnings),
+            "tests": list(self.tests),
+            "game": self.spec.game,
             "sweep": dict(self.spec.sweep),
             "players": self.spec.num_players,
             "bots": list(self.spec.bots),
@@ -89,11 +103,15 @@ class Report:
             "preset": self.spec.preset,
             "seed": self.seed,
             "games": self.games,
+            "draws": self.draws,
             "figures": [asdict(f) for f in self.figures],
             "lengths": {
                 name: {str(k): v for k, v in sorted(Counter(vals).items())} for name, vals in self.lengths.items()
             },
         }
+        if self.check is not None:
+            out["check"] = self.check.to_json()
+        return out
 
 
 ROLE_ORDER = ("king", "queen", "commoner", "knight", "pauper-1", "pauper-2", "beggar")
@@ -108,6 +126,7 @@ def summarize(spec: RunSpec, seed: int, facts: Sequence[GameFacts]) -> Report:
     report = Report(spec, seed, len(facts), spec.resolved_options())
     n = spec.num_players
     games = len(facts)
+    report.draws = sum(f.winner is None for f in facts)
     for s in range(n):
         report.rate(SEATS, f"seat {s}", sum(f.winner == s for f in facts), games, 1 / n)
     seat_games: Counter[str] = Counter()
@@ -155,6 +174,9 @@ def summarize(spec: RunSpec, seed: int, facts: Sequence[GameFacts]) -> Report:
         report.mean(section, name, vals)
     order = {s: i for i, s in enumerate(dict.fromkeys(f.section for f in report.figures))}
     report.figures.sort(key=lambda f: order[f.section])  # stable: each section's figures stay in order
+    from courtcards.analysis.verdict import judge  # verdict builds on this module
+
+    judge(report)
     return report
 
 

@@ -83,7 +83,10 @@ class GreedyRoyalsBot:
         royals = [a for a in legal if a.kind == "royal"]
         players = view["players"]
         others = [p for p in players if p["seat"] != me and p["royals"]]
-        leader = max(others, key=lambda p: (p["score"], -p["seat"])) if others else None
+        top = max((p["score"] for p in others), default=None)
+        tied = [p for p in others if p["score"] == top]
+        # the leader; a tie is broken by the bot's seeded generator, never by seat order (a seat bias)
+        leader = (tied[self.rng.below(len(tied))] if len(tied) > 1 else tied[0]) if tied else None
         threat = leader is not None and leader["score"] >= view["target"]  # wins at its next turn
         if royals and not threat:  # the best Royal: most points, then keep the higher face cards' partners
             return max(royals, key=lambda a: (rank(a.cards[1]), -a.cards[0]))
@@ -96,7 +99,10 @@ class GreedyRoyalsBot:
             if reds and reds[0] >= 6:
                 best = max(leader["royals"], key=lambda r: r["value"])
                 target = parse_card(best["face"])
-                return next(a for a in legal if a.kind == "assassinate" and a.cards == (target,))
+                # the leader's Royal: another seat may hold a Royal of the same face (each has its own deck)
+                return next(
+                    a for a in legal if a.kind == "assassinate" and a.seat == leader["seat"] and a.cards == (target,)
+                )
             if k == 1 and any(is_face(c) for c in hand):
                 return attack  # costs one card, where discarding costs the hand
             if threat:
