@@ -200,6 +200,7 @@ def single_table(report: Report) -> Table:
         ("95% CI", "right"),
         ("n", "right"),
         ("even", "right"),
+        ("p (Holm)", "right"),
     ):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     quantiles: dict[str, list[str]] = {}
@@ -219,7 +220,8 @@ def single_table(report: Report) -> Table:
             name += f" (10%/50%/90%: {'/'.join(q)})"
         ci = "" if f.low is None else f"[{f.text().split('[', 1)[1]}"
         even = "" if f.fair is None else f"{100 * f.fair:.1f}%"
-        table.add_row("  " + name, f.text(False), ci, str(f.n), even)
+        p = "" if f.p is None else f"{f.p:.2g} ({f.p_holm:.2g})" if f.p_holm is not None else f"{f.p:.2g}"
+        table.add_row("  " + name, f.text(False), ci, str(f.n), even, p)
     return table
 
 
@@ -231,8 +233,10 @@ def sweep_table(reports: Sequence[Report]) -> Table:
     )
     table.add_column("section")
     table.add_column("figure")
+    from courtcards.analysis.verdict import label
+
     for r in reports:
-        table.add_column(", ".join(f"{k}={v}" for k, v in r.spec.sweep.items()), justify="right")
+        table.add_column(label(r), justify="right")
     last = ""
     for key in figure_keys(reports):
         cells = []
@@ -244,14 +248,45 @@ def sweep_table(reports: Sequence[Report]) -> Table:
     return table
 
 
+def differences_table(reports: Sequence[Report]) -> Table:
+    """Each figure's difference from the first combination, with its interval and test (* changed, Holm 5%)."""
+    from courtcards.analysis.verdict import all_differences, label
+
+    table = Table(
+        title=f"Differences from {label(reports[0])} (difference [95% CI], p; * significant after Holm)",
+        caption="rates in percentage points; means in their units",
+    )
+    table.add_column("section")
+    table.add_column("figure")
+    for r in reports[1:]:
+        table.add_column(label(r), justify="right")
+    diffs = all_differences(reports)
+    last = ""
+    for key in figure_keys(reports):
+        cells = []
+        for ds in diffs:
+            d = next((d for d in ds if (d.section, d.name) == key), None)
+            cells.append("" if d is None else d.text() + (" *" if d.changed else ""))
+        if all(not c for c in cells):
+            continue
+        table.add_row("" if key[0] == last else key[0], key[1], *cells)
+        last = key[0]
+    return table
+
+
 def figure_keys(reports: Sequence[Report]) -> list[tuple[str, str]]:
     """Every (section, figure) of the reports, in first-seen order."""
     return list(dict.fromkeys(f.key for r in reports for f in r.figures))
 
 
 def to_json(reports: Sequence[Report]) -> str:
+    from courtcards.analysis.verdict import differences_json, opening
+
     spec = reports[0].spec
-    return json.dumps({"game": spec.game, "runs": [r.to_json() for r in reports]}, indent=1)
+    out: dict[str, Any] = {"game": spec.game, "verdict": opening(reports), "runs": [r.to_json() for r in reports]}
+    if len(reports) > 1:
+        out["differences"] = differences_json(reports)
+    return json.dumps(out, indent=1)
 
 
 def to_csv(reports: Sequence[Report]) -> str:
@@ -274,6 +309,9 @@ def to_csv(reports: Sequence[Report]) -> str:
             "high",
             "n",
             "even",
+            "test",
+            "p",
+            "p_holm",
         ]
     )
     for r in reports:
@@ -297,6 +335,9 @@ def to_csv(reports: Sequence[Report]) -> str:
                     "" if f.high is None else repr(f.high),
                     f.n,
                     "" if f.fair is None else repr(f.fair),
+                    f.test or "",
+                    "" if f.p is None else repr(f.p),
+                    "" if f.p_holm is None else repr(f.p_holm),
                 ]
             )
     return out.getvalue()

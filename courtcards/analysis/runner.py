@@ -9,8 +9,10 @@ combinations are compared on the same deals where the options allow it.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
+import re
 import socket
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -88,6 +90,60 @@ def build_specs(
         spec.resolved_options()  # fail before any game is played
         specs.append(spec)
     return specs
+
+
+COMPARED = "run"  # a comparison's runs are labelled under this name, as a sweep's under the options swept
+
+
+def parse_compare(text: str) -> tuple[str | None, dict[str, str]]:
+    """``GAME``, ``GAME:NAME=V;NAME=V`` or ``NAME=V;NAME=V`` (``;`` or spaces between pairs) to the game
+    (None: the same game) and the options."""
+    head, colon, rest = text.partition(":")
+    if colon and "=" not in head:
+        game, pairs = head.strip(), rest
+    elif "=" not in text:
+        game, pairs = text.strip(), ""
+    else:
+        game, pairs = None, text
+    options: dict[str, str] = {}
+    for pair in re.split(r"[;\s]+", pairs.strip()):
+        if not pair:
+            continue
+        name, eq, value = pair.partition("=")
+        if not eq or not name or not value:
+            raise OptionError(f"--compare {text!r} must be GAME, NAME=VALUE;NAME=VALUE or GAME:NAME=VALUE;...")
+        options[name.replace("-", "_")] = value
+    if game is not None and not game:
+        raise OptionError(f"--compare {text!r} names no game")
+    return game, options
+
+
+def _describe(game: str, options: Mapping[str, Any]) -> str:
+    return " ".join([game, *(f"{k}={v}" for k, v in options.items())])
+
+
+def compare_specs(base: RunSpec, texts: Sequence[str]) -> list[RunSpec]:
+    """The baseline (``base``) and each configuration to compare with it: another game (a plug-in variant)
+    with the same bots and players, and the baseline's options with those given added."""
+    given = dict(base.options)
+    specs = [dataclasses.replace(base, sweep={COMPARED: _describe(base.game, given)})]
+    for text in texts:
+        game, extra = parse_compare(text)
+        name, kinds = check_bots(game or base.game, base.bots, base.num_players)
+        opts = {**given, **extra}
+        spec = RunSpec(name, kinds, opts, base.preset, {COMPARED: _describe(name, opts)})
+        spec.resolved_options()  # fail before any game is played
+        specs.append(spec)
+    labels = [s.sweep[COMPARED] for s in specs]
+    if len(set(labels)) < len(labels):
+        raise OptionError(f"--compare repeats a configuration: {', '.join(labels)}")
+    return specs
+
+
+def with_bots(spec: RunSpec, bots: Sequence[str]) -> RunSpec:
+    """The same configuration with other bots (``--check-bots``)."""
+    _, kinds = check_bots(spec.game, bots, spec.num_players)
+    return dataclasses.replace(spec, bots=kinds)
 
 
 # -- batches -------------------------------------------------------------------------------------

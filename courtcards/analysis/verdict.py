@@ -12,10 +12,11 @@ over the figures compared. Everything is judged at the 5% level.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from courtcards.analysis.report import BOTS, ROLES, SEATS, Figure, Report, figure_keys
+from courtcards.analysis.runner import COMPARED
 from courtcards.analysis.stats import binomial_p, chi_square, holm, newcombe, two_proportions_p, welch
 
 ALPHA = 0.05
@@ -129,6 +130,8 @@ def sentences(report: Report) -> list[str]:
 def cross_check(report: Report, other: Report) -> None:
     """Compare the balance verdicts of two bot mixes on the same seeds; warn where they disagree."""
     report.check = other
+    method = [s for s in report.verdict if s.startswith("Tests at")]
+    report.verdict = [s for s in report.verdict if not s.startswith("Tests at")]
     mine, theirs = "/".join(sorted(set(report.spec.bots))), "/".join(sorted(set(other.spec.bots)))
     for section in BALANCE:
         a, b = significant(report, section), significant(other, section)
@@ -145,7 +148,7 @@ def cross_check(report: Report, other: Report) -> None:
             report.verdict.append(f"The {label} appears with both bot mixes ({mine}; {theirs}): likely the rules'.")
         else:
             report.verdict.append(f"No significant {label} with either bot mix ({mine}; {theirs}).")
-    report.verdict[:0] = report.warnings
+    report.verdict = [*report.warnings, *report.verdict, *method]
 
 
 def check_hint(report: Report) -> str | None:
@@ -208,8 +211,10 @@ def differences(base: Report, other: Report) -> list[Difference]:
 
 def label(report: Report) -> str:
     """How a run differs from the others of a sweep or comparison."""
-    swept = ", ".join(f"{k}={v}" for k, v in report.spec.sweep.items())
-    return swept or report.spec.game
+    sweep = report.spec.sweep
+    if list(sweep) == [COMPARED]:
+        return sweep[COMPARED]
+    return ", ".join(f"{k}={v}" for k, v in sweep.items()) or report.spec.game
 
 
 def compare_sentences(base: Report, others: Sequence[Report], diffs: Sequence[Sequence[Difference]]) -> list[str]:
@@ -226,3 +231,33 @@ def compare_sentences(base: Report, others: Sequence[Report], diffs: Sequence[Se
             f"{head}: {len(changed)} of {len(ds)} figures changed significantly (Holm, 5%): " + "; ".join(parts) + "."
         )
     return out
+
+
+def all_differences(reports: Sequence[Report]) -> list[list[Difference]]:
+    """Each run after the first against the first (the baseline of a sweep or comparison)."""
+    return [differences(reports[0], r) for r in reports[1:]]
+
+
+def opening(reports: Sequence[Report]) -> list[str]:
+    """The sentences a report opens with: one run's verdict, or what changed from the baseline and
+    each run's balance verdict."""
+    if len(reports) == 1:
+        hint = check_hint(reports[0])
+        return [*reports[0].verdict, *([hint] if hint else [])]
+    out = compare_sentences(reports[0], reports[1:], all_differences(reports))
+    for r in reports:
+        out += [f"{label(r)}: {s}" for s in r.verdict if not s.startswith("Tests at")]
+    out += [s for s in reports[0].verdict if s.startswith("Tests at")]
+    hint = next((h for r in reports if (h := check_hint(r))), None)
+    return [*out, *([hint] if hint else [])]
+
+
+def differences_json(reports: Sequence[Report]) -> list[dict[str, Any]]:
+    return [
+        {
+            "baseline": label(reports[0]),
+            "run": label(r),
+            "figures": [{**asdict(d), "changed": d.changed} for d in ds],
+        }
+        for r, ds in zip(reports[1:], all_differences(reports), strict=True)
+    ]
