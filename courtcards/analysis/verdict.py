@@ -27,7 +27,8 @@ CHI_SQUARE = "chi-square goodness of fit against even shares"
 
 
 def fmt_p(p: float) -> str:
-    return f"{p:.2g}" if p >= 0.001 else f"{p:.1e}"
+    """``= 0.21``, ``= 2.6e-08``, or ``< 1e-16`` (below what the arithmetic resolves)."""
+    return "< 1e-16" if p < 1e-16 else f"= {p:.2g}" if p >= 0.001 else f"= {p:.1e}"
 
 
 def _pct(v: float) -> str:
@@ -82,7 +83,7 @@ def _effect(report: Report, f: Figure) -> str:
     return (
         f"{f.name} wins {_pct(f.value)} [{_pct(lo)}, {_pct(hi)}] against an even {_pct(even)}: "
         f"{_points(f.value - even)} points [{_points(lo - even)}, {_points(hi - even)}], "
-        f"Holm p = {fmt_p(f.p_holm if f.p_holm is not None else 1.0)}"
+        f"Holm p {fmt_p(f.p_holm if f.p_holm is not None else 1.0)}"
     )
 
 
@@ -94,9 +95,9 @@ def sentences(report: Report) -> list[str]:
         section = t["section"]
         word, label = WORDS[section]
         figs = [f for f in report.figures if f.section == section and f.p is not None]
-        chi = f"chi-square {t['statistic']:.1f}, {t['df']} df, p = {fmt_p(t['p'])}"
+        chi = f"chi-square {t['statistic']:.1f}, {t['df']} df, p {fmt_p(t['p'])}"
         if section in BALANCE and n_balance > 1:
-            chi += f", Holm p = {fmt_p(t['p_holm'])}"
+            chi += f", Holm p {fmt_p(t['p_holm'])}"
         sig = t["p_holm"] < ALPHA
         if section == BOTS:
             best = max(figs, key=lambda f: f.value)
@@ -184,7 +185,7 @@ class Difference:
 
     def text(self) -> str:
         k, unit = (100.0, " points") if self.kind == "rate" else (1.0, "")
-        return f"{k * self.value:+.2f}{unit} [{k * self.low:+.2f}, {k * self.high:+.2f}], p = {fmt_p(self.p)}"
+        return f"{k * self.value:+.2f}{unit} [{k * self.low:+.2f}, {k * self.high:+.2f}], p {fmt_p(self.p)}"
 
 
 def differences(base: Report, other: Report) -> list[Difference]:
