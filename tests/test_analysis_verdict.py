@@ -96,7 +96,7 @@ def test_a_second_bot_mix_that_disagrees_is_a_warning() -> None:
 def test_an_effect_without_a_check_suggests_one() -> None:
     (spec,) = build_specs("royals", ["greedy"], 4, {}, None, [])
     report = summarize(spec, 0, _facts([0] * 100 + [1, 2, 3] * 33))
-    assert opening([report])[-1].startswith("A bot's habits can favour a seat too: rerun with --check-bots")
+    assert opening([report])[-1].startswith("A bot's habits can favour a seat or role too: rerun with --check-bots")
 
 
 # -- done when: a rigged plug-in variant and a fair game ------------------------------------------------

@@ -156,7 +156,7 @@ def check_hint(report: Report) -> str | None:
     """A suggestion to rerun with a second bot mix where a balance effect was found and none was run."""
     if report.check is None and any(significant(report, s) for s in BALANCE):
         return (
-            "A bot's habits can favour a seat too: rerun with --check-bots random "
+            "A bot's habits can favour a seat or role too: rerun with --check-bots random "
             "to tell the bots' bias from the rules'."
         )
     return None
