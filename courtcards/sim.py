@@ -156,13 +156,18 @@ def play_game(
     seed: int,
     options: Mapping[str, Any] | None = None,
     preset: str | None = None,
+    rotation: int = 0,
 ) -> tuple[State, tuple[str, ...]]:
-    """Play game number ``game_index`` of a run to the end: the final state and the kind in each seat."""
+    """Play game number ``game_index`` of a run to the end: the final state and the kind in each seat.
+
+    ``rotation`` replays the same deal with the bots shifted ``rotation`` seats further (and seeded
+    apart); rotation 0 is the run's own game."""
     g = get_game(game)
     n = len(bots)
-    kinds = seat_kinds(bots, game_index)
+    kinds = seat_kinds(bots, game_index + rotation)
     state = g.new_game(n, options, derive_seed(seed, game_index, 0), preset)
-    players = [make_bot(g.name, kind, derive_seed(seed, game_index, 1 + s)) for s, kind in enumerate(kinds)]
+    extra = (rotation,) if rotation else ()
+    players = [make_bot(g.name, kind, derive_seed(seed, game_index, 1 + s, *extra)) for s, kind in enumerate(kinds)]
     steps = 0
     while not state.is_over():
         seat = state.to_move()[0]

@@ -13,14 +13,24 @@ from typer.testing import CliRunner
 
 from courtcards.analysis.observe import GameFacts
 from courtcards.analysis.report import ROLES, SEATS, summarize, to_json
-from courtcards.analysis.runner import build_specs, compare_specs, parse_compare, run_facts
-from courtcards.analysis.stats import binomial_p, chi2_sf, holm, newcombe, t_p, two_proportions_p, welch
-from courtcards.analysis.verdict import cross_check, differences, opening, significant
+from courtcards.analysis.runner import build_specs, compare_specs, parse_compare, run_facts, run_luck
+from courtcards.analysis.stats import (
+    binomial_p,
+    chi2_sf,
+    fleiss_kappa,
+    holm,
+    newcombe,
+    t_p,
+    two_proportions_p,
+    welch,
+)
+from courtcards.analysis.verdict import KAPPA, LUCK, add_luck, cross_check, differences, opening, significant
 from courtcards.cli.main import app
 from courtcards.core.errors import OptionError
 from courtcards.core.game import register, unregister
 from courtcards.games.rank.game import RankGame
 from courtcards.games.rank.hooks import RankHooks
+from courtcards.sim import play_game, seat_kinds
 
 RUNNER = CliRunner()
 
@@ -200,3 +210,40 @@ def test_greedy_seat_shares_are_flat_in_a_seat_symmetric_game() -> None:
     assert significant(report, SEATS) is False
     assert report.tests[0]["p"] == pytest.approx(0.8826, abs=1e-4)
     assert report.verdict[0].startswith("No significant seat effect")
+
+
+# -- the luck of the deal ----------------------------------------------------------------------------
+def test_kappa_is_one_when_the_deal_decides_and_negative_when_the_bots_do() -> None:
+    assert fleiss_kappa([[d % 4] * 4 for d in range(20)]) == (1.0, 1.0, 1.0, 0.25)
+    kappa, lo, hi, chance = fleiss_kappa([[(d + r) % 4 for r in range(4)] for d in range(20)])
+    assert [kappa, lo, hi] == pytest.approx([-1 / 3] * 3) and chance == 0.25  # the floor: -1 / (players - 1)
+    assert fleiss_kappa([[0, 0], [0, 0]])[:3] == (0.0, 0.0, 0.0)  # one outcome everywhere: nothing to tell
+
+
+def test_deals_replayed_with_the_bots_rotated() -> None:
+    bots = ["greedy", "random", "random"]
+    (spec,) = build_specs("rank", bots, None, {"tokens_to_win": "2"}, None, [])
+    replays = run_luck(spec, 6, 3, workers=1)
+    assert len(replays) == 6 and all(len(r) == 3 for r in replays)
+    # rotation 0 is the run's own game; the others seat the bots further round on the same deal
+    assert [r[0] for r in replays] == [f.winner for f in run_facts(spec, 6, 3, workers=1)]
+    state, kinds = play_game("rank", bots, 2, 3, {"tokens_to_win": "2"}, rotation=1)
+    assert kinds == seat_kinds(bots, 3) and state.record().seed == play_game("rank", bots, 2, 3)[0].record().seed
+    report = summarize(spec, 3, run_facts(spec, 6, 3, workers=1))
+    add_luck(report, replays)
+    kappa = report.figure(LUCK, KAPPA)
+    assert kappa.n == 6 and kappa.low is not None and kappa.high is not None
+    assert kappa.low <= kappa.value <= kappa.high and kappa.value == pytest.approx(fleiss_kappa(replays)[0])
+    luck = [s for s in report.verdict if s.startswith("Luck of the deal: 6 deals")]
+    assert len(luck) == 1 and f"kappa {kappa.value:.2f}" in luck[0]
+    assert report.verdict[-1].startswith("Tests at")  # the method stays last
+
+
+def test_luck_is_compared_across_variants() -> None:
+    args = ["royale", "--games", "8", "--luck", "8", "--workers", "1", "--compare", "max_rounds=5"]
+    result = RUNNER.invoke(app, ["analyze", *args, "--json", "-"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert all(any(f["section"] == LUCK for f in r["figures"]) for r in data["runs"])
+    (diff,) = data["differences"]
+    assert any(f["name"] == KAPPA and f["test"] == "Welch's t test" for f in diff["figures"])

@@ -160,6 +160,29 @@ def analyze_batch(batch: _Batch) -> list[GameFacts]:
     return out
 
 
+def luck_batch(batch: _Batch) -> list[list[int | None]]:
+    """Deals ``start..stop`` of a run, each replayed with the bots rotated through every seat: the
+    winning seat of each replay (None: a draw)."""
+    game, bots, start, stop, seed, options, preset = batch
+    out = []
+    for i in range(start, stop):
+        winners = []
+        for r in range(len(bots)):
+            state, _ = play_game(game, bots, i, seed, options or None, preset, rotation=r)
+            res = state.result()
+            winners.append(None if res is None else res.winner)
+        out.append(winners)
+    return out
+
+
+def run_luck(spec: RunSpec, deals: int, seed: int, workers: int | None = None) -> list[list[int | None]]:
+    """The winning seats of ``deals`` deals of ``spec``, each replayed with the bots in every rotation."""
+    out: list[list[int | None]] = []
+    for part in run_chunks(luck_batch, batches(spec, deals, seed, 5), workers or os.cpu_count() or 1):
+        out.extend(part)
+    return out
+
+
 def batches(spec: RunSpec, games: int, seed: int, size: int) -> list[_Batch]:
     return [
         (spec.game, spec.bots, start, min(start + size, games), seed, dict(spec.options), spec.preset)

@@ -225,3 +225,24 @@ def sd(values: Sequence[float]) -> float:
         return 0.0
     mean = math.fsum(values) / n
     return math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
+
+
+def fleiss_kappa(groups: Sequence[Sequence[object]]) -> tuple[float, float, float, float]:
+    """Agreement within groups beyond chance (Fleiss' kappa; each group: the outcomes of its replays, two or
+    more each): kappa, its 95% interval (a t interval over the groups' agreement, the chance level held
+    fixed) and the chance level. 0 when chance alone agrees (one outcome everywhere)."""
+    counts: dict[object, int] = {}
+    agree: list[float] = []
+    for g in groups:
+        k = len(g)
+        seen: dict[object, int] = {}
+        for o in g:
+            seen[o] = seen.get(o, 0) + 1
+            counts[o] = counts.get(o, 0) + 1
+        agree.append(sum(c * (c - 1) for c in seen.values()) / (k * (k - 1)) if k > 1 else 1.0)
+    total = sum(counts.values())
+    chance = sum((c / total) ** 2 for c in counts.values()) if total else 1.0
+    if chance >= 1:
+        return 0.0, 0.0, 0.0, chance
+    m, lo, hi = mean_ci(agree)
+    return (m - chance) / (1 - chance), (lo - chance) / (1 - chance), (hi - chance) / (1 - chance), chance

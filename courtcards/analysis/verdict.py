@@ -17,7 +17,17 @@ from typing import Any
 
 from courtcards.analysis.report import BOTS, ROLES, SEATS, Figure, Report, figure_keys
 from courtcards.analysis.runner import COMPARED
-from courtcards.analysis.stats import binomial_p, chi_square, holm, newcombe, two_proportions_p, welch
+from courtcards.analysis.stats import (
+    binomial_p,
+    chi_square,
+    fleiss_kappa,
+    holm,
+    mean_ci,
+    newcombe,
+    sd,
+    two_proportions_p,
+    welch,
+)
 
 ALPHA = 0.05
 BALANCE = (SEATS, ROLES)  # the families whose effects are the rules' balance
@@ -160,6 +170,44 @@ def check_hint(report: Report) -> str | None:
             "to tell the bots' bias from the rules'."
         )
     return None
+
+
+# -- the luck of the deal ----------------------------------------------------------------------------
+LUCK = "Luck of the deal"
+KAPPA = "the deal's hold on the winning seat (chance-corrected agreement, Fleiss' kappa)"
+AGREE = "two replays of a deal, bots rotated, have the same winning seat"
+
+
+def add_luck(report: Report, replays: Sequence[Sequence[int | None]]) -> None:
+    """Figures and a sentence from deals replayed with the bots rotated through every seat (``replays``:
+    each deal's winning seat per rotation). Kappa 1: the deal alone decides which seat wins, whoever sits
+    there; 0: no more than chance; below 0: the winner moves with the bots (skill)."""
+    if not replays:
+        return
+    kappa, lo, hi, chance = fleiss_kappa(replays)
+    agree = [sum(c * (c - 1) for c in (list(g).count(o) for o in set(g))) / (len(g) * (len(g) - 1)) for g in replays]
+    m, alo, ahi = mean_ci(agree)
+    spread = sd(agree)
+    report.figures.append(Figure(LUCK, AGREE, "mean", m, alo, ahi, len(agree), sd=spread))
+    scale = 1 - chance if chance < 1 else 1.0
+    report.figures.append(Figure(LUCK, KAPPA, "mean", kappa, lo, hi, len(agree), sd=spread / scale))
+    mixed = len(set(report.spec.bots)) > 1
+    if lo > 0.5:
+        meaning = "the deal largely decides which seat wins, whoever sits there"
+    elif lo > 0:
+        meaning = "the deal partly decides which seat wins"
+    elif hi < 0:
+        meaning = "the winner follows the bots rather than the deal (skill)"
+    else:
+        meaning = "no sign that the deal alone decides the winner"
+    note = "" if mixed else " (every seat has the same bot kind: the replays differ only by the bots' seeds)"
+    sentence = (
+        f"Luck of the deal: {len(agree)} deals, each replayed with the bots rotated through every seat, "
+        f"give the same winning seat {100 * m:.1f}% of the time against {100 * chance:.1f}% by chance: "
+        f"kappa {kappa:.2f} [{lo:.2f}, {hi:.2f}]; {meaning}{note}."
+    )
+    at = next((i for i, s in enumerate(report.verdict) if s.startswith("Tests at")), len(report.verdict))
+    report.verdict.insert(at, sentence)
 
 
 # -- comparisons ---------------------------------------------------------------------------------

@@ -36,8 +36,17 @@ from courtcards.analysis.report import (
     to_csv,
     to_json,
 )
-from courtcards.analysis.runner import LOCAL, RunSpec, build_specs, compare_specs, init_ray, run_facts, with_bots
-from courtcards.analysis.verdict import cross_check, opening
+from courtcards.analysis.runner import (
+    LOCAL,
+    RunSpec,
+    build_specs,
+    compare_specs,
+    init_ray,
+    run_facts,
+    run_luck,
+    with_bots,
+)
+from courtcards.analysis.verdict import add_luck, cross_check, opening
 from courtcards.bots.base import default_bot_kind
 from courtcards.cli.say import fail
 from courtcards.core.errors import CourtcardsError
@@ -124,6 +133,15 @@ def analyze_command(
             "(repeatable): each figure's difference from this run, with a test.",
         ),
     ] = None,
+    luck: Annotated[
+        int,
+        typer.Option(
+            "--luck",
+            min=0,
+            help="Replay this many deals with the bots rotated through every seat: how much the deal alone "
+            "decides the winner (0: off).",
+        ),
+    ] = 0,
     check_bots: Annotated[
         str | None,
         typer.Option(
@@ -148,7 +166,7 @@ def analyze_command(
         if compare:
             specs = compare_specs(specs[0], compare)
         checks = [with_bots(s, [k for k in check_bots.split(",") if k.strip()]) for s in specs] if check_bots else []
-        total = games * (len(specs) + len(checks))
+        total = games * (len(specs) + len(checks)) + luck * len(specs) * specs[0].num_players
         if total > max_games and not yes:
             runs = "runs" if checks or compare else "combinations"
             raise CourtcardsError(
@@ -190,6 +208,9 @@ def analyze_command(
                 return summarize(spec, seed, facts)
 
             reports = [report_of(spec) for spec in specs]
+            for report in reports if luck else []:
+                add_luck(report, run_luck(report.spec, min(luck, games), seed, workers))
+                bar.advance(task, min(luck, games) * report.spec.num_players)
             for report, check in zip(reports, checks, strict=False):
                 cross_check(report, report_of(check))
         print_verdict(console, reports)
