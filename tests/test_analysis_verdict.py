@@ -188,6 +188,8 @@ def test_compare_texts_are_parsed_and_checked() -> None:
     (base,) = build_specs("rank", ["greedy"], None, {}, None, [])
     with pytest.raises(OptionError, match="option 'tokens_to_win' does not accept '0'"):
         compare_specs(base, ["tokens_to_win=0"])
+    _, three = compare_specs(base, ["players=3"])  # the table size too, as a sweep has it
+    assert three.num_players == 3 and three.bots == ("greedy",) * 3 and three.sweep == {"run": "rank players=3"}
     with pytest.raises(OptionError, match="repeats a configuration"):
         compare_specs(base, ["rank"])
     with pytest.raises(OptionError, match="must be GAME, NAME=VALUE"):

@@ -129,9 +129,17 @@ def compare_specs(base: RunSpec, texts: Sequence[str]) -> list[RunSpec]:
     specs = [dataclasses.replace(base, sweep={COMPARED: _describe(base.game, given)})]
     for text in texts:
         game, extra = parse_compare(text)
-        name, kinds = check_bots(game or base.game, base.bots, base.num_players)
+        n = base.num_players
+        if PLAYERS in extra:  # the table size, as a sweep has it
+            try:
+                n = int(extra.pop(PLAYERS))
+            except ValueError:
+                raise OptionError(f"players must be a whole number in --compare {text!r}") from None
+        kinds_given = base.bots if n == base.num_players or len(set(base.bots)) > 1 else base.bots[:1]
+        name, kinds = check_bots(game or base.game, kinds_given, n)
         opts = {**given, **extra}
-        spec = RunSpec(name, kinds, opts, base.preset, {COMPARED: _describe(name, opts)})
+        shown = {**opts, **({PLAYERS: n} if n != base.num_players else {})}
+        spec = RunSpec(name, kinds, opts, base.preset, {COMPARED: _describe(name, shown)})
         spec.resolved_options()  # fail before any game is played
         specs.append(spec)
     labels = [s.sweep[COMPARED] for s in specs]

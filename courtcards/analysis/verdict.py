@@ -131,9 +131,10 @@ def sentences(report: Report) -> list[str]:
     if report.draws:
         out.append(f"{report.draws} of {report.games} games ({_pct(report.draws / report.games)}) had no winner.")
     if n_balance:
+        families = [WORDS[t["section"]][0] for t in report.tests if t["section"] in BALANCE]
         out.append(
-            f"Tests at the 5% level: {BINOMIAL} per {' and per '.join(WORDS[s][0] for s in BALANCE)}, "
-            f"{CHI_SQUARE} per family; Holm's correction over the seat and role tests; 95% intervals."
+            f"Tests at the 5% level: {BINOMIAL} per {' and per '.join(families)}, "
+            f"{CHI_SQUARE} per family; Holm's correction over the {' and '.join(families)} tests; 95% intervals."
         )
     return out
 
