@@ -129,6 +129,7 @@ def test_sweep_reports_each_combination_with_plots(tmp_path: Path) -> None:
     assert page.index("<h2>Verdict</h2>") < page.index("<table>") < page.index("<h2>Differences from tokens_to_win=1, ")
     assert "tokens_to_win=1, players=4 against tokens_to_win=1, players=3: " in page
     assert "Holm" in page and "two-proportion z test" in page
+    assert "<li><b>tokens_to_win=2, players=4</b>: rank, 4 players, tokens_to_win=2, " in page  # all its options
     assert {p.name for p in out_dir.iterdir()} == {"index.html", "report.json", "figures.csv"}
     assert (tmp_path / "len.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary files left

@@ -270,12 +270,24 @@ def html_report(reports: Sequence[Report], command: str) -> str:
         "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}img{display:block;margin:1em 0;"
         "max-width:100%}.warning{color:#b00;font-weight:bold}td.changed{background:#fde8c8}"
     )
-    opts = ", ".join(f"{k}={v}" for k, v in first.options.items())
+    from courtcards.analysis.verdict import label
+
+    def options_of(r: Report) -> str:
+        return ", ".join(f"{k}={v}" for k, v in r.options.items())
+
+    opts = html.escape(options_of(first))
+    if len(reports) > 1:  # every combination named with all its options
+        runs = "".join(
+            f"<li><b>{html.escape(label(r))}</b>: {html.escape(r.spec.game)}, {r.spec.num_players} players, "
+            f"{html.escape(options_of(r))}</li>"
+            for r in reports
+        )
+        opts += f"</p><p>runs (the first is the baseline):</p><ul>{runs}</ul><p>"
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title(first))}</title>"
         f"<style>{style}</style></head><body><h1>courtcards analysis: {html.escape(first.spec.game)}</h1>"
         f"{_verdict(reports)}"
-        f"<p>{html.escape(title(first))}<br>options: {html.escape(opts)}</p>"
+        f"<p>{html.escape(title(first))}<br>options: {opts}</p>"
         f"<p>command: <code>{html.escape(command)}</code></p>"
         "<p>Values with 95% confidence intervals: Wilson for rates, Student's t for means. "
         "report.json and figures.csv in this folder hold every figure.</p>"
