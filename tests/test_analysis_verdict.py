@@ -249,3 +249,10 @@ def test_luck_is_compared_across_variants() -> None:
     assert all(any(f["section"] == LUCK for f in r["figures"]) for r in data["runs"])
     (diff,) = data["differences"]
     assert any(f["name"] == KAPPA and f["test"] == "Welch's t test" for f in diff["figures"])
+
+
+def test_games_without_a_winner_have_nothing_to_test() -> None:
+    (spec,) = build_specs("royals", ["greedy"], 4, {}, None, [])
+    report = summarize(spec, 0, _facts([None] * 5))
+    assert report.verdict == ["None of the 5 games had a winner: no win share to test."] and report.tests == []
+    assert all(f.p is None for f in report.figures)

@@ -58,6 +58,9 @@ def even_share(report: Report, f: Figure) -> float:
 def judge(report: Report) -> None:
     """Test the report's win shares and write its verdict (``report.verdict``, ``report.tests``)."""
     tested: dict[str, list[int]] = {}
+    if report.games == report.draws:  # no winner anywhere: nothing to test
+        report.verdict = [f"None of the {report.games} games had a winner: no win share to test."]
+        return
     for i, f in enumerate(report.figures):
         if f.section in WORDS and f.fair is not None and f.count is not None:
             report.figures[i] = replace(f, test=BINOMIAL, p=binomial_p(f.count, f.n, even_share(report, f)))
