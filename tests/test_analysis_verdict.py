@@ -256,3 +256,22 @@ def test_games_without_a_winner_have_nothing_to_test() -> None:
     report = summarize(spec, 0, _facts([None] * 5))
     assert report.verdict == ["None of the 5 games had a winner: no win share to test."] and report.tests == []
     assert all(f.p is None for f in report.figures)
+
+
+def test_the_terminal_report_opens_with_the_verdict_and_the_check() -> None:
+    args = ["analyze", "royals", "--players", "3", "--games", "6", "--workers", "1", "--check-bots", "random"]
+    result = RUNNER.invoke(app, args, env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert lines[0] == "Verdict" and lines[1].startswith("- ") and "seat effect" in lines[1]
+    assert "- No significant seat effect with either bot mix (greedy; random)." in lines
+    assert result.output.index("Verdict") < result.output.index("Win share by seat")
+
+
+def test_the_games_limit_counts_the_check_and_the_replays() -> None:
+    args = ["analyze", "royale", "--games", "4", "--check-bots", "random", "--luck", "3", "--max-games", "13"]
+    result = RUNNER.invoke(app, args)
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        "Error: this would play 14 games (2 runs x 4), more than --max-games 13; add --yes to run it"
+    )  # 4 + 4 (the check) + 3 deals x 2 seats

@@ -151,7 +151,8 @@ def analyze_command(
         ),
     ] = None,
 ) -> None:
-    """Balance report: win shares by seat and role, game length, drama, special cards; with 95% CIs."""
+    """Balance report: a verdict first (seat, role and bot effects, tested, Holm's correction), then win
+    shares by seat and role, game length, drama, special cards; with 95% CIs."""
     console = Console(stderr=str(json_out) == "-" or str(csv_out) == "-")
     try:
         g = get_game(game)
@@ -166,7 +167,8 @@ def analyze_command(
         if compare:
             specs = compare_specs(specs[0], compare)
         checks = [with_bots(s, [k for k in check_bots.split(",") if k.strip()]) for s in specs] if check_bots else []
-        total = games * (len(specs) + len(checks)) + luck * len(specs) * specs[0].num_players
+        luck = min(luck, games)
+        total = games * (len(specs) + len(checks)) + luck * sum(s.num_players for s in specs)
         if total > max_games and not yes:
             runs = "runs" if checks or compare else "combinations"
             raise CourtcardsError(
@@ -209,8 +211,8 @@ def analyze_command(
 
             reports = [report_of(spec) for spec in specs]
             for report in reports if luck else []:
-                add_luck(report, run_luck(report.spec, min(luck, games), seed, workers))
-                bar.advance(task, min(luck, games) * report.spec.num_players)
+                add_luck(report, run_luck(report.spec, luck, seed, workers))
+                bar.advance(task, luck * report.spec.num_players)
             for report, check in zip(reports, checks, strict=False):
                 cross_check(report, report_of(check))
         print_verdict(console, reports)
