@@ -146,12 +146,12 @@ def analyze_json(*args: str) -> dict[str, Any]:
 
 
 def test_the_verdict_finds_a_rigged_seat_and_no_effect_in_a_fair_game(rigged: str) -> None:
-    biased = analyze_json(rigged, "--games", "80", "-o", "tokens_to_win=3")
+    biased = analyze_json(rigged, "--games", "60", "-o", "tokens_to_win=3")
     verdict = biased["verdict"]
     assert isinstance(verdict, list)
     assert verdict[0].startswith("Significant seat effect") and "seat 0 wins" in verdict[0]
     assert "seat 0 wins" in verdict[0] and "+" in verdict[0].split("seat 0 wins")[1].split("points")[0]
-    fair = analyze_json("rank", "--games", "80", "-o", "tokens_to_win=3")
+    fair = analyze_json("rank", "--games", "60", "-o", "tokens_to_win=3")
     verdict = fair["verdict"]
     assert isinstance(verdict, list)
     assert verdict[0].startswith("No significant seat effect")
@@ -159,7 +159,7 @@ def test_the_verdict_finds_a_rigged_seat_and_no_effect_in_a_fair_game(rigged: st
 
 
 def test_compare_flags_what_the_variant_changed(rigged: str) -> None:
-    data = analyze_json("rank", "--games", "80", "-o", "tokens_to_win=3", "--compare", rigged)
+    data = analyze_json("rank", "--games", "60", "-o", "tokens_to_win=3", "--compare", rigged)
     assert [r["sweep"] for r in data["runs"]] == [{"run": "rank tokens_to_win=3"}, {"run": f"{rigged} tokens_to_win=3"}]
     (diff,) = data["differences"]
     changed = {f["name"] for f in diff["figures"] if f["changed"]}
