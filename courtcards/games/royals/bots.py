@@ -9,7 +9,8 @@ Committing, it scores every legal commitment by how much its cards help the
 side it wants (red hurts the defender, black protects it, whoever plays it)
 minus what the cards are worth kept in hand. Defending, it pairs to cancel the
 most attacks, spreads hits to lose the fewest points and replaces rather than
-discards.
+discards. A tie for the lead is broken by its seeded generator, never by seat
+order (a bot that favours a seat makes a seat effect the rules do not have).
 """
 
 from __future__ import annotations
