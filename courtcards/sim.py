@@ -9,6 +9,9 @@ number of worker processes. Bots get only views and legal actions (``bot_move``)
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import multiprocessing
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +37,14 @@ class GameOutcome:
     ranking: tuple[int, ...]
     winner: int | None
     actions: int
+    index: int = -1  # the game's number in its run
+    scores: tuple[int, ...] = ()  # per seat, as the game's result has them
+    game_seed: int = 0  # the deal's seed (derived from the run's seed and ``index``)
+
+    def places(self) -> list[int]:
+        """Each seat's finishing place, 1 = best (a seat left out of the ranking: last)."""
+        place = {seat: i + 1 for i, seat in enumerate(self.ranking)}
+        return [place.get(s, len(self.kinds)) for s in range(len(self.kinds))]
 
 
 @dataclass
@@ -77,8 +88,11 @@ class SimResult:
     draws: int = 0
     total_actions: int = 0
     stats: dict[str, KindStats] = field(default_factory=dict)
+    outcomes: list[GameOutcome] = field(default_factory=list)  # every game, in order (``rows``)
+    preset: str | None = None
 
     def add(self, out: GameOutcome) -> None:
+        self.outcomes.append(out)
         self.games += 1
         self.total_actions += out.actions
         if out.winner is None:
@@ -98,6 +112,26 @@ class SimResult:
     @property
     def avg_length(self) -> float:
         return self.total_actions / self.games if self.games else 0.0
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per game, with the field names ``analyze`` uses (docs/schemas/analysis/simulate-rows.json)."""
+        return [
+            {
+                "game": self.game,
+                "players": self.num_players,
+                "seed": self.seed,
+                "index": out.index,
+                "game_seed": out.game_seed,
+                "preset": self.preset,
+                "options": dict(self.options),
+                "bots": list(out.kinds),
+                "winner": out.winner,
+                "places": out.places(),
+                "scores": list(out.scores),
+                "actions": out.actions,
+            }
+            for out in self.outcomes
+        ]
 
 
 def derive_seed(seed: int, *parts: int) -> int:
@@ -122,13 +156,18 @@ def play_game(
     seed: int,
     options: Mapping[str, Any] | None = None,
     preset: str | None = None,
+    rotation: int = 0,
 ) -> tuple[State, tuple[str, ...]]:
-    """Play game number ``game_index`` of a run to the end: the final state and the kind in each seat."""
+    """Play game number ``game_index`` of a run to the end: the final state and the kind in each seat.
+
+    ``rotation`` replays the same deal with the bots shifted ``rotation`` seats further (and seeded
+    apart); rotation 0 is the run's own game."""
     g = get_game(game)
     n = len(bots)
-    kinds = seat_kinds(bots, game_index)
+    kinds = seat_kinds(bots, game_index + rotation)
     state = g.new_game(n, options, derive_seed(seed, game_index, 0), preset)
-    players = [make_bot(g.name, kind, derive_seed(seed, game_index, 1 + s)) for s, kind in enumerate(kinds)]
+    extra = (rotation,) if rotation else ()
+    players = [make_bot(g.name, kind, derive_seed(seed, game_index, 1 + s, *extra)) for s, kind in enumerate(kinds)]
     steps = 0
     while not state.is_over():
         seat = state.to_move()[0]
@@ -151,7 +190,15 @@ def play_one(
     state, kinds = play_game(game, bots, game_index, seed, options, preset)
     res = state.result()
     assert res is not None
-    return GameOutcome(kinds, tuple(res.ranking), res.winner, len(state.history))
+    return GameOutcome(
+        kinds,
+        tuple(res.ranking),
+        res.winner,
+        len(state.history),
+        game_index,
+        tuple(res.scores),
+        derive_seed(seed, game_index, 0),
+    )
 
 
 _Job = tuple[str, tuple[str, ...], int, int, int, dict[str, Any] | None, str | None]
@@ -200,7 +247,7 @@ def simulate(
     resolved = get_game(name).resolve_options(len(kinds), opts, preset)  # fail early on bad options
     if games < 0:
         raise OptionError(f"the number of games must be at least 0, not {games}")
-    result = SimResult(name, len(kinds), dict(resolved), kinds, seed)
+    result = SimResult(name, len(kinds), dict(resolved), kinds, seed, preset=preset)
     jobs: list[_Job] = [
         (name, kinds, start, min(start + chunk, games), seed, opts or None, preset) for start in range(0, games, chunk)
     ]
@@ -226,3 +273,48 @@ def run_chunks(fn: Callable[[J], R], jobs: Sequence[J], workers: int) -> Iterato
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     with multiprocessing.get_context(method).Pool(min(workers, len(jobs))) as pool:
         yield from pool.imap(fn, jobs)
+
+
+# -- per-game rows (simulate --json / --csv) ---------------------------------------------------------
+ROW_FIELDS = ("game", "players", "seed", "index", "game_seed", "preset")
+
+
+def rows_json(result: SimResult) -> str:
+    """The run and one row per game as JSON (docs/schemas/analysis/simulate-rows.json)."""
+    head = {
+        "game": result.game,
+        "players": result.num_players,
+        "bots": list(result.bots),
+        "seed": result.seed,
+        "games": result.games,
+        "preset": result.preset,
+        "options": dict(result.options),
+    }
+    rows = ",\n".join(json.dumps(row) for row in result.rows())  # one line a game
+    return json.dumps(head)[:-1] + ', "rows": [\n' + rows + "\n]}\n"
+
+
+def rows_csv(result: SimResult) -> str:
+    """One line per game: the run's fields, each option in a column of its name, then per seat
+    ``bot_S``, ``place_S`` (1 = best) and ``score_S``."""
+    n = result.num_players
+    taken = {*ROW_FIELDS, "bots", "winner", "actions"}
+    opts = {(f"option_{k}" if k in taken else k): v for k, v in result.options.items()}
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    seats = [f"{word}_{s}" for word in ("bot", "place", "score") for s in range(n)]
+    w.writerow([*ROW_FIELDS, *opts, "bots", "winner", "actions", *seats])
+    for row in result.rows():
+        w.writerow(
+            [
+                *("" if row[k] is None else row[k] for k in ROW_FIELDS),
+                *(json.dumps(v) if isinstance(v, (list, tuple, dict, bool)) else v for v in opts.values()),
+                ",".join(row["bots"]),
+                "" if row["winner"] is None else row["winner"],
+                row["actions"],
+                *row["bots"],
+                *row["places"],
+                *(row["scores"] or [""] * n),
+            ]
+        )
+    return out.getvalue()

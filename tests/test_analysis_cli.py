@@ -55,6 +55,11 @@ def test_every_game_reports_as_json(game: str) -> None:
     for f in only["figures"]:
         if f["kind"] != "quantile":
             assert f["low"] <= f["value"] <= f["high"], f
+    # every default report opens with its verdict on the seats, each win share with its test
+    assert data["verdict"][0].startswith(("Significant seat effect (", "No significant seat effect ("))
+    assert data["verdict"][: len(only["verdict"])] == only["verdict"]  # a bot-check hint may follow
+    seats = [f for f in only["figures"] if f["section"] == "Win share by seat"]
+    assert all(f["test"] == "exact binomial against the even share" and 0 <= f["p"] <= f["p_holm"] <= 1 for f in seats)
     assert sum(only["lengths"]["actions"].values()) == 4
 
 
@@ -120,6 +125,11 @@ def test_sweep_reports_each_combination_with_plots(tmp_path: Path) -> None:
     images = re.findall(r'src="data:image/png;base64,([^"]+)"', page)
     assert len(images) >= 5 and all(base64.b64decode(i)[:8] == b"\x89PNG\r\n\x1a\n" for i in images)
     assert "tokens_to_win=2, players=4" in page
+    # the verdict first, then the figures, then each combination's differences from the first with a test
+    assert page.index("<h2>Verdict</h2>") < page.index("<table>") < page.index("<h2>Differences from tokens_to_win=1, ")
+    assert "tokens_to_win=1, players=4 against tokens_to_win=1, players=3: " in page
+    assert "Holm" in page and "two-proportion z test" in page
+    assert "<li><b>tokens_to_win=2, players=4</b>: rank, 4 players, tokens_to_win=2, " in page  # all its options
     assert {p.name for p in out_dir.iterdir()} == {"index.html", "report.json", "figures.csv"}
     assert (tmp_path / "len.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary files left

@@ -34,6 +34,19 @@ def test_goes_after_a_player_about_to_win_instead_of_building() -> None:
     assert greedy_move(state, 0) == "assassinate 1 QC"
 
 
+def test_assassinates_the_leaders_royal_not_a_lower_seats_of_the_same_face() -> None:
+    # seats 1 and 2 both hold a Queen of Clubs (every seat has its own deck): the leader is seat 2
+    state = pos(["QH 7H 10D 2C", "", "", ""], royals=[[], ["QC 3C"], ["QC 10C", "KS 7S"], []])
+    assert greedy_move(state, 0) == "assassinate 2 QC"
+
+
+def test_a_tie_for_the_lead_is_broken_by_the_seed_not_the_seat() -> None:
+    state = pos(["10D 2C", "", "", ""], royals=[[], ["QC 5C"], ["QS 5S"], []])  # seats 1 and 2 lead with 5
+    moves = [bot_move(make_bot("royals", "greedy", k), state, 0).text for k in range(12)]
+    assert set(moves) == {"assassinate 1 QC", "assassinate 2 QS"}  # both, as the seeds fall
+    assert moves == [bot_move(make_bot("royals", "greedy", k), state, 0).text for k in range(12)]  # reproducible
+
+
 def test_defender_commits_its_high_black_cards_not_red_ones() -> None:
     state = pos(["9D 8D 2C", "10S 9C 8H 3H", "", ""], royals=[["QC 5C"], ["QH 7H", "KS 9S"], [], []])
     state.apply(0, "attack 1")

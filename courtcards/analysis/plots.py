@@ -85,12 +85,13 @@ def length_histogram(values: Sequence[int], name: str, heading: str) -> bytes:
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 3.6))
     lo, hi = min(values), max(values)
-    bins = range(lo, hi + 2) if hi - lo <= 60 else 60
+    bins: Any = [v - 0.5 for v in range(lo, hi + 2)] if hi - lo <= 60 else 60  # integer bins, centred
     ax.hist(values, bins=bins, color="#4670be", edgecolor="white", linewidth=0.4)
     ax.set_title(heading)
     ax.set_xlabel(f"{name} per game")
     ax.set_ylabel("games")
     ax.yaxis.get_major_locator().set_params(integer=True)
+    ax.xaxis.get_major_locator().set_params(integer=True)
     return _png(fig)
 
 
@@ -132,21 +133,35 @@ def section_bars(report: Report, section: str, kind: str) -> bytes:
     return _png(fig)
 
 
+def _unit(f: Figure) -> str:
+    """A panel's axis label: rates in percent, a length in its own unit, other means as named."""
+    if f.kind == "rate":
+        return "percent"
+    head = f.name.split(":")[0]
+    return head if f.section == LENGTH else "mean"
+
+
 def sweep_lines(reports: Sequence[Report], section: str) -> bytes:
-    """One section's figures across the combinations of a sweep, with 95% intervals."""
+    """One section's figures across the combinations of a sweep: small multiples, one panel per figure on its
+    own axis and unit, with 95% intervals and the even share where there is one."""
+    from courtcards.analysis.verdict import label
+
     keys = [key for key in figure_keys(reports) if key[0] == section]
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(7.5, 4))
-    labels = [", ".join(f"{k}={v}" for k, v in r.spec.sweep.items()) for r in reports]
-    xs = list(range(len(reports)))
-    kind = "rate"
+    series = []
     for key in keys:
         figs = [next((f for f in r.figures if f.key == key), None) for r in reports]
-        points = [(x, f) for x, f in zip(xs, figs, strict=True) if f is not None and f.kind != "quantile"]
-        if not points:
-            continue
-        kind = points[0][1].kind
-        k = 100.0 if kind == "rate" else 1.0
+        points = [(x, f) for x, f in enumerate(figs) if f is not None and f.kind != "quantile"]
+        if points:
+            series.append((key[1], points))
+    plt = _pyplot()
+    cols = min(3, max(1, len(series)))
+    rows = max(1, -(-len(series) // cols))
+    fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 2.9 * rows), squeeze=False)
+    labels = [label(r) for r in reports]
+    xs = list(range(len(reports)))
+    for ax, (name, points) in zip(axes.flat, series, strict=False):
+        first = points[0][1]
+        k = 100.0 if first.kind == "rate" else 1.0
         errs = _errors([f for _, f in points])
         ax.errorbar(
             [x for x, _ in points],
@@ -154,13 +169,21 @@ def sweep_lines(reports: Sequence[Report], section: str) -> bytes:
             yerr=[[k * e for e in row] for row in errs],
             marker="o",
             capsize=3,
-            label=key[1],
+            color="#4670be",
         )
-    ax.set_xticks(xs, labels, rotation=20 if len(xs) > 4 else 0, ha="right" if len(xs) > 4 else "center")
-    ax.set_title(f"{section} across the sweep (95% CI)", fontsize=10)
-    ax.set_xlabel(", ".join(reports[0].spec.sweep))
-    ax.set_ylabel("percent" if kind == "rate" else "value")
-    ax.legend(fontsize=7, loc="best")
+        fair = {f.fair for _, f in points if f.fair is not None}
+        if len(fair) == 1:
+            ax.axhline(k * fair.pop(), color="#c0392b", linestyle="--", linewidth=1, label="even share")
+            ax.legend(fontsize=6, loc="best")
+        ax.set_title(name if len(name) <= 45 else name[:44] + "...", fontsize=8)
+        ax.set_ylabel(_unit(first), fontsize=7)
+        ax.set_xticks(xs, labels, rotation=30, ha="right", fontsize=6)
+        ax.tick_params(axis="y", labelsize=7)
+        ax.set_xlim(-0.5, len(xs) - 0.5)
+    for ax in list(axes.flat)[len(series) :]:
+        ax.set_visible(False)
+    fig.suptitle(f"{section} across the combinations (95% CI)", fontsize=10)
+    fig.tight_layout()
     return _png(fig)
 
 
@@ -169,17 +192,62 @@ def _img(png: bytes, alt: str) -> str:
 
 
 def _table(reports: Sequence[Report]) -> str:
-    heads = "".join(
-        f"<th>{html.escape(', '.join(f'{k}={v}' for k, v in r.spec.sweep.items()) or 'value')}</th>" for r in reports
-    )
+    from courtcards.analysis.verdict import label
+
+    if len(reports) == 1:  # one run: value, interval, n, even share and test, as in the terminal
+        rows = []
+        for f in reports[0].figures:
+            even = "" if f.fair is None else f"{100 * f.fair:.1f}%"
+            p = "" if f.p is None else f"{f.p:.2g} (Holm {f.p_holm:.2g})" if f.p_holm is not None else f"{f.p:.2g}"
+            cells = [f.section, f.name, f.text(), str(f.n), even, p]
+            rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
+        return (
+            "<table><tr><th>section</th><th>figure</th><th>value [95% CI]</th><th>n</th><th>even</th>"
+            f"<th>p (exact binomial against the even share)</th></tr>{''.join(rows)}</table>"
+        )
+    heads = "".join(f"<th>{html.escape(label(r))}</th>" for r in reports)
     rows = []
     for key in figure_keys(reports):
         cells = []
         for r in reports:
-            f = next((f for f in r.figures if f.key == key), None)
-            cells.append("<td></td>" if f is None else f"<td>{html.escape(f.text())}</td>")
+            g = next((f for f in r.figures if f.key == key), None)
+            cells.append("<td></td>" if g is None else f"<td>{html.escape(g.text())} (n {g.n})</td>")
         rows.append(f"<tr><td>{html.escape(key[0])}</td><td>{html.escape(key[1])}</td>{''.join(cells)}</tr>")
     return f"<table><tr><th>section</th><th>figure</th>{heads}</tr>{''.join(rows)}</table>"
+
+
+def _differences(reports: Sequence[Report]) -> str:
+    from courtcards.analysis.verdict import all_differences, label
+
+    heads = "".join(f"<th>{html.escape(label(r))}</th>" for r in reports[1:])
+    diffs = all_differences(reports)
+    rows = []
+    for key in figure_keys(reports):
+        found = [next((d for d in ds if (d.section, d.name) == key), None) for ds in diffs]
+        if all(d is None for d in found):
+            continue
+        cells = "".join(
+            "<td></td>"
+            if d is None
+            else f"<td{' class=changed' if d.changed else ''}>{html.escape(d.text())}{' *' if d.changed else ''}</td>"
+            for d in found
+        )
+        rows.append(f"<tr><td>{html.escape(key[0])}</td><td>{html.escape(key[1])}</td>{cells}</tr>")
+    return (
+        f"<h2>Differences from {html.escape(label(reports[0]))}</h2><p>Each figure minus the baseline's, with its 95% "
+        "interval and p-value (rates: two-proportion z test, Newcombe interval, in percentage points; means: "
+        "Welch's t test); * marks a significant change after Holm's correction over the figures compared.</p>"
+        f"<table><tr><th>section</th><th>figure</th>{heads}</tr>{''.join(rows)}</table>"
+    )
+
+
+def _verdict(reports: Sequence[Report]) -> str:
+    from courtcards.analysis.verdict import opening
+
+    items = "".join(
+        f"<li{' class=warning' if s.startswith('Warning') else ''}>{html.escape(s)}</li>" for s in opening(reports)
+    )
+    return f"<h2>Verdict</h2><ul class=verdict>{items}</ul>"
 
 
 def html_report(reports: Sequence[Report], command: str) -> str:
@@ -200,17 +268,31 @@ def html_report(reports: Sequence[Report], command: str) -> str:
     style = (
         "body{font-family:sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse;font-size:90%}"
         "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}img{display:block;margin:1em 0;"
-        "max-width:100%}"
+        "max-width:100%}.warning{color:#b00;font-weight:bold}td.changed{background:#fde8c8}"
     )
-    opts = ", ".join(f"{k}={v}" for k, v in first.options.items())
+    from courtcards.analysis.verdict import label
+
+    def options_of(r: Report) -> str:
+        return ", ".join(f"{k}={v}" for k, v in r.options.items())
+
+    opts = html.escape(options_of(first))
+    if len(reports) > 1:  # every combination named with all its options
+        runs = "".join(
+            f"<li><b>{html.escape(label(r))}</b>: {html.escape(r.spec.game)}, {r.spec.num_players} players, "
+            f"{html.escape(options_of(r))}</li>"
+            for r in reports
+        )
+        opts += f"</p><p>runs (the first is the baseline):</p><ul>{runs}</ul><p>"
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title(first))}</title>"
         f"<style>{style}</style></head><body><h1>courtcards analysis: {html.escape(first.spec.game)}</h1>"
-        f"<p>{html.escape(title(first))}<br>options: {html.escape(opts)}</p>"
+        f"{_verdict(reports)}"
+        f"<p>{html.escape(title(first))}<br>options: {opts}</p>"
         f"<p>command: <code>{html.escape(command)}</code></p>"
         "<p>Values with 95% confidence intervals: Wilson for rates, Student's t for means. "
         "report.json and figures.csv in this folder hold every figure.</p>"
-        f"{_table(reports)}<h2>Plots</h2>{''.join(plots)}</body></html>"
+        f"{_table(reports)}{_differences(reports) if len(reports) > 1 else ''}"
+        f"<h2>Plots</h2>{''.join(plots)}</body></html>"
     )
 
 

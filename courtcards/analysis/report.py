@@ -20,7 +20,7 @@ from rich.table import Table
 
 from courtcards.analysis.observe import GameFacts
 from courtcards.analysis.runner import RunSpec
-from courtcards.analysis.stats import mean_ci, quantile, wilson
+from courtcards.analysis.stats import mean_ci, quantile, sd, wilson
 
 SEATS, ROLES, BOTS, LENGTH, DRAMA = (
     "Win share by seat",
@@ -44,6 +44,11 @@ class Figure:
     high: float | None
     n: int
     fair: float | None = None
+    test: str | None = None  # the test behind ``p`` (a win share: against the even share)
+    p: float | None = None
+    p_holm: float | None = None  # ``p`` after Holm's correction over the report's tests of its kind
+    sd: float | None = None  # a mean's standard deviation (for comparisons)
+    count: int | None = None  # a rate's successes (value * n, exactly)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -68,20 +73,29 @@ class Report:
     options: dict[str, Any]
     figures: list[Figure] = field(default_factory=list)
     lengths: dict[str, list[int]] = field(default_factory=dict)
+    draws: int = 0
+    verdict: list[str] = field(default_factory=list)  # plain sentences: what the tests found
+    tests: list[dict[str, Any]] = field(default_factory=list)  # each family's chi-square test
+    warnings: list[str] = field(default_factory=list)
+    check: Report | None = None  # the same games with a second bot mix (--check-bots)
 
     def rate(self, section: str, name: str, done: int, total: int, fair: float | None = None) -> None:
         p, lo, hi = wilson(done, total)
-        self.figures.append(Figure(section, name, "rate", p, lo, hi, total, fair))
+        self.figures.append(Figure(section, name, "rate", p, lo, hi, total, fair, count=done))
 
     def mean(self, section: str, name: str, values: Sequence[float]) -> None:
         m, lo, hi = mean_ci(values)
-        self.figures.append(Figure(section, name, "mean", m, lo, hi, len(values)))
+        self.figures.append(Figure(section, name, "mean", m, lo, hi, len(values), sd=sd(values)))
 
     def figure(self, section: str, name: str) -> Figure:
         return next(f for f in self.figures if f.key == (section, name))
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
+            "verdict": list(self.verdict),
+            "warnings": list(self.warnings),
+            "tests": list(self.tests),
+            "game": self.spec.game,
             "sweep": dict(self.spec.sweep),
             "players": self.spec.num_players,
             "bots": list(self.spec.bots),
@@ -89,11 +103,15 @@ class Report:
             "preset": self.spec.preset,
             "seed": self.seed,
             "games": self.games,
+            "draws": self.draws,
             "figures": [asdict(f) for f in self.figures],
             "lengths": {
                 name: {str(k): v for k, v in sorted(Counter(vals).items())} for name, vals in self.lengths.items()
             },
         }
+        if self.check is not None:
+            out["check"] = self.check.to_json()
+        return out
 
 
 ROLE_ORDER = ("king", "queen", "commoner", "knight", "pauper-1", "pauper-2", "beggar")
@@ -108,6 +126,7 @@ def summarize(spec: RunSpec, seed: int, facts: Sequence[GameFacts]) -> Report:
     report = Report(spec, seed, len(facts), spec.resolved_options())
     n = spec.num_players
     games = len(facts)
+    report.draws = sum(f.winner is None for f in facts)
     for s in range(n):
         report.rate(SEATS, f"seat {s}", sum(f.winner == s for f in facts), games, 1 / n)
     seat_games: Counter[str] = Counter()
@@ -155,6 +174,9 @@ def summarize(spec: RunSpec, seed: int, facts: Sequence[GameFacts]) -> Report:
         report.mean(section, name, vals)
     order = {s: i for i, s in enumerate(dict.fromkeys(f.section for f in report.figures))}
     report.figures.sort(key=lambda f: order[f.section])  # stable: each section's figures stay in order
+    from courtcards.analysis.verdict import judge  # verdict builds on this module
+
+    judge(report)
     return report
 
 
@@ -178,6 +200,7 @@ def single_table(report: Report) -> Table:
         ("95% CI", "right"),
         ("n", "right"),
         ("even", "right"),
+        ("p (Holm)", "right"),
     ):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     quantiles: dict[str, list[str]] = {}
@@ -197,7 +220,8 @@ def single_table(report: Report) -> Table:
             name += f" (10%/50%/90%: {'/'.join(q)})"
         ci = "" if f.low is None else f"[{f.text().split('[', 1)[1]}"
         even = "" if f.fair is None else f"{100 * f.fair:.1f}%"
-        table.add_row("  " + name, f.text(False), ci, str(f.n), even)
+        p = "" if f.p is None else f"{f.p:.2g} ({f.p_holm:.2g})" if f.p_holm is not None else f"{f.p:.2g}"
+        table.add_row("  " + name, f.text(False), ci, str(f.n), even, p)
     return table
 
 
@@ -209,8 +233,10 @@ def sweep_table(reports: Sequence[Report]) -> Table:
     )
     table.add_column("section")
     table.add_column("figure")
+    from courtcards.analysis.verdict import label
+
     for r in reports:
-        table.add_column(", ".join(f"{k}={v}" for k, v in r.spec.sweep.items()), justify="right")
+        table.add_column(label(r), justify="right")
     last = ""
     for key in figure_keys(reports):
         cells = []
@@ -222,14 +248,45 @@ def sweep_table(reports: Sequence[Report]) -> Table:
     return table
 
 
+def differences_table(reports: Sequence[Report]) -> Table:
+    """Each figure's difference from the first combination, with its interval and test (* changed, Holm 5%)."""
+    from courtcards.analysis.verdict import all_differences, label
+
+    table = Table(
+        title=f"Differences from {label(reports[0])} (difference [95% CI], p; * significant after Holm)",
+        caption="rates in percentage points; means in their units",
+    )
+    table.add_column("section")
+    table.add_column("figure")
+    for r in reports[1:]:
+        table.add_column(label(r), justify="right")
+    diffs = all_differences(reports)
+    last = ""
+    for key in figure_keys(reports):
+        cells = []
+        for ds in diffs:
+            d = next((d for d in ds if (d.section, d.name) == key), None)
+            cells.append("" if d is None else d.text() + (" *" if d.changed else ""))
+        if all(not c for c in cells):
+            continue
+        table.add_row("" if key[0] == last else key[0], key[1], *cells)
+        last = key[0]
+    return table
+
+
 def figure_keys(reports: Sequence[Report]) -> list[tuple[str, str]]:
     """Every (section, figure) of the reports, in first-seen order."""
     return list(dict.fromkeys(f.key for r in reports for f in r.figures))
 
 
 def to_json(reports: Sequence[Report]) -> str:
+    from courtcards.analysis.verdict import differences_json, opening
+
     spec = reports[0].spec
-    return json.dumps({"game": spec.game, "runs": [r.to_json() for r in reports]}, indent=1)
+    out: dict[str, Any] = {"game": spec.game, "verdict": opening(reports), "runs": [r.to_json() for r in reports]}
+    if len(reports) > 1:
+        out["differences"] = differences_json(reports)
+    return json.dumps(out, indent=1)
 
 
 def to_csv(reports: Sequence[Report]) -> str:
@@ -252,6 +309,9 @@ def to_csv(reports: Sequence[Report]) -> str:
             "high",
             "n",
             "even",
+            "test",
+            "p",
+            "p_holm",
         ]
     )
     for r in reports:
@@ -275,6 +335,9 @@ def to_csv(reports: Sequence[Report]) -> str:
                     "" if f.high is None else repr(f.high),
                     f.n,
                     "" if f.fair is None else repr(f.fair),
+                    f.test or "",
+                    "" if f.p is None else repr(f.p),
+                    "" if f.p_holm is None else repr(f.p_holm),
                 ]
             )
     return out.getvalue()

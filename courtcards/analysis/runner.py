@@ -9,8 +9,10 @@ combinations are compared on the same deals where the options allow it.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
+import re
 import socket
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -90,6 +92,68 @@ def build_specs(
     return specs
 
 
+COMPARED = "run"  # a comparison's runs are labelled under this name, as a sweep's under the options swept
+
+
+def parse_compare(text: str) -> tuple[str | None, dict[str, str]]:
+    """``GAME``, ``GAME:NAME=V;NAME=V`` or ``NAME=V;NAME=V`` (``;`` or spaces between pairs) to the game
+    (None: the same game) and the options."""
+    head, colon, rest = text.partition(":")
+    if colon and "=" not in head:
+        game, pairs = head.strip(), rest
+    elif "=" not in text:
+        game, pairs = text.strip(), ""
+    else:
+        game, pairs = None, text
+    options: dict[str, str] = {}
+    for pair in re.split(r"[;\s]+", pairs.strip()):
+        if not pair:
+            continue
+        name, eq, value = pair.partition("=")
+        if not eq or not name or not value:
+            raise OptionError(f"--compare {text!r} must be GAME, NAME=VALUE;NAME=VALUE or GAME:NAME=VALUE;...")
+        options[name.replace("-", "_")] = value
+    if game is not None and not game:
+        raise OptionError(f"--compare {text!r} names no game")
+    return game, options
+
+
+def _describe(game: str, options: Mapping[str, Any]) -> str:
+    return " ".join([game, *(f"{k}={v}" for k, v in options.items())])
+
+
+def compare_specs(base: RunSpec, texts: Sequence[str]) -> list[RunSpec]:
+    """The baseline (``base``) and each configuration to compare with it: another game (a plug-in variant)
+    with the same bots and players, and the baseline's options with those given added."""
+    given = dict(base.options)
+    specs = [dataclasses.replace(base, sweep={COMPARED: _describe(base.game, given)})]
+    for text in texts:
+        game, extra = parse_compare(text)
+        n = base.num_players
+        if PLAYERS in extra:  # the table size, as a sweep has it
+            try:
+                n = int(extra.pop(PLAYERS))
+            except ValueError:
+                raise OptionError(f"players must be a whole number in --compare {text!r}") from None
+        kinds_given = base.bots if n == base.num_players or len(set(base.bots)) > 1 else base.bots[:1]
+        name, kinds = check_bots(game or base.game, kinds_given, n)
+        opts = {**given, **extra}
+        shown = {**opts, **({PLAYERS: n} if n != base.num_players else {})}
+        spec = RunSpec(name, kinds, opts, base.preset, {COMPARED: _describe(name, shown)})
+        spec.resolved_options()  # fail before any game is played
+        specs.append(spec)
+    labels = [s.sweep[COMPARED] for s in specs]
+    if len(set(labels)) < len(labels):
+        raise OptionError(f"--compare repeats a configuration: {', '.join(labels)}")
+    return specs
+
+
+def with_bots(spec: RunSpec, bots: Sequence[str]) -> RunSpec:
+    """The same configuration with other bots (``--check-bots``)."""
+    _, kinds = check_bots(spec.game, bots, spec.num_players)
+    return dataclasses.replace(spec, bots=kinds)
+
+
 # -- batches -------------------------------------------------------------------------------------
 _Batch = tuple[str, tuple[str, ...], int, int, int, dict[str, Any], str | None]
 
@@ -101,6 +165,29 @@ def analyze_batch(batch: _Batch) -> list[GameFacts]:
     for i in range(start, stop):
         state, kinds = play_game(game, bots, i, seed, options or None, preset)
         out.append(observe(state.record(), kinds))
+    return out
+
+
+def luck_batch(batch: _Batch) -> list[list[int | None]]:
+    """Deals ``start..stop`` of a run, each replayed with the bots rotated through every seat: the
+    winning seat of each replay (None: a draw)."""
+    game, bots, start, stop, seed, options, preset = batch
+    out = []
+    for i in range(start, stop):
+        winners = []
+        for r in range(len(bots)):
+            state, _ = play_game(game, bots, i, seed, options or None, preset, rotation=r)
+            res = state.result()
+            winners.append(None if res is None else res.winner)
+        out.append(winners)
+    return out
+
+
+def run_luck(spec: RunSpec, deals: int, seed: int, workers: int | None = None) -> list[list[int | None]]:
+    """The winning seats of ``deals`` deals of ``spec``, each replayed with the bots in every rotation."""
+    out: list[list[int | None]] = []
+    for part in run_chunks(luck_batch, batches(spec, deals, seed, 5), workers or os.cpu_count() or 1):
+        out.extend(part)
     return out
 
 

@@ -25,8 +25,28 @@ from courtcards.analysis.plots import (
     write_atomic,
     write_html,
 )
-from courtcards.analysis.report import LENGTH, Report, single_table, summarize, sweep_table, title, to_csv, to_json
-from courtcards.analysis.runner import LOCAL, build_specs, init_ray, run_facts
+from courtcards.analysis.report import (
+    LENGTH,
+    Report,
+    differences_table,
+    single_table,
+    summarize,
+    sweep_table,
+    title,
+    to_csv,
+    to_json,
+)
+from courtcards.analysis.runner import (
+    LOCAL,
+    RunSpec,
+    build_specs,
+    compare_specs,
+    init_ray,
+    run_facts,
+    run_luck,
+    with_bots,
+)
+from courtcards.analysis.verdict import add_luck, cross_check, opening
 from courtcards.bots.base import default_bot_kind
 from courtcards.cli.say import fail
 from courtcards.core.errors import CourtcardsError
@@ -105,8 +125,34 @@ def analyze_command(
         int, typer.Option("--max-games", min=1, help="Refuse to play more games than this in all without --yes.")
     ] = MAX_GAMES,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Run even above --max-games.")] = False,
+    compare: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--compare",
+            help="Compare with GAME (a plug-in variant), NAME=V;NAME=V (other options) or GAME:NAME=V;... "
+            "(repeatable): each figure's difference from this run, with a test.",
+        ),
+    ] = None,
+    luck: Annotated[
+        int,
+        typer.Option(
+            "--luck",
+            min=0,
+            help="Replay this many deals with the bots rotated through every seat: how much the deal alone "
+            "decides the winner (0: off).",
+        ),
+    ] = 0,
+    check_bots: Annotated[
+        str | None,
+        typer.Option(
+            "--check-bots",
+            help="A second bot mix (e.g. random) played on the same seeds: warns where a seat or role effect "
+            "appears with one mix and not the other (bot bias, not rule bias).",
+        ),
+    ] = None,
 ) -> None:
-    """Balance report: win shares by seat and role, game length, drama, special cards; with 95% CIs."""
+    """Balance report: a verdict first (seat, role and bot effects, tested, Holm's correction), then win
+    shares by seat and role, game length, drama, special cards; with 95% CIs."""
     console = Console(stderr=str(json_out) == "-" or str(csv_out) == "-")
     try:
         g = get_game(game)
@@ -116,10 +162,17 @@ def analyze_command(
             options["discards"] = discards
         kinds = [k for k in (bots or default_bot(g)).split(",") if k.strip()]
         specs = build_specs(name, kinds, players, options, preset, sweep or [])
-        total = games * len(specs)
+        if compare and sweep:
+            raise CourtcardsError("--compare and --sweep cannot be combined: a sweep compares its combinations")
+        if compare:
+            specs = compare_specs(specs[0], compare)
+        checks = [with_bots(s, [k for k in check_bots.split(",") if k.strip()]) for s in specs] if check_bots else []
+        luck = min(luck, games)
+        total = games * (len(specs) + len(checks)) + luck * sum(s.num_players for s in specs)
         if total > max_games and not yes:
+            runs = "runs" if checks or compare else "combinations"
             raise CourtcardsError(
-                f"this would play {total:,} games ({len(specs)} combinations x {games:,}), more "
+                f"this would play {total:,} games ({len(specs) + len(checks)} {runs} x {games:,}), more "
                 f"than --max-games {max_games:,}; add --yes to run it"
             )
         for path in (json_out, csv_out, plot):
@@ -144,7 +197,8 @@ def analyze_command(
             transient=True,
         ) as bar:
             task = bar.add_task(f"{name} x{total}", total=total)
-            for spec in specs:
+
+            def report_of(spec: RunSpec) -> Report:
                 facts = run_facts(
                     spec,
                     games,
@@ -153,8 +207,20 @@ def analyze_command(
                     ray=ray,
                     progress=lambda k: bar.advance(task, k),
                 )
-                reports.append(summarize(spec, seed, facts))
-        console.print(single_table(reports[0]) if len(reports) == 1 else sweep_table(reports))
+                return summarize(spec, seed, facts)
+
+            reports = [report_of(spec) for spec in specs]
+            for report in reports if luck else []:
+                add_luck(report, run_luck(report.spec, luck, seed, workers))
+                bar.advance(task, luck * report.spec.num_players)
+            for report, check in zip(reports, checks, strict=False):
+                cross_check(report, report_of(check))
+        print_verdict(console, reports)
+        if len(reports) == 1:
+            console.print(single_table(reports[0]))
+        else:
+            console.print(sweep_table(reports))
+            console.print(differences_table(reports))
         command = "courtcards analyze " + shlex.join(sys.argv[2:] if sys.argv[1:2] == ["analyze"] else [name])
         _write(console, reports, json_out, csv_out, html_dir, plot, command)
     except CourtcardsError as exc:
@@ -163,6 +229,15 @@ def analyze_command(
         module = sys.modules.get("ray") if ray is not None else None
         if module is not None and module.is_initialized():
             module.shutdown()
+
+
+def print_verdict(console: Console, reports: list[Report]) -> None:
+    """The verdict first: what the tests found, in plain sentences (warnings in red)."""
+    console.print("[bold]Verdict[/]")
+    for line in opening(reports):
+        style = "bold red" if line.startswith("Warning") else None
+        console.print(f"- {line}", style=style, highlight=False, markup=False)
+    console.print()
 
 
 def _write(

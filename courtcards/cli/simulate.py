@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import sys
 import time
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -11,10 +13,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from courtcards.analysis.plots import check_writable, write_atomic
 from courtcards.cli.say import fail, program
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.options import parse_option_pairs
-from courtcards.sim import SimResult, check_bots, simulate
+from courtcards.sim import SimResult, check_bots, rows_csv, rows_json, simulate
 
 
 def register(app: typer.Typer) -> None:
@@ -32,10 +35,21 @@ def simulate_command(
     workers: Annotated[
         int | None, typer.Option("--workers", "-w", min=1, help="Worker processes (default: every core; same results).")
     ] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write one row per game as JSON here (- for stdout).")
+    ] = None,
+    csv_out: Annotated[
+        Path | None, typer.Option("--csv", help="Write one row per game as CSV here (- for stdout).")
+    ] = None,
 ) -> None:
     """Play bots against each other; seats rotate from game to game."""
-    console = Console()
+    console = Console(stderr=str(json_out) == "-" or str(csv_out) == "-")
     try:
+        if str(json_out) == "-" and str(csv_out) == "-":
+            raise CourtcardsError("--json - and --csv - cannot both write to standard output")
+        for path in (json_out, csv_out):
+            if path is not None and str(path) != "-":
+                check_writable(path)
         kinds = [k for k in bots.split(",") if k.strip()]
         options = parse_option_pairs(option or [])
         name, seat_kinds = check_bots(game, kinds, players)
@@ -62,6 +76,13 @@ def simulate_command(
                 progress=lambda k: bar.advance(task, k),
             )
         elapsed = time.perf_counter() - start
+        for path, text in ((json_out, rows_json), (csv_out, rows_csv)):
+            if path is None:
+                continue
+            if str(path) == "-":
+                sys.stdout.write(text(result))
+            else:
+                write_atomic(path, text(result))
     except CourtcardsError as exc:
         raise fail(str(exc)) from None
     console.print(results_table(result))

@@ -9,7 +9,8 @@ Committing, it scores every legal commitment by how much its cards help the
 side it wants (red hurts the defender, black protects it, whoever plays it)
 minus what the cards are worth kept in hand. Defending, it pairs to cancel the
 most attacks, spreads hits to lose the fewest points and replaces rather than
-discards.
+discards. A tie for the lead is broken by its seeded generator, never by seat
+order (a bot that favours a seat makes a seat effect the rules do not have).
 """
 
 from __future__ import annotations
@@ -83,7 +84,10 @@ class GreedyRoyalsBot:
         royals = [a for a in legal if a.kind == "royal"]
         players = view["players"]
         others = [p for p in players if p["seat"] != me and p["royals"]]
-        leader = max(others, key=lambda p: (p["score"], -p["seat"])) if others else None
+        top = max((p["score"] for p in others), default=None)
+        tied = [p for p in others if p["score"] == top]
+        # the leader; a tie is broken by the bot's seeded generator, never by seat order (a seat bias)
+        leader = (tied[self.rng.below(len(tied))] if len(tied) > 1 else tied[0]) if tied else None
         threat = leader is not None and leader["score"] >= view["target"]  # wins at its next turn
         if royals and not threat:  # the best Royal: most points, then keep the higher face cards' partners
             return max(royals, key=lambda a: (rank(a.cards[1]), -a.cards[0]))
@@ -96,7 +100,10 @@ class GreedyRoyalsBot:
             if reds and reds[0] >= 6:
                 best = max(leader["royals"], key=lambda r: r["value"])
                 target = parse_card(best["face"])
-                return next(a for a in legal if a.kind == "assassinate" and a.cards == (target,))
+                # the leader's Royal: another seat may hold a Royal of the same face (each has its own deck)
+                return next(
+                    a for a in legal if a.kind == "assassinate" and a.seat == leader["seat"] and a.cards == (target,)
+                )
             if k == 1 and any(is_face(c) for c in hand):
                 return attack  # costs one card, where discarding costs the hand
             if threat:
