@@ -439,6 +439,15 @@ class RoyalsState(State):
     def is_over(self) -> bool:
         return self.phase == OVER
 
+    def _single_mover(self) -> int:  # the core's fast path: agrees with _actors
+        phase = self.phase
+        if phase == ACTION:
+            return self.turn
+        if phase in (COMMIT, OVER):
+            return -1
+        assert self.fight is not None
+        return self.fight.defender
+
     def _legal(self, seat: int) -> list[Action]:
         out: list[A.RoyalsAction]
         if self.phase == ACTION:
@@ -586,7 +595,14 @@ class RoyalsState(State):
             self._flush(self.history[-1][0])
             return
         ((seat, act),) = actions.items()
+        self._apply_one(seat, act)
+
+    def _apply_one(self, seat: int, act: Action) -> None:
+        """One seat's action outside the commitments (the core's fast path calls it directly)."""
         phase = self.phase
+        if phase == COMMIT:
+            self._resolve({seat: act})
+            return
         if phase == ACTION:
             self._turn_action(seat, act)  # type: ignore[arg-type]
         elif phase == PAIR:
@@ -698,9 +714,10 @@ class RoyalsState(State):
             for c in cards:
                 hand.remove(c)
             table += cards
-            shown.append(f"{{seats.{len(seats)}}} {_names(table) or 'nothing'}")
+            names = _names(table)
+            shown.append(f"{{seats.{len(seats)}}} {names or 'nothing'}")
             seats.append(s)
-            tables.append(_names(table))
+            tables.append(names)
         fight.revealed = True
         played = [c for cards in self.table for c in cards]
         attacks = fight.attacks = sorted([v for v in map(ATTACK_VALUES.__getitem__, played) if v])
