@@ -113,3 +113,10 @@ def test_a_lease_taken_during_a_renewal_is_not_lost(postgres_url: str, monkeypat
             table = table_of(c, tid)
             assert table.owned or table.state.is_over(), "this process holds the lease and must play the bots"
             assert table.state.version > 0
+
+
+@pytest.mark.slow
+def test_a_long_game_loads_plays_and_replays_on_postgres(postgres_url: str) -> None:
+    from test_server_long_games import build_long_game, check_long_games
+
+    check_long_games(database_url(postgres_url, None), build_long_game(), replay=True)

@@ -559,6 +559,7 @@ class Table:
         """Store the whole state, so loading the table replays only the actions after it; and the
         table's version and time of activity (for the list and for resuming at start)."""
         tid, version, data, now = self.id, self.state.version, self.state.to_json(), time.time()
+        data["history"] = []  # the action log holds it: a snapshot's size stays flat in the game's length
 
         def write(conn: Connection) -> None:
             conn.execute(snapshots_t.delete().where(snapshots_t.c.table_id == tid))
@@ -660,6 +661,12 @@ class Table:
             self.broadcast()
 
 
+def trusted_snapshot(data: dict[str, Any]) -> dict[str, Any]:
+    """A snapshot the server stored, ready for ``state_from_json``: its history (older snapshots kept it; the
+    action log has it) left out, so the limits on untrusted positions never refuse a long game."""
+    return {**data, "history": []}
+
+
 def _log_failure(what: str) -> Callable[[asyncio.Future[Any]], None]:
     def done(fut: asyncio.Future[Any]) -> None:
         if not fut.cancelled() and fut.exception() is not None:
@@ -755,17 +762,22 @@ class Lobby:
 
     def _restore(self, st: StoredTable) -> Table:
         game = get_game(st.game)
+        start = st.snapshot_version if st.snapshot is not None else 0
+        if start > len(st.actions):
+            raise CourtcardsError(f"the snapshot is at version {start} but only {len(st.actions)} actions are stored")
         if st.snapshot is not None:
-            state = game.state_from_json(st.snapshot)
+            state = game.state_from_json(trusted_snapshot(st.snapshot))
         else:
             state = game.new_game(st.players, st.options, st.seed)
-        for i, (seat, text) in enumerate(st.actions):
+        for i, (seat, text) in enumerate(st.actions[start:]):
             try:
                 state.apply(seat, text)
             except CourtcardsError as exc:
                 raise CourtcardsError(
                     f"action {state.version} ({i} after the snapshot) does not replay: {type(exc).__name__}"
                 ) from None
+        # the history is the action log: the server wrote both, so no length limit applies to it
+        state.history = list(st.actions)
         seats = _seats(st.seats)
         now = time.time()
         for s in seats:
