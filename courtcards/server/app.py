@@ -17,7 +17,7 @@ from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from courtcards.bots.base import bot_kinds
@@ -43,6 +43,7 @@ from courtcards.server.schemas import (
     parse_client_message,
 )
 from courtcards.server.tables import ApiError, Client, Lobby, LobbyConfig, Refused, Settings, Table, dumps
+from courtcards.server.text import checked_text
 
 log = logging.getLogger("courtcards.server")
 
@@ -50,8 +51,9 @@ STATIC_DIR = Path(__file__).parent / "static"
 CONFIG_ENV = "COURTCARDS_SERVER"
 
 
-Name = Annotated[str, StringConstraints(max_length=64)]
-OptionValue = Annotated[str, StringConstraints(max_length=64)] | bool | int | float | None
+# every text that may be stored is refused if it holds a control character, surrogate or non-character
+Name = Annotated[str, StringConstraints(max_length=64), AfterValidator(checked_text)]
+OptionValue = Name | bool | int | float | None
 
 
 class SeatSpec(BaseModel):
@@ -69,9 +71,7 @@ class CreateTable(BaseModel):
 
     game: str = Field(description="Game name, e.g. rank.", max_length=32)
     players: int | None = Field(None, ge=1, le=64, description="Number of players (default: the game's default).")
-    options: dict[Annotated[str, StringConstraints(max_length=64)], OptionValue] = Field(
-        default_factory=dict, max_length=64
-    )
+    options: dict[Name, OptionValue] = Field(default_factory=dict, max_length=64)
     preset: str | None = Field(None, max_length=64)
     seats: list[SeatSpec] | None = Field(None, max_length=64, description="One per player (default: every seat human).")
     private: bool | None = Field(None, description="Unlisted, joined by link only (default: when a seat is human).")

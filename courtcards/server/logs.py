@@ -32,8 +32,23 @@ class LogFloor(logging.Filter):
         return record.levelno >= logging.INFO
 
 
+class QuietBadFrames(logging.Filter):
+    """A client's invalid WebSocket frame closes its connection (1007) and is logged once, in one line,
+    as a warning: uvicorn logs it as an error with a traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name == "uvicorn.error" and record.exc_info and "received from client" in str(record.msg):
+            exc = record.exc_info[1]
+            record.msg = f"{record.msg} ({type(exc).__name__}); the connection is closed"
+            record.args = ()
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 def setup_logging(level: str) -> None:
     logging.basicConfig(level=level, format="%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s")
     for handler in logging.getLogger().handlers:
+        handler.addFilter(QuietBadFrames())
         handler.addFilter(LogFloor())
         handler.addFilter(RedactTokens())

@@ -46,6 +46,7 @@ from courtcards.server.db import (
     snapshots_t,
     tables_t,
 )
+from courtcards.server.text import clean_text, text_fault
 
 if TYPE_CHECKING:
     from courtcards.server.cluster import Cluster
@@ -906,7 +907,9 @@ class Lobby:
                     make_bot(game.name, bot, 0)
                 except CourtcardsError as exc:
                     raise ApiError(422, "bad_request", f"seat {i}: {exc}") from None
-                seat_list.append(Seat(seat=i, type="bot", bot=bot, name=spec.get("name")))
+                seat_list.append(
+                    Seat(seat=i, type="bot", bot=bot, name=clean_text(spec.get("name") or "")[:64] or None)
+                )
             else:
                 raise ApiError(422, "bad_request", f"seat {i}: type must be human or bot, not {kind!r}")
         if settings.hints is None:
@@ -919,6 +922,10 @@ class Lobby:
             state = game.new_game(n, values, seed)
         except CourtcardsError as exc:
             raise ApiError(422, "bad_request", str(exc)) from None
+        for key, value in state.options.items():  # stored: the game may take free text
+            fault = text_fault(value) if isinstance(value, str) else None
+            if fault is not None:
+                raise ApiError(422, "bad_request", f"option {clean_text(key)[:64]!r} {fault}")
         if private is None:
             private = any(s.type == "human" for s in seat_list)
         now = time.time()
@@ -1028,7 +1035,7 @@ class Lobby:
                     raise ApiError(409, "seat_taken", f"seat {seat_no} is already taken")
             token = secrets.token_urlsafe(24)
             digest = hash_token(token)
-            seat_name = (name or "").strip()[:64] or None
+            seat_name = clean_text(name or "").strip()[:64] or None
             tid, sno = table.id, seat.seat
             full = all(s.taken for s in table.seats if s.seat != sno)
 
