@@ -109,6 +109,14 @@ def serve(
         list[str] | None,
         typer.Option("--allow-origin", help="Another site whose pages may connect (scheme://host[:port]); repeat."),
     ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-host",
+            help="A Host name clients use (behind a proxy: its public name; *.example.com; *: any); repeat. "
+            "Default: the --host address and localhost (and LAN addresses on 0.0.0.0).",
+        ),
+    ] = None,
     idle_expiry: Annotated[
         float,
         typer.Option(
@@ -132,7 +140,7 @@ def serve(
 ) -> None:
     """Run the game server: tables, seats, WebSocket play, bots, a durable action log."""
     from courtcards.server.db import database_url as make_url
-    from courtcards.server.guards import ServerConfig, check_rate
+    from courtcards.server.guards import ServerConfig, check_rate, default_hosts
     from courtcards.server.tables import LobbyConfig
 
     url = make_url(database_url, database)
@@ -179,6 +187,7 @@ def serve(
         rate_connect=rates["connect"],
         rate_rematch=rates["rematch"],
         allowed_origins=tuple(allow_origin or ()),
+        allowed_hosts=tuple(allowed_host) if allowed_host else default_hosts(host),
         lobby=LobbyConfig(
             snapshot_every=snapshot_every, idle_expiry=idle_expiry, finished_expiry=finished_expiry, lease_ttl=lease_ttl
         ),

@@ -179,7 +179,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     app.state.config = cfg
     app.state.replays = replays
     app.state.rates = rates  # routers may count requests too: await app.state.rates.check("create", address)
-    app.add_middleware(Guard, max_body=cfg.max_body)
+    app.add_middleware(Guard, max_body=cfg.max_body, allowed_hosts=cfg.allowed_hosts)
 
     @app.exception_handler(ApiError)
     async def _api_error(_req: Request, exc: ApiError) -> JSONResponse:
@@ -467,6 +467,7 @@ def app_from_env() -> FastAPI:
     cfg = dict(data["config"])
     cfg["lobby"] = LobbyConfig(**cfg["lobby"])
     cfg["allowed_origins"] = tuple(cfg["allowed_origins"])
+    cfg["allowed_hosts"] = tuple(cfg["allowed_hosts"])
     return frozen(create_app(data["url"], config=ServerConfig(**cfg)))
 
 

@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 import math
+import socket
 import time
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -13,6 +14,7 @@ from urllib.parse import urlsplit
 import sqlalchemy as sa
 from limits import RateLimitItem, parse, storage, strategies
 from sqlalchemy.engine import Engine
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from courtcards.server.db import rate_hits_t
@@ -42,6 +44,9 @@ class ServerConfig:
     rate_connect: str = "120/minute"  # WebSocket connections per address
     rate_rematch: str = "30/minute"  # rematches asked for per address
     allowed_origins: tuple[str, ...] = ()  # besides the server's own (scheme://host[:port])
+    # Host headers answered (names, addresses, *.example.com; "*": any); empty: any (courtcards serve
+    # always sets them: the bound address and localhost by default, against DNS rebinding)
+    allowed_hosts: tuple[str, ...] = ()
     lobby: LobbyConfig = field(default_factory=LobbyConfig)
 
 
@@ -181,14 +186,63 @@ def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...
     return bool(host) and parts.scheme in ("http", "https") and parts.netloc == host
 
 
-class Guard:
-    """ASGI middleware: refuses bodies over ``max_body`` bytes, adds security headers to answers."""
+def host_name(header: str | None) -> str:
+    """The host of a Host header, without its port (IPv6 addresses without their brackets), lower case."""
+    value = (header or "").strip().lower()
+    if value.startswith("["):
+        return value[1 : value.find("]")] if "]" in value else ""
+    if value.count(":") == 1:
+        value = value.split(":", 1)[0]
+    return value.rstrip(".")
 
-    def __init__(self, app: ASGIApp, max_body: int) -> None:
+
+def host_allowed(header: str | None, allowed: tuple[str, ...]) -> bool:
+    """Whether a request's Host header names this server (``allowed``: names, addresses, *.domain, *)."""
+    if not allowed or "*" in allowed:
+        return True
+    host = host_name(header)
+    if not host:
+        return False
+    for pattern in allowed:
+        pattern = pattern.lower()
+        if host == pattern or (pattern.startswith("*.") and host.endswith(pattern[1:])):
+            return True
+    return False
+
+
+def default_hosts(bound: str) -> tuple[str, ...]:
+    """The Host headers ``courtcards serve --host bound`` answers by default: the bound address and
+    localhost, and when bound to every interface (0.0.0.0, ::) this machine's name and LAN addresses."""
+    from courtcards.server.pages import lan_ips
+
+    hosts = [bound, "localhost", "127.0.0.1", "::1"]
+    if bound in ("0.0.0.0", "::", ""):
+        name = socket.gethostname()
+        hosts = [*hosts[1:], name, f"{name}.local", *lan_ips()]
+    return tuple(dict.fromkeys(h.lower() for h in hosts if h))
+
+
+class Guard:
+    """ASGI middleware: refuses requests and WebSockets whose Host is not this server's (DNS rebinding),
+    bodies over ``max_body`` bytes, and adds security headers to answers."""
+
+    def __init__(self, app: ASGIApp, max_body: int, allowed_hosts: tuple[str, ...] = ()) -> None:
         self.app = app
         self.max_body = max_body
+        self.allowed_hosts = allowed_hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and self.allowed_hosts:
+            host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+            if not host_allowed(host, self.allowed_hosts):
+                # a WebSocket gets the same answer instead of the handshake (the denial response)
+                refusal = JSONResponse(
+                    {"error": {"code": "bad_host", "message": f"this server does not answer for host {host[:64]!r}"}},
+                    status_code=400,
+                    headers={"connection": "close"},
+                )
+                await refusal(scope, receive, send)
+                return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
