@@ -105,6 +105,21 @@ def serve(
     rate_rematch: Annotated[
         str, typer.Option("--rate-rematch", help="Rematches asked for per client address.")
     ] = "30/minute",
+    rate_read: Annotated[
+        str, typer.Option("--rate-read", help="GET requests per client address (in each process).")
+    ] = "600/minute",
+    max_inflight: Annotated[
+        int, typer.Option("--max-inflight", help="HTTP requests of one address answered at once (0: no cap).")
+    ] = 16,
+    max_connections: Annotated[
+        int,
+        typer.Option("--max-connections", help="Open connections per client address, sockets included (0: no cap)."),
+    ] = 256,
+    head_timeout: Annotated[
+        float, typer.Option("--head-timeout", help="Seconds a connection may take to send a request's headers.")
+    ] = 10.0,
+    max_head: Annotated[int, typer.Option("--max-head", help="Largest request line and headers, in bytes.")] = 64
+    * 1024,
     allow_origin: Annotated[
         list[str] | None,
         typer.Option("--allow-origin", help="Another site whose pages may connect (scheme://host[:port]); repeat."),
@@ -148,13 +163,21 @@ def serve(
     level = log_level.upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise fail(f"--log-level must be debug, info, warning or error, not {log_level!r}")
-    for name, value in (("--max-body", max_body), ("--max-message", max_message), ("--max-queue", max_queue)):
+    for name, value in (
+        ("--max-body", max_body),
+        ("--max-message", max_message),
+        ("--max-queue", max_queue),
+        ("--max-head", max_head),
+    ):
         if value < 1:
             raise fail(f"{name} must be at least 1, not {value}")
     for name, number in (
         ("--idle-expiry", idle_expiry),
         ("--finished-expiry", finished_expiry),
         ("--snapshot-every", snapshot_every),
+        ("--max-inflight", max_inflight),
+        ("--max-connections", max_connections),
+        ("--head-timeout", head_timeout),
     ):
         if number < 0:
             raise fail(f"{name} must be 0 or more, not {number}")
@@ -172,6 +195,7 @@ def serve(
                 ("join", rate_join),
                 ("connect", rate_connect),
                 ("rematch", rate_rematch),
+                ("read", rate_read),
             )
         }
         check_port(host, port)
@@ -186,6 +210,11 @@ def serve(
         rate_join=rates["join"],
         rate_connect=rates["connect"],
         rate_rematch=rates["rematch"],
+        rate_read=rates["read"],
+        max_inflight=max_inflight,
+        max_connections=max_connections,
+        head_timeout=head_timeout,
+        max_head=max_head,
         allowed_origins=tuple(allow_origin or ()),
         allowed_hosts=tuple(allowed_host) if allowed_host else default_hosts(host),
         lobby=LobbyConfig(
@@ -210,6 +239,7 @@ def run(
     import uvicorn
 
     from courtcards.server.app import CONFIG_ENV, create_app, dump_config, frozen
+    from courtcards.server.conns import uvicorn_limits
     from courtcards.server.logs import setup_logging
 
     setup_logging(level)
@@ -228,9 +258,11 @@ def run(
         "ws": ws_impl,
         "ws_max_size": config.max_message,
         "log_config": None,
+        # per-address connections, the request head's size and time, the descriptor budget
+        **uvicorn_limits(config.max_connections, config.head_timeout, config.max_head),
     }
     if workers > 1:  # each worker process builds its app from the environment
         os.environ[CONFIG_ENV] = dump_config(url, config, level)
-        uvicorn.run("courtcards.server.app:app_from_env", factory=True, workers=workers, **options)  # type: ignore[arg-type]
+        uvicorn.run("courtcards.server.app:app_from_env", factory=True, workers=workers, **options)
     else:
-        uvicorn.run(frozen(create_app(url, config=config)), **options)  # type: ignore[arg-type]
+        uvicorn.run(frozen(create_app(url, config=config)), **options)

@@ -179,7 +179,14 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     app.state.config = cfg
     app.state.replays = replays
     app.state.rates = rates  # routers may count requests too: await app.state.rates.check("create", address)
-    app.add_middleware(Guard, max_body=cfg.max_body, allowed_hosts=cfg.allowed_hosts)
+    app.add_middleware(
+        Guard,
+        max_body=cfg.max_body,
+        allowed_hosts=cfg.allowed_hosts,
+        rates=rates,
+        max_inflight=cfg.max_inflight,
+        max_head=cfg.max_head,
+    )
 
     @app.exception_handler(ApiError)
     async def _api_error(_req: Request, exc: ApiError) -> JSONResponse:
@@ -468,6 +475,9 @@ def app_from_env() -> FastAPI:
     cfg["lobby"] = LobbyConfig(**cfg["lobby"])
     cfg["allowed_origins"] = tuple(cfg["allowed_origins"])
     cfg["allowed_hosts"] = tuple(cfg["allowed_hosts"])
+    from courtcards.server.conns import GuardedH11
+
+    GuardedH11.max_per_address, GuardedH11.head_timeout = cfg["max_connections"], cfg["head_timeout"]
     return frozen(create_app(data["url"], config=ServerConfig(**cfg)))
 
 

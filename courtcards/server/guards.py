@@ -43,6 +43,11 @@ class ServerConfig:
     rate_join: str = "60/minute"  # seats joined per address
     rate_connect: str = "120/minute"  # WebSocket connections per address
     rate_rematch: str = "30/minute"  # rematches asked for per address
+    rate_read: str = "600/minute"  # GET requests per address (counted in each process)
+    max_inflight: int = 16  # HTTP requests of one address being answered at once (0: no cap)
+    max_connections: int = 256  # open connections (HTTP and WebSocket) per address (courtcards serve; 0: none)
+    head_timeout: float = 10.0  # seconds a connection may take to send a request's head (courtcards serve)
+    max_head: int = 64 * 1024  # bytes of a request's head: line and headers (courtcards serve)
     allowed_origins: tuple[str, ...] = ()  # besides the server's own (scheme://host[:port])
     # Host headers answered (names, addresses, *.example.com; "*": any); empty: any (courtcards serve
     # always sets them: the bound address and localhost by default, against DNS rebinding)
@@ -125,6 +130,7 @@ class RateLimits:
             "join": _item(config.rate_join),
             "connect": _item(config.rate_connect),
             "rematch": _item(config.rate_rematch),
+            "read": _item(config.rate_read),
         }
         self.shared = shared is not None
         store: storage.Storage
@@ -134,12 +140,14 @@ class RateLimits:
         else:
             store = storage.MemoryStorage()
         self._limiter = strategies.MovingWindowRateLimiter(store)
+        # reads are many and cheap: counted in this process's memory, never in the database
+        self._local = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
 
     async def check(self, what: str, address: str) -> None:
         """Count one ``what`` for ``address``; ApiError 429 if over the limit."""
         if self._items[what] is None:
             return
-        if not self.shared:
+        if not self.shared or what in LOCAL:
             self._hit(what, address)
             return
         try:
@@ -149,16 +157,18 @@ class RateLimits:
 
     def _hit(self, what: str, address: str) -> None:
         item = self._items[what]
-        if item is None or self._limiter.hit(item, what, address):
+        limiter = self._local if what in LOCAL else self._limiter
+        if item is None or limiter.hit(item, what, address):
             return
-        reset = self._limiter.get_window_stats(item, what, address).reset_time
+        reset = limiter.get_window_stats(item, what, address).reset_time
         wait = max(1, math.ceil(reset - time.time()))
         raise ApiError(
             429, "rate_limited", f"too many {_NOUNS[what]} from this address (at most {item}); try again in {wait} s"
         )
 
 
-_NOUNS = {"create": "new tables", "join": "joins", "connect": "connections", "rematch": "rematches"}
+_NOUNS = {"create": "new tables", "join": "joins", "connect": "connections", "rematch": "rematches", "read": "reads"}
+LOCAL = frozenset({"read"})
 
 
 def _item(spec: str) -> RateLimitItem | None:
@@ -226,12 +236,40 @@ class Guard:
     """ASGI middleware: refuses requests and WebSockets whose Host is not this server's (DNS rebinding),
     bodies over ``max_body`` bytes, and adds security headers to answers."""
 
-    def __init__(self, app: ASGIApp, max_body: int, allowed_hosts: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_body: int,
+        allowed_hosts: tuple[str, ...] = (),
+        rates: RateLimits | None = None,
+        max_inflight: int = 0,
+        max_head: int = 0,
+    ) -> None:
         self.app = app
         self.max_body = max_body
         self.allowed_hosts = allowed_hosts
+        self.rates = rates
+        self.max_inflight = max_inflight
+        self.max_head = max_head  # uvicorn bounds a head that arrives in pieces; this, one that came whole
+        self.inflight: dict[str, int] = {}  # address -> HTTP requests being answered
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.max_head and scope["type"] in ("http", "websocket"):
+            size = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
+            size += sum(len(k) + len(v) + 4 for k, v in scope["headers"])
+            if size > self.max_head:
+                refusal = JSONResponse(
+                    {
+                        "error": {
+                            "code": "headers_too_large",
+                            "message": f"request heads are at most {self.max_head} bytes",
+                        }
+                    },
+                    status_code=431,
+                    headers={"connection": "close"},
+                )
+                await refusal(scope, receive, send)
+                return
         if scope["type"] in ("http", "websocket") and self.allowed_hosts:
             host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
             if not host_allowed(host, self.allowed_hosts):
@@ -246,6 +284,28 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        address = scope["client"][0] if scope.get("client") else "unknown"
+        busy = self.inflight.get(address, 0)
+        if self.max_inflight and busy >= self.max_inflight:
+            await _refuse(send, 429, "too_many_requests", f"at most {self.max_inflight} requests at once per address")
+            return
+        if self.rates is not None and scope["method"] in ("GET", "HEAD"):
+            try:
+                await self.rates.check("read", address)
+            except ApiError as exc:
+                await _refuse(send, exc.status, exc.code, exc.message)
+                return
+        self.inflight[address] = busy + 1
+        try:
+            await self._http(scope, receive, send)
+        finally:
+            left = self.inflight[address] - 1
+            if left:
+                self.inflight[address] = left
+            else:
+                del self.inflight[address]
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = dict(scope["headers"])
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
@@ -284,13 +344,15 @@ class Guard:
 
 
 async def _too_large(send: Send, limit: int) -> None:
-    body = json.dumps(
-        {"error": {"code": "body_too_large", "message": f"request bodies are at most {limit} bytes"}}
-    ).encode()
+    await _refuse(send, 413, "body_too_large", f"request bodies are at most {limit} bytes")
+
+
+async def _refuse(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
     await send(
         {
             "type": "http.response.start",
-            "status": 413,
+            "status": status,
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),
