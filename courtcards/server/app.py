@@ -154,6 +154,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     lobby = Lobby(store, cfg.lobby)
     rates = RateLimits(cfg, store.engine if store.shared else None)
     replays = Replays()
+    spectators: dict[str, int] = {}  # address -> its spectator sockets
     # built now, from the games registered now: the API's models list every one of their views
     view_models = models()
     browser_modules = browser.modules(registered_games())
@@ -340,6 +341,18 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
                 await refuse("bad_token", "this token does not belong to a seat here", 4401, table.state.version)
                 return
 
+        address = _address(websocket)
+        if seat is None:
+            watching = sum(1 for c in table.conns if c.seat is None)
+            if cfg.max_spectators and watching >= cfg.max_spectators:
+                await refuse("too_many_spectators", f"this table has {watching} spectators already", 4429)
+                return
+            if cfg.max_spectators_per_address and spectators.get(address, 0) >= cfg.max_spectators_per_address:
+                why = f"at most {cfg.max_spectators_per_address} spectator connections per address"
+                await refuse("too_many_spectators", why, 4429)
+                return
+            spectators[address] = spectators.get(address, 0) + 1
+
         dropped: list[str] = []
         pump: asyncio.Task[None] | None = None
 
@@ -368,6 +381,12 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
                 await asyncio.wait_for(pump, 1.0)
             pump.cancel()
             receiver.cancel()
+            if seat is None:
+                left = spectators[address] - 1
+                if left:
+                    spectators[address] = left
+                else:
+                    del spectators[address]
 
     async def _receive(websocket: WebSocket, table: Table, client: Client) -> None:
         try:

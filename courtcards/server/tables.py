@@ -216,9 +216,10 @@ def stored_info(st: StoredTable) -> dict[str, Any]:
 class Client:
     """One WebSocket: a seat (or None for a spectator) and a bounded outgoing queue.
 
-    A client that falls ``max_queue`` messages behind, or whose socket takes longer than
-    ``send_timeout`` to take one message, is dropped: ``reason`` says why, and ``on_drop``
-    closes its socket (it may reconnect and gets the current state).
+    A state message replaces the one still waiting in the queue, if any (each is the whole view: a
+    client that falls behind skips to the newest). A client that falls ``max_queue`` messages behind,
+    or whose socket takes longer than ``send_timeout`` to take one message, is dropped: ``reason`` says
+    why, and ``on_drop`` closes its socket (it may reconnect and gets the current state).
     """
 
     def __init__(
@@ -234,18 +235,27 @@ class Client:
         self.max_queue = max_queue
         self.send_timeout = send_timeout
         self.on_drop = on_drop
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[list[str] | None] = asyncio.Queue()
+        self._waiting_state: list[str] | None = None  # the queued state message, until the pump takes it
         self.closed = False
         self.reason: str | None = None
         self.sending_since: float | None = None
+        self.skipped = 0  # state messages replaced by a newer one before they were sent
 
-    def push(self, text: str) -> None:
+    def push(self, text: str, state: bool = False) -> None:
         if self.closed:
+            return
+        if state and self._waiting_state is not None:
+            self._waiting_state[0] = text
+            self.skipped += 1
             return
         if self.queue.qsize() >= self.max_queue:
             self.drop(f"too slow: more than {self.max_queue} messages waiting to be sent")
             return
-        self.queue.put_nowait(text)
+        item = [text]
+        if state:
+            self._waiting_state = item
+        self.queue.put_nowait(item)
 
     def drop(self, reason: str) -> None:
         if self.closed:
@@ -261,11 +271,13 @@ class Client:
         """Send queued messages in order until closed."""
         loop = asyncio.get_running_loop()
         while True:
-            text = await self.queue.get()
-            if text is None:
+            item = await self.queue.get()
+            if item is None:
                 return
+            if item is self._waiting_state:
+                self._waiting_state = None
             self.sending_since = loop.time()
-            await self._send(text)
+            await self._send(item[0])
             self.sending_since = None
 
     def check_stuck(self, now: float) -> None:
@@ -276,6 +288,7 @@ class Client:
 
     def close(self) -> None:
         self.closed = True
+        self._waiting_state = None
         self.queue.put_nowait(None)
 
 
@@ -299,6 +312,9 @@ class Table:
     decision_start: dict[int, float] = field(default_factory=dict)
     bots: dict[int, Bot] = field(default_factory=dict)
     driver: asyncio.Task[None] | None = None
+    # the state messages of the last broadcast, by seat (None: spectators), and what they were made from
+    _pushed: dict[int | None, str] = field(default_factory=dict)
+    _pushed_key: Any = None
 
     # -- description ----------------------------------------------------------------
     @property
@@ -341,8 +357,23 @@ class Table:
         return start + limit
 
     def message(self, seat: int | None) -> str:
-        """The push for one seat (or a spectator): its view and nothing else about the game."""
-        return self._messages([seat])[seat]
+        """The push for one seat (or a spectator): its view and nothing else about the game. Encoded
+        once per version and view kind: a new connection reuses the last broadcast's."""
+        key = self._message_key()
+        if key != self._pushed_key:
+            self._pushed, self._pushed_key = {}, key
+        text = self._pushed.get(seat)
+        if text is None:
+            text = self._pushed[seat] = self._messages([seat])[seat]
+        return text
+
+    def _message_key(self) -> Any:
+        # what a state message is made of besides the state's version (seat flags, names, deadlines)
+        return (
+            self.state.version,
+            tuple((s.token_hash is not None, s.name, s.present, s.stand_in) for s in self.seats),
+            tuple(sorted(self.decision_start.items())),
+        )
 
     def _messages(self, seats: list[int | None]) -> dict[int | None, str]:
         # The parts every seat shares are encoded once; the view, legal actions and deadline per seat.
@@ -389,8 +420,9 @@ class Table:
     def broadcast(self) -> None:
         if self.conns:
             messages = self._messages(list({c.seat for c in self.conns}))
+            self._pushed, self._pushed_key = messages, self._message_key()
             for conn in list(self.conns):
-                conn.push(messages[conn.seat])
+                conn.push(messages[conn.seat], state=True)
         self.changed.set()
 
     def seat_for_token(self, token: str) -> int | None:
@@ -618,7 +650,7 @@ class Table:
                 seat.stand_in = False
                 self.broadcast()
                 return
-        conn.push(self.message(conn.seat))
+        conn.push(self.message(conn.seat), state=True)
 
     def detach(self, conn: Client) -> None:
         if conn not in self.conns:
