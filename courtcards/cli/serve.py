@@ -108,6 +108,13 @@ def serve(
     rate_read: Annotated[
         str, typer.Option("--rate-read", help="GET requests per client address (in each process).")
     ] = "600/minute",
+    max_spectators: Annotated[
+        int, typer.Option("--max-spectators", help="Spectator sockets per table (0: no cap).")
+    ] = 500,
+    max_spectators_per_address: Annotated[
+        int,
+        typer.Option("--max-spectators-per-address", help="Spectator sockets of one client address (0: no cap)."),
+    ] = 50,
     max_inflight: Annotated[
         int, typer.Option("--max-inflight", help="HTTP requests of one address answered at once (0: no cap).")
     ] = 16,
@@ -176,6 +183,8 @@ def serve(
         ("--finished-expiry", finished_expiry),
         ("--snapshot-every", snapshot_every),
         ("--max-inflight", max_inflight),
+        ("--max-spectators", max_spectators),
+        ("--max-spectators-per-address", max_spectators_per_address),
         ("--max-connections", max_connections),
         ("--head-timeout", head_timeout),
     ):
@@ -212,6 +221,8 @@ def serve(
         rate_rematch=rates["rematch"],
         rate_read=rates["read"],
         max_inflight=max_inflight,
+        max_spectators=max_spectators,
+        max_spectators_per_address=max_spectators_per_address,
         max_connections=max_connections,
         head_timeout=head_timeout,
         max_head=max_head,
