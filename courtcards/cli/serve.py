@@ -83,6 +83,9 @@ def serve(
         typer.Option("--database-url", help="Any SQLAlchemy URL instead, e.g. postgresql://user:pw@host/db."),
     ] = None,
     log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")] = "info",
+    log_format: Annotated[
+        str, typer.Option("--log-format", help="text (a line each) or json (one object a line, with a request id).")
+    ] = "text",
     access_log: Annotated[bool, typer.Option("--access-log/--no-access-log", help="Log every request.")] = True,
     ws_deflate: Annotated[
         bool, typer.Option("--ws-deflate/--no-ws-deflate", help="Compress WebSocket messages (costs CPU).")
@@ -170,6 +173,8 @@ def serve(
     level = log_level.upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise fail(f"--log-level must be debug, info, warning or error, not {log_level!r}")
+    if log_format not in ("text", "json"):
+        raise fail(f"--log-format must be text or json, not {log_format!r}")
     for name, value in (
         ("--max-body", max_body),
         ("--max-message", max_message),
@@ -232,7 +237,7 @@ def serve(
             snapshot_every=snapshot_every, idle_expiry=idle_expiry, finished_expiry=finished_expiry, lease_ttl=lease_ttl
         ),
     )
-    run(url, shown, host, port, level, access_log, ws_deflate, ws_impl, config, workers)
+    run(url, shown, host, port, level, access_log, ws_deflate, ws_impl, config, workers, log_format)
 
 
 def run(
@@ -246,6 +251,7 @@ def run(
     ws_impl: str,
     config: ServerConfig,
     workers: int,
+    log_format: str = "text",
 ) -> None:
     import uvicorn
 
@@ -253,7 +259,7 @@ def run(
     from courtcards.server.conns import uvicorn_limits
     from courtcards.server.logs import setup_logging
 
-    setup_logging(level)
+    setup_logging(level, log_format)
     typer.echo(
         f"courtcards server on http://{host}:{port}/ (database {shown}"
         + (f", {workers} processes)" if workers > 1 else ")")
@@ -273,7 +279,7 @@ def run(
         **uvicorn_limits(config.max_connections, config.head_timeout, config.max_head),
     }
     if workers > 1:  # each worker process builds its app from the environment
-        os.environ[CONFIG_ENV] = dump_config(url, config, level)
+        os.environ[CONFIG_ENV] = dump_config(url, config, level, log_format)
         uvicorn.run("courtcards.server.app:app_from_env", factory=True, workers=workers, **options)
     else:
         uvicorn.run(frozen(create_app(url, config=config)), **options)

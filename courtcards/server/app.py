@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from courtcards.bots.base import bot_kinds
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import game_names, get_game, registered_games
-from courtcards.server import browser, hints, pages
+from courtcards.server import browser, hints, metrics, pages
 from courtcards.server.db import Store
 from courtcards.server.guards import Guard, RateLimits, ServerConfig, origin_allowed
 from courtcards.server.replay import Replays
@@ -477,11 +477,15 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
 
     app.include_router(pages.router)
     app.include_router(hints.router)
+    metrics.install(app, lobby, spectators)
+    app.include_router(metrics.router)
     return app
 
 
-def dump_config(url: str, config: ServerConfig, log_level: str) -> str:
-    return json.dumps({"url": url, "log_level": log_level, "config": dataclasses.asdict(config)})
+def dump_config(url: str, config: ServerConfig, log_level: str, log_format: str = "text") -> str:
+    return json.dumps(
+        {"url": url, "log_level": log_level, "log_format": log_format, "config": dataclasses.asdict(config)}
+    )
 
 
 def app_from_env() -> FastAPI:
@@ -489,7 +493,7 @@ def app_from_env() -> FastAPI:
     from courtcards.server.logs import setup_logging
 
     data = json.loads(os.environ[CONFIG_ENV])
-    setup_logging(data["log_level"])
+    setup_logging(data["log_level"], data.get("log_format", "text"))
     cfg = dict(data["config"])
     cfg["lobby"] = LobbyConfig(**cfg["lobby"])
     cfg["allowed_origins"] = tuple(cfg["allowed_origins"])

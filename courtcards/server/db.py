@@ -295,6 +295,8 @@ class Store:
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self.commits = 0
+        self.actions = 0  # actions committed by this process
+        self.on_action: Callable[[float], None] | None = None  # seconds from a move's arrival to its push
         self._changed: set[str] = set()  # tables changed in the writer's current transaction
 
     def start(self) -> None:

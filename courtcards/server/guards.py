@@ -6,6 +6,8 @@ import asyncio
 import json
 import logging
 import math
+import re
+import secrets
 import socket
 import time
 from dataclasses import dataclass, field
@@ -18,6 +20,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from courtcards.server.db import rate_hits_t
+from courtcards.server.logs import REQUEST_ID
 from courtcards.server.tables import ApiError, LobbyConfig
 
 log = logging.getLogger("courtcards.server")
@@ -27,6 +30,8 @@ PAGE_CSP = (
     "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
 PAGE_PREFIXES = ("/static/", "/table/", "/join/", "/replay/")
+OPERATOR_PATHS = ("/healthz", "/readyz", "/metrics")  # probes and scrapes: not counted as reads
+REQUEST_ID_RE = re.compile(r"[A-Za-z0-9._-]{1,64}")  # an X-Request-ID from a proxy is kept if it looks like one
 HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
 
 
@@ -256,6 +261,11 @@ class Guard:
         self.inflight: dict[str, int] = {}  # address -> HTTP requests being answered
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            given = dict(scope["headers"]).get(b"x-request-id", b"").decode("latin-1")
+            rid = given if REQUEST_ID_RE.fullmatch(given) else secrets.token_hex(8)
+            REQUEST_ID.set(rid)  # this task's context: the request's (or socket's) log lines carry it
+            scope.setdefault("state", {})["request_id"] = rid
         if self.max_head and scope["type"] in ("http", "websocket"):
             size = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
             size += sum(len(k) + len(v) + 4 for k, v in scope["headers"])
@@ -291,7 +301,7 @@ class Guard:
         if self.max_inflight and busy >= self.max_inflight:
             await _refuse(send, 429, "too_many_requests", f"at most {self.max_inflight} requests at once per address")
             return
-        if self.rates is not None and scope["method"] in ("GET", "HEAD"):
+        if self.rates is not None and scope["method"] in ("GET", "HEAD") and scope["path"] not in OPERATOR_PATHS:
             try:
                 await self.rates.check("read", address)
             except ApiError as exc:
@@ -336,7 +346,7 @@ class Guard:
 
         async def with_headers(msg: Message) -> None:
             if msg["type"] == "http.response.start":
-                extra = list(HEADERS)
+                extra = [*HEADERS, (b"x-request-id", (REQUEST_ID.get() or "-").encode())]
                 if page:
                     extra.append((b"content-security-policy", PAGE_CSP.encode()))
                 msg = {**msg, "headers": [*msg.get("headers", []), *extra]}

@@ -552,6 +552,7 @@ class Table:
             await self.catch_up()
             raise Conflict() from None
         self.state.apply(seat, text)
+        self.store.actions += 1
         log.debug("table %s: seat %d acted, version %d", tid, seat, idx + 1)  # never the text: it may be secret
         self.track_decisions(acted=seat)
         self.broadcast()
@@ -603,6 +604,13 @@ class Table:
 
     async def act(self, seat: int, text: str, version: int) -> Refused | None:
         """A seat's action; None if accepted, else why not. Never changes anything when refused."""
+        start = time.perf_counter()
+        refused = await self._act(seat, text, version)
+        if refused is None and self.store.on_action is not None:
+            self.store.on_action(time.perf_counter() - start)
+        return refused
+
+    async def _act(self, seat: int, text: str, version: int) -> Refused | None:
         async with self.lock:
             state = self.state
             if version != state.version and not state.is_over() and self.status == "playing":
@@ -734,6 +742,7 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self.started = False  # /readyz
         self.cluster: Cluster | None = None
         if store.shared:
             from courtcards.server.cluster import Cluster
@@ -750,6 +759,7 @@ class Lobby:
                 await self.find(tid)
         log.info("resumed %d tables", len(self.tables))
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="table-sweeper")
+        self.started = True
 
     async def find(self, table_id: str) -> Table | None:
         """The table, loaded from the store if it is not in memory; None if there is none."""
