@@ -130,6 +130,14 @@ def serve(
     ] = 10.0,
     max_head: Annotated[int, typer.Option("--max-head", help="Largest request line and headers, in bytes.")] = 64
     * 1024,
+    proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--proxy",
+            help="A reverse proxy's address (repeat): its X-Forwarded-For is trusted and its connections are "
+            "not capped per address (its clients are, by their forwarded address).",
+        ),
+    ] = None,
     allow_origin: Annotated[
         list[str] | None,
         typer.Option("--allow-origin", help="Another site whose pages may connect (scheme://host[:port]); repeat."),
@@ -231,6 +239,7 @@ def serve(
         max_connections=max_connections,
         head_timeout=head_timeout,
         max_head=max_head,
+        proxies=tuple(proxy or ()),
         allowed_origins=tuple(allow_origin or ()),
         allowed_hosts=tuple(allowed_host) if allowed_host else default_hosts(host),
         lobby=LobbyConfig(
@@ -276,7 +285,7 @@ def run(
         "ws_max_size": config.max_message,
         "log_config": None,
         # per-address connections, the request head's size and time, the descriptor budget
-        **uvicorn_limits(config.max_connections, config.head_timeout, config.max_head),
+        **uvicorn_limits(config.max_connections, config.head_timeout, config.max_head, config.proxies),
     }
     if workers > 1:  # each worker process builds its app from the environment
         os.environ[CONFIG_ENV] = dump_config(url, config, level, log_format)

@@ -500,7 +500,9 @@ def app_from_env() -> FastAPI:
     cfg["allowed_hosts"] = tuple(cfg["allowed_hosts"])
     from courtcards.server.conns import GuardedH11
 
+    cfg["proxies"] = tuple(cfg["proxies"])
     GuardedH11.max_per_address, GuardedH11.head_timeout = cfg["max_connections"], cfg["head_timeout"]
+    GuardedH11.proxies = frozenset(cfg["proxies"])
     return frozen(create_app(data["url"], config=ServerConfig(**cfg)))
 
 

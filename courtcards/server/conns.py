@@ -23,6 +23,7 @@ class GuardedH11(H11Protocol):
     opened or after its last answer (slowloris). Set on the class: every worker process reads them."""
 
     max_per_address: ClassVar[int] = 0  # 0: no cap
+    proxies: ClassVar[frozenset[str]] = frozenset()  # reverse proxies: their connections are not capped
     head_timeout: ClassVar[float] = 10.0
     refused: ClassVar[int] = 0  # connections refused (metrics)
     timed_out: ClassVar[int] = 0
@@ -31,7 +32,7 @@ class GuardedH11(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        if self.max_per_address and self.client is not None:
+        if self.max_per_address and self.client is not None and self.client[0] not in self.proxies:
             host = self.client[0]
             # server_state.connections: every open connection, HTTP and WebSocket (both keep .client)
             count = sum(1 for c in self.connections if (getattr(c, "client", None) or ("",))[0] == host)
@@ -96,10 +97,13 @@ def descriptor_budget(want: int = 65536) -> tuple[int, int]:
     return soft, max(16, soft - RESERVE)
 
 
-def uvicorn_limits(max_per_address: int, head_timeout: float, max_head: int) -> dict[str, Any]:
+def uvicorn_limits(
+    max_per_address: int, head_timeout: float, max_head: int, proxies: tuple[str, ...] = ()
+) -> dict[str, Any]:
     """The uvicorn options that put these limits in place (and sets them on GuardedH11)."""
     GuardedH11.max_per_address = max_per_address
     GuardedH11.head_timeout = head_timeout
+    GuardedH11.proxies = frozenset(proxies)
     soft, budget = descriptor_budget()
     if soft < ENOUGH:
         log.warning(
@@ -108,4 +112,8 @@ def uvicorn_limits(max_per_address: int, head_timeout: float, max_head: int) -> 
             budget,
         )
     # beyond the budget uvicorn answers 503 at once instead of failing to accept (every client timing out)
-    return {"http": GuardedH11, "h11_max_incomplete_event_size": max_head, "limit_concurrency": budget}
+    options: dict[str, Any] = {"http": GuardedH11, "h11_max_incomplete_event_size": max_head}
+    options["limit_concurrency"] = budget
+    if proxies:  # their X-Forwarded-For names the client: per-address limits count the client, not the proxy
+        options["forwarded_allow_ips"] = list(proxies)
+    return options

@@ -55,6 +55,7 @@ class ServerConfig:
     max_connections: int = 256  # open connections (HTTP and WebSocket) per address (courtcards serve; 0: none)
     head_timeout: float = 10.0  # seconds a connection may take to send a request's head (courtcards serve)
     max_head: int = 64 * 1024  # bytes of a request's head: line and headers (courtcards serve)
+    proxies: tuple[str, ...] = ()  # reverse proxies' addresses: trusted for X-Forwarded-For, not capped
     allowed_origins: tuple[str, ...] = ()  # besides the server's own (scheme://host[:port])
     # Host headers answered (names, addresses, *.example.com; "*": any); empty: any (courtcards serve
     # always sets them: the bound address and localhost by default, against DNS rebinding)
