@@ -118,6 +118,12 @@ def serve(
         int,
         typer.Option("--max-spectators-per-address", help="Spectator sockets of one client address (0: no cap)."),
     ] = 50,
+    compute_workers: Annotated[
+        int,
+        typer.Option(
+            "--compute-workers", help="Worker processes for search bots and hints, per server process (0: threads)."
+        ),
+    ] = 1,
     max_inflight: Annotated[
         int, typer.Option("--max-inflight", help="HTTP requests of one address answered at once (0: no cap).")
     ] = 16,
@@ -196,6 +202,7 @@ def serve(
         ("--finished-expiry", finished_expiry),
         ("--snapshot-every", snapshot_every),
         ("--max-inflight", max_inflight),
+        ("--compute-workers", compute_workers),
         ("--max-spectators", max_spectators),
         ("--max-spectators-per-address", max_spectators_per_address),
         ("--max-connections", max_connections),
@@ -234,6 +241,7 @@ def serve(
         rate_rematch=rates["rematch"],
         rate_read=rates["read"],
         max_inflight=max_inflight,
+        compute_workers=compute_workers,
         max_spectators=max_spectators,
         max_spectators_per_address=max_spectators_per_address,
         max_connections=max_connections,

@@ -24,6 +24,7 @@ from courtcards.bots.base import bot_kinds
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import game_names, get_game, registered_games
 from courtcards.server import browser, hints, metrics, pages
+from courtcards.server.compute import Compute
 from courtcards.server.db import Store
 from courtcards.server.guards import Guard, RateLimits, ServerConfig, origin_allowed
 from courtcards.server.replay import Replays
@@ -152,6 +153,8 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     cfg = config or ServerConfig()
     store = Store(database_url)
     lobby = Lobby(store, cfg.lobby)
+    if cfg.compute_workers > 0:
+        lobby.compute = Compute(cfg.compute_workers, cfg.compute_queue)
     rates = RateLimits(cfg, store.engine if store.shared else None)
     replays = Replays()
     spectators: dict[str, int] = {}  # address -> its spectator sockets
@@ -167,6 +170,8 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
             yield
         finally:
             await lobby.stop()
+            if lobby.compute is not None:
+                lobby.compute.close()
             await asyncio.to_thread(store.close)
 
     app = FastAPI(

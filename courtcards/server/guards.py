@@ -51,6 +51,8 @@ class ServerConfig:
     rate_read: str = "600/minute"  # GET requests per address (counted in each process)
     max_spectators: int = 500  # spectator sockets per table (0: no cap)
     max_spectators_per_address: int = 50  # spectator sockets of one address, all tables (0: no cap)
+    compute_workers: int = 1  # worker processes for search bots and hints (0: threads, in this process)
+    compute_queue: int = 64  # searches waiting for a worker besides those running
     max_inflight: int = 16  # HTTP requests of one address being answered at once (0: no cap)
     max_connections: int = 256  # open connections (HTTP and WebSocket) per address (courtcards serve; 0: none)
     head_timeout: float = 10.0  # seconds a connection may take to send a request's head (courtcards serve)

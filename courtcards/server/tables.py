@@ -50,6 +50,7 @@ from courtcards.server.text import clean_text, text_fault
 
 if TYPE_CHECKING:
     from courtcards.server.cluster import Cluster
+    from courtcards.server.compute import Compute
     from courtcards.server.schemas import SocketErrorCode
 
 log = logging.getLogger("courtcards.server")
@@ -312,6 +313,7 @@ class Table:
     decision_start: dict[int, float] = field(default_factory=dict)
     bots: dict[int, Bot] = field(default_factory=dict)
     driver: asyncio.Task[None] | None = None
+    compute: Compute | None = None  # worker processes for search bots (None: a thread)
     # the state messages of the last broadcast, by seat (None: spectators), and what they were made from
     _pushed: dict[int | None, str] = field(default_factory=dict)
     _pushed_key: Any = None
@@ -452,11 +454,14 @@ class Table:
         for s in movers:
             self.decision_start.setdefault(s, now)
 
+    def bot_kind(self, seat: int) -> str:
+        kinds = bot_kinds(self.game.name)
+        return self.seats[seat].bot or ("greedy" if "greedy" in kinds else "random")
+
     def bot_for(self, seat: int) -> Bot:
         bot = self.bots.get(seat)
         if bot is None:
-            kinds = bot_kinds(self.game.name)
-            kind = self.seats[seat].bot or ("greedy" if "greedy" in kinds else "random")
+            kind = self.bot_kind(seat)
             bot = make_bot(self.game.name, kind, (self.state.seed * 1_000_003 + seat) % SEED_LIMIT)
             self.bots[seat] = bot
         return bot
@@ -511,12 +516,19 @@ class Table:
                                 continue
                             bot = self.bot_for(s)
                             if getattr(bot, "slow", False):
-                                # a search bot thinks in a thread: other tables go on meanwhile
+                                # a search bot thinks in a worker process (or a thread): other tables go on
                                 view, legal = self.state.view(s), self.state.legal_actions(s)
-                                action = await asyncio.to_thread(bot.choose, view, legal)
+                                if self.compute is not None:
+                                    texts = [a.text for a in legal]
+                                    seed = (self.state.seed * 1_000_003 + s) % SEED_LIMIT
+                                    text = await self.compute.choose(
+                                        self.game.name, self.bot_kind(s), seed, view, texts
+                                    )
+                                else:
+                                    text = (await asyncio.to_thread(bot.choose, view, legal)).text
                             else:
-                                action = bot_move(bot, self.state, s)
-                            await self.commit(s, action.text)
+                                text = bot_move(bot, self.state, s).text
+                            await self.commit(s, text)
                     except Conflict:
                         pass  # another process moved first; caught up
                     except Exception as exc:  # the database failed: try again shortly
@@ -743,6 +755,7 @@ class Lobby:
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self.started = False  # /readyz
+        self.compute: Compute | None = None  # set by the app: search bots' worker processes
         self.cluster: Cluster | None = None
         if store.shared:
             from courtcards.server.cluster import Cluster
@@ -838,6 +851,7 @@ class Lobby:
             store=self.store,
             private=st.private,
             snapshot_every=self.config.snapshot_every,
+            compute=self.compute,
         )
         table.track_decisions()
         return table
@@ -988,6 +1002,7 @@ class Lobby:
             store=self.store,
             private=private,
             snapshot_every=self.config.snapshot_every,
+            compute=self.compute,
         )
         row = {
             "id": tid,
