@@ -9,6 +9,7 @@ main | tar -x -C DIR``) in the same run, so the figures compare on the same mach
 
     python bench/bench_spectators.py --spectators 500 --seconds 15
     python bench/bench_spectators.py --spectators 2000 --baseline /path/to/old/checkout
+    python bench/bench_spectators.py --search-tables 10 --baseline DIR   # search bots instead (item 9)
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ def free_port() -> int:
 def start(src: Path, db: Path, port: int, new: bool) -> subprocess.Popen[bytes]:
     args = [sys.executable, "-m", "courtcards", "serve", "--port", str(port), "--database", str(db)]
     args += ["--no-access-log", "--log-level", "warning", "--rate-connect", "none", "--rate-create", "none"]
+    args += ["--rate-join", "none"]
     if new:  # this checkout's caps, opened for the bench
         args += ["--max-connections", "0", "--max-spectators", "0", "--max-spectators-per-address", "0"]
         args += ["--rate-read", "none"]
@@ -115,6 +117,26 @@ def figures(lat: list[float]) -> str:
     return f"{len(lat)} actions, p50 {q[49] * 1000:.1f} ms, p99 {q[98] * 1000:.1f} ms"
 
 
+async def search_phase(port: int, args: argparse.Namespace, tables: int) -> str:
+    """``tables`` tables of search bots (no delay) play while the player's latency is measured."""
+    seats = [{"type": "bot", "bot": args.search_bot}] * args.busy_players
+    body = {
+        "game": args.busy_game,
+        "players": args.busy_players,
+        "options": json.loads(args.busy_options),
+        "seats": seats,
+        "bot_delay": 0,
+    }
+    ids = [post(port, "/api/tables", body)["table"]["id"] for _ in range(tables)]
+    lat = await play(port, args.busy_game, args.busy_players, json.loads(args.busy_options), args.seconds)
+    moved = 0
+    for tid in ids:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables/{tid}", timeout=30) as r:
+            moved += json.load(r)["table"]["version"]
+    load = os.getloadavg()[0]
+    return f"{tables:5d} search-bot tables ({moved} bot moves meanwhile): {figures(lat)}; load {load:.2f}"
+
+
 async def phase(port: int, args: argparse.Namespace, spectators: int) -> str:
     seats = [{"type": "bot", "bot": "random"}] * args.busy_players
     body = {
@@ -156,8 +178,12 @@ def run(src: Path, args: argparse.Namespace, new: bool, label: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         proc = start(src, Path(tmp) / "cc.sqlite", port, new)
         try:
-            for n in (0, args.spectators):
-                print(f"{label}: {asyncio.run(phase(port, args, n))}", flush=True)
+            if args.search_tables:
+                for n in (0, args.search_tables):
+                    print(f"{label}: {asyncio.run(search_phase(port, args, n))}", flush=True)
+            else:
+                for n in (0, args.spectators):
+                    print(f"{label}: {asyncio.run(phase(port, args, n))}", flush=True)
         finally:
             proc.terminate()
             proc.wait(30)
@@ -171,6 +197,8 @@ def main() -> None:
     p.add_argument("--busy-game", default="rank", help="the game of both tables (one that lasts)")
     p.add_argument("--busy-players", type=int, default=4)
     p.add_argument("--busy-options", default='{"endless": true, "hands": 1000}')
+    p.add_argument("--search-tables", type=int, default=0, help="instead of spectators: tables of search bots")
+    p.add_argument("--search-bot", default="ismcts:200", help="the search tables' bot kind")
     p.add_argument("--baseline", type=Path, help="another checkout to run the same against")
     args = p.parse_args()
     print(f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f} at start", flush=True)

@@ -6,8 +6,8 @@ only one legal move the answer is that move, at once, with ``forced`` true and n
 win chance (``win_chance`` null): there is nothing to search. It works only at
 tables with the ``hints`` setting (on by default when a bot has a seat, off in
 games between people) and only for the seat to move. The search runs in a
-worker thread with a bounded budget, at most one at a time per server, so the
-event loop keeps serving the tables.
+worker process (``--compute-workers``; a thread with 0) with a bounded budget, at
+most one at a time per server, so the event loop keeps serving the tables.
 """
 
 from __future__ import annotations

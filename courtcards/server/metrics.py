@@ -56,6 +56,12 @@ class ServerCollector(Collector):
         yield CounterMetricFamily(
             "courtcards_head_timeouts", "Connections closed waiting for a request head", value=GuardedH11.timed_out
         )
+        compute = lobby.compute
+        yield CounterMetricFamily(
+            "courtcards_searches",
+            "Searches (bot moves, hints) done in worker processes",
+            value=compute.done if compute else 0,
+        )
         taken = lobby.cluster.taken_over if lobby.cluster is not None else 0
         yield CounterMetricFamily("courtcards_failovers", "Tables taken over from a process that stopped", value=taken)
 
