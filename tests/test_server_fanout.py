@@ -18,7 +18,7 @@ from courtcards.server.guards import ServerConfig
 from courtcards.server.tables import Client, Table
 
 
-def test_a_slow_socket_gets_the_newest_state_not_every_one() -> None:
+def test_a_slow_socket_skips_to_the_newest_state_instead_of_queueing_every_one() -> None:
     async def main() -> tuple[list[str], Client]:
         gate = asyncio.Event()
         sent: list[str] = []
@@ -27,7 +27,7 @@ def test_a_slow_socket_gets_the_newest_state_not_every_one() -> None:
             sent.append(text)
             await gate.wait()
 
-        client = Client(None, send, max_queue=4)
+        client = Client(None, send, max_queue=64)
         pump = asyncio.create_task(client.pump())
         client.push("state 0", state=True)
         while not sent:  # the pump holds state 0, stuck sending
@@ -36,16 +36,18 @@ def test_a_slow_socket_gets_the_newest_state_not_every_one() -> None:
             client.push(f"state {v}", state=True)
         client.push("pong")
         client.push("state 50", state=True)
-        assert client.queue.qsize() == 2 and not client.closed  # one state (the newest) and the pong
+        # BEHIND states wait (the last replaced by each newer one), then the pong
+        assert client.queue.qsize() == Client.BEHIND + 1 and not client.closed
         gate.set()
-        while len(sent) < 3:
+        while len(sent) < Client.BEHIND + 2:
             await asyncio.sleep(0)
         client.close()
         await pump
         return sent, client
 
     sent, client = asyncio.run(main())
-    assert sent == ["state 0", "state 50", "pong"] and client.skipped == 49
+    behind = [f"state {v}" for v in range(1, Client.BEHIND)]
+    assert sent == ["state 0", *behind, "state 50", "pong"] and client.skipped == 50 - Client.BEHIND
 
 
 def test_state_messages_are_encoded_once_per_version_and_view_kind(
@@ -99,3 +101,28 @@ def test_spectators_are_capped_per_table_and_per_address(tmp_path: Path) -> None
             assert ws.receive_json()["type"] == "state"
         for ws in [*held[1:], other]:
             ws.__exit__(None, None, None)
+
+
+def test_a_resent_move_that_was_stored_is_acknowledged_not_refused(tmp_path: Path) -> None:
+    from test_server_api import join
+
+    with TestClient(create_app(database_url(None, tmp_path / "cc.sqlite"))) as c:
+        tid = create(c, "royale", 2)["id"]
+        tokens = [join(c, tid, s) for s in range(2)]
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}?token={tokens[0]}") as a,
+            c.websocket_connect(f"/ws/tables/{tid}?token={tokens[1]}") as b,
+        ):
+            states = [a.receive_json(), a.receive_json(), b.receive_json()]
+            mover = a if states[1]["legal"] else b
+            last = states[1] if mover is a else states[2]
+            move, version = last["legal"][0], last["version"]
+            mover.send_json({"type": "action", "action": move, "version": version})
+            assert mover.receive_json()["version"] == version + 1
+            # the client did not see that answer (its socket broke, its server died): it sends again
+            mover.send_json({"type": "action", "action": move, "version": version})
+            mover.send_json({"type": "ping"})
+            assert mover.receive_json() == {"type": "pong"}  # no refusal came before the pong
+            assert table_of(c, tid).state.version == version + 1  # and nothing was applied twice
+            mover.send_json({"type": "action", "action": move + "x", "version": version})  # not that move
+            assert mover.receive_json()["code"] in ("stale_version", "malformed_action")

@@ -30,6 +30,7 @@ PAGE_CSP = (
     "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
 PAGE_PREFIXES = ("/static/", "/table/", "/join/", "/replay/")
+SWEEP_LOCK = 0x63635357  # the advisory lock of the rate-limit sweep
 OPERATOR_PATHS = ("/healthz", "/readyz", "/metrics")  # probes and scrapes: not counted as reads
 REQUEST_ID_RE = re.compile(r"[A-Za-z0-9._-]{1,64}")  # an X-Request-ID from a proxy is kept if it looks like one
 HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
@@ -92,10 +93,20 @@ class DatabaseStorage(storage.Storage, storage.MovingWindowSupport):
             if count + amount > limit:
                 return False
             conn.execute(rate_hits_t.insert(), [{"key": key, "at": now}] * amount)
-            self._hits += 1
-            if self._hits % 1000 == 0:  # other addresses' old hits
-                conn.execute(rate_hits_t.delete().where(rate_hits_t.c.at < now - self.horizon))
+        self._hits += 1
+        if self._hits % 1000 == 0:
+            self._sweep(now)
         return True
+
+    def _sweep(self, now: float) -> None:
+        """Other addresses' old hits: in a transaction of its own (never while a key's lock is held), by one
+        process at a time (two sweeps deleting the same rows in different orders could deadlock)."""
+        try:
+            with self.engine.begin() as conn:
+                if conn.execute(sa.select(sa.func.pg_try_advisory_xact_lock(SWEEP_LOCK))).scalar():
+                    conn.execute(rate_hits_t.delete().where(rate_hits_t.c.at < now - self.horizon))
+        except sa.exc.SQLAlchemyError as exc:  # a sweep missed is made up by the next
+            log.warning("rate-limit sweep skipped: %s", type(exc).__name__)
 
     def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
         now = time.time()

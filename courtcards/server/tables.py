@@ -217,11 +217,14 @@ def stored_info(st: StoredTable) -> dict[str, Any]:
 class Client:
     """One WebSocket: a seat (or None for a spectator) and a bounded outgoing queue.
 
-    A state message replaces the one still waiting in the queue, if any (each is the whole view: a
-    client that falls behind skips to the newest). A client that falls ``max_queue`` messages behind,
-    or whose socket takes longer than ``send_timeout`` to take one message, is dropped: ``reason`` says
-    why, and ``on_drop`` closes its socket (it may reconnect and gets the current state).
+    Once ``BEHIND`` messages wait, a state message replaces the state still waiting in the queue (each
+    is the whole view: a client that falls behind skips to the newest; one that keeps up gets every
+    one). A client that falls ``max_queue`` messages behind, or whose socket takes longer than
+    ``send_timeout`` to take one message, is dropped: ``reason`` says why, and ``on_drop`` closes its
+    socket (it may reconnect and gets the current state).
     """
+
+    BEHIND = 8  # messages waiting: from here on a new state replaces the waiting one
 
     def __init__(
         self,
@@ -246,7 +249,7 @@ class Client:
     def push(self, text: str, state: bool = False) -> None:
         if self.closed:
             return
-        if state and self._waiting_state is not None:
+        if state and self._waiting_state is not None and self.queue.qsize() >= self.BEHIND:
             self._waiting_state[0] = text
             self.skipped += 1
             return
@@ -625,6 +628,8 @@ class Table:
     async def _act(self, seat: int, text: str, version: int) -> Refused | None:
         async with self.lock:
             state = self.state
+            if 0 <= version < state.version and self._already_applied(seat, text, version):
+                return None  # a resend (after a reconnect or a failover) of a move that was stored: acknowledged
             if version != state.version and not state.is_over() and self.status == "playing":
                 why = f"version {version} is not the current one ({state.version}); act on the latest state"
                 return Refused("stale_version", why, why)
@@ -637,6 +642,20 @@ class Table:
                 why = f"another action came first (now version {self.state.version}); act on the latest state"
                 return Refused("stale_version", why, why)
             return None
+
+    def _already_applied(self, seat: int, text: str, version: int) -> bool:
+        """Whether the action at index ``version`` of the history is ``seat``'s ``text`` (as sent or as stored)."""
+        if version >= len(self.state.history):
+            return False
+        by, stored = self.state.history[version]
+        if by != seat:
+            return False
+        if stored == text:
+            return True
+        try:
+            return self.game.parse_action(text).text == stored
+        except CourtcardsError:
+            return False
 
     def check(self, seat: int, text: str) -> Action | Refused:
         """The legal action ``text`` means for ``seat`` now, or why not. Reads the state only."""
