@@ -264,8 +264,12 @@ def test_websocket_refusals_change_nothing(client: TestClient, db_path: Path) ->
         for c in (m, o, sp):
             assert c.recv()["version"] == 1
         assert db_actions(db_path, tid) == [(0, mover, act)]
-        m.send(act, version=0)
-        m.refused("stale_version")
+        m.send(act, version=0)  # sent again (its answer lost): acknowledged, not applied twice (issue 30)
+        wm.send_json({"type": "ping"})
+        assert m.recv() == {"type": "pong"}
+        assert db_actions(db_path, tid) == [(0, mover, act)]
+        m.send("pass", version=0)
+        m.refused("stale_version")  # another move at an old version is still stale
 
 
 def play_out(
@@ -291,7 +295,8 @@ def play_out(
                 assert movers and sorted(c.last["seat"] for c in movers) == sp.last["to_move"]
                 c = rng.choice(movers)
                 if refuse:  # a refused action changes nothing and reaches only its sender
-                    c.send(c.last["legal"][0], version=c.last["version"] - 1)
+                    # a version the table is not at (an old one could be the same move's resend: acknowledged)
+                    c.send(c.last["legal"][0], version=c.last["version"] + 1)
                     c.refused("stale_version")
                 c.send(rng.choice(c.last["legal"]))
                 actions += 1

@@ -113,3 +113,21 @@ def test_a_lease_taken_during_a_renewal_is_not_lost(postgres_url: str, monkeypat
             table = table_of(c, tid)
             assert table.owned or table.state.is_over(), "this process holds the lease and must play the bots"
             assert table.state.version > 0
+
+
+@pytest.mark.slow
+def test_a_long_game_loads_plays_and_replays_on_postgres(postgres_url: str) -> None:
+    from test_server_long_games import build_long_game, check_long_games
+
+    check_long_games(database_url(postgres_url, None), build_long_game(), replay=True)
+
+
+def test_text_with_nul_is_refused_before_postgres(postgres_url: str) -> None:
+    with TestClient(create_app(database_url(postgres_url, None))) as c:
+        tid = create(c, "royale", 2)["id"]
+        r = c.post(f"/api/tables/{tid}/join", json={"seat": 0, "name": "a\x00b"})
+        assert r.status_code == 422 and "must not contain" in r.json()["error"]["message"], r.text
+        lobby = c.app.state.lobby  # type: ignore[attr-defined]
+        _, _, table = c.portal.call(lobby.join, tid, 1, "c\x00d")  # type: ignore[union-attr]
+        assert table.seats[1].name == "cd"
+        assert [s["name"] for s in c.get(f"/api/tables/{tid}").json()["table"]["seats"]] == [None, "cd"]

@@ -57,7 +57,7 @@ def games() -> None:
 
 # CLI modules, each with ``register(app)``; the optional ones may not exist yet.
 COMMAND_MODULES = ("play", "replay")
-OPTIONAL_COMMAND_MODULES = ("simulate", "analyze", "tournament", "ladder", "serve", "agent")
+OPTIONAL_COMMAND_MODULES = ("simulate", "analyze", "tournament", "ladder", "serve", "agent", "db")
 
 
 def _needs_extra(name: str, fix: str) -> None:

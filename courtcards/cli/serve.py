@@ -83,6 +83,9 @@ def serve(
         typer.Option("--database-url", help="Any SQLAlchemy URL instead, e.g. postgresql://user:pw@host/db."),
     ] = None,
     log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error.")] = "info",
+    log_format: Annotated[
+        str, typer.Option("--log-format", help="text (a line each) or json (one object a line, with a request id).")
+    ] = "text",
     access_log: Annotated[bool, typer.Option("--access-log/--no-access-log", help="Log every request.")] = True,
     ws_deflate: Annotated[
         bool, typer.Option("--ws-deflate/--no-ws-deflate", help="Compress WebSocket messages (costs CPU).")
@@ -105,9 +108,53 @@ def serve(
     rate_rematch: Annotated[
         str, typer.Option("--rate-rematch", help="Rematches asked for per client address.")
     ] = "30/minute",
+    rate_read: Annotated[
+        str, typer.Option("--rate-read", help="GET requests per client address (in each process).")
+    ] = "600/minute",
+    max_spectators: Annotated[
+        int, typer.Option("--max-spectators", help="Spectator sockets per table (0: no cap).")
+    ] = 500,
+    max_spectators_per_address: Annotated[
+        int,
+        typer.Option("--max-spectators-per-address", help="Spectator sockets of one client address (0: no cap)."),
+    ] = 50,
+    compute_workers: Annotated[
+        int,
+        typer.Option(
+            "--compute-workers", help="Worker processes for search bots and hints, per server process (0: threads)."
+        ),
+    ] = 1,
+    max_inflight: Annotated[
+        int, typer.Option("--max-inflight", help="HTTP requests of one address answered at once (0: no cap).")
+    ] = 16,
+    max_connections: Annotated[
+        int,
+        typer.Option("--max-connections", help="Open connections per client address, sockets included (0: no cap)."),
+    ] = 256,
+    head_timeout: Annotated[
+        float, typer.Option("--head-timeout", help="Seconds a connection may take to send a request's headers.")
+    ] = 10.0,
+    max_head: Annotated[int, typer.Option("--max-head", help="Largest request line and headers, in bytes.")] = 64
+    * 1024,
+    proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--proxy",
+            help="A reverse proxy's address (repeat): its X-Forwarded-For is trusted and its connections are "
+            "not capped per address (its clients are, by their forwarded address).",
+        ),
+    ] = None,
     allow_origin: Annotated[
         list[str] | None,
         typer.Option("--allow-origin", help="Another site whose pages may connect (scheme://host[:port]); repeat."),
+    ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-host",
+            help="A Host name clients use (behind a proxy: its public name; *.example.com; *: any); repeat. "
+            "Default: the --host address and localhost (and LAN addresses on 0.0.0.0).",
+        ),
     ] = None,
     idle_expiry: Annotated[
         float,
@@ -132,7 +179,7 @@ def serve(
 ) -> None:
     """Run the game server: tables, seats, WebSocket play, bots, a durable action log."""
     from courtcards.server.db import database_url as make_url
-    from courtcards.server.guards import ServerConfig, check_rate
+    from courtcards.server.guards import ServerConfig, check_rate, default_hosts
     from courtcards.server.tables import LobbyConfig
 
     url = make_url(database_url, database)
@@ -140,13 +187,26 @@ def serve(
     level = log_level.upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise fail(f"--log-level must be debug, info, warning or error, not {log_level!r}")
-    for name, value in (("--max-body", max_body), ("--max-message", max_message), ("--max-queue", max_queue)):
+    if log_format not in ("text", "json"):
+        raise fail(f"--log-format must be text or json, not {log_format!r}")
+    for name, value in (
+        ("--max-body", max_body),
+        ("--max-message", max_message),
+        ("--max-queue", max_queue),
+        ("--max-head", max_head),
+    ):
         if value < 1:
             raise fail(f"{name} must be at least 1, not {value}")
     for name, number in (
         ("--idle-expiry", idle_expiry),
         ("--finished-expiry", finished_expiry),
         ("--snapshot-every", snapshot_every),
+        ("--max-inflight", max_inflight),
+        ("--compute-workers", compute_workers),
+        ("--max-spectators", max_spectators),
+        ("--max-spectators-per-address", max_spectators_per_address),
+        ("--max-connections", max_connections),
+        ("--head-timeout", head_timeout),
     ):
         if number < 0:
             raise fail(f"{name} must be 0 or more, not {number}")
@@ -164,6 +224,7 @@ def serve(
                 ("join", rate_join),
                 ("connect", rate_connect),
                 ("rematch", rate_rematch),
+                ("read", rate_read),
             )
         }
         check_port(host, port)
@@ -178,12 +239,22 @@ def serve(
         rate_join=rates["join"],
         rate_connect=rates["connect"],
         rate_rematch=rates["rematch"],
+        rate_read=rates["read"],
+        max_inflight=max_inflight,
+        compute_workers=compute_workers,
+        max_spectators=max_spectators,
+        max_spectators_per_address=max_spectators_per_address,
+        max_connections=max_connections,
+        head_timeout=head_timeout,
+        max_head=max_head,
+        proxies=tuple(proxy or ()),
         allowed_origins=tuple(allow_origin or ()),
+        allowed_hosts=tuple(allowed_host) if allowed_host else default_hosts(host),
         lobby=LobbyConfig(
             snapshot_every=snapshot_every, idle_expiry=idle_expiry, finished_expiry=finished_expiry, lease_ttl=lease_ttl
         ),
     )
-    run(url, shown, host, port, level, access_log, ws_deflate, ws_impl, config, workers)
+    run(url, shown, host, port, level, access_log, ws_deflate, ws_impl, config, workers, log_format)
 
 
 def run(
@@ -197,13 +268,15 @@ def run(
     ws_impl: str,
     config: ServerConfig,
     workers: int,
+    log_format: str = "text",
 ) -> None:
     import uvicorn
 
     from courtcards.server.app import CONFIG_ENV, create_app, dump_config, frozen
+    from courtcards.server.conns import uvicorn_limits
     from courtcards.server.logs import setup_logging
 
-    setup_logging(level)
+    setup_logging(level, log_format)
     typer.echo(
         f"courtcards server on http://{host}:{port}/ (database {shown}"
         + (f", {workers} processes)" if workers > 1 else ")")
@@ -219,9 +292,11 @@ def run(
         "ws": ws_impl,
         "ws_max_size": config.max_message,
         "log_config": None,
+        # per-address connections, the request head's size and time, the descriptor budget
+        **uvicorn_limits(config.max_connections, config.head_timeout, config.max_head, config.proxies),
     }
     if workers > 1:  # each worker process builds its app from the environment
-        os.environ[CONFIG_ENV] = dump_config(url, config, level)
-        uvicorn.run("courtcards.server.app:app_from_env", factory=True, workers=workers, **options)  # type: ignore[arg-type]
+        os.environ[CONFIG_ENV] = dump_config(url, config, level, log_format)
+        uvicorn.run("courtcards.server.app:app_from_env", factory=True, workers=workers, **options)
     else:
-        uvicorn.run(frozen(create_app(url, config=config)), **options)  # type: ignore[arg-type]
+        uvicorn.run(frozen(create_app(url, config=config)), **options)

@@ -17,13 +17,14 @@ from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from courtcards.bots.base import bot_kinds
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import game_names, get_game, registered_games
-from courtcards.server import browser, hints, pages
+from courtcards.server import browser, hints, metrics, pages
+from courtcards.server.compute import Compute
 from courtcards.server.db import Store
 from courtcards.server.guards import Guard, RateLimits, ServerConfig, origin_allowed
 from courtcards.server.replay import Replays
@@ -43,6 +44,7 @@ from courtcards.server.schemas import (
     parse_client_message,
 )
 from courtcards.server.tables import ApiError, Client, Lobby, LobbyConfig, Refused, Settings, Table, dumps
+from courtcards.server.text import checked_text
 
 log = logging.getLogger("courtcards.server")
 
@@ -50,8 +52,9 @@ STATIC_DIR = Path(__file__).parent / "static"
 CONFIG_ENV = "COURTCARDS_SERVER"
 
 
-Name = Annotated[str, StringConstraints(max_length=64)]
-OptionValue = Annotated[str, StringConstraints(max_length=64)] | bool | int | float | None
+# every text that may be stored is refused if it holds a control character, surrogate or non-character
+Name = Annotated[str, StringConstraints(max_length=64), AfterValidator(checked_text)]
+OptionValue = Name | bool | int | float | None
 
 
 class SeatSpec(BaseModel):
@@ -69,9 +72,7 @@ class CreateTable(BaseModel):
 
     game: str = Field(description="Game name, e.g. rank.", max_length=32)
     players: int | None = Field(None, ge=1, le=64, description="Number of players (default: the game's default).")
-    options: dict[Annotated[str, StringConstraints(max_length=64)], OptionValue] = Field(
-        default_factory=dict, max_length=64
-    )
+    options: dict[Name, OptionValue] = Field(default_factory=dict, max_length=64)
     preset: str | None = Field(None, max_length=64)
     seats: list[SeatSpec] | None = Field(None, max_length=64, description="One per player (default: every seat human).")
     private: bool | None = Field(None, description="Unlisted, joined by link only (default: when a seat is human).")
@@ -152,8 +153,11 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     cfg = config or ServerConfig()
     store = Store(database_url)
     lobby = Lobby(store, cfg.lobby)
+    if cfg.compute_workers > 0:
+        lobby.compute = Compute(cfg.compute_workers, cfg.compute_queue)
     rates = RateLimits(cfg, store.engine if store.shared else None)
     replays = Replays()
+    spectators: dict[str, int] = {}  # address -> its spectator sockets
     # built now, from the games registered now: the API's models list every one of their views
     view_models = models()
     browser_modules = browser.modules(registered_games())
@@ -166,6 +170,8 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
             yield
         finally:
             await lobby.stop()
+            if lobby.compute is not None:
+                lobby.compute.close()
             await asyncio.to_thread(store.close)
 
     app = FastAPI(
@@ -179,7 +185,14 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     app.state.config = cfg
     app.state.replays = replays
     app.state.rates = rates  # routers may count requests too: await app.state.rates.check("create", address)
-    app.add_middleware(Guard, max_body=cfg.max_body)
+    app.add_middleware(
+        Guard,
+        max_body=cfg.max_body,
+        allowed_hosts=cfg.allowed_hosts,
+        rates=rates,
+        max_inflight=cfg.max_inflight,
+        max_head=cfg.max_head,
+    )
 
     @app.exception_handler(ApiError)
     async def _api_error(_req: Request, exc: ApiError) -> JSONResponse:
@@ -333,6 +346,18 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
                 await refuse("bad_token", "this token does not belong to a seat here", 4401, table.state.version)
                 return
 
+        address = _address(websocket)
+        if seat is None:
+            watching = sum(1 for c in table.conns if c.seat is None)
+            if cfg.max_spectators and watching >= cfg.max_spectators:
+                await refuse("too_many_spectators", f"this table has {watching} spectators already", 4429)
+                return
+            if cfg.max_spectators_per_address and spectators.get(address, 0) >= cfg.max_spectators_per_address:
+                why = f"at most {cfg.max_spectators_per_address} spectator connections per address"
+                await refuse("too_many_spectators", why, 4429)
+                return
+            spectators[address] = spectators.get(address, 0) + 1
+
         dropped: list[str] = []
         pump: asyncio.Task[None] | None = None
 
@@ -361,6 +386,12 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
                 await asyncio.wait_for(pump, 1.0)
             pump.cancel()
             receiver.cancel()
+            if seat is None:
+                left = spectators[address] - 1
+                if left:
+                    spectators[address] = left
+                else:
+                    del spectators[address]
 
     async def _receive(websocket: WebSocket, table: Table, client: Client) -> None:
         try:
@@ -451,11 +482,15 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
 
     app.include_router(pages.router)
     app.include_router(hints.router)
+    metrics.install(app, lobby, spectators)
+    app.include_router(metrics.router)
     return app
 
 
-def dump_config(url: str, config: ServerConfig, log_level: str) -> str:
-    return json.dumps({"url": url, "log_level": log_level, "config": dataclasses.asdict(config)})
+def dump_config(url: str, config: ServerConfig, log_level: str, log_format: str = "text") -> str:
+    return json.dumps(
+        {"url": url, "log_level": log_level, "log_format": log_format, "config": dataclasses.asdict(config)}
+    )
 
 
 def app_from_env() -> FastAPI:
@@ -463,10 +498,16 @@ def app_from_env() -> FastAPI:
     from courtcards.server.logs import setup_logging
 
     data = json.loads(os.environ[CONFIG_ENV])
-    setup_logging(data["log_level"])
+    setup_logging(data["log_level"], data.get("log_format", "text"))
     cfg = dict(data["config"])
     cfg["lobby"] = LobbyConfig(**cfg["lobby"])
     cfg["allowed_origins"] = tuple(cfg["allowed_origins"])
+    cfg["allowed_hosts"] = tuple(cfg["allowed_hosts"])
+    from courtcards.server.conns import GuardedH11
+
+    cfg["proxies"] = tuple(cfg["proxies"])
+    GuardedH11.max_per_address, GuardedH11.head_timeout = cfg["max_connections"], cfg["head_timeout"]
+    GuardedH11.proxies = frozenset(cfg["proxies"])
     return frozen(create_app(data["url"], config=ServerConfig(**cfg)))
 
 

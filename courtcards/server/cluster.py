@@ -37,6 +37,7 @@ log = logging.getLogger("courtcards.server")
 
 class Cluster:
     def __init__(self, store: Store, lobby: Lobby, ttl: float) -> None:
+        self.taken_over = 0  # tables whose lease this process took after it expired (metrics: failovers)
         self.store = store
         self.lobby = lobby
         self.ttl = ttl
@@ -143,6 +144,7 @@ class Cluster:
                     orphan = await self.lobby.find(tid)
                     if orphan is not None:
                         await self.own(orphan)
+                        self.taken_over += 1
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

@@ -163,7 +163,8 @@ class StoredTable:
     result: dict[str, Any] | None = None
     seats: list[dict[str, Any]] = field(default_factory=list)
     snapshot: dict[str, Any] | None = None
-    actions: list[tuple[int, str]] = field(default_factory=list)  # after the snapshot, if any
+    snapshot_version: int = 0  # the version the snapshot is at (0: none)
+    actions: list[tuple[int, str]] = field(default_factory=list)  # every action, from the first
 
 
 def _stored(r: Any) -> StoredTable:
@@ -199,7 +200,8 @@ def read_actions(conn: Connection, tid: str, start: int) -> list[tuple[int, str]
 
 
 def load_table(engine: Engine, tid: str) -> StoredTable | None:
-    """One table: its row, seats, latest snapshot and the actions after it."""
+    """One table: its row, seats, latest snapshot and every action (the history; the state replays
+    only those after the snapshot)."""
     with engine.connect() as conn:
         row = conn.execute(sa.select(tables_t).where(tables_t.c.id == tid)).mappings().first()
         if row is None:
@@ -214,10 +216,9 @@ def load_table(engine: Engine, tid: str) -> StoredTable | None:
         snap = conn.execute(
             sa.select(snapshots_t.c.version, snapshots_t.c.state).where(snapshots_t.c.table_id == tid)
         ).first()
-        start = 0
         if snap is not None:
-            start, st.snapshot = int(snap[0]), dict(snap[1])
-        st.actions = read_actions(conn, tid, start)
+            st.snapshot_version, st.snapshot = int(snap[0]), dict(snap[1])
+        st.actions = read_actions(conn, tid, 0)
     return st
 
 
@@ -294,6 +295,8 @@ class Store:
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self.commits = 0
+        self.actions = 0  # actions committed by this process
+        self.on_action: Callable[[float], None] | None = None  # seconds from a move's arrival to its push
         self._changed: set[str] = set()  # tables changed in the writer's current transaction
 
     def start(self) -> None:

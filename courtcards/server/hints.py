@@ -6,8 +6,8 @@ only one legal move the answer is that move, at once, with ``forced`` true and n
 win chance (``win_chance`` null): there is nothing to search. It works only at
 tables with the ``hints`` setting (on by default when a bot has a seat, off in
 games between people) and only for the seat to move. The search runs in a
-worker thread with a bounded budget, at most one at a time per server, so the
-event loop keeps serving the tables.
+worker process (``--compute-workers``; a thread with 0) with a bounded budget, at
+most one at a time per server, so the event loop keeps serving the tables.
 """
 
 from __future__ import annotations
@@ -73,12 +73,20 @@ async def table_hint(table_id: str, body: HintRequest, request: Request) -> dict
             legal = table.state.legal_actions(seat)
             version = table.state.version
             seed = (table.state.seed * 1_000_003 + version * 31 + seat) % (1 << 63)
-        advice = await asyncio.to_thread(hint, view, legal, seed, HINT_SECONDS)
+        compute = lobby.compute
+        if compute is not None:  # a worker process: the search takes no time from this one's tables
+            if compute.full:
+                raise ApiError(429, "busy", "the server's search workers are all busy; ask again in a second")
+            texts = [a.text for a in legal]
+            action, chance, iterations = await compute.hint(table.game.name, view, texts, seed, HINT_SECONDS)
+        else:
+            advice = await asyncio.to_thread(hint, view, legal, seed, HINT_SECONDS)
+            action, chance, iterations = advice.action.text, advice.chance, advice.iterations
     return {
         "seat": seat,
         "version": version,
-        "action": advice.action.text,
-        "win_chance": advice.chance,
+        "action": action,
+        "win_chance": chance,
         "forced": len(legal) == 1,
-        "iterations": advice.iterations,
+        "iterations": iterations,
     }

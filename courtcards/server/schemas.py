@@ -49,6 +49,7 @@ SocketErrorCode = Literal[
     "bad_origin",
     "rate_limited",
     "table_unavailable",
+    "too_many_spectators",
 ]
 
 

@@ -46,9 +46,11 @@ from courtcards.server.db import (
     snapshots_t,
     tables_t,
 )
+from courtcards.server.text import clean_text, text_fault
 
 if TYPE_CHECKING:
     from courtcards.server.cluster import Cluster
+    from courtcards.server.compute import Compute
     from courtcards.server.schemas import SocketErrorCode
 
 log = logging.getLogger("courtcards.server")
@@ -215,10 +217,14 @@ def stored_info(st: StoredTable) -> dict[str, Any]:
 class Client:
     """One WebSocket: a seat (or None for a spectator) and a bounded outgoing queue.
 
-    A client that falls ``max_queue`` messages behind, or whose socket takes longer than
-    ``send_timeout`` to take one message, is dropped: ``reason`` says why, and ``on_drop``
-    closes its socket (it may reconnect and gets the current state).
+    Once ``BEHIND`` messages wait, a state message replaces the state still waiting in the queue (each
+    is the whole view: a client that falls behind skips to the newest; one that keeps up gets every
+    one). A client that falls ``max_queue`` messages behind, or whose socket takes longer than
+    ``send_timeout`` to take one message, is dropped: ``reason`` says why, and ``on_drop`` closes its
+    socket (it may reconnect and gets the current state).
     """
+
+    BEHIND = 8  # messages waiting: from here on a new state replaces the waiting one
 
     def __init__(
         self,
@@ -233,18 +239,27 @@ class Client:
         self.max_queue = max_queue
         self.send_timeout = send_timeout
         self.on_drop = on_drop
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[list[str] | None] = asyncio.Queue()
+        self._waiting_state: list[str] | None = None  # the queued state message, until the pump takes it
         self.closed = False
         self.reason: str | None = None
         self.sending_since: float | None = None
+        self.skipped = 0  # state messages replaced by a newer one before they were sent
 
-    def push(self, text: str) -> None:
+    def push(self, text: str, state: bool = False) -> None:
         if self.closed:
+            return
+        if state and self._waiting_state is not None and self.queue.qsize() >= self.BEHIND:
+            self._waiting_state[0] = text
+            self.skipped += 1
             return
         if self.queue.qsize() >= self.max_queue:
             self.drop(f"too slow: more than {self.max_queue} messages waiting to be sent")
             return
-        self.queue.put_nowait(text)
+        item = [text]
+        if state:
+            self._waiting_state = item
+        self.queue.put_nowait(item)
 
     def drop(self, reason: str) -> None:
         if self.closed:
@@ -260,11 +275,13 @@ class Client:
         """Send queued messages in order until closed."""
         loop = asyncio.get_running_loop()
         while True:
-            text = await self.queue.get()
-            if text is None:
+            item = await self.queue.get()
+            if item is None:
                 return
+            if item is self._waiting_state:
+                self._waiting_state = None
             self.sending_since = loop.time()
-            await self._send(text)
+            await self._send(item[0])
             self.sending_since = None
 
     def check_stuck(self, now: float) -> None:
@@ -275,6 +292,7 @@ class Client:
 
     def close(self) -> None:
         self.closed = True
+        self._waiting_state = None
         self.queue.put_nowait(None)
 
 
@@ -298,6 +316,10 @@ class Table:
     decision_start: dict[int, float] = field(default_factory=dict)
     bots: dict[int, Bot] = field(default_factory=dict)
     driver: asyncio.Task[None] | None = None
+    compute: Compute | None = None  # worker processes for search bots (None: a thread)
+    # the state messages of the last broadcast, by seat (None: spectators), and what they were made from
+    _pushed: dict[int | None, str] = field(default_factory=dict)
+    _pushed_key: Any = None
 
     # -- description ----------------------------------------------------------------
     @property
@@ -340,8 +362,23 @@ class Table:
         return start + limit
 
     def message(self, seat: int | None) -> str:
-        """The push for one seat (or a spectator): its view and nothing else about the game."""
-        return self._messages([seat])[seat]
+        """The push for one seat (or a spectator): its view and nothing else about the game. Encoded
+        once per version and view kind: a new connection reuses the last broadcast's."""
+        key = self._message_key()
+        if key != self._pushed_key:
+            self._pushed, self._pushed_key = {}, key
+        text = self._pushed.get(seat)
+        if text is None:
+            text = self._pushed[seat] = self._messages([seat])[seat]
+        return text
+
+    def _message_key(self) -> Any:
+        # what a state message is made of besides the state's version (seat flags, names, deadlines)
+        return (
+            self.state.version,
+            tuple((s.token_hash is not None, s.name, s.present, s.stand_in) for s in self.seats),
+            tuple(sorted(self.decision_start.items())),
+        )
 
     def _messages(self, seats: list[int | None]) -> dict[int | None, str]:
         # The parts every seat shares are encoded once; the view, legal actions and deadline per seat.
@@ -388,8 +425,9 @@ class Table:
     def broadcast(self) -> None:
         if self.conns:
             messages = self._messages(list({c.seat for c in self.conns}))
+            self._pushed, self._pushed_key = messages, self._message_key()
             for conn in list(self.conns):
-                conn.push(messages[conn.seat])
+                conn.push(messages[conn.seat], state=True)
         self.changed.set()
 
     def seat_for_token(self, token: str) -> int | None:
@@ -419,11 +457,14 @@ class Table:
         for s in movers:
             self.decision_start.setdefault(s, now)
 
+    def bot_kind(self, seat: int) -> str:
+        kinds = bot_kinds(self.game.name)
+        return self.seats[seat].bot or ("greedy" if "greedy" in kinds else "random")
+
     def bot_for(self, seat: int) -> Bot:
         bot = self.bots.get(seat)
         if bot is None:
-            kinds = bot_kinds(self.game.name)
-            kind = self.seats[seat].bot or ("greedy" if "greedy" in kinds else "random")
+            kind = self.bot_kind(seat)
             bot = make_bot(self.game.name, kind, (self.state.seed * 1_000_003 + seat) % SEED_LIMIT)
             self.bots[seat] = bot
         return bot
@@ -478,12 +519,19 @@ class Table:
                                 continue
                             bot = self.bot_for(s)
                             if getattr(bot, "slow", False):
-                                # a search bot thinks in a thread: other tables go on meanwhile
+                                # a search bot thinks in a worker process (or a thread): other tables go on
                                 view, legal = self.state.view(s), self.state.legal_actions(s)
-                                action = await asyncio.to_thread(bot.choose, view, legal)
+                                if self.compute is not None:
+                                    texts = [a.text for a in legal]
+                                    seed = (self.state.seed * 1_000_003 + s) % SEED_LIMIT
+                                    text = await self.compute.choose(
+                                        self.game.name, self.bot_kind(s), seed, view, texts
+                                    )
+                                else:
+                                    text = (await asyncio.to_thread(bot.choose, view, legal)).text
                             else:
-                                action = bot_move(bot, self.state, s)
-                            await self.commit(s, action.text)
+                                text = bot_move(bot, self.state, s).text
+                            await self.commit(s, text)
                     except Conflict:
                         pass  # another process moved first; caught up
                     except Exception as exc:  # the database failed: try again shortly
@@ -519,6 +567,7 @@ class Table:
             await self.catch_up()
             raise Conflict() from None
         self.state.apply(seat, text)
+        self.store.actions += 1
         log.debug("table %s: seat %d acted, version %d", tid, seat, idx + 1)  # never the text: it may be secret
         self.track_decisions(acted=seat)
         self.broadcast()
@@ -559,6 +608,7 @@ class Table:
         """Store the whole state, so loading the table replays only the actions after it; and the
         table's version and time of activity (for the list and for resuming at start)."""
         tid, version, data, now = self.id, self.state.version, self.state.to_json(), time.time()
+        data["history"] = []  # the action log holds it: a snapshot's size stays flat in the game's length
 
         def write(conn: Connection) -> None:
             conn.execute(snapshots_t.delete().where(snapshots_t.c.table_id == tid))
@@ -569,8 +619,17 @@ class Table:
 
     async def act(self, seat: int, text: str, version: int) -> Refused | None:
         """A seat's action; None if accepted, else why not. Never changes anything when refused."""
+        start = time.perf_counter()
+        refused = await self._act(seat, text, version)
+        if refused is None and self.store.on_action is not None:
+            self.store.on_action(time.perf_counter() - start)
+        return refused
+
+    async def _act(self, seat: int, text: str, version: int) -> Refused | None:
         async with self.lock:
             state = self.state
+            if 0 <= version < state.version and self._already_applied(seat, text, version):
+                return None  # a resend (after a reconnect or a failover) of a move that was stored: acknowledged
             if version != state.version and not state.is_over() and self.status == "playing":
                 why = f"version {version} is not the current one ({state.version}); act on the latest state"
                 return Refused("stale_version", why, why)
@@ -583,6 +642,20 @@ class Table:
                 why = f"another action came first (now version {self.state.version}); act on the latest state"
                 return Refused("stale_version", why, why)
             return None
+
+    def _already_applied(self, seat: int, text: str, version: int) -> bool:
+        """Whether the action at index ``version`` of the history is ``seat``'s ``text`` (as sent or as stored)."""
+        if version >= len(self.state.history):
+            return False
+        by, stored = self.state.history[version]
+        if by != seat:
+            return False
+        if stored == text:
+            return True
+        try:
+            return self.game.parse_action(text).text == stored
+        except CourtcardsError:
+            return False
 
     def check(self, seat: int, text: str) -> Action | Refused:
         """The legal action ``text`` means for ``seat`` now, or why not. Reads the state only."""
@@ -616,7 +689,7 @@ class Table:
                 seat.stand_in = False
                 self.broadcast()
                 return
-        conn.push(self.message(conn.seat))
+        conn.push(self.message(conn.seat), state=True)
 
     def detach(self, conn: Client) -> None:
         if conn not in self.conns:
@@ -660,6 +733,12 @@ class Table:
             self.broadcast()
 
 
+def trusted_snapshot(data: dict[str, Any]) -> dict[str, Any]:
+    """A snapshot the server stored, ready for ``state_from_json``: its history (older snapshots kept it; the
+    action log has it) left out, so the limits on untrusted positions never refuse a long game."""
+    return {**data, "history": []}
+
+
 def _log_failure(what: str) -> Callable[[asyncio.Future[Any]], None]:
     def done(fut: asyncio.Future[Any]) -> None:
         if not fut.cancelled() and fut.exception() is not None:
@@ -694,6 +773,8 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self.started = False  # /readyz
+        self.compute: Compute | None = None  # set by the app: search bots' worker processes
         self.cluster: Cluster | None = None
         if store.shared:
             from courtcards.server.cluster import Cluster
@@ -710,6 +791,7 @@ class Lobby:
                 await self.find(tid)
         log.info("resumed %d tables", len(self.tables))
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="table-sweeper")
+        self.started = True
 
     async def find(self, table_id: str) -> Table | None:
         """The table, loaded from the store if it is not in memory; None if there is none."""
@@ -755,17 +837,22 @@ class Lobby:
 
     def _restore(self, st: StoredTable) -> Table:
         game = get_game(st.game)
+        start = st.snapshot_version if st.snapshot is not None else 0
+        if start > len(st.actions):
+            raise CourtcardsError(f"the snapshot is at version {start} but only {len(st.actions)} actions are stored")
         if st.snapshot is not None:
-            state = game.state_from_json(st.snapshot)
+            state = game.state_from_json(trusted_snapshot(st.snapshot))
         else:
             state = game.new_game(st.players, st.options, st.seed)
-        for i, (seat, text) in enumerate(st.actions):
+        for i, (seat, text) in enumerate(st.actions[start:]):
             try:
                 state.apply(seat, text)
             except CourtcardsError as exc:
                 raise CourtcardsError(
                     f"action {state.version} ({i} after the snapshot) does not replay: {type(exc).__name__}"
                 ) from None
+        # the history is the action log: the server wrote both, so no length limit applies to it
+        state.history = list(st.actions)
         seats = _seats(st.seats)
         now = time.time()
         for s in seats:
@@ -783,6 +870,7 @@ class Lobby:
             store=self.store,
             private=st.private,
             snapshot_every=self.config.snapshot_every,
+            compute=self.compute,
         )
         table.track_decisions()
         return table
@@ -894,7 +982,9 @@ class Lobby:
                     make_bot(game.name, bot, 0)
                 except CourtcardsError as exc:
                     raise ApiError(422, "bad_request", f"seat {i}: {exc}") from None
-                seat_list.append(Seat(seat=i, type="bot", bot=bot, name=spec.get("name")))
+                seat_list.append(
+                    Seat(seat=i, type="bot", bot=bot, name=clean_text(spec.get("name") or "")[:64] or None)
+                )
             else:
                 raise ApiError(422, "bad_request", f"seat {i}: type must be human or bot, not {kind!r}")
         if settings.hints is None:
@@ -907,6 +997,10 @@ class Lobby:
             state = game.new_game(n, values, seed)
         except CourtcardsError as exc:
             raise ApiError(422, "bad_request", str(exc)) from None
+        for key, value in state.options.items():  # stored: the game may take free text
+            fault = text_fault(value) if isinstance(value, str) else None
+            if fault is not None:
+                raise ApiError(422, "bad_request", f"option {clean_text(key)[:64]!r} {fault}")
         if private is None:
             private = any(s.type == "human" for s in seat_list)
         now = time.time()
@@ -927,6 +1021,7 @@ class Lobby:
             store=self.store,
             private=private,
             snapshot_every=self.config.snapshot_every,
+            compute=self.compute,
         )
         row = {
             "id": tid,
@@ -1016,7 +1111,7 @@ class Lobby:
                     raise ApiError(409, "seat_taken", f"seat {seat_no} is already taken")
             token = secrets.token_urlsafe(24)
             digest = hash_token(token)
-            seat_name = (name or "").strip()[:64] or None
+            seat_name = clean_text(name or "").strip()[:64] or None
             tid, sno = table.id, seat.seat
             full = all(s.taken for s in table.seats if s.seat != sno)
 

@@ -1,0 +1,128 @@
+"""Fan-out (issue 30, item 2): a state is encoded once per version and view kind, a slow socket skips
+to the newest state instead of queueing every one, spectators are capped per table and per address."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from test_server_api import create, table_of
+
+from courtcards.server import create_app, database_url
+from courtcards.server.guards import ServerConfig
+from courtcards.server.tables import Client, Table
+
+
+def test_a_slow_socket_skips_to_the_newest_state_instead_of_queueing_every_one() -> None:
+    async def main() -> tuple[list[str], Client]:
+        gate = asyncio.Event()
+        sent: list[str] = []
+
+        async def send(text: str) -> None:
+            sent.append(text)
+            await gate.wait()
+
+        client = Client(None, send, max_queue=64)
+        pump = asyncio.create_task(client.pump())
+        client.push("state 0", state=True)
+        while not sent:  # the pump holds state 0, stuck sending
+            await asyncio.sleep(0)
+        for v in range(1, 50):
+            client.push(f"state {v}", state=True)
+        client.push("pong")
+        client.push("state 50", state=True)
+        # BEHIND states wait (the last replaced by each newer one), then the pong
+        assert client.queue.qsize() == Client.BEHIND + 1 and not client.closed
+        gate.set()
+        while len(sent) < Client.BEHIND + 2:
+            await asyncio.sleep(0)
+        client.close()
+        await pump
+        return sent, client
+
+    sent, client = asyncio.run(main())
+    behind = [f"state {v}" for v in range(1, Client.BEHIND)]
+    assert sent == ["state 0", *behind, "state 50", "pong"] and client.skipped == 50 - Client.BEHIND
+
+
+def test_state_messages_are_encoded_once_per_version_and_view_kind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with TestClient(create_app(database_url(None, tmp_path / "cc.sqlite"))) as c:
+        tid = create(c, "royale", 2, seats=[{"type": "bot"}, {"type": "bot"}], bot_delay=30)["id"]
+        calls: list[list[Any]] = []
+        real = Table._messages
+
+        def spy(self: Table, seats: list[int | None]) -> dict[int | None, str]:
+            calls.append(list(seats))
+            return real(self, seats)
+
+        monkeypatch.setattr(Table, "_messages", spy)
+        sockets = [c.websocket_connect(f"/ws/tables/{tid}") for _ in range(8)]
+        views = [ws.__enter__().receive_text() for ws in sockets]
+        assert len(set(views)) == 1 and calls == [[None]]  # eight spectators, one encoding
+        table = table_of(c, tid)
+        c.portal.call(table.catch_up)  # type: ignore[union-attr]  # nothing changed: nothing encoded
+        assert calls == [[None]]
+        for ws in sockets:
+            ws.__exit__(None, None, None)
+
+
+def test_spectators_are_capped_per_table_and_per_address(tmp_path: Path) -> None:
+    config = ServerConfig(max_spectators=3, max_spectators_per_address=4)
+    with TestClient(create_app(database_url(None, tmp_path / "cc.sqlite"), config=config)) as c:
+        bots = [{"type": "bot"}, {"type": "bot"}]
+        first, second = (create(c, "royale", 2, seats=bots, bot_delay=30)["id"] for _ in range(2))
+        held = [c.websocket_connect(f"/ws/tables/{first}") for _ in range(3)]
+        for ws in held:
+            assert ws.__enter__().receive_json()["type"] == "state"
+        with c.websocket_connect(f"/ws/tables/{first}") as ws:
+            msg = ws.receive_json()
+            assert msg["code"] == "too_many_spectators" and "3 spectators" in msg["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4429
+        other = c.websocket_connect(f"/ws/tables/{second}")
+        assert other.__enter__().receive_json()["type"] == "state"  # the fourth of this address
+        with c.websocket_connect(f"/ws/tables/{second}") as ws:  # a fifth: over the address's cap
+            msg = ws.receive_json()
+            assert msg["code"] == "too_many_spectators" and "per address" in msg["message"]
+        held[0].__exit__(None, None, None)
+        end = time.time() + 10
+        while len(table_of(c, first).conns) > 2:  # the server has let it go
+            assert time.time() < end
+            time.sleep(0.01)
+        with c.websocket_connect(f"/ws/tables/{first}") as ws:  # a place freed: welcome again
+            assert ws.receive_json()["type"] == "state"
+        for ws in [*held[1:], other]:
+            ws.__exit__(None, None, None)
+
+
+def test_a_resent_move_that_was_stored_is_acknowledged_not_refused(tmp_path: Path) -> None:
+    from test_server_api import join
+
+    with TestClient(create_app(database_url(None, tmp_path / "cc.sqlite"))) as c:
+        tid = create(c, "royale", 2)["id"]
+        tokens = [join(c, tid, s) for s in range(2)]
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}?token={tokens[0]}") as a,
+            c.websocket_connect(f"/ws/tables/{tid}?token={tokens[1]}") as b,
+        ):
+            states = [a.receive_json(), a.receive_json(), b.receive_json()]
+            mover = a if states[1]["legal"] else b
+            last = states[1] if mover is a else states[2]
+            move, version = last["legal"][0], last["version"]
+            mover.send_json({"type": "action", "action": move, "version": version})
+            assert mover.receive_json()["version"] == version + 1
+            # the client did not see that answer (its socket broke, its server died): it sends again
+            mover.send_json({"type": "action", "action": move, "version": version})
+            mover.send_json({"type": "ping"})
+            assert mover.receive_json() == {"type": "pong"}  # no refusal came before the pong
+            assert table_of(c, tid).state.version == version + 1  # and nothing was applied twice
+            mover.send_json({"type": "action", "action": move + "x", "version": version})  # not that move
+            assert mover.receive_json()["code"] in ("stale_version", "malformed_action")
