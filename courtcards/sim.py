@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from courtcards.bots.base import bot_move, check_bot, make_bot
+from courtcards.bots.base import Bot, bot_move, check_bot, make_bot
 from courtcards.core.errors import OptionError
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
@@ -149,6 +149,27 @@ def seat_kinds(bots: Sequence[str], game_index: int) -> tuple[str, ...]:
     return tuple(bots[(s - game_index) % n] for s in range(n))
 
 
+def new_deal(
+    game: str,
+    num_players: int,
+    game_index: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    preset: str | None = None,
+) -> State:
+    """The deal of game number ``game_index`` of a run."""
+    state: State = get_game(game).new_game(num_players, options, derive_seed(seed, game_index, 0), preset)
+    return state
+
+
+def seat_bots(game: str, kinds: Sequence[str], game_index: int, seed: int, rotation: int = 0) -> list[Bot]:
+    """The bots of game number ``game_index`` of a run, one per seat (``kinds``: specs, as seated), each
+    made from its spec by ``make_bot`` as the CLI and the server make them, with its own derived seed
+    (``rotation``: the same deal replayed with the bots shifted, seeded apart)."""
+    extra = (rotation,) if rotation else ()
+    return [make_bot(game, kind, derive_seed(seed, game_index, 1 + s, *extra)) for s, kind in enumerate(kinds)]
+
+
 def play_game(
     game: str,
     bots: Sequence[str],
@@ -163,11 +184,9 @@ def play_game(
     ``rotation`` replays the same deal with the bots shifted ``rotation`` seats further (and seeded
     apart); rotation 0 is the run's own game."""
     g = get_game(game)
-    n = len(bots)
     kinds = seat_kinds(bots, game_index + rotation)
-    state = g.new_game(n, options, derive_seed(seed, game_index, 0), preset)
-    extra = (rotation,) if rotation else ()
-    players = [make_bot(g.name, kind, derive_seed(seed, game_index, 1 + s, *extra)) for s, kind in enumerate(kinds)]
+    state = new_deal(g.name, len(bots), game_index, seed, options, preset)
+    players = seat_bots(g.name, kinds, game_index, seed, rotation)
     steps = 0
     while not state.is_over():
         seat = state.to_move()[0]

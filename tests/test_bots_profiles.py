@@ -51,9 +51,12 @@ def undeclared(monkeypatch: pytest.MonkeyPatch) -> Iterator[set[str]]:
 def test_each_game_finds_its_bots_in_its_package() -> None:
     module = get_game("royale").profile("bots")
     assert module is not None and module.__name__ == "courtcards.games.royale.bots"
-    assert sorted(game_bots("royale")) == ["greedy", "mixed"]
-    assert all(sorted(game_bots(g)) == ["greedy"] for g in ("rank", "kqp", "royals"))
-    assert bot_kinds("royale") == ["greedy", "ismcts", "mixed", "random"]
+    assert sorted(game_bots("royale")) == ["aggressive", "greedy", "hoarder", "mixed"]  # with its strangers
+    assert sorted(game_bots("royals")) == ["greedy"]  # it declares no strangers: the generic ones are every game's
+    assert sorted(game_bots("rank")) == ["aggressive", "cautious", "greedy", "hoarder"]
+    assert sorted(game_bots("kqp")) == ["aggressive", "greedy", "hoarder"]
+    generic = ["aggressive", "cautious", "ismcts", "noisy", "random"]
+    assert bot_kinds("royale") == sorted({*generic, "greedy", "mixed", "hoarder"})
     assert type(make_bot("kqp", "greedy", 1)).__name__ == "GreedyKqpBot"
 
 
@@ -71,10 +74,12 @@ def test_a_bot_added_at_run_time_is_offered_for_its_game_only() -> None:
 
 
 def test_a_game_without_bots_still_has_random_and_the_search(undeclared: set[str]) -> None:
-    undeclared.add("bots")
+    undeclared.update(("bots", "strangers"))
     assert game_bots("rank") == {}
-    assert bot_kinds("rank") == ["ismcts", "random"]
-    with pytest.raises(OptionError, match="unknown bot 'greedy' for rank; valid bots: random, ismcts"):
+    assert bot_kinds("rank") == ["aggressive", "cautious", "ismcts", "noisy", "random"]
+    with pytest.raises(
+        OptionError, match="unknown bot 'greedy' for rank; valid bots: aggressive, cautious, noisy, random, ismcts"
+    ):
         make_bot("rank", "greedy")
     assert isinstance(make_bot("rank", "random", 1), RandomBot)
     assert isinstance(make_bot("rank", "ismcts:20", 1), ISMCTSBot)

@@ -129,7 +129,7 @@ def test_ladder() -> None:
 
 
 def test_the_search_bot_plays_with_the_generic_profile() -> None:
-    assert bot_kinds("fivetricks") == ["ismcts", "random"]
+    assert bot_kinds("fivetricks") == ["aggressive", "cautious", "ismcts", "noisy", "random"]  # with the strangers
     game = get_game("fivetricks")
     state = game.new_game(3, seed=8)
     bot = make_bot("fivetricks", "ismcts:60", seed=1)

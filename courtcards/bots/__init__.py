@@ -1,9 +1,10 @@
 """Bots: they receive a seat's view and its legal actions, never the state.
 
 A game's own bots live in its package (``BOTS`` in ``courtcards/games/<g>/bots.py``),
-found through the game; here are the generic ones (random, the search)."""
+found through the game; here are the generic ones (random, the search, the
+strangers of ``courtcards/bots/strangers.py``)."""
 
-from courtcards.bots import ismcts  # noqa: F401  (registers the search bot for every game)
+from courtcards.bots import ismcts, strangers  # noqa: F401  (register the search and the strangers for every game)
 from courtcards.bots.base import (
     Bot,
     RandomBot,

@@ -3,10 +3,12 @@
 A bot sees exactly what its seat may know: the seat's view (JSON-ready data
 from ``State.view``) and the list of legal actions. It never gets the state.
 
-A game's bot kinds are found through the game: the ``BOTS`` mapping (kind ->
-factory(seed)) of the module its ``bots`` profile names, imported on first use
-(``courtcards/games/<g>/bots.py`` for the built-in games). Every game also has
-the generic bots: ``random`` and the search (``ismcts``, ``ismcts:N``), which
+A game's bot kinds are found through the game: the mappings (kind ->
+factory(seed)) of the modules its profiles name, imported on first use: ``BOTS``
+of its ``bots`` profile (``courtcards/games/<g>/bots.py`` for the built-in games)
+and ``STRANGERS`` of its ``strangers`` profile (bots of other styles than greedy,
+``courtcards/bots/strangers.py``). Every game also has the generic bots:
+``random``, the generic strangers and the search (``ismcts``, ``ismcts:N``), which
 reads the game's ``search`` profile or the generic one.
 """
 
@@ -51,19 +53,23 @@ def register_bot_spec(kind: str, factory: SpecFactory, forms: str) -> None:
     _SPECS[kind] = (factory, forms)
 
 
+# the profiles that declare a game's own bot kinds, and the mapping each one's module holds
+BOT_SOURCES: tuple[tuple[str, str], ...] = (("bots", "BOTS"), ("strangers", "STRANGERS"))
+
+
 def game_bots(game: str) -> dict[str, BotFactory]:
-    """The game's own bot kinds: the ``BOTS`` of its ``bots`` profile (found through the game, imported on
-    first use), and those added for it by :func:`register_bot`; none for a game that declares none (or
-    a name no game has). The bots for every game (:func:`bot_kinds`) are not among them."""
+    """The game's own bot kinds: the mappings of its profiles in :data:`BOT_SOURCES` (found through the
+    game, imported on first use), and those added for it by :func:`register_bot`; none for a game that
+    declares none (or a name no game has). The bots for every game (:func:`bot_kinds`) are not among them."""
+    bots: dict[str, BotFactory] = {}
     try:
         found = get_game(game)
     except UnknownGameError:
-        declared = None
         name = game
     else:
-        declared = found.profile("bots")
         name = found.name
-    bots: dict[str, BotFactory] = dict(getattr(declared, "BOTS", None) or {})
+        for layer, attribute in BOT_SOURCES:
+            bots.update(getattr(found.profile(layer), attribute, None) or {})
     bots.update({kind: factory for (g, kind), factory in _ADDED.items() if g in (game, name)})
     return bots
 
@@ -137,4 +143,4 @@ register_bot("*", "random", RandomBot)
 
 
 def _load() -> None:
-    import courtcards.bots  # noqa: F401  (registers the search bot spec)
+    import courtcards.bots  # noqa: F401  (registers the search bot spec and the generic strangers)

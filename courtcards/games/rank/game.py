@@ -79,6 +79,7 @@ class RankGame(Game[RankState]):
         listing=0,
         profiles={
             "bots": "courtcards.games.rank.bots",
+            "strangers": "courtcards.games.rank.strangers",
             "search": "courtcards.games.rank.search:PROFILE",
             "observer": "courtcards.games.rank.analysis:observe",
             "events": "courtcards.games.rank.events:KINDS",

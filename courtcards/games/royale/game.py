@@ -91,6 +91,7 @@ class RoyaleGame(Game[RoyaleState]):
         analysis_bot="mixed",  # the equilibrium bot: reports on play near the equilibrium
         profiles={
             "bots": "courtcards.games.royale.bots",
+            "strangers": "courtcards.games.royale.strangers",
             "search": "courtcards.games.royale.search:PROFILE",
             "observer": "courtcards.games.royale.analysis:observe",
             "events": "courtcards.games.royale.events:KINDS",
