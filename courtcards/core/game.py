@@ -52,6 +52,7 @@ PROFILE_LAYERS: Mapping[str, str] = MappingProxyType(
         "browser": "path of the browser renderer module (an ES module), relative to the game's package",
         "tournament": "module: a tournament format for `courtcards tournament` (optional; no generic default)",
         "events": "a courtcards.core.events.EventKinds: the kinds of the game's events and their data (schemas)",
+        "strangers": "module: STRANGERS (bot kind -> factory(seed)) and POOL, bots of other styles than greedy",
     }
 )
 
