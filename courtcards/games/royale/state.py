@@ -243,17 +243,13 @@ class RoyaleState(State):
 
     def _committed(self, seat: int, action: Action) -> None:
         # RR-3: the other seat learns that a card was chosen, never which, until both have chosen
+        text = action.text
         self.log_event(
             seat,
             "commit",
             _CHOSEN,
             {"seat": seat},
-            {
-                seat: (
-                    "{seat} chooses " + action.text + " (hidden until both have chosen)",
-                    {"seat": seat, "action": action.text},
-                )
-            },
+            {seat: ("{seat} chooses " + text + " (hidden until both have chosen)", {"seat": seat, "action": text})},
         )
 
     def _resolve(self, actions: dict[int, Action]) -> None:
@@ -385,16 +381,20 @@ class RoyaleState(State):
             a, b = d0.pop(0), d1.pop(0)
             insort(h0, a)
             insort(h1, b)
-            secret: dict[int, tuple[str, Mapping[str, Any]]] = {
-                s: (
-                    f"{seen if s == reader and seen is not None else said}; {DRAWS_SEEN[s][c]}",
-                    {
-                        **data,
-                        "drawn": [TEXT[x] for x in ((card, c) if s == reader and seen is not None else (c,)) if x >= 0],
-                    },
-                )
-                for s, c in ((0, a), (1, b))
-            }
+            secret: dict[int, tuple[str, Mapping[str, Any]]]
+            if seen is None:  # the usual round: each seat reads its own draw (no comprehension: a hot path)
+                secret = {
+                    0: (f"{said}; {DRAWS_SEEN[0][a]}", {**data, "drawn": [TEXT[a]]}),
+                    1: (f"{said}; {DRAWS_SEEN[1][b]}", {**data, "drawn": [TEXT[b]]}),
+                }
+            else:
+                secret = {
+                    s: (
+                        f"{seen if s == reader else said}; {DRAWS_SEEN[s][c]}",
+                        {**data, "drawn": [TEXT[x] for x in ((card, c) if s == reader else (c,)) if x >= 0]},
+                    )
+                    for s, c in ((0, a), (1, b))
+                }
             self.log_event(actor, kind, f"{said}; {BOTH_DRAW}", data, secret)
         else:
             (a, sa), (b, sb) = self._draw(0), self._draw(1)
