@@ -107,7 +107,9 @@ def test_create_table_refusals_name_the_valid_values(client: TestClient) -> None
         422,
         "bad_request",
     )
-    assert "valid bots: greedy, random" in msg
+    assert "unknown bot 'genius'" in msg
+    listed = msg.split("valid bots: ", 1)[1]
+    assert all(kind in listed for kind in ("greedy", "random", "noisy", "hoarder", "ismcts:N"))
     err(
         client.post("/api/tables", json={"game": "rank", "players": 3, "seats": [{"type": "human"}]}),
         422,
