@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from courtcards.bots import base as bots_base
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 REQUIRED = ["api.md", "notation.md", "rules/rank.md"]
@@ -45,6 +47,7 @@ def test_doc_examples_run(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyP
     path = DOCS / name
     assert path.exists(), f"docs/{name} is missing"
     monkeypatch.chdir(tmp_path)  # examples that save files write here
+    monkeypatch.setattr(bots_base, "_ADDED", dict(bots_base._ADDED))  # a bot an example adds stays here
     namespace: dict[str, object] = {"__name__": "docs_example"}
     for line, code in python_blocks(path.read_text(encoding="utf-8")):
         try:
