@@ -228,7 +228,8 @@ def test_mcts_on_the_turn_based_game(config: tuple[str, int, dict[str, Any]]) ->
 @pytest.mark.parametrize("config", CONFIGS[::2], ids=config_id)
 def test_rl_environment_plays_whole_episodes(config: tuple[str, int, dict[str, Any]]) -> None:
     needs_engine(config[0])
-    env = rl_environment.Environment(pyspiel.load_game(game_string(*config)), seed=1)
+    env = rl_environment.Environment(pyspiel.load_game(game_string(*config)))
+    env.seed(1)  # the deal: the constructor takes no seed (a ``seed`` keyword would go to the game)
     rng = np.random.default_rng(1)
     time_step = env.reset()
     steps = 0
