@@ -15,7 +15,6 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from courtcards.analysis.plots import (
     check_writable,
@@ -48,7 +47,7 @@ from courtcards.analysis.runner import (
 )
 from courtcards.analysis.verdict import add_luck, cross_check, opening
 from courtcards.bots.base import default_bot_kind
-from courtcards.cli.say import fail
+from courtcards.cli.say import fail, progress
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import Game, get_game
 from courtcards.core.options import parse_option_pairs
@@ -187,15 +186,7 @@ def analyze_command(
         if ray is not None:
             init_ray(ray, workers)
         reports: list[Report] = []
-        with Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=console,
-            transient=True,
-        ) as bar:
+        with progress(console) as bar:
             task = bar.add_task(f"{name} x{total}", total=total)
 
             def report_of(spec: RunSpec) -> Report:

@@ -9,10 +9,9 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from courtcards.cli.say import fail, install_hint
+from courtcards.cli.say import fail, install_hint, progress
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.options import parse_option_pairs
 
@@ -40,16 +39,7 @@ def ladder_command(
         if plot is not None:
             _check_plot_target(plot)
         options = parse_option_pairs(option or [])
-        with Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=console,
-            transient=True,
-            disable=as_json,
-        ) as bar:
+        with progress(console, disable=as_json) as bar:
             task = bar.add_task(f"{game} ladder", total=games)
             ladder = run_ladder(
                 game,

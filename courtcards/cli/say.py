@@ -9,6 +9,7 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.text import Text
 
 
@@ -49,3 +50,17 @@ def program() -> str:
     if os.sep not in argv0 and found is None and not os.path.exists(argv0):
         return name  # run by a name we cannot find again (e.g. a test runner): say the name
     return shlex.quote(argv0)
+
+
+def progress(console: Console, disable: bool = False) -> Progress:
+    """The progress bar of the long commands (simulate, analyze, ladder): done of total, elapsed, remaining."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+        disable=disable,
+    )

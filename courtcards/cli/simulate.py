@@ -10,11 +10,10 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from courtcards.analysis.plots import check_writable, write_atomic
-from courtcards.cli.say import fail, program
+from courtcards.cli.say import fail, program, progress
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.options import parse_option_pairs
 from courtcards.sim import SimResult, check_bots, rows_csv, rows_json, simulate
@@ -54,15 +53,7 @@ def simulate_command(
         options = parse_option_pairs(option or [])
         name, seat_kinds = check_bots(game, kinds, players)
         start = time.perf_counter()
-        with Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=console,
-            transient=True,
-        ) as bar:
+        with progress(console) as bar:
             task = bar.add_task(f"{name} x{games}", total=games)
             result = simulate(
                 name,
