@@ -9,7 +9,10 @@ address-space randomization off (``setarch -R``), once over the games and once o
 divides the difference by the actions, so that start-up and imports cancel. The games are many
 enough that the playouts dominate the count. The baseline is checked out with ``git worktree``
 into a temporary folder. Prints the median of ``--repeats`` counts per game and tree and the
-ratio. Needs valgrind and setarch; the pure build only (the source trees).
+ratio. Needs valgrind and setarch. ``--compiled`` counts the mypyc-compiled builds of both trees
+instead (bench/compiled_tree.py builds and caches them, about 3 minutes of CPU each).
+
+    python bench/bench_instructions.py --baseline 8c7dc90 --compiled
 """
 
 from __future__ import annotations
@@ -83,6 +86,7 @@ def main() -> None:
     ap.add_argument("--baseline", default="8c7dc90", help="a git revision to compare against")
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--game", action="append", help="name:players:games (default: every built-in game)")
+    ap.add_argument("--compiled", action="store_true", help="the compiled builds of both trees, not the sources")
     args = ap.parse_args()
     for tool in ("valgrind", "setarch"):
         if shutil.which(tool) is None:
@@ -92,10 +96,17 @@ def main() -> None:
         base = Path(tmp) / "baseline"
         subprocess.run(["git", "worktree", "add", "-q", "--detach", str(base), args.baseline], cwd=ROOT, check=True)
         try:
-            print(f"{'game':16} {args.baseline:>12} {'this tree':>12} {'ratio':>7}")
+            here = ROOT
+            if args.compiled:
+                sys.path.insert(0, str(ROOT / "bench"))
+                from compiled_tree import compiled_tree
+
+                base, here = compiled_tree(base, "baseline"), compiled_tree()
+            build = "compiled" if args.compiled else "pure"
+            print(f"{'game (' + build + ')':16} {args.baseline:>12} {'this tree':>12} {'ratio':>7}")
             for spec in specs:
                 b = statistics.median(per_action(base, spec) for _ in range(args.repeats))
-                t = statistics.median(per_action(ROOT, spec) for _ in range(args.repeats))
+                t = statistics.median(per_action(here, spec) for _ in range(args.repeats))
                 print(f"{spec:16} {b:12,.0f} {t:12,.0f} {t / b:7.3f}", flush=True)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, check=False)

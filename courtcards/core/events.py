@@ -47,7 +47,7 @@ import copy
 import json
 import re
 import sys
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 from pathlib import Path
@@ -120,6 +120,31 @@ def fill(template: str, data: Mapping[str, Any], name: Name = seat_name) -> str:
     return "".join(out)
 
 
+# -- events of steps ---------------------------------------------------------------------------------------------
+Steps = Sequence[tuple[str, Mapping[str, Any]]]
+_STEP: Final = tuple(f"{{steps.{i}." for i in range(256))
+
+
+def join_steps(parts: Steps) -> tuple[str, dict[str, Any]]:
+    """One event of an action's parts, each (template, data with its own ``kind``): their templates
+    joined by "; " (each placeholder made a path into its own step: ``{steps.2.seat}``), the first
+    letter a capital, and ``{"steps": [data, ...]}``. ``State.log_event`` takes the parts themselves
+    (template None) and the log joins them only when the event is read: a playout never reads it."""
+    texts = [t.replace("{", _STEP[i]) for i, (t, _) in enumerate(parts)]
+    template = "; ".join(texts)
+    first = template[:1]
+    if first != "{" and not first.isupper():
+        template = first.upper() + template[1:]
+    return template, {"steps": [d for _, d in parts]}
+
+
+def record_of(template: str | None, data: Any) -> tuple[str, Mapping[str, Any]]:
+    """A node's (template, data): its steps joined if it holds them unjoined (template None)."""
+    if template is None:
+        return join_steps(data)
+    return template, data
+
+
 # (id(template), id(data)) -> (template, data, text): the engine's sentences already made, holding what they
 # were made of (so the ids stay theirs); data is never changed once logged, so a sentence is its pair's
 _texts: dict[tuple[int, int], tuple[str, Mapping[str, Any], str]] = {}
@@ -146,7 +171,7 @@ _entries: dict[Any, tuple[tuple[Any, ...], dict[str, Any]]] = {}
 def _entry(
     key: Any, node: tuple[Any, ...], secret: tuple[str, Mapping[str, Any]] | None
 ) -> tuple[tuple[Any, ...], dict[str, Any]]:
-    template, data = secret if secret is not None else (node[3], node[7])
+    template, data = secret if secret is not None else record_of(node[3], node[7])
     got = (
         node,
         {
@@ -188,15 +213,22 @@ class EventLog(tuple):  # type: ignore[type-arg]
 
     n: int = property(itemgetter(1))  # type: ignore[assignment]
     seat: int | None = property(itemgetter(2))  # type: ignore[assignment]
-    template: str = property(itemgetter(3))  # type: ignore[assignment]
+
+    @property
+    def template(self) -> str:
+        return record_of(self[3], self[7])[0]
+
     secret: Secret | None = property(itemgetter(4))  # type: ignore[assignment]
     kind: str = property(itemgetter(6))  # type: ignore[assignment]
-    data: Mapping[str, Any] = property(itemgetter(7))  # type: ignore[assignment]
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        return record_of(self[3], self[7])[1]
 
     @property
     def text(self) -> str:
         """The engine's sentence (the template with the default seat names)."""
-        return text_of(self[3], self[7])
+        return text_of(*record_of(self[3], self[7]))
 
     def __new__(
         cls,
@@ -215,9 +247,10 @@ class EventLog(tuple):  # type: ignore[type-arg]
         return _new(cls, (None, n, None, "", None, 0, NOTE, _EMPTY_DATA))
 
     def record(
-        self, seat: int | None, kind: str, template: str, data: Mapping[str, Any], secret: Secret | None = None
+        self, seat: int | None, kind: str, template: str | None, data: Any, secret: Secret | None = None
     ) -> EventLog:
-        """A new log with one more event: ``(template, data)`` for everyone, ``secret[s]`` instead for seat ``s``."""
+        """A new log with one more event: ``(template, data)`` for everyone, ``secret[s]`` instead for seat ``s``
+        (template None: data is the event's steps, joined when read, see :func:`join_steps`)."""
         depth = self[5]
         if depth >= MAX_DEPTH:
             return self._cut().record(seat, kind, template, data, secret)
@@ -304,13 +337,14 @@ class EventLog(tuple):  # type: ignore[type-arg]
         """The last LOG_LIMIT events with their secret records, for saving with the state."""
         out: list[dict[str, Any]] = []
         for node in self._nodes(LOG_LIMIT):
+            template, data = record_of(node[3], node[7])
             entry: dict[str, Any] = {
                 "n": node[1],
                 "seat": node[2],
                 "kind": node[6],
-                "template": node[3],
-                "data": _copy(node[7]),
-                "text": fill(node[3], node[7]),
+                "template": template,
+                "data": _copy(data),
+                "text": fill(template, data),
             }
             if node[4]:
                 entry["secret"] = {

@@ -28,7 +28,7 @@ from courtcards.core.errors import (
     Refusal,
 )
 from courtcards.core.events import EMPTY as EMPTY_LOG
-from courtcards.core.events import LOG_LIMIT, MAX_DEPTH, EventLog
+from courtcards.core.events import LOG_LIMIT, MAX_DEPTH, EventLog, Steps
 
 if TYPE_CHECKING:
     from courtcards.core.game import Game
@@ -140,11 +140,14 @@ class State(ABC):
         random playouts and search the general bookkeeping. -1 by default."""
         return -1
 
-    def _apply_one(self, seat: int, action: Action) -> None:
+    def _apply_one(self, seat: int, action: Action) -> int:
         """Carry out the legal ``action`` of ``seat``, the only actor (what
         ``_resolve({seat: action})`` does, which is the default; a game may go
-        straight to its rules and skip building the dict)."""
+        straight to its rules and skip building the dict), and answer what
+        :meth:`_single_mover` answers after it: the core then knows who decides
+        next without asking (playouts call ``to_move`` after every action)."""
         self._resolve({seat: action})
+        return self._single_mover()
 
     def _committed(self, seat: int, action: Action) -> None:
         """``seat`` made its secret choice and others have still to make theirs: log that it
@@ -346,37 +349,53 @@ class State(ABC):
         ``seat`` is the only actor (:meth:`_single_mover` says so cheaply), it goes
         straight to the game's :meth:`_apply_one` (the fast path of playouts)."""
         cache = self._legal_cache
+        if cache is not None and cache[4] and cache[0] == self.version and cache[1] == seat:
+            for a in cache[2]:  # by identity: no game's __eq__ is called
+                if a is action:  # the fast path: an action just listed for the one seat to decide
+                    self.history.append((seat, a.text))
+                    self.version += 1
+                    if self.id_prefixes:
+                        self.id_prefixes.pop(seat, None)
+                    solo = self._apply_one(seat, a)
+                    # _done, inline: this is the hot path of playouts
+                    self._move_cache = (self.version, _ONE[solo], _ONE[solo]) if 0 <= solo < _MANY else None
+                    self._legal_cache = None
+                    if self._infolog is not None:
+                        self._log_observations()
+                    return
+        self._apply_checked(seat, action)
+
+    def _apply_checked(self, seat: int, action: Action | str) -> None:
+        """:meth:`apply` of anything but an action just listed for the only actor."""
+        cache = self._legal_cache
         listed: Action | None = None
         if cache is not None and cache[0] == self.version and cache[1] == seat:
-            for a in cache[2]:  # by identity: no game's __eq__ is called
+            for a in cache[2]:
                 if a is action:
                     listed = a
                     break
-        if listed is not None and cache is not None and cache[4]:
-            # the fast path: an action just listed for the one seat to decide
-            self.history.append((seat, listed.text))
-            self.version += 1
-            if self.id_prefixes:
-                self.id_prefixes.pop(seat, None)
-            self._apply_one(seat, listed)
+        act = listed if listed is not None else self.verify(seat, action)
+        actors = self._movers()[0]
+        self.history.append((seat, act.text))
+        self.version += 1
+        if self.id_prefixes:
+            self.id_prefixes.pop(seat, None)
+        solo = -1
+        if len(actors) <= 1:
+            solo = self._apply_one(seat, act)
         else:
-            act = listed if listed is not None else self.verify(seat, action)
-            actors = self._movers()[0]
-            self.history.append((seat, act.text))
-            self.version += 1
-            if self.id_prefixes:
-                self.id_prefixes.pop(seat, None)
-            if len(actors) <= 1:
-                self._apply_one(seat, act)
+            self.pending[seat] = act
+            if len(self.pending) == len(actors):
+                committed, self.pending = self.pending, {}
+                self._resolve(committed)
             else:
-                self.pending[seat] = act
-                if len(self.pending) == len(actors):
-                    committed, self.pending = self.pending, {}
-                    self._resolve(committed)
-                else:
-                    self._committed(seat, act)
-        # the game may have looked at its own decisions while resolving
-        self._move_cache = None
+                self._committed(seat, act)
+        self._done(solo)
+
+    def _done(self, solo: int) -> None:
+        """After an action: who decides next, if the game said (``solo``, from :meth:`_apply_one`),
+        and no other cache of before (the game may have looked at its decisions while resolving)."""
+        self._move_cache = (self.version, _ONE[solo], _ONE[solo]) if 0 <= solo < _MANY else None
         self._legal_cache = None
         if self._infolog is not None:
             self._log_observations()
@@ -398,14 +417,16 @@ class State(ABC):
         self,
         seat: int | None,
         kind: str,
-        template: str,
-        data: dict[str, Any],
+        template: str | None,
+        data: dict[str, Any] | Steps,
         secret: Mapping[int, tuple[str, Mapping[str, Any]]] | None = None,
     ) -> None:
         """Record an event as data (courtcards.core.events): its ``kind`` (declared in the game's
         events module), ``data`` (seats as ints, cards as lists of card texts, numbers as ints) and
         ``template``, the engine's sentence with each seat a placeholder naming its data
-        ("{seat} passes."); ``secret[s]``, a (template, data) seat ``s`` sees instead."""
+        ("{seat} passes."); ``secret[s]``, a (template, data) seat ``s`` sees instead. An event made
+        of several steps may give its parts as ``data`` and None as ``template``: they are joined
+        (courtcards.core.events.join_steps) only when the event is read, which a playout never does."""
         log = self._log
         depth: int = log[5]
         # a plain tuple node (EventLog's fields): this runs at nearly every action of every playout

@@ -22,6 +22,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Self
 
 from courtcards.core.errors import PositionError, Refusal
+from courtcards.core.events import join_steps
 from courtcards.core.positions import Fields, as_int, as_list
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
@@ -59,7 +60,7 @@ Royal = tuple[int, int]  # (face card, number card)
 
 # sentences of the log worded once here, for the hot paths (random playouts word every event)
 # (courtcards.core.events: each part of an action's event is a step, (template, data with its "kind"),
-# its placeholders naming the step's own data; _join makes the event)
+# its placeholders naming the step's own data; the log joins them into the event: join_steps)
 _COMMITTED = "{seat} has committed (hidden until the reveal)"  # an event of its own
 _DRAWS = ("no card", "1 card", *(f"{k} cards" for k in range(2, 13)))
 _ROYAL = {
@@ -569,14 +570,7 @@ class RoyalsState(State):
             "commit",
             _COMMITTED,
             {"seat": seat},
-            {
-                seat: (
-                    "{seat} commits "
-                    + (_names(action.cards) or "no card")  # type: ignore[attr-defined]
-                    + " (hidden until the reveal)",
-                    {"seat": seat, "action": action.text},
-                )
-            },
+            _Commitment(seat, action),
         )
 
     def _flush(self, seat: int | None) -> None:
@@ -585,8 +579,7 @@ class RoyalsState(State):
         said, told = self._said, self._told
         if said:
             self._said, self._told = [], None
-            template, data = _join(said)
-            self.log_event(seat, "action", template, data, None if told is None else _Told(said, told))
+            self.log_event(seat, "action", None, said, None if told is None else _Told(said, told))
 
     def _resolve(self, actions: dict[int, Action]) -> None:
         """Carry out the action(s), then log what they caused as one event (``_flush``)."""
@@ -597,12 +590,13 @@ class RoyalsState(State):
         ((seat, act),) = actions.items()
         self._apply_one(seat, act)
 
-    def _apply_one(self, seat: int, act: Action) -> None:
-        """One seat's action outside the commitments (the core's fast path calls it directly)."""
+    def _apply_one(self, seat: int, act: Action) -> int:
+        """One seat's action outside the commitments (the core's fast path calls it directly); the
+        seat that alone decides next, as ``_single_mover`` answers."""
         phase = self.phase
         if phase == COMMIT:
             self._resolve({seat: act})
-            return
+            return self._single_mover()
         if phase == ACTION:
             self._turn_action(seat, act)  # type: ignore[arg-type]
         elif phase == PAIR:
@@ -612,6 +606,13 @@ class RoyalsState(State):
         elif phase == LOSSES:
             self._loss(act)  # type: ignore[arg-type]
         self._flush(seat)
+        phase = self.phase  # _single_mover, inline
+        if phase == ACTION:
+            return self.turn
+        if phase in (COMMIT, OVER):
+            return -1
+        assert self.fight is not None
+        return self.fight.defender
 
     def _turn_action(self, seat: int, act: A.RoyalsAction) -> None:
         kind = act.kind
@@ -801,15 +802,16 @@ class RoyalsState(State):
             if len(choices) > 1:
                 return
             fight.assigned.append(choices[0])
-        spread = ", ".join(f"{TEXT[f]} {h}" for f, h in fight.wounds())
+        wounds = fight.wounds()
+        spread = ", ".join(f"{TEXT[f]} {h}" for f, h in wounds)
         self._said.append(
             (
                 f"{{seat}} spreads the hits: {spread}",
                 {
                     "kind": "spread",
                     "seat": fight.defender,
-                    "faces": [TEXT[f] for f, _ in fight.wounds()],
-                    "hits": [h for _, h in fight.wounds()],
+                    "faces": [TEXT[f] for f, _ in wounds],
+                    "hits": [h for _, h in wounds],
                 },
             )
         )
@@ -1195,20 +1197,6 @@ class RoyalsState(State):
         }
 
 
-def _join(parts: list[tuple[str, dict[str, Any]]]) -> tuple[str, dict[str, Any]]:
-    """One event of an action's parts: their templates joined by "; " (each placeholder made a path
-    into its own step: ``{steps.2.seat}``), the first letter a capital, and ``{"steps": [data, ...]}``."""
-    texts = [t.replace("{", _STEP[i]) for i, (t, _) in enumerate(parts)]
-    template = "; ".join(texts)
-    first = template[:1]
-    if first != "{" and not first.isupper():
-        template = first.upper() + template[1:]
-    return template, {"steps": [d for _, d in parts]}
-
-
-_STEP = tuple(f"{{steps.{i}." for i in range(256))
-
-
 class _Told(Mapping[int, tuple[str, Mapping[str, Any]]]):
     """The secret record of an event for the one seat told more (``courtcards.core.events``):
     the event's parts with that seat's own record of its part (its commitment, or the cards it
@@ -1239,10 +1227,39 @@ class _Told(Mapping[int, tuple[str, Mapping[str, Any]]]):
                 )
             else:  # a draw (RY-2)
                 out[index] = (template + ": " + " ".join(shown), {**data, "cards": shown})
-            self.record = _join(out)
+            self.record = join_steps(out)
         return self.record
 
     def get(self, seat: int, default: Any = None) -> Any:  # every view asks: no KeyError for other seats
+        return self[seat] if seat == self.seat else default
+
+    def __iter__(self) -> Iterator[int]:
+        return iter((self.seat,))
+
+    def __len__(self) -> int:
+        return 1
+
+
+class _Commitment(Mapping[int, tuple[str, Mapping[str, Any]]]):
+    """The secret record of a commitment for the seat that made it (RY-4, RY-5), worded only when
+    a view asks for it (a playout never does)."""
+
+    __slots__ = ("action", "seat")
+
+    def __init__(self, seat: int, action: Action) -> None:
+        self.seat = seat
+        self.action = action
+
+    def __getitem__(self, seat: int) -> tuple[str, Mapping[str, Any]]:
+        if seat != self.seat:
+            raise KeyError(seat)
+        cards = self.action.cards  # type: ignore[attr-defined]
+        return (
+            "{seat} commits " + (_names(cards) or "no card") + " (hidden until the reveal)",
+            {"seat": seat, "action": self.action.text},
+        )
+
+    def get(self, seat: int, default: Any = None) -> Any:
         return self[seat] if seat == self.seat else default
 
     def __iter__(self) -> Iterator[int]:
