@@ -137,7 +137,8 @@ class State(ABC):
         """The one seat that decides now, if the game can tell cheaply that exactly one
         seat does (the game not over, nothing pending); else -1, and the core asks
         :meth:`_actors`. Whatever it answers must agree with ``_actors``: it only spares
-        random playouts and search the general bookkeeping. -1 by default."""
+        random playouts and search the general bookkeeping. -1 by default. The default
+        :meth:`_apply_one` answers with it; a game that answers there itself needs not."""
         return -1
 
     def _apply_one(self, seat: int, action: Action) -> int:
@@ -247,14 +248,9 @@ class State(ABC):
 
     def to_move(self) -> tuple[int, ...]:
         """Seats that must decide now; several for a secret simultaneous choice."""
-        cache = self._move_cache
+        cache = self._move_cache  # after an action of one seat, _apply_one's answer: no call to the game
         if cache is not None and cache[0] == self.version:
             return cache[2]
-        one = self._single_mover()  # the fast path: once per version, then the cache answers
-        if one >= 0:
-            seats = _ONE[one] if one < _MANY else (one,)
-            self._move_cache = (self.version, seats, seats)
-            return seats
         return self._movers()[1]
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -357,17 +353,12 @@ class State(ABC):
                     if self.id_prefixes:
                         self.id_prefixes.pop(seat, None)
                     solo = self._apply_one(seat, a)
-                    # _done, inline: this is the hot path of playouts
                     self._move_cache = (self.version, _ONE[solo], _ONE[solo]) if 0 <= solo < _MANY else None
                     self._legal_cache = None
                     if self._infolog is not None:
                         self._log_observations()
                     return
-        self._apply_checked(seat, action)
-
-    def _apply_checked(self, seat: int, action: Action | str) -> None:
-        """:meth:`apply` of anything but an action just listed for the only actor."""
-        cache = self._legal_cache
+        # the general path: an action to check, or one of a simultaneous choice
         listed: Action | None = None
         if cache is not None and cache[0] == self.version and cache[1] == seat:
             for a in cache[2]:
@@ -390,11 +381,8 @@ class State(ABC):
                 self._resolve(committed)
             else:
                 self._committed(seat, act)
-        self._done(solo)
-
-    def _done(self, solo: int) -> None:
-        """After an action: who decides next, if the game said (``solo``, from :meth:`_apply_one`),
-        and no other cache of before (the game may have looked at its decisions while resolving)."""
+        # who decides next, if the game said (``solo``, from _apply_one); no other cache of before
+        # holds (the game may have looked at its decisions while resolving)
         self._move_cache = (self.version, _ONE[solo], _ONE[solo]) if 0 <= solo < _MANY else None
         self._legal_cache = None
         if self._infolog is not None:

@@ -374,7 +374,7 @@ class RankState(State):
             self._pass(seat)
         else:
             self._play(seat, action)  # type: ignore[arg-type]
-        return self.turn if self.phase == PLAY and not self.pending else -1  # _single_mover, inline
+        return self.turn if self.phase == PLAY else -1  # _single_mover, inline (nothing is pending in play)
 
     # -- decisions -------------------------------------------------------------------
     def _actors(self) -> tuple[int, ...]:
