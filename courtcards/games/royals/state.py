@@ -590,21 +590,21 @@ class RoyalsState(State):
         ((seat, act),) = actions.items()
         self._apply_one(seat, act)
 
-    def _apply_one(self, seat: int, act: Action) -> int:
+    def _apply_one(self, seat: int, action: Action) -> int:
         """One seat's action outside the commitments (the core's fast path calls it directly); the
         seat that alone decides next, as ``_single_mover`` answers."""
         phase = self.phase
         if phase == COMMIT:
-            self._resolve({seat: act})
+            self._resolve({seat: action})
             return self._single_mover()
         if phase == ACTION:
-            self._turn_action(seat, act)  # type: ignore[arg-type]
+            self._turn_action(seat, action)  # type: ignore[arg-type]
         elif phase == PAIR:
-            self._pair(act)  # type: ignore[arg-type]
+            self._pair(action)  # type: ignore[arg-type]
         elif phase == HITS:
-            self._hit(act.cards[0])  # type: ignore[attr-defined]
+            self._hit(action.cards[0])  # type: ignore[attr-defined]
         elif phase == LOSSES:
-            self._loss(act)  # type: ignore[arg-type]
+            self._loss(action)  # type: ignore[arg-type]
         self._flush(seat)
         phase = self.phase  # _single_mover, inline
         if phase == ACTION:
