@@ -570,7 +570,14 @@ class RoyalsState(State):
             "commit",
             _COMMITTED,
             {"seat": seat},
-            _Commitment(seat, action),
+            {
+                seat: (
+                    "{seat} commits "
+                    + (_names(action.cards) or "no card")  # type: ignore[attr-defined]
+                    + " (hidden until the reveal)",
+                    {"seat": seat, "action": action.text},
+                )
+            },
         )
 
     def _flush(self, seat: int | None) -> None:
@@ -1231,35 +1238,6 @@ class _Told(Mapping[int, tuple[str, Mapping[str, Any]]]):
         return self.record
 
     def get(self, seat: int, default: Any = None) -> Any:  # every view asks: no KeyError for other seats
-        return self[seat] if seat == self.seat else default
-
-    def __iter__(self) -> Iterator[int]:
-        return iter((self.seat,))
-
-    def __len__(self) -> int:
-        return 1
-
-
-class _Commitment(Mapping[int, tuple[str, Mapping[str, Any]]]):
-    """The secret record of a commitment for the seat that made it (RY-4, RY-5), worded only when
-    a view asks for it (a playout never does)."""
-
-    __slots__ = ("action", "seat")
-
-    def __init__(self, seat: int, action: Action) -> None:
-        self.seat = seat
-        self.action = action
-
-    def __getitem__(self, seat: int) -> tuple[str, Mapping[str, Any]]:
-        if seat != self.seat:
-            raise KeyError(seat)
-        cards = self.action.cards  # type: ignore[attr-defined]
-        return (
-            "{seat} commits " + (_names(cards) or "no card") + " (hidden until the reveal)",
-            {"seat": seat, "action": self.action.text},
-        )
-
-    def get(self, seat: int, default: Any = None) -> Any:
         return self[seat] if seat == self.seat else default
 
     def __iter__(self) -> Iterator[int]:
