@@ -100,6 +100,8 @@ class TrainConfig:
     eval_every: float = 60.0  # seconds of training between evaluations
     checkpoint_every: float = 60.0  # seconds of training between checkpoints
     threads: int = 1  # torch's CPU threads
+    opponents: tuple[str, ...] = ()  # bot kinds that fill the other seats of some games (none: pure self-play)
+    opponent_share: float = 0.5  # the share of games with them
 
 
 class QNet(nn.Module):
@@ -197,6 +199,7 @@ class Trainer:
         self.pending_obs: list[npt.NDArray[np.float32]] = []
         self.pending_ids: list[int] = []
         self.pending_ret: list[float] = []
+        self.slot_bots: list[dict[int, Bot]] = []  # per game being played: the seats bots play
 
     # -- checkpoints ----------------------------------------------------------------------------------
     def meta(self) -> dict[str, Any]:
@@ -211,6 +214,8 @@ class Trainer:
             "trainer": "dmc",
             "seed": c.seed,
             "hidden": list(c.hidden),
+            "opponents": list(c.opponents),
+            "opponent_share": c.opponent_share if c.opponents else 0.0,
             "games": self.games_done,
             "seconds": round(self.seconds, 1),
             "wall_seconds": round(self.wall_before + time.perf_counter() - self.wall_start, 1),
@@ -269,7 +274,23 @@ class Trainer:
     def _deal(self) -> State:
         seed = Rng((self.config.seed * 1_000_003 + self.next_deal) & ((1 << 63) - 1)).next64()
         self.next_deal += 1
-        return self.game.new_game(self.config.players, self.config.options, seed=seed)
+        state: State = self.game.new_game(self.config.players, self.config.options, seed=seed)
+        return state
+
+    def _seat_opponents(self) -> dict[int, Bot]:
+        """The bots of a new self-play game: none (pure self-play), or at a share ``opponent_share`` of
+        games every seat but one (drawn) played by bots drawn from ``opponents``."""
+        c = self.config
+        if not c.opponents or self.rng.random() >= c.opponent_share:
+            return {}
+        learner = int(self.rng.integers(c.players))
+        return {
+            s: make_bot(
+                self.game.name, c.opponents[int(self.rng.integers(len(c.opponents)))], int(self.rng.integers(2**31))
+            )
+            for s in range(c.players)
+            if s != learner
+        }
 
     @torch.no_grad()
     def _values(self, obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -282,25 +303,36 @@ class Trainer:
         deciders: list[tuple[int, int]] = []
         obs_list: list[npt.NDArray[np.float32]] = []
         masks: list[npt.NDArray[np.bool_]] = []
+        bot_moves: list[tuple[int, int, Any]] = []
         for g, state in enumerate(games):
-            for seat in state.to_move():  # every seat's tensor before any id is applied
+            bots = self.slot_bots[g] if g < len(self.slot_bots) else {}
+            for seat in state.to_move():  # every seat's tensor (or bot's move) before any is applied
+                if seat in bots:
+                    bot_moves.append((g, seat, bot_move(bots[seat], state, seat)))
+                    continue
                 deciders.append((g, seat))
                 obs_list.append(state.observation_tensor(seat).reshape(-1))
                 masks.append(state.legal_action_mask(seat))
-        obs = np.stack(obs_list)
-        mask = np.stack(masks)
-        values = self._values(obs)
-        values[~mask] = -np.inf
-        chosen = values.argmax(axis=1)
-        explore = self.rng.random(len(deciders)) < self.config.epsilon
-        ended = 0
+        chosen_ids: list[int] = []
+        if deciders:
+            obs = np.stack(obs_list)
+            mask = np.stack(masks)
+            values = self._values(obs)
+            values[~mask] = -np.inf
+            chosen = values.argmax(axis=1)
+            explore = self.rng.random(len(deciders)) < self.config.epsilon
+            for k in range(len(deciders)):
+                a = int(chosen[k])
+                if explore[k]:
+                    legal = np.flatnonzero(mask[k])
+                    a = int(legal[self.rng.integers(len(legal))])
+                chosen_ids.append(a)
+        for g, seat, action in bot_moves:
+            games[g].apply(seat, action)
         for k, (g, seat) in enumerate(deciders):
-            a = int(chosen[k])
-            if explore[k]:
-                legal = np.flatnonzero(mask[k])
-                a = int(legal[self.rng.integers(len(legal))])
-            trajectories[g][seat].append((obs[k], a))
-            games[g].apply_id(seat, a)
+            trajectories[g][seat].append((obs_list[k], chosen_ids[k]))
+            games[g].apply_id(seat, chosen_ids[k])
+        ended = 0
         for g, state in enumerate(games):
             if state.is_over():
                 returns = state.returns()
@@ -310,6 +342,8 @@ class Trainer:
                         self.pending_ids.append(a)
                         self.pending_ret.append(returns[seat])
                 games[g] = self._deal()
+                if g < len(self.slot_bots):
+                    self.slot_bots[g] = self._seat_opponents()
                 trajectories[g] = [[] for _ in range(self.config.players)]
                 ended += 1
         return ended
@@ -325,7 +359,7 @@ class Trainer:
             q = self.net(obs).gather(1, ids[:, None]).squeeze(1)
             loss = torch.mean((q - ret) ** 2)
             self.opt.zero_grad()
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             nn.utils.clip_grad_norm_(self.net.parameters(), 40.0)
             self.opt.step()
             self.updates += 1
@@ -391,6 +425,7 @@ class Trainer:
         c = self.config
         torch.set_num_threads(max(1, c.threads))
         games = [self._deal() for _ in range(c.batch_games)]
+        self.slot_bots = [self._seat_opponents() for _ in range(c.batch_games)]
         trajectories: list[list[list[tuple[Any, int]]]] = [[[] for _ in range(c.players)] for _ in range(c.batch_games)]
         last_eval = self.seconds if self.metrics else -1e18
         last_ckpt = self.seconds

@@ -22,6 +22,21 @@ def register(app: typer.Typer) -> None:
     app.command("train")(train_command)
 
 
+def _opponents(game: str, spec: str) -> tuple[str, ...]:
+    """The kinds ``--opponents`` names, each checked: ``pool`` is the default bot and the stranger pool."""
+    from courtcards.bots.base import check_bot, default_bot_kind
+    from courtcards.bots.strangers import stranger_pool
+
+    kinds = (
+        (default_bot_kind(game), *stranger_pool(game))
+        if spec == "pool"
+        else tuple(k.strip() for k in spec.split(",") if k.strip())
+    )
+    for kind in kinds:
+        check_bot(game, kind)
+    return kinds
+
+
 def train_command(
     game: Annotated[str, typer.Argument(help="Game to train for, e.g. rank.")],
     players: Annotated[int | None, typer.Option("--players", "-n", help="Number of players.")] = None,
@@ -47,6 +62,17 @@ def train_command(
     ] = 40,
     eval_every: Annotated[float, typer.Option("--eval-every", min=0, help="Seconds of training between them.")] = 60.0,
     threads: Annotated[int, typer.Option("--threads", min=1, help="PyTorch CPU threads.")] = 1,
+    opponents: Annotated[
+        str,
+        typer.Option(
+            "--opponents",
+            help="Bots that fill the other seats of a share of the games: kinds comma-separated, or pool "
+            "(the default bot and the game's stranger pool); empty: pure self-play.",
+        ),
+    ] = "",
+    opponent_share: Annotated[
+        float, typer.Option("--opponent-share", min=0, max=1, help="The share of games with --opponents.")
+    ] = 0.5,
 ) -> None:
     """Train a network by self-play (Deep Monte-Carlo); play it with the bot nn:OUT/network.npz."""
     console = Console()
@@ -77,6 +103,8 @@ def train_command(
             eval_every=eval_every,
             checkpoint_every=60.0,
             threads=threads,
+            opponents=_opponents(found.name, opponents),
+            opponent_share=opponent_share,
         )
         folder = out if out is not None else Path("train-out") / f"{found.name}-{n}p"
         command = " ".join([program(), *(shlex.quote(a) for a in sys.argv[1:])])
