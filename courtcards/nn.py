@@ -259,6 +259,10 @@ class NNBot:
             self.table = key
         return self.net
 
+    def check_table(self, num_players: int, options: Mapping[str, Any]) -> None:
+        """Raise :class:`NetworkError` unless a network fits this table (before its first move)."""
+        self._network({"num_players": num_players, "options": options})
+
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]

@@ -14,10 +14,10 @@ reads the game's ``search`` profile or the generic one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from courtcards.core.errors import OptionError, UnknownGameError
+from courtcards.core.errors import CourtcardsError, OptionError, UnknownGameError
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
 from courtcards.core.state import Action, State
@@ -125,6 +125,18 @@ def make_bot(game: str, kind: str, seed: int = 0) -> Bot:
 def check_bot(game: str, kind: str) -> None:
     """Raise OptionError unless ``kind`` names a bot for ``game``."""
     make_bot(game, kind, 0)
+
+
+def check_bot_table(game: str, kind: str, num_players: int, options: Mapping[str, Any] | None = None) -> None:
+    """Raise OptionError unless ``kind`` names a bot that can play this table: a bot with ``check_table``
+    (the ``nn`` bot: is its network made for this player count and these options?) is asked."""
+    bot = make_bot(game, kind, 0)
+    check = getattr(bot, "check_table", None)
+    if check is not None:
+        try:
+            check(num_players, dict(options or {}))
+        except CourtcardsError as exc:
+            raise OptionError(f"bad bot {kind!r} for this table: {exc}") from None
 
 
 def bot_move(bot: Bot, state: State, seat: int) -> Action:
