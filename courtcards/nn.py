@@ -202,8 +202,27 @@ def shipped_networks(game: str) -> list[Any]:
     return sorted((f for f in folder.iterdir() if f.name.endswith(".npz")), key=lambda f: f.name)
 
 
+_SHIPPED_FOR: dict[str, bool] = {}
+
+
 def has_shipped_network(game: str) -> bool:
-    return bool(shipped_networks(game))
+    """Whether the game ships a network made for it (a variant that inherits another game's ``networks``
+    profile does not: those networks are the other game's)."""
+    try:
+        name = get_game(game).name
+    except UnknownGameError:
+        return False
+    found = _SHIPPED_FOR.get(name)
+    if found is None:
+        found = False
+        for f in shipped_networks(name):
+            try:
+                with f.open("rb") as handle, np.load(handle, allow_pickle=False) as data:
+                    found = found or json.loads(str(data["meta"])).get("game") == name
+            except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+                continue  # a damaged file: the bot names the error when it is seated
+        _SHIPPED_FOR[name] = found
+    return found
 
 
 def shipped_network(game: str, players: int, options: Mapping[str, Any]) -> Network:
@@ -241,7 +260,7 @@ class NNBot:
             self.net = load_network(path)
             if self.net.meta["game"] != self.game.name:
                 raise NetworkError(f"{path} was trained for {self.net.meta['game']!r}, not {self.game.name!r}")
-        elif not has_shipped_network(self.game.name):
+        elif not shipped_networks(self.game.name):
             raise NetworkError(
                 f"{self.game.title} ships no trained network for the nn bot "
                 f"(train one with `courtcards train {self.game.name}` and seat nn:PATH)"
