@@ -326,3 +326,17 @@ def test_a_table_the_network_was_not_trained_for_is_refused_before_any_game(tmp_
     with pytest.raises(OptionError, match=r"option max_rounds is 5 at this table, None in training"):
         simulate("royale", [f"nn:{path}", "greedy"], games=1, options={"max_rounds": 5})
     assert simulate("royale", [f"nn:{path}", "greedy"], games=1).games == 1
+
+
+def test_the_research_page_examples_of_loading_a_network_run() -> None:
+    """docs/research.md: a shipped network driving the engine, a PettingZoo agent and an OpenSpiel state."""
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("pyspiel")
+    text = (ROOT / "docs" / "research.md").read_text()
+    part = text.split("### The network file", 1)[1].split("### Train from scratch", 1)[0]
+    blocks = [b.split("```", 1)[0] for b in part.split("```python\n")[1:]]
+    assert len(blocks) == 2
+    scope: dict[str, Any] = {}
+    for block in blocks:
+        exec(compile(block, "research.md", "exec"), scope)
+    assert scope["state"].is_terminal() and sorted(scope["state"].returns()) == [-1.0, 1.0]
