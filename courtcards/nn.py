@@ -202,7 +202,7 @@ def shipped_networks(game: str) -> list[Any]:
     return sorted((f for f in folder.iterdir() if f.name.endswith(".npz")), key=lambda f: f.name)
 
 
-_SHIPPED_FOR: dict[str, bool] = {}
+_SHIPPED_FOR: dict[tuple[str, str], bool] = {}  # (game, file) -> whether the file was trained for the game
 
 
 def has_shipped_network(game: str) -> bool:
@@ -212,17 +212,19 @@ def has_shipped_network(game: str) -> bool:
         name = get_game(game).name
     except UnknownGameError:
         return False
-    found = _SHIPPED_FOR.get(name)
-    if found is None:
-        found = False
-        for f in shipped_networks(name):
+    for f in shipped_networks(name):
+        key = (name, str(f))
+        found = _SHIPPED_FOR.get(key)
+        if found is None:
             try:
                 with f.open("rb") as handle, np.load(handle, allow_pickle=False) as data:
-                    found = found or json.loads(str(data["meta"])).get("game") == name
+                    found = json.loads(str(data["meta"])).get("game") == name
             except (OSError, ValueError, KeyError, zipfile.BadZipFile):
-                continue  # a damaged file: the bot names the error when it is seated
-        _SHIPPED_FOR[name] = found
-    return found
+                found = False  # a damaged file: the bot names the error when it is seated
+            _SHIPPED_FOR[key] = found
+        if found:
+            return True
+    return False
 
 
 def shipped_network(game: str, players: int, options: Mapping[str, Any]) -> Network:

@@ -122,7 +122,6 @@ def test_a_game_without_a_shipped_network_says_so(monkeypatch: pytest.MonkeyPatc
     import courtcards.nn as nn_module
 
     monkeypatch.setattr(nn_module, "shipped_networks", lambda game: [])
-    monkeypatch.setattr(nn_module, "_SHIPPED_FOR", {})
     with pytest.raises(OptionError, match=r"ships no trained network for the nn bot .*courtcards train royale"):
         make_bot("royale", "nn")
     assert "nn" not in bot_kinds("royale")
