@@ -97,7 +97,7 @@ class TrainConfig:
     batch_size: int = 1024  # samples per gradient step
     epsilon: float = 0.1  # exploration: a uniformly random legal id at this share of steps
     eval_games: int = 40  # games against the default bot per evaluation (0: none)
-    eval_every: float = 60.0  # seconds of training between evaluations
+    eval_every: float = 60.0  # seconds of training between evaluations (0: only at the start and the end)
     checkpoint_every: float = 60.0  # seconds of training between checkpoints
     threads: int = 1  # torch's CPU threads
     opponents: tuple[str, ...] = ()  # bot kinds that fill the other seats of some games (none: pure self-play)
@@ -438,7 +438,8 @@ class Trainer:
         with _term_as_interrupt():
             try:
                 while not finished():
-                    if c.eval_games and self.seconds - last_eval >= c.eval_every:
+                    due = self.seconds - last_eval >= c.eval_every if c.eval_every > 0 else last_eval < -1e17
+                    if c.eval_games and due:
                         row = self.evaluate()
                         last_eval = self.seconds
                         self.write_metrics()

@@ -339,3 +339,12 @@ def test_the_research_page_examples_of_loading_a_network_run() -> None:
     for block in blocks:
         exec(compile(block, "research.md", "exec"), scope)
     assert scope["state"].is_terminal() and sorted(scope["state"].returns()) == [-1.0, 1.0]
+
+
+def test_the_cli_and_the_bots_do_not_import_torch() -> None:
+    """Only `courtcards train` needs PyTorch: the other commands and the nn bot start without importing it."""
+    code = "import sys, courtcards.cli.main, courtcards.bots; courtcards.bots.make_bot('royale', 'nn'); "
+    code += "print('torch' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "False"

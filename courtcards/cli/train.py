@@ -5,7 +5,7 @@ from __future__ import annotations
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -15,7 +15,9 @@ from courtcards.cli.say import fail, program
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import get_game
 from courtcards.core.options import parse_option_pairs
-from courtcards.train import NETWORK, TrainConfig, Trainer
+
+if TYPE_CHECKING:
+    from courtcards.train import Trainer
 
 
 def register(app: typer.Typer) -> None:
@@ -60,7 +62,9 @@ def train_command(
     eval_games: Annotated[
         int, typer.Option("--eval-games", min=0, help="Games against greedy per evaluation (0: none).")
     ] = 40,
-    eval_every: Annotated[float, typer.Option("--eval-every", min=0, help="Seconds of training between them.")] = 60.0,
+    eval_every: Annotated[
+        float, typer.Option("--eval-every", min=0, help="Seconds of training between them (0: only first and last).")
+    ] = 60.0,
     threads: Annotated[int, typer.Option("--threads", min=1, help="PyTorch CPU threads.")] = 1,
     opponents: Annotated[
         str,
@@ -75,6 +79,8 @@ def train_command(
     ] = 0.5,
 ) -> None:
     """Train a network by self-play (Deep Monte-Carlo); play it with the bot nn:OUT/network.npz."""
+    from courtcards.train import NETWORK, TrainConfig, Trainer  # PyTorch: imported only by this command
+
     console = Console()
     try:
         if minutes is None and games is None:
