@@ -153,6 +153,8 @@ def train_command(
             raise typer.Exit(130) from None
         except CourtcardsError as exc:
             raise fail(str(exc)) from None
+    if trainer.metrics and not (folder / "strength.png").exists():
+        console.print("no strength.png: the plot needs matplotlib (pip install 'courtcards[analysis]')")
     console.print(
         f"trained {trainer.games_done} games in {trainer.seconds / 60:.1f} min of training; "
         f"network: {folder / NETWORK} (play it: --bots nn:{folder / NETWORK})"
