@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from courtcards.bots.base import Bot, bot_move, check_bot, make_bot
+from courtcards.bots.base import Bot, bot_move, check_bot, check_bot_table, make_bot
 from courtcards.core.errors import OptionError
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
@@ -264,6 +264,8 @@ def simulate(
     name, kinds = check_bots(game, bots, num_players)
     opts = dict(options or {})
     resolved = get_game(name).resolve_options(len(kinds), opts, preset)  # fail early on bad options
+    for kind in dict.fromkeys(kinds):
+        check_bot_table(name, kind, len(kinds), resolved)  # a bot that cannot play this table (nn), before any game
     if games < 0:
         raise OptionError(f"the number of games must be at least 0, not {games}")
     result = SimResult(name, len(kinds), dict(resolved), kinds, seed, preset=preset)

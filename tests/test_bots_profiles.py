@@ -56,7 +56,7 @@ def test_each_game_finds_its_bots_in_its_package() -> None:
     assert sorted(game_bots("rank")) == ["aggressive", "cautious", "greedy", "hoarder"]
     assert sorted(game_bots("kqp")) == ["aggressive", "greedy", "hoarder"]
     generic = ["aggressive", "cautious", "ismcts", "noisy", "random"]
-    assert bot_kinds("royale") == sorted({*generic, "greedy", "mixed", "hoarder"})
+    assert bot_kinds("royale") == sorted({*generic, "greedy", "mixed", "hoarder", "nn"})  # nn: it ships a network
     assert type(make_bot("kqp", "greedy", 1)).__name__ == "GreedyKqpBot"
 
 
@@ -74,7 +74,7 @@ def test_a_bot_added_at_run_time_is_offered_for_its_game_only() -> None:
 
 
 def test_a_game_without_bots_still_has_random_and_the_search(undeclared: set[str]) -> None:
-    undeclared.update(("bots", "strangers"))
+    undeclared.update(("bots", "strangers", "networks"))
     assert game_bots("rank") == {}
     assert bot_kinds("rank") == ["aggressive", "cautious", "ismcts", "noisy", "random"]
     with pytest.raises(

@@ -126,6 +126,24 @@ def test_create_table_refusals_name_the_valid_values(client: TestClient) -> None
     assert client.get("/api/tables").json()["tables"] == []
 
 
+def test_an_nn_seat_plays_where_its_network_fits_and_is_refused_elsewhere(client: TestClient) -> None:
+    """The nn bot (the game's shipped network) is listed, seated, and refused at a table it was not trained for."""
+    assert "nn" in next(g for g in client.get("/api/games").json()["games"] if g["name"] == "royale")["bots"]
+    nn_seats = [{"type": "bot", "bot": "nn"}, {"type": "bot", "bot": "greedy"}]
+    msg = err(
+        client.post("/api/tables", json={"game": "royale", "seats": nn_seats, "options": {"max_rounds": 5}}),
+        422,
+        "bad_request",
+    )
+    assert "seat 0" in msg and "option max_rounds is 5 at this table, None in training" in msg
+    tid = create(client, "royale", 2, seats=nn_seats)["id"]
+    end = time.time() + 60
+    while not table_of(client, tid).state.is_over():
+        assert time.time() < end, "the nn and greedy bots did not finish the game"
+        time.sleep(0.05)
+    assert client.get(f"/api/tables/{tid}").json()["table"]["status"] == "finished"
+
+
 def test_tables_open_then_playing_and_join_refusals(client: TestClient, db_path: Path) -> None:
     t = create(client, seats=[{"type": "human"}, {"type": "bot", "bot": "greedy"}, {"type": "human"}], private=False)
     tid = t["id"]

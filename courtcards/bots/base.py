@@ -14,10 +14,10 @@ reads the game's ``search`` profile or the generic one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from courtcards.core.errors import OptionError, UnknownGameError
+from courtcards.core.errors import CourtcardsError, OptionError, UnknownGameError
 from courtcards.core.game import get_game
 from courtcards.core.rng import Rng
 from courtcards.core.state import Action, State
@@ -36,6 +36,8 @@ SpecFactory = Callable[[int, str | None], Bot]  # seed, argument after ':' -> bo
 _GENERIC: dict[str, BotFactory] = {}  # kind -> factory: bots for every game (random)
 _ADDED: dict[tuple[str, str], BotFactory] = {}  # (game, kind) -> factory: added at run time by register_bot
 _SPECS: dict[str, tuple[SpecFactory, str]] = {}
+GameSpecFactory = Callable[[str, int, str | None], Bot]  # game, seed, argument after ':' -> bot
+_GAME_SPECS: dict[str, tuple[GameSpecFactory, str, Callable[[str], bool]]] = {}
 
 
 def register_bot(game: str, kind: str, factory: BotFactory) -> None:
@@ -51,6 +53,13 @@ def register_bot_spec(kind: str, factory: SpecFactory, forms: str) -> None:
     """A bot for every game that takes an argument: ``kind`` or ``kind:ARG``;
     ``forms`` lists the valid forms for error messages."""
     _SPECS[kind] = (factory, forms)
+
+
+def register_game_bot(kind: str, factory: GameSpecFactory, forms: str, offered: Callable[[str], bool]) -> None:
+    """A bot for every game that is made knowing the game (``kind`` or ``kind:ARG``), such as the ``nn``
+    bot, which loads the game's network: ``factory(game, seed, arg)`` raises ValueError with the reason
+    where it cannot play that game. ``offered(game)``: whether listings (:func:`bot_kinds`) name it."""
+    _GAME_SPECS[kind] = (factory, forms, offered)
 
 
 # the profiles that declare a game's own bot kinds, and the mapping each one's module holds
@@ -80,7 +89,8 @@ def _plain_bots(game: str) -> dict[str, BotFactory]:
 
 def bot_kinds(game: str) -> list[str]:
     _load()
-    return sorted(set(_plain_bots(game)) | set(_SPECS))
+    offered = {kind for kind, (_, _, shown) in _GAME_SPECS.items() if shown(game)}
+    return sorted(set(_plain_bots(game)) | set(_SPECS) | offered)
 
 
 def default_bot_kind(game: str) -> str:
@@ -98,10 +108,16 @@ def make_bot(game: str, kind: str, seed: int = 0) -> Bot:
             return factory(seed, arg if colon else None)
         except ValueError as exc:
             raise OptionError(f"bad bot {kind!r}: {exc}; valid forms: {forms}") from None
+    if name in _GAME_SPECS:
+        game_factory, forms, _ = _GAME_SPECS[name]
+        try:
+            return game_factory(game, seed, arg if colon else None)
+        except ValueError as exc:
+            raise OptionError(f"bad bot {kind!r} for {game}: {exc}; valid forms: {forms}") from None
     plain = _plain_bots(game)
     factory_ = plain.get(kind)
     if factory_ is None:
-        valid = ", ".join([*sorted(plain), *(f for _, f in _SPECS.values())])
+        valid = ", ".join([*sorted(plain), *(f for _, f in _SPECS.values()), *(f for _, f, _ in _GAME_SPECS.values())])
         raise OptionError(f"unknown bot {kind!r} for {game}; valid bots: {valid}")
     return factory_(seed)
 
@@ -109,6 +125,18 @@ def make_bot(game: str, kind: str, seed: int = 0) -> Bot:
 def check_bot(game: str, kind: str) -> None:
     """Raise OptionError unless ``kind`` names a bot for ``game``."""
     make_bot(game, kind, 0)
+
+
+def check_bot_table(game: str, kind: str, num_players: int, options: Mapping[str, Any] | None = None) -> None:
+    """Raise OptionError unless ``kind`` names a bot that can play this table: a bot with ``check_table``
+    (the ``nn`` bot: is its network made for this player count and these options?) is asked."""
+    bot = make_bot(game, kind, 0)
+    check = getattr(bot, "check_table", None)
+    if check is not None:
+        try:
+            check(num_players, dict(options or {}))
+        except CourtcardsError as exc:
+            raise OptionError(f"bad bot {kind!r} for this table: {exc}") from None
 
 
 def bot_move(bot: Bot, state: State, seat: int) -> Action:

@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from courtcards.bots.base import Bot, check_bot, default_bot_kind, make_bot
+from courtcards.bots.base import Bot, check_bot, check_bot_table, default_bot_kind, make_bot
 from courtcards.bots.ismcts import HINT_SECONDS, hint
 from courtcards.cli.prompt import terminal_input
 from courtcards.cli.say import fail, player_count, program
@@ -300,6 +300,11 @@ def setup_session(
     game.resolve_options(n, opts, preset)  # unknown options / presets fail before anything else
     human = None if watch else seat
     kinds = parse_bot_kinds(game.name, bots, n, human)
+    for kind in set(kinds.values()):
+        try:
+            check_bot_table(game.name, kind, n, game.resolve_options(n, opts, preset))
+        except OptionError as exc:
+            raise UsageError(str(exc)) from None
     if seed is None:
         seed = secrets.randbelow(1 << 31)
     elif not -SEED_LIMIT <= seed < SEED_LIMIT:

@@ -53,6 +53,7 @@ PROFILE_LAYERS: Mapping[str, str] = MappingProxyType(
         "tournament": "module: a tournament format for `courtcards tournament` (optional; no generic default)",
         "events": "a courtcards.core.events.EventKinds: the kinds of the game's events and their data (schemas)",
         "strangers": "module: STRANGERS (bot kind -> factory(seed)) and POOL, bots of other styles than greedy",
+        "networks": "package: the trained networks (.npz, courtcards.nn) the nn bot plays, from `courtcards train`",
     }
 )
 

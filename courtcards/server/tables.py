@@ -24,7 +24,7 @@ import orjson
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from courtcards.bots.base import Bot, bot_kinds, bot_move, make_bot
+from courtcards.bots.base import Bot, bot_kinds, bot_move, check_bot_table, make_bot
 from courtcards.core.errors import (
     CourtcardsError,
     GameOverError,
@@ -979,7 +979,7 @@ class Lobby:
             elif kind == "bot":
                 bot = spec.get("bot") or "random"
                 try:
-                    make_bot(game.name, bot, 0)
+                    check_bot_table(game.name, bot, n, values)
                 except CourtcardsError as exc:
                     raise ApiError(422, "bad_request", f"seat {i}: {exc}") from None
                 seat_list.append(

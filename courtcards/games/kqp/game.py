@@ -117,6 +117,7 @@ class KqpGame(Game[KqpState]):
         listing=1,
         profiles={
             "bots": "courtcards.games.kqp.bots",
+            "networks": "courtcards.games.kqp.nets",  # the nn bot's trained networks (courtcards.nn)
             "strangers": "courtcards.games.kqp.strangers",
             "search": "courtcards.games.kqp.search:PROFILE",
             "observer": "courtcards.games.kqp.analysis:observe",

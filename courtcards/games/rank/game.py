@@ -79,6 +79,7 @@ class RankGame(Game[RankState]):
         listing=0,
         profiles={
             "bots": "courtcards.games.rank.bots",
+            "networks": "courtcards.games.rank.nets",  # the nn bot's trained networks (courtcards.nn)
             "strangers": "courtcards.games.rank.strangers",
             "search": "courtcards.games.rank.search:PROFILE",
             "observer": "courtcards.games.rank.analysis:observe",

@@ -91,6 +91,7 @@ class RoyaleGame(Game[RoyaleState]):
         analysis_bot="mixed",  # the equilibrium bot: reports on play near the equilibrium
         profiles={
             "bots": "courtcards.games.royale.bots",
+            "networks": "courtcards.games.royale.nets",  # the nn bot's trained networks (courtcards.nn)
             "strangers": "courtcards.games.royale.strangers",
             "search": "courtcards.games.royale.search:PROFILE",
             "observer": "courtcards.games.royale.analysis:observe",

@@ -65,6 +65,7 @@ class RoyalsGame(Game[RoyalsState]):
         listing=3,
         profiles={
             "bots": "courtcards.games.royals.bots",
+            "networks": "courtcards.games.royals.nets",  # the nn bot's trained networks (courtcards.nn)
             "search": "courtcards.games.royals.search:PROFILE",
             "observer": "courtcards.games.royals.analysis:observe",
             "events": "courtcards.games.royals.events:KINDS",

@@ -1,0 +1,320 @@
+"""Trained networks at play time, without PyTorch: the file format and the ``nn`` bot.
+
+A network file is a NumPy ``.npz`` archive written by ``courtcards train`` (``courtcards.train``):
+
+- ``meta``: a JSON string (as a 0-d unicode array) with ``format`` (:data:`NETWORK_FORMAT`), ``game``,
+  ``players``, ``options`` (every option resolved for that table size), ``action_ids_version``
+  (:data:`courtcards.core.ids.ACTION_IDS_VERSION` when it was trained), ``observation_shape``,
+  ``num_actions``, ``trainer`` (``"dmc"``), ``seed``, ``layers`` (how many), ``games`` and ``seconds``
+  of training, and ``command`` (the command line that trained it);
+- ``w0, b0, w1, b1, ...``: the weights of a multi-layer perceptron, ReLU between layers, the last
+  layer's outputs one per action id (``num_actions``): the estimated return of choosing that id now.
+
+:func:`load_network` reads and checks a file; :meth:`Network.check_fits` checks it against a table
+(game, player count, options, action-id version, observation shape) and raises :class:`NetworkError`
+naming every mismatch. Nothing falls back silently: a missing, corrupt or mismatched network is an
+error.
+
+Where a game ships networks: the folder its ``networks`` profile names (``GameInfo.profiles``, a
+package of ``.npz`` files); :func:`shipped_networks` lists them, and the ``nn`` bot picks the one made
+for its table's player count and options.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import zipfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from courtcards.bots.base import Bot, register_game_bot
+from courtcards.core.errors import CourtcardsError, UnknownGameError
+from courtcards.core.game import Game, get_game
+from courtcards.core.ids import ACTION_IDS_VERSION
+from courtcards.core.state import Action
+
+NETWORK_FORMAT = 1
+META_KEYS = ("format", "game", "players", "options", "action_ids_version", "observation_shape", "num_actions")
+
+
+class NetworkError(CourtcardsError):
+    """A network file that is missing, corrupt, or made for another game, table size or options."""
+
+
+def _json_value(value: Any) -> Any:
+    """An option value as JSON keeps it (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
+@dataclass
+class Network:
+    """A multi-layer perceptron read from a network file: ``forward`` gives one value per action id."""
+
+    meta: dict[str, Any]
+    weights: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]
+    path: str = ""
+
+    def forward(self, obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """The values of a batch of observations (shape ``(B, *observation_shape)``): ``(B, num_actions)``."""
+        x = obs.reshape(obs.shape[0], -1).astype(np.float32, copy=False)
+        last = len(self.weights) - 1
+        for i, (w, b) in enumerate(self.weights):
+            x = x @ w + b
+            if i < last:
+                np.maximum(x, 0.0, out=x)
+        return x
+
+    def describe(self) -> str:
+        """The configuration the network was trained for, in words."""
+        m = self.meta
+        opts = ", ".join(f"{k}={v}" for k, v in sorted(m["options"].items()))
+        return f"{m['game']}, {m['players']} players, options {opts or 'none'}"
+
+    def mismatches(self, game: Game[Any], players: int, options: Mapping[str, Any]) -> list[str]:
+        """What differs between the network and a table (empty when it fits)."""
+        m = self.meta
+        if m["game"] != game.name:
+            return [f"it was trained for the game {m['game']!r}, not {game.name!r}"]
+        found = []
+        if m["players"] != players:
+            found.append(f"it was trained for {m['players']} players, not {players}")
+            return found
+        resolved = _json_value(game.resolve_options(players, options))
+        trained = m["options"]
+        for key in sorted(set(resolved) | set(trained)):
+            if resolved.get(key, "(absent)") != trained.get(key, "(absent)"):
+                found.append(
+                    f"option {key} is {resolved.get(key, '(absent)')!r} at this table, "
+                    f"{trained.get(key, '(absent)')!r} in training"
+                )
+        if m["action_ids_version"] != ACTION_IDS_VERSION:
+            found.append(f"its action ids are version {m['action_ids_version']}, the engine's are {ACTION_IDS_VERSION}")
+        if not found:
+            shape = list(game.observation_shape(players, options))
+            if list(m["observation_shape"]) != shape:
+                found.append(f"its observation shape is {m['observation_shape']}, the game's is {shape}")
+            size = game.num_distinct_actions(players, options)
+            if m["num_actions"] != size:
+                found.append(f"it has {m['num_actions']} action ids, the game has {size}")
+        return found
+
+    def check_fits(self, game: Game[Any], players: int, options: Mapping[str, Any]) -> None:
+        """Raise :class:`NetworkError` naming every mismatch unless the network is for this table."""
+        found = self.mismatches(game, players, options)
+        if found:
+            where = f" ({self.path})" if self.path else ""
+            raise NetworkError(f"network{where} does not fit this table: " + "; ".join(found))
+
+
+def save_network(
+    path: str | os.PathLike[str],
+    meta: Mapping[str, Any],
+    weights: Sequence[tuple[npt.NDArray[Any], npt.NDArray[Any]]],
+    dtype: type[np.floating[Any]] = np.float16,
+) -> None:
+    """Write a network file atomically (a temporary file in the same folder, then renamed over ``path``):
+    a run killed while writing leaves the previous file whole. Weights are stored as ``dtype``."""
+    meta = {"format": NETWORK_FORMAT, **meta, "layers": len(weights)}
+    missing = [k for k in META_KEYS if k not in meta]
+    if missing:
+        raise ValueError(f"network metadata lacks {missing}")
+    arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta, sort_keys=True))}
+    for i, (w, b) in enumerate(weights):
+        arrays[f"w{i}"] = np.asarray(w).astype(dtype)
+        arrays[f"b{i}"] = np.asarray(b).astype(dtype)
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez_compressed(f, **arrays)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_network(path: str | os.PathLike[str] | Any) -> Network:
+    """Read a network file (a path or an importlib.resources file); :class:`NetworkError` if it is
+    missing, unreadable, not a network file or inconsistent (weights that do not chain)."""
+    name = str(path)
+    try:
+        with path.open("rb") if hasattr(path, "open") and not isinstance(path, str) else open(path, "rb") as f:
+            data = np.load(f, allow_pickle=False)
+            arrays = {k: data[k] for k in data.files}
+    except FileNotFoundError:
+        raise NetworkError(f"no network file {name}") from None
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError, KeyError) as exc:
+        raise NetworkError(f"{name} is not a readable network file (corrupt or not .npz): {exc}") from None
+    try:
+        meta = json.loads(str(arrays["meta"]))
+    except (KeyError, ValueError) as exc:
+        raise NetworkError(f"{name} is not a network file: no readable metadata ({exc})") from None
+    if not isinstance(meta, dict) or meta.get("format") != NETWORK_FORMAT:
+        found = meta.get("format") if isinstance(meta, dict) else None
+        raise NetworkError(f"{name}: network format {found!r}, this courtcards reads format {NETWORK_FORMAT}")
+    missing = [k for k in (*META_KEYS, "layers") if k not in meta]
+    if missing:
+        raise NetworkError(f"{name}: the network's metadata lacks {missing}")
+    weights = []
+    width = int(np.prod(meta["observation_shape"]))
+    for i in range(int(meta["layers"])):
+        try:
+            w = arrays[f"w{i}"].astype(np.float32)
+            b = arrays[f"b{i}"].astype(np.float32)
+        except KeyError:
+            raise NetworkError(f"{name}: layer {i} of {meta['layers']} is missing") from None
+        if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
+            raise NetworkError(f"{name}: layer {i} has shape {w.shape}/{b.shape}, expected {width} inputs")
+        width = w.shape[1]
+        weights.append((w, b))
+    if width != meta["num_actions"]:
+        raise NetworkError(f"{name}: the last layer has {width} outputs, the metadata says {meta['num_actions']}")
+    for w, b in weights:
+        if not (np.isfinite(w).all() and np.isfinite(b).all()):
+            raise NetworkError(f"{name}: the weights are not all finite")
+    return Network(meta, weights, name)
+
+
+# -- networks shipped with a game -------------------------------------------------------------------
+
+
+def shipped_networks(game: str) -> list[Any]:
+    """The network files a game ships (its ``networks`` profile: a package of ``.npz`` files), by name."""
+    try:
+        package = get_game(game).profile("networks")
+    except UnknownGameError:
+        return []
+    if package is None:
+        return []
+    folder = resources.files(package)
+    return sorted((f for f in folder.iterdir() if f.name.endswith(".npz")), key=lambda f: f.name)
+
+
+_SHIPPED_FOR: dict[tuple[str, str], bool] = {}  # (game, file) -> whether the file was trained for the game
+
+
+def has_shipped_network(game: str) -> bool:
+    """Whether the game ships a network made for it (a variant that inherits another game's ``networks``
+    profile does not: those networks are the other game's)."""
+    try:
+        name = get_game(game).name
+    except UnknownGameError:
+        return False
+    for f in shipped_networks(name):
+        key = (name, str(f))
+        found = _SHIPPED_FOR.get(key)
+        if found is None:
+            try:
+                with f.open("rb") as handle, np.load(handle, allow_pickle=False) as data:
+                    found = json.loads(str(data["meta"])).get("game") == name
+            except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+                found = False  # a damaged file: the bot names the error when it is seated
+            _SHIPPED_FOR[key] = found
+        if found:
+            return True
+    return False
+
+
+def shipped_network(game: str, players: int, options: Mapping[str, Any]) -> Network:
+    """The shipped network for a table; :class:`NetworkError` naming the ones shipped when none fits."""
+    found = get_game(game)
+    files = shipped_networks(found.name)
+    if not files:
+        raise NetworkError(f"{found.title} ships no trained network (train one: courtcards train {found.name})")
+    nets = [load_network(f) for f in files]
+    for net in nets:
+        if not net.mismatches(found, players, options):
+            return net
+    have = "; ".join(n.describe() for n in nets)
+    why = "; ".join(f"{Path(n.path).name}: {', '.join(n.mismatches(found, players, options))}" for n in nets)
+    raise NetworkError(f"no shipped {found.title} network fits this table (shipped: {have}). Mismatches: {why}")
+
+
+# -- the bot -------------------------------------------------------------------------------------------
+
+
+class NNBot:
+    """Greedy over a network's values: at each id step of its decision (one id for most actions,
+    several for a composite choice), the legal next id with the highest value, computed from the
+    observation tensor of its seat's view and its own partial choice. Deterministic; no generator.
+
+    The network is the game's shipped one for the table (``nn``) or a file (``nn:PATH``), loaded and
+    checked against the table on the first decision."""
+
+    def __init__(self, game: str, seed: int = 0, path: str | None = None) -> None:
+        self.game = get_game(game)
+        self.path = path
+        self.net: Network | None = None
+        self.table: tuple[int, str] | None = None
+        if path is not None:
+            self.net = load_network(path)
+            if self.net.meta["game"] != self.game.name:
+                raise NetworkError(f"{path} was trained for {self.net.meta['game']!r}, not {self.game.name!r}")
+        elif not shipped_networks(self.game.name):
+            raise NetworkError(
+                f"{self.game.title} ships no trained network for the nn bot "
+                f"(train one with `courtcards train {self.game.name}` and seat nn:PATH)"
+            )
+
+    def _network(self, view: Mapping[str, Any]) -> Network:
+        players, options = int(view["num_players"]), dict(view["options"])
+        key = (players, json.dumps(options, sort_keys=True, default=str))
+        if self.net is None or self.table != key:
+            if self.path is None:
+                self.net = shipped_network(self.game.name, players, options)
+            else:
+                assert self.net is not None
+                self.net.check_fits(self.game, players, options)
+            self.table = key
+        return self.net
+
+    def check_table(self, num_players: int, options: Mapping[str, Any]) -> None:
+        """Raise :class:`NetworkError` unless a network fits this table (before its first move)."""
+        self._network({"num_players": num_players, "options": options})
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        net = self._network(view)
+        codec = self.game.action_codec(int(view["num_players"]), view["options"])
+        encoded = [(codec.encode(a), a) for a in legal]
+        prefix: tuple[int, ...] = ()
+        while True:
+            depth = len(prefix)
+            nexts: dict[int, Action | None] = {}
+            for ids, action in encoded:
+                if ids[:depth] == prefix:
+                    nexts[ids[depth]] = action if len(ids) == depth + 1 else None
+            if len(nexts) == 1:
+                (only,) = nexts
+                best = only
+            else:
+                obs = self.game.observation_tensor(view, prefix)
+                values = net.forward(obs[None])[0]
+                best = max(nexts, key=lambda i: (float(values[i]), -i))
+            done = nexts[best]
+            if done is not None:
+                return done
+            prefix = (*prefix, best)
+
+
+def _nn_factory(game: str, seed: int, arg: str | None) -> Bot:
+    try:
+        return NNBot(game, seed, arg or None)
+    except NetworkError as exc:
+        raise ValueError(str(exc)) from None
+
+
+register_game_bot("nn", _nn_factory, "nn (the game's shipped network), nn:PATH.npz", has_shipped_network)

@@ -1,0 +1,524 @@
+"""Self-play training (``courtcards train``): Deep Monte-Carlo on the engine's ids, masks and tensors.
+
+The method is DouZero's Deep Monte-Carlo (DMC), with the engine's fixed action ids as the network's
+outputs: a multi-layer perceptron maps a seat's observation tensor (``state.observation_tensor(seat)``:
+its view and its partial composite choice, nothing else) to one value per action id, the estimated
+final return of choosing that id now. Every seat of every self-play game is played by the same network,
+epsilon-greedy over the legal ids (the mask); when a game ends, every (observation, id) a seat chose is
+a regression sample with that seat's final return as target (a Monte-Carlo return: no bootstrapping,
+no value of the next state), and the squared error of the chosen id's value is minimised.
+
+Why DMC and not PPO: the games' returns come only at the end, episodes are short to moderately long,
+the action spaces are large and sparse (Rank: 1,679 ids at 4 players, a handful legal), and the
+secret simultaneous choices make the game partially observed for every seat. DMC needs no critic, no
+advantage estimate and no importance weights: it regresses each seat's own returns, which is exactly
+what a seat's view supports, and DouZero showed it works in climbing games much like Rank and King
+Queens & Paupers. Its greedy policy is deterministic, which the ``nn`` bot plays.
+
+Simultaneous secret choices: at every step the seats that must decide now (``state.to_move()``,
+several for a secret simultaneous choice) are collected with their observation tensors and masks
+*before* any of them is applied, so no seat's observation can contain another's pending choice
+(the engine's views hide it anyway); a composite choice (several ids) is one id per step.
+
+Batched self-play: ``batch_games`` games are stepped together; each step makes one network call for
+every deciding seat of every game. Games are dealt from seeds drawn from the run's seed, and the
+exploration draws come from the same generator, so a run is reproducible on one machine (same
+arguments, same device, same PyTorch build: same network and metrics).
+
+Outputs in ``--out``: ``checkpoint.pt`` (model, optimizer, generators and counters; ``--resume``
+continues from it), ``network.npz`` (the network in the torch-free format of :mod:`courtcards.nn`,
+loadable by the ``nn`` bot as ``nn:PATH``), ``metrics.csv`` (one row per evaluation) and
+``strength.png`` (win rate against greedy against training time; needs matplotlib). Both files are
+written atomically, so a run interrupted by Ctrl-C or a kill leaves the last ones loadable.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+import os
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import torch
+from torch import nn
+
+from courtcards.bots.base import Bot, bot_move, default_bot_kind, make_bot
+from courtcards.core.errors import CourtcardsError
+from courtcards.core.game import Game, get_game
+from courtcards.core.ids import ACTION_IDS_VERSION
+from courtcards.core.rng import Rng
+from courtcards.core.state import State
+from courtcards.nn import Network, save_network
+
+CHECKPOINT = "checkpoint.pt"
+NETWORK = "network.npz"
+METRICS = "metrics.csv"
+PLOT = "strength.png"
+METRIC_FIELDS = (
+    "seconds",
+    "games",
+    "samples",
+    "updates",
+    "loss",
+    "eval_games",
+    "eval_wins",
+    "win_rate",
+    "fair_share",
+    "opponent",
+    "wall_seconds",
+)
+
+
+@dataclass
+class TrainConfig:
+    game: str
+    players: int
+    options: dict[str, Any] = field(default_factory=dict)  # resolved for the table size
+    seed: int = 0
+    minutes: float | None = None  # stop after this much training time (evaluations not counted)
+    games: int | None = None  # or after this many self-play games
+    device: str = "cpu"
+    hidden: tuple[int, ...] = (256, 256)
+    lr: float = 3e-4
+    batch_games: int = 32  # games stepped together
+    batch_size: int = 1024  # samples per gradient step
+    epsilon: float = 0.1  # exploration: a uniformly random legal id at this share of steps
+    eval_games: int = 40  # games against the default bot per evaluation (0: none)
+    eval_every: float = 60.0  # seconds of training between evaluations (0: only at the start and the end)
+    checkpoint_every: float = 60.0  # seconds of training between checkpoints
+    threads: int = 1  # torch's CPU threads
+    opponents: tuple[str, ...] = ()  # bot kinds that fill the other seats of some games (none: pure self-play)
+    opponent_share: float = 0.5  # the share of games with them
+
+
+class QNet(nn.Module):
+    """Observation -> one value per action id (ReLU MLP)."""
+
+    def __init__(self, inputs: int, hidden: Sequence[int], outputs: int) -> None:
+        super().__init__()
+        sizes = [inputs, *hidden, outputs]
+        self.layers = nn.ModuleList(nn.Linear(a, b) for a, b in itertools.pairwise(sizes))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for i, layer in enumerate(self.layers):
+            x = layer(x)
+            if i < len(self.layers) - 1:
+                x = torch.relu(x)
+        return x
+
+    def weights(self) -> list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]:
+        """(W, b) per layer as NumPy arrays, W of shape (inputs, outputs) (courtcards.nn's layout)."""
+        out = []
+        for layer in self.layers:
+            assert isinstance(layer, nn.Linear)
+            out.append(
+                (
+                    layer.weight.detach().cpu().numpy().T.astype(np.float32),
+                    layer.bias.detach().cpu().numpy().astype(np.float32),
+                )
+            )
+        return out
+
+
+def _write_atomic(path: Path, write: Callable[[Any], Any]) -> None:
+    """Write through a temporary file in the same folder, renamed over ``path`` when complete."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@contextmanager
+def _term_as_interrupt() -> Iterator[None]:
+    """SIGTERM raises KeyboardInterrupt, so a killed run saves its checkpoint as Ctrl-C does."""
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        old = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+class Trainer:
+    """One training run: self-play, regression, evaluation, checkpoints."""
+
+    def __init__(self, config: TrainConfig, out: Path, command: str = "") -> None:
+        self.config = config
+        self.out = out
+        self.command = command
+        self.game: Game[Any] = get_game(config.game)
+        c = config
+        c.options = self.game.resolve_options(c.players, c.options)
+        self.obs_shape = tuple(self.game.observation_shape(c.players, c.options))
+        self.obs_size = int(np.prod(self.obs_shape))
+        self.num_actions = self.game.num_distinct_actions(c.players, c.options)
+        if c.device.startswith("cuda") and not torch.cuda.is_available():
+            raise CourtcardsError("--device cuda: PyTorch finds no CUDA device here")
+        self.device = torch.device(c.device)
+        torch.manual_seed(c.seed)
+        self.net = QNet(self.obs_size, c.hidden, self.num_actions).to(self.device)
+        self.opt = torch.optim.Adam(self.net.parameters(), lr=c.lr)
+        self.rng = np.random.default_rng(c.seed)
+        self.games_done = 0
+        self.samples = 0
+        self.updates = 0
+        self.seconds = 0.0  # training time (self-play and learning), evaluations excluded
+        self.last_loss = float("nan")
+        self.wall_start = time.perf_counter()
+        self.wall_before = 0.0  # wall time of the runs this one resumes
+        self.metrics: list[dict[str, Any]] = []
+        self.next_deal = 0  # deals are derived from (seed, deal number)
+        self.pending_obs: list[npt.NDArray[np.float32]] = []
+        self.pending_ids: list[int] = []
+        self.pending_ret: list[float] = []
+        self.slot_bots: list[dict[int, Bot]] = []  # per game being played: the seats bots play
+
+    # -- checkpoints ----------------------------------------------------------------------------------
+    def meta(self) -> dict[str, Any]:
+        c = self.config
+        return {
+            "game": self.game.name,
+            "players": c.players,
+            "options": json.loads(json.dumps(c.options)),
+            "action_ids_version": ACTION_IDS_VERSION,
+            "observation_shape": list(self.obs_shape),
+            "num_actions": self.num_actions,
+            "trainer": "dmc",
+            "seed": c.seed,
+            "hidden": list(c.hidden),
+            "opponents": list(c.opponents),
+            "opponent_share": c.opponent_share if c.opponents else 0.0,
+            "games": self.games_done,
+            "seconds": round(self.seconds, 1),
+            "wall_seconds": round(self.wall_before + time.perf_counter() - self.wall_start, 1),
+            "command": self.command,
+        }
+
+    def save(self) -> None:
+        """Checkpoint and network file, each written atomically (the network first)."""
+        self.out.mkdir(parents=True, exist_ok=True)
+        save_network(self.out / NETWORK, self.meta(), self.net.weights())
+        state = {
+            "config": asdict(self.config),
+            "model": self.net.state_dict(),
+            "optimizer": self.opt.state_dict(),
+            "rng": self.rng.bit_generator.state,
+            "torch_rng": torch.get_rng_state(),
+            "counters": {
+                "games": self.games_done,
+                "samples": self.samples,
+                "updates": self.updates,
+                "seconds": self.seconds,
+                "next_deal": self.next_deal,
+            },
+            "metrics": self.metrics,
+            "meta": self.meta(),
+        }
+        _write_atomic(self.out / CHECKPOINT, lambda f: torch.save(state, f))
+
+    def resume(self) -> None:
+        path = self.out / CHECKPOINT
+        if not path.exists():
+            raise CourtcardsError(f"--resume: no checkpoint at {path}")
+        try:
+            state = torch.load(path, map_location=self.device, weights_only=False)
+        except Exception as exc:
+            raise CourtcardsError(f"--resume: {path} is not a readable checkpoint: {exc}") from None
+        saved = state["meta"]
+        here = self.meta()
+        for key in ("game", "players", "options", "observation_shape", "num_actions", "hidden"):
+            if saved.get(key) != here[key]:
+                raise CourtcardsError(
+                    f"--resume: the checkpoint in {self.out} was trained with {key} {saved.get(key)!r}, "
+                    f"this run has {here[key]!r}"
+                )
+        self.net.load_state_dict(state["model"])
+        self.opt.load_state_dict(state["optimizer"])
+        self.rng.bit_generator.state = state["rng"]
+        torch.set_rng_state(state["torch_rng"])
+        k = state["counters"]
+        self.games_done, self.samples, self.updates = k["games"], k["samples"], k["updates"]
+        self.seconds, self.next_deal = k["seconds"], k["next_deal"]
+        self.wall_before = float(saved.get("wall_seconds", 0.0))
+        self.metrics = list(state["metrics"])
+
+    # -- self-play --------------------------------------------------------------------------------------
+    def _deal(self) -> State:
+        seed = Rng((self.config.seed * 1_000_003 + self.next_deal) & ((1 << 63) - 1)).next64()
+        self.next_deal += 1
+        state: State = self.game.new_game(self.config.players, self.config.options, seed=seed)
+        return state
+
+    def _seat_opponents(self) -> dict[int, Bot]:
+        """The bots of a new self-play game: none (pure self-play), or at a share ``opponent_share`` of
+        games every seat but one (drawn) played by bots drawn from ``opponents``."""
+        c = self.config
+        if not c.opponents or self.rng.random() >= c.opponent_share:
+            return {}
+        learner = int(self.rng.integers(c.players))
+        return {
+            s: make_bot(
+                self.game.name, c.opponents[int(self.rng.integers(len(c.opponents)))], int(self.rng.integers(2**31))
+            )
+            for s in range(c.players)
+            if s != learner
+        }
+
+    @torch.no_grad()
+    def _values(self, obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        x = torch.from_numpy(obs).to(self.device)
+        return self.net(x).float().cpu().numpy()  # type: ignore[no-any-return]
+
+    def selfplay_step(self, games: list[State], trajectories: list[list[list[tuple[Any, int]]]]) -> int:
+        """One step of every game: every deciding seat chooses one id (one network call for all).
+        Finished games are scored, their samples queued, and replaced by new deals. Returns games ended."""
+        deciders: list[tuple[int, int]] = []
+        obs_list: list[npt.NDArray[np.float32]] = []
+        masks: list[npt.NDArray[np.bool_]] = []
+        bot_moves: list[tuple[int, int, Any]] = []
+        for g, state in enumerate(games):
+            bots = self.slot_bots[g] if g < len(self.slot_bots) else {}
+            for seat in state.to_move():  # every seat's tensor (or bot's move) before any is applied
+                if seat in bots:
+                    bot_moves.append((g, seat, bot_move(bots[seat], state, seat)))
+                    continue
+                deciders.append((g, seat))
+                obs_list.append(state.observation_tensor(seat).reshape(-1))
+                masks.append(state.legal_action_mask(seat))
+        chosen_ids: list[int] = []
+        if deciders:
+            obs = np.stack(obs_list)
+            mask = np.stack(masks)
+            values = self._values(obs)
+            values[~mask] = -np.inf
+            chosen = values.argmax(axis=1)
+            explore = self.rng.random(len(deciders)) < self.config.epsilon
+            for k in range(len(deciders)):
+                a = int(chosen[k])
+                if explore[k]:
+                    legal = np.flatnonzero(mask[k])
+                    a = int(legal[self.rng.integers(len(legal))])
+                chosen_ids.append(a)
+        for g, seat, action in bot_moves:
+            games[g].apply(seat, action)
+        for k, (g, seat) in enumerate(deciders):
+            trajectories[g][seat].append((obs_list[k], chosen_ids[k]))
+            games[g].apply_id(seat, chosen_ids[k])
+        ended = 0
+        for g, state in enumerate(games):
+            if state.is_over():
+                returns = state.returns()
+                for seat, steps in enumerate(trajectories[g]):
+                    for o, a in steps:
+                        self.pending_obs.append(o)
+                        self.pending_ids.append(a)
+                        self.pending_ret.append(returns[seat])
+                games[g] = self._deal()
+                if g < len(self.slot_bots):
+                    self.slot_bots[g] = self._seat_opponents()
+                trajectories[g] = [[] for _ in range(self.config.players)]
+                ended += 1
+        return ended
+
+    def learn(self) -> None:
+        """Gradient steps on the queued samples (each used once, as DMC's learner does)."""
+        bs = self.config.batch_size
+        while len(self.pending_ids) >= bs:
+            obs = torch.from_numpy(np.stack(self.pending_obs[:bs])).to(self.device)
+            ids = torch.tensor(self.pending_ids[:bs], device=self.device)
+            ret = torch.tensor(self.pending_ret[:bs], dtype=torch.float32, device=self.device)
+            del self.pending_obs[:bs], self.pending_ids[:bs], self.pending_ret[:bs]
+            q = self.net(obs).gather(1, ids[:, None]).squeeze(1)
+            loss = torch.mean((q - ret) ** 2)
+            self.opt.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call]
+            nn.utils.clip_grad_norm_(self.net.parameters(), 40.0)
+            self.opt.step()
+            self.updates += 1
+            self.samples += bs
+            self.last_loss = float(loss.item())
+
+    # -- evaluation -------------------------------------------------------------------------------------
+    def evaluate(self) -> dict[str, Any]:
+        """The greedy policy in one seat (rotating) against the game's default bot in the others, on the
+        same deals at every evaluation (seeds from the run's seed), driven through seat views."""
+        c = self.config
+        opponent = default_bot_kind(self.game.name)
+        policy = _TorchPolicy(self)
+        wins = 0
+        for i in range(c.eval_games):
+            seed = Rng((c.seed ^ 0x5EED) * 7919 + i).next64()
+            state = self.game.new_game(c.players, c.options, seed=seed)
+            me = i % c.players
+            bots: dict[int, Bot] = {s: make_bot(self.game.name, opponent, seed + s) for s in range(c.players)}
+            steps = 0
+            while not state.is_over():
+                for seat in state.to_move():
+                    if seat == me:
+                        while seat in state.to_move() and state.apply_id(seat, policy.choose(state, seat)) is None:
+                            pass
+                    else:
+                        state.apply(seat, bot_move(bots[seat], state, seat))
+                    steps += 1
+                    if state.is_over():
+                        break
+                if steps > 1_000_000:
+                    raise CourtcardsError("evaluation game did not end")
+            result = state.result()
+            if result is not None and result.winner == me:
+                wins += 1
+        row = {
+            "seconds": round(self.seconds, 1),
+            "games": self.games_done,
+            "samples": self.samples,
+            "updates": self.updates,
+            "loss": round(self.last_loss, 5) if self.last_loss == self.last_loss else "",
+            "eval_games": c.eval_games,
+            "eval_wins": wins,
+            "win_rate": round(wins / c.eval_games, 4) if c.eval_games else "",
+            "fair_share": round(1 / c.players, 4),
+            "opponent": opponent,
+            "wall_seconds": round(self.wall_before + time.perf_counter() - self.wall_start, 1),
+        }
+        self.metrics.append(row)
+        return row
+
+    def write_metrics(self) -> None:
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=METRIC_FIELDS)
+        w.writeheader()
+        w.writerows(self.metrics)
+        data = buf.getvalue().encode()
+        _write_atomic(self.out / METRICS, lambda f: f.write(data))
+        plot_metrics(self.metrics, self.out / PLOT, f"{self.game.title}, {self.config.players} players")
+
+    # -- the run ---------------------------------------------------------------------------------------
+    def run(self, on_progress: Callable[[Trainer, dict[str, Any] | None], None] | None = None) -> None:
+        c = self.config
+        torch.set_num_threads(max(1, c.threads))
+        games = [self._deal() for _ in range(c.batch_games)]
+        self.slot_bots = [self._seat_opponents() for _ in range(c.batch_games)]
+        trajectories: list[list[list[tuple[Any, int]]]] = [[[] for _ in range(c.players)] for _ in range(c.batch_games)]
+        last_eval = self.seconds if self.metrics else -1e18
+        last_ckpt = self.seconds
+
+        def finished() -> bool:
+            if c.games is not None and self.games_done >= c.games:
+                return True
+            return c.minutes is not None and self.seconds >= c.minutes * 60
+
+        with _term_as_interrupt():
+            try:
+                while not finished():
+                    due = self.seconds - last_eval >= c.eval_every if c.eval_every > 0 else last_eval < -1e17
+                    if c.eval_games and due:
+                        row = self.evaluate()
+                        last_eval = self.seconds
+                        self.write_metrics()
+                        if on_progress:
+                            on_progress(self, row)
+                    start = time.perf_counter()
+                    ended = self.selfplay_step(games, trajectories)
+                    self.learn()
+                    self.seconds += time.perf_counter() - start
+                    if ended:
+                        self.games_done += ended
+                        if on_progress:
+                            on_progress(self, None)
+                    if self.seconds - last_ckpt >= c.checkpoint_every:
+                        self.save()
+                        last_ckpt = self.seconds
+                if c.eval_games:
+                    row = self.evaluate()
+                    if on_progress:
+                        on_progress(self, row)
+            finally:
+                self.save()
+                if self.metrics:
+                    self.write_metrics()
+
+
+class _TorchPolicy:
+    """The trainer's greedy policy over a state, from the seat's observation tensor (its view)."""
+
+    def __init__(self, trainer: Trainer) -> None:
+        self.trainer = trainer
+
+    def choose(self, state: State, seat: int) -> int:
+        obs = state.observation_tensor(seat).reshape(1, -1)
+        mask = state.legal_action_mask(seat)
+        values = self.trainer._values(obs)[0]
+        values[~mask] = -np.inf
+        return int(values.argmax())
+
+
+def plot_metrics(rows: Sequence[Mapping[str, Any]], path: Path, title: str) -> bool:
+    """Win rate (with a 95% Wilson interval) against training time; False when matplotlib is missing."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ModuleNotFoundError:
+        return False
+    from courtcards.analysis.stats import wilson
+
+    rows = [r for r in rows if r.get("eval_games")]
+    if not rows:
+        return False
+    xs = [float(r["seconds"]) / 60 for r in rows]
+    rates = [float(r["win_rate"]) for r in rows]
+    bounds = [wilson(int(r["eval_wins"]), int(r["eval_games"])) for r in rows]
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.plot(xs, rates, marker="o", label=f"nn vs {rows[-1]['opponent']}")
+    ax.fill_between(xs, [b[0] for b in bounds], [b[1] for b in bounds], alpha=0.2, label="95% interval")
+    ax.axhline(float(rows[-1]["fair_share"]), color="grey", linestyle="--", label="fair share")
+    ax.set_xlabel("training time (minutes)")
+    ax.set_ylabel("win rate")
+    ax.set_ylim(0, 1)
+    ax.set_title(title)
+    ax.legend(loc="best", fontsize=8)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    plt.close(fig)
+    data = buf.getvalue()
+    _write_atomic(path, lambda f: f.write(data))
+    return True
+
+
+def network_of(trainer: Trainer) -> Network:
+    """The trainer's current network as the torch-free :class:`courtcards.nn.Network` (float32)."""
+    return Network(trainer.meta() | {"format": 1, "layers": len(trainer.config.hidden) + 1}, trainer.net.weights())
+
+
+def main_command() -> str:
+    return " ".join(["courtcards", *sys.argv[1:]])

@@ -1,0 +1,350 @@
+"""Trained networks: the torch-free file format, the nn bot, and `courtcards train` end to end (issue #31)."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from courtcards.bots.base import bot_kinds, bot_move, make_bot
+from courtcards.core.errors import OptionError
+from courtcards.core.game import get_game, registered_games
+from courtcards.nn import NetworkError, NNBot, load_network, save_network, shipped_networks
+from courtcards.sim import simulate
+
+ROOT = Path(__file__).resolve().parent.parent
+# every network a game ships for itself (a variant inheriting another game's networks profile lists that
+# game's files, which the nn bot refuses for the variant)
+SHIPPED = [
+    (g.name, f) for g in registered_games() for f in shipped_networks(g.name) if load_network(f).meta["game"] == g.name
+]
+
+
+def _tiny_network(path: Path, game: str, players: int, options: dict[str, Any] | None = None, seed: int = 0) -> None:
+    """A random network in the file format (what `courtcards train` writes, without training)."""
+    g = get_game(game)
+    resolved = g.resolve_options(players, options or {})
+    obs = int(np.prod(g.observation_shape(players, resolved)))
+    n = g.num_distinct_actions(players, resolved)
+    rng = np.random.default_rng(seed)
+    weights = [(rng.normal(size=(obs, 16)), rng.normal(size=16)), (rng.normal(size=(16, n)), rng.normal(size=n))]
+    meta = {
+        "game": g.name,
+        "players": players,
+        "options": json.loads(json.dumps(resolved)),
+        "action_ids_version": 2,
+        "observation_shape": list(g.observation_shape(players, resolved)),
+        "num_actions": n,
+        "trainer": "test",
+        "seed": seed,
+    }
+    save_network(path, meta, weights)
+
+
+# -- the file format and its errors -------------------------------------------------------------------------
+def test_a_network_file_round_trips_and_computes_what_its_weights_say(tmp_path: Path) -> None:
+    path = tmp_path / "net.npz"
+    _tiny_network(path, "royale", 2)
+    net = load_network(path)
+    assert net.meta["game"] == "royale" and net.meta["players"] == 2 and net.meta["layers"] == 2
+    x = np.random.default_rng(1).normal(size=(3, *net.meta["observation_shape"])).astype(np.float32)
+    (w0, b0), (w1, b1) = net.weights
+    expected = np.maximum(x.reshape(3, -1) @ w0 + b0, 0) @ w1 + b1
+    assert np.allclose(net.forward(x), expected, atol=1e-4)
+    net.check_fits(get_game("royale"), 2, {})
+
+
+def test_a_mismatched_network_is_refused_naming_the_mismatch(tmp_path: Path) -> None:
+    path = tmp_path / "net.npz"
+    _tiny_network(path, "rank", 4, {"tokens_to_win": 1})
+    net = load_network(path)
+    with pytest.raises(NetworkError, match=r"trained for 4 players, not 5"):
+        net.check_fits(get_game("rank"), 5, {"tokens_to_win": 1})
+    with pytest.raises(NetworkError, match=r"option tokens_to_win is 5 at this table, 1 in training"):
+        net.check_fits(get_game("rank"), 4, {})
+    with pytest.raises(NetworkError, match=r"trained for the game 'rank', not 'kqp'"):
+        net.check_fits(get_game("kqp"), 4, {})
+    # the bot: a file for another game is refused when it is seated, another table size when it plays
+    with pytest.raises(OptionError, match=r"trained for 'rank', not 'royale'"):
+        make_bot("royale", f"nn:{path}")
+    bot = make_bot("rank", f"nn:{path}")
+    state = get_game("rank").new_game(5, {"tokens_to_win": 1}, seed=3)
+    seat = state.to_move()[0]
+    with pytest.raises(NetworkError, match=r"does not fit this table: it was trained for 4 players, not 5"):
+        bot_move(bot, state, seat)
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda p: p.write_bytes(b"not a zip at all"), "not a readable network file"),
+        (lambda p: p.write_bytes(p.read_bytes()[: len(p.read_bytes()) // 2]), "not a readable network file"),
+        (lambda p: p.unlink(), "no network file"),
+    ],
+    ids=["garbage", "truncated", "missing"],
+)
+def test_a_corrupt_or_missing_file_is_a_clear_error(tmp_path: Path, damage: Any, message: str) -> None:
+    path = tmp_path / "net.npz"
+    _tiny_network(path, "royale", 2)
+    damage(path)
+    with pytest.raises(NetworkError, match=message):
+        load_network(path)
+    with pytest.raises(OptionError, match=message):
+        make_bot("royale", f"nn:{path}")
+
+
+def test_a_file_without_metadata_or_with_wrong_layers_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "net.npz"
+    np.savez(path, w0=np.zeros((2, 2)))
+    with pytest.raises(NetworkError, match="no readable metadata"):
+        load_network(path)
+    _tiny_network(path, "royale", 2)
+    with zipfile.ZipFile(path) as z:
+        members = {n: z.read(n) for n in z.namelist()}
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in members.items():
+            if name != "w1.npy":
+                z.writestr(name, data)
+    with pytest.raises(NetworkError, match="layer 1 of 2 is missing"):
+        load_network(path)
+
+
+def test_a_game_without_a_shipped_network_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    import courtcards.nn as nn_module
+
+    monkeypatch.setattr(nn_module, "shipped_networks", lambda game: [])
+    with pytest.raises(OptionError, match=r"ships no trained network for the nn bot .*courtcards train royale"):
+        make_bot("royale", "nn")
+    assert "nn" not in bot_kinds("royale")
+
+
+# -- the bot --------------------------------------------------------------------------------------------------
+def test_the_nn_bot_plays_the_networks_best_legal_id_from_its_view(tmp_path: Path) -> None:
+    """At every single-id decision of random games the bot's move is the legal id of highest value for the
+    seat's observation tensor; composite choices complete to legal actions. Rank Royale's card choice is
+    simultaneous: each seat decides from its own view."""
+    for game, players in (("royale", 2), ("rank", 4), ("royals", 3)):
+        path = tmp_path / f"{game}.npz"
+        _tiny_network(path, game, players, seed=5)
+        net = load_network(path)
+        g = get_game(game)
+        state = g.new_game(players, seed=11)
+        bots = {s: NNBot(game, 0, str(path)) for s in range(players)}
+        checked = 0
+        for _ in range(300):
+            if state.is_over():
+                break
+            seat = state.to_move()[0]
+            move = bot_move(bots[seat], state, seat)
+            assert move in state.legal_actions(seat)
+            ids = state.action_ids(move)
+            if len(ids) == 1 and len(state.legal_actions(seat)) > 1:
+                values = net.forward(state.observation_tensor(seat)[None])[0]
+                legal = state.legal_action_ids(seat)
+                assert ids[0] == max(legal, key=lambda i: (values[i], -i))
+                checked += 1
+            state.apply(seat, move)
+        assert checked > 3, game
+
+
+def test_nn_is_a_bot_kind_where_a_network_ships() -> None:
+    for game, _ in SHIPPED:
+        assert "nn" in bot_kinds(game)
+
+
+# -- every shipped network, loaded without PyTorch ---------------------------------------------------------
+TORCH_FREE = """
+import sys
+sys.modules["torch"] = None  # importing torch now fails: the nn bot must not need it
+from courtcards.core.game import registered_games
+from courtcards.nn import load_network, shipped_networks
+from courtcards.sim import simulate
+played = 0
+for g in registered_games():
+    for f in shipped_networks(g.name):
+        net = load_network(f)
+        m = net.meta
+        if m["game"] != g.name:
+            continue  # a variant's inherited profile: another game's network
+        n = m["players"]
+        result = simulate(g.name, ["nn"] + ["greedy"] * (n - 1), games=1, seed=7, options=m["options"], workers=1)
+        assert result.games == 1
+        played += 1
+print("played", played)
+"""
+
+
+def test_every_shipped_network_loads_and_plays_without_torch() -> None:
+    assert SHIPPED, "no network ships with any game"
+    done = subprocess.run(
+        [sys.executable, "-c", TORCH_FREE], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["played", str(len(SHIPPED))]
+
+
+@pytest.mark.parametrize(("game", "path"), SHIPPED, ids=[f"{g}-{f.name}" for g, f in SHIPPED])
+def test_a_shipped_network_fits_its_game_and_is_small(game: str, path: Any) -> None:
+    net = load_network(path)
+    g = get_game(game)
+    net.check_fits(g, net.meta["players"], net.meta["options"])
+    assert net.meta["trainer"] == "dmc" and " train " in net.meta["command"]
+    assert len(path.read_bytes()) < 3_000_000
+
+
+# -- training end to end --------------------------------------------------------------------------------------
+needs_torch = pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="needs the train extra (torch)")
+
+
+def _train(tmp_path: Path, *args: str) -> Any:
+    from courtcards.cli.main import app
+
+    return CliRunner().invoke(app, ["train", *args], catch_exceptions=False)
+
+
+def _rows(folder: Path) -> list[dict[str, str]]:
+    with (folder / "metrics.csv").open() as f:
+        return list(csv.DictReader(f))
+
+
+@needs_torch
+def test_a_tiny_training_runs_end_to_end_and_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    common = ["royale", "--seed", "3", "--out", str(out), "--batch-games", "4", "--hidden", "32"]
+    result = _train(tmp_path, *common, "--games", "40", "--eval-games", "4", "--eval-every", "0")
+    assert result.exit_code == 0, result.output
+    for name in ("checkpoint.pt", "network.npz", "metrics.csv", "strength.png"):
+        assert (out / name).stat().st_size > 0, name
+    net = load_network(out / "network.npz")
+    assert net.meta["game"] == "royale" and net.meta["trainer"] == "dmc" and net.meta["games"] >= 40
+    rows = _rows(out)
+    assert rows and all(int(r["eval_games"]) == 4 for r in rows)
+    # the trained file plays as a bot, through simulate
+    sim = simulate("royale", [f"nn:{out / 'network.npz'}", "greedy"], games=2, seed=1, workers=1)
+    assert sim.games == 2
+    # an existing run is not overwritten; --resume continues it
+    again = _train(tmp_path, *common, "--games", "60", "--eval-games", "4")
+    assert again.exit_code == 2 and "--resume" in again.output
+    resumed = _train(tmp_path, *common, "--games", "80", "--eval-games", "4", "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert load_network(out / "network.npz").meta["games"] >= 80
+    assert len(_rows(out)) > len(rows)
+
+
+@needs_torch
+def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
+    nets = []
+    for run in ("a", "b"):
+        out = tmp_path / run
+        args = ["rank", "-n", "3", "-o", "tokens_to_win=1", "--seed", "9", "--out", str(out), "--games", "12"]
+        result = _train(tmp_path, *args, "--batch-games", "3", "--hidden", "16", "--eval-games", "0")
+        assert result.exit_code == 0, result.output
+        nets.append(load_network(out / "network.npz"))
+    for (wa, ba), (wb, bb) in zip(nets[0].weights, nets[1].weights, strict=True):
+        assert np.array_equal(wa, wb) and np.array_equal(ba, bb)
+    assert nets[0].meta["games"] == nets[1].meta["games"]
+
+
+@needs_torch
+def test_an_interrupted_run_leaves_a_loadable_checkpoint(tmp_path: Path) -> None:
+    from courtcards.train import TrainConfig, Trainer
+
+    out = tmp_path / "run"
+    trainer = Trainer(TrainConfig("royale", 2, games=10_000, hidden=(16,), batch_games=4, eval_games=0), out)
+
+    def interrupt(t: Trainer, row: Any) -> None:
+        if t.games_done >= 20:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        trainer.run(interrupt)
+    assert load_network(out / "network.npz").meta["games"] >= 20
+    again = Trainer(TrainConfig("royale", 2, games=30, hidden=(16,), batch_games=4, eval_games=0), out)
+    again.resume()
+    assert again.games_done >= 20
+    again.run()
+    assert load_network(out / "network.npz").meta["games"] >= 30
+    with pytest.raises(Exception, match="trained with hidden"):
+        Trainer(TrainConfig("royale", 2, games=30, hidden=(8,), eval_games=0), out).resume()
+
+
+@needs_torch
+def test_simultaneous_choices_are_made_from_each_seats_own_view(tmp_path: Path) -> None:
+    """Self-play records, for every seat deciding at a secret simultaneous choice, the tensor of its view
+    taken before any seat's choice is applied."""
+    from courtcards.train import TrainConfig, Trainer
+
+    trainer = Trainer(TrainConfig("royale", 2, games=1, hidden=(8,), batch_games=1, eval_games=0), tmp_path)
+    games = [trainer._deal()]
+    trajectories: list[list[list[tuple[Any, int]]]] = [[[], []]]
+    simultaneous = 0
+    for _ in range(200):
+        state = games[0]
+        movers = state.to_move()
+        before = {s: state.observation_tensor(s).reshape(-1).copy() for s in movers}
+        lengths = [len(t) for t in trajectories[0]]
+        if trainer.selfplay_step(games, trajectories):
+            break
+        for s in movers:
+            assert len(trajectories[0][s]) == lengths[s] + 1
+            assert np.array_equal(trajectories[0][s][-1][0], before[s])
+        simultaneous += len(movers) > 1
+    assert simultaneous > 0
+
+
+@pytest.mark.slow
+@needs_torch
+@pytest.mark.parametrize("game", [g.name for g in registered_games()])
+def test_every_game_trains(tmp_path: Path, game: str) -> None:
+    g = get_game(game)
+    out = tmp_path / game
+    result = _train(
+        tmp_path, game, "-n", str(g.min_players), "--games", "2", "--batch-games", "2", "--hidden", "8",
+        "--eval-games", "0", "--out", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    load_network(out / "network.npz").check_fits(g, g.min_players, {})
+    state = g.new_game(g.min_players, seed=2)
+    bot = make_bot(game, f"nn:{out / 'network.npz'}")
+    seat = state.to_move()[0]
+    assert bot_move(bot, state, seat) in state.legal_actions(seat)
+
+
+def test_a_table_the_network_was_not_trained_for_is_refused_before_any_game(tmp_path: Path) -> None:
+    path = tmp_path / "net.npz"
+    _tiny_network(path, "royale", 2)
+    with pytest.raises(OptionError, match=r"option max_rounds is 5 at this table, None in training"):
+        simulate("royale", [f"nn:{path}", "greedy"], games=1, options={"max_rounds": 5})
+    assert simulate("royale", [f"nn:{path}", "greedy"], games=1).games == 1
+
+
+def test_the_research_page_examples_of_loading_a_network_run() -> None:
+    """docs/research.md: a shipped network driving the engine, a PettingZoo agent and an OpenSpiel state."""
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("pyspiel")
+    text = (ROOT / "docs" / "research.md").read_text()
+    part = text.split("### The network file", 1)[1].split("### Train from scratch", 1)[0]
+    blocks = [b.split("```", 1)[0] for b in part.split("```python\n")[1:]]
+    assert len(blocks) == 2
+    scope: dict[str, Any] = {}
+    for block in blocks:
+        exec(compile(block, "research.md", "exec"), scope)
+    assert scope["state"].is_terminal() and sorted(scope["state"].returns()) == [-1.0, 1.0]
+
+
+def test_the_cli_and_the_bots_do_not_import_torch() -> None:
+    """Only `courtcards train` needs PyTorch: the other commands and the nn bot start without importing it."""
+    code = "import sys, courtcards.cli.main, courtcards.bots; courtcards.bots.make_bot('royale', 'nn'); "
+    code += "print('torch' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "False"
