@@ -9,6 +9,7 @@ import gc
 import json
 import logging
 import os
+import secrets
 from collections.abc import AsyncIterator, Collection
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -23,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from courtcards.bots.base import bot_kinds
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import game_names, get_game, registered_games
-from courtcards.server import browser, hints, metrics, pages
+from courtcards.server import browser, hints, metrics, pages, players
 from courtcards.server.compute import Compute
 from courtcards.server.db import Store
 from courtcards.server.guards import Guard, RateLimits, ServerConfig, origin_allowed
@@ -43,7 +44,17 @@ from courtcards.server.schemas import (
     models,
     parse_client_message,
 )
-from courtcards.server.tables import ApiError, Client, Lobby, LobbyConfig, Refused, Settings, Table, dumps
+from courtcards.server.tables import (
+    ApiError,
+    Client,
+    Lobby,
+    LobbyConfig,
+    Refused,
+    Settings,
+    Table,
+    dumps,
+    hash_token,
+)
 from courtcards.server.text import checked_text
 
 log = logging.getLogger("courtcards.server")
@@ -240,10 +251,19 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
             hints=body.hints,
         )
         seats = None if body.seats is None else [s.model_dump() for s in body.seats]
+        owner_key = secrets.token_urlsafe(24)
         table = await lobby.create(
-            body.game, body.players, dict(body.options), body.preset, seats, body.seed, settings, body.private
+            body.game,
+            body.players,
+            dict(body.options),
+            body.preset,
+            seats,
+            body.seed,
+            settings,
+            body.private,
+            owner_hash=hash_token(owner_key),
         )
-        return {"table": table.info()}
+        return {"table": table.info(), "owner_key": owner_key}
 
     @app.get("/api/tables", tags=["tables"], response_model=TableList)
     async def list_tables(
@@ -268,7 +288,8 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         """Take a free human seat; the token is shown once and acts for that seat."""
         await rates.check("join", _address(request))
         body = body or JoinTable(seat=None, name=None)
-        seat, token, table = await lobby.join(table_id, body.seat, body.name)
+        account = await players.acting_account(request)  # signed in: the seat is the account's
+        seat, token, table = await lobby.join(table_id, body.seat, body.name, None if account is None else account.id)
         return {"seat": seat, "token": token, "table": table.info()}
 
     @app.get("/api/tables/{table_id}/record", tags=["records"], response_model=GameRecordFile)
@@ -481,6 +502,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         return _page("replay.html", static)
 
     app.include_router(pages.router)
+    app.include_router(players.router)
     app.include_router(hints.router)
     metrics.install(app, lobby, spectators)
     app.include_router(metrics.router)

@@ -147,6 +147,9 @@ class TableInfo(BaseModel):
 
 class TableResponse(BaseModel):
     table: TableInfo
+    owner_key: str | None = Field(
+        None, description="The creator's key (shown once, when the table is made): it mutes seats in the chat."
+    )
 
 
 class TableList(BaseModel):

@@ -109,6 +109,7 @@ class Seat:
     bot: str | None
     name: str | None = None
     token_hash: str | None = None
+    account_id: int | None = None  # the account holding the seat (None: a guest, or nobody yet)
     connections: int = 0
     gone_since: float = 0.0
     stand_in: bool = False
@@ -183,7 +184,15 @@ def table_info(
 
 def _seats(rows: list[dict[str, Any]]) -> list[Seat]:
     return [
-        Seat(seat=r["seat"], type=r["kind"], bot=r["bot"], name=r["name"], token_hash=r["token_hash"]) for r in rows
+        Seat(
+            seat=r["seat"],
+            type=r["kind"],
+            bot=r["bot"],
+            name=r["name"],
+            token_hash=r["token_hash"],
+            account_id=r.get("account_id"),
+        )
+        for r in rows
     ]
 
 
@@ -306,6 +315,7 @@ class Table:
     created: float
     store: Store
     private: bool = False
+    owner_hash: str | None = None  # SHA-256 of the creator's key (chat: mutes seats)
     owned: bool = True  # this process plays the table's bots (with several processes: it holds the lease)
     announce: Callable[[str, int, int], None] | None = None  # tells other processes a seat's connections here
     snapshot_every: int = 100
@@ -599,6 +609,7 @@ class Table:
             if row["token_hash"] != place.token_hash or row["name"] != place.name:
                 place.token_hash, place.name, place.gone_since = row["token_hash"], row["name"], time.time()
                 changed = True
+            place.account_id = row.get("account_id")
         if changed:
             self.track_decisions()
             self.broadcast()
@@ -869,6 +880,7 @@ class Lobby:
             created=st.created,
             store=self.store,
             private=st.private,
+            owner_hash=st.owner_hash,
             snapshot_every=self.config.snapshot_every,
             compute=self.compute,
         )
@@ -959,6 +971,7 @@ class Lobby:
         settings: Settings,
         private: bool | None = None,
         rematch_of: str | None = None,
+        owner_hash: str | None = None,
     ) -> Table:
         """A new table; ``private`` (default: when a seat is human) keeps it off the list, joined by link.
         ``rematch_of``: the finished table it is the rematch of (RematchExists if that one has one)."""
@@ -1020,6 +1033,7 @@ class Lobby:
             created=now,
             store=self.store,
             private=private,
+            owner_hash=owner_hash,
             snapshot_every=self.config.snapshot_every,
             compute=self.compute,
         )
@@ -1037,9 +1051,18 @@ class Lobby:
             "private": private,
             "version": 0,
             "updated": now,
+            "owner_hash": owner_hash,
         }
         seat_rows = [
-            {"table_id": tid, "seat": s.seat, "kind": s.type, "bot": s.bot, "name": s.name, "token_hash": None}
+            {
+                "table_id": tid,
+                "seat": s.seat,
+                "kind": s.type,
+                "bot": s.bot,
+                "name": s.name,
+                "token_hash": None,
+                "account_id": None,
+            }
             for s in seat_list
         ]
 
@@ -1091,7 +1114,9 @@ class Lobby:
 
         return await asyncio.to_thread(read)
 
-    async def join(self, table_id: str, seat_no: int | None, name: str | None) -> tuple[int, str, Table]:
+    async def join(
+        self, table_id: str, seat_no: int | None, name: str | None, account_id: int | None = None
+    ) -> tuple[int, str, Table]:
         table = await self.get(table_id)
         async with table.lock:
             if seat_no is None:
@@ -1119,7 +1144,7 @@ class Lobby:
                 done = conn.execute(
                     sa.update(seats_t)
                     .where(seats_t.c.table_id == tid, seats_t.c.seat == sno, seats_t.c.token_hash.is_(None))
-                    .values(token_hash=digest, name=seat_name)
+                    .values(token_hash=digest, name=seat_name, account_id=account_id)
                 ).rowcount
                 if done and full:
                     conn.execute(
@@ -1133,8 +1158,56 @@ class Lobby:
                 raise ApiError(409, "seat_taken", f"seat {sno} is already taken")
             seat.token_hash = digest
             seat.name = seat_name
+            seat.account_id = account_id
             seat.gone_since = time.time()
             table.track_decisions()
             table.broadcast()
             log.info("table %s: seat %d joined", table.id, sno)
             return sno, token, table
+
+    async def set_account(self, table: Table, seat_no: int, account_id: int) -> None:
+        """Put a seat in an account (a guest's seat, claimed); ApiError if another account holds it."""
+        async with table.lock:
+            seat = table.seats[seat_no]
+            if seat.account_id not in (None, account_id):
+                raise ApiError(409, "seat_claimed", f"seat {seat_no} belongs to another account")
+            tid = table.id
+
+            def write(conn: Connection) -> int:
+                done = conn.execute(
+                    sa.update(seats_t)
+                    .where(
+                        seats_t.c.table_id == tid,
+                        seats_t.c.seat == seat_no,
+                        sa.or_(seats_t.c.account_id.is_(None), seats_t.c.account_id == account_id),
+                    )
+                    .values(account_id=account_id)
+                ).rowcount
+                self.store.notify(conn, tid)
+                return int(done)
+
+            if not await self.store.write(write):
+                await table.catch_up()
+                raise ApiError(409, "seat_claimed", f"seat {seat_no} belongs to another account")
+            seat.account_id = account_id
+            log.info("table %s: seat %d claimed by an account", tid, seat_no)
+
+    async def new_token(self, table: Table, seat_no: int) -> str:
+        """A new token for a taken human seat (its account asked, from a browser without it); the old one
+        stops working for new connections."""
+        async with table.lock:
+            token = secrets.token_urlsafe(24)
+            digest, tid = hash_token(token), table.id
+
+            def write(conn: Connection) -> None:
+                conn.execute(
+                    sa.update(seats_t)
+                    .where(seats_t.c.table_id == tid, seats_t.c.seat == seat_no)
+                    .values(token_hash=digest)
+                )
+                self.store.notify(conn, tid)
+
+            await self.store.write(write)
+            table.seats[seat_no].token_hash = digest
+            table.broadcast()
+            return token
