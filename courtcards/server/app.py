@@ -24,12 +24,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from courtcards.bots.base import bot_kinds
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import game_names, get_game, registered_games
-from courtcards.server import browser, hints, metrics, pages, players
+from courtcards.server import browser, chat, hints, metrics, pages, players
 from courtcards.server.compute import Compute
 from courtcards.server.db import Store
-from courtcards.server.guards import Guard, RateLimits, ServerConfig, origin_allowed
+from courtcards.server.guards import Guard, RateLimits, ServerConfig, origin_allowed, rate_item
 from courtcards.server.replay import Replays
 from courtcards.server.schemas import (
+    ChatMessage,
     CheckMessage,
     CheckReply,
     DefaultsResponse,
@@ -37,6 +38,7 @@ from courtcards.server.schemas import (
     GameRecordFile,
     GamesResponse,
     JoinResponse,
+    MuteMessage,
     PingMessage,
     ReplayResponse,
     TableList,
@@ -168,6 +170,8 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         lobby.compute = Compute(cfg.compute_workers, cfg.compute_queue)
     rates = RateLimits(cfg, store.engine if store.shared else None)
     replays = Replays()
+    chat_rate = rate_item(cfg.rate_chat)
+    chat_per = float(chat_rate.get_expiry()) if chat_rate else 0.0
     spectators: dict[str, int] = {}  # address -> its spectator sockets
     # built now, from the games registered now: the API's models list every one of their views
     view_models = models()
@@ -393,6 +397,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         pump = asyncio.create_task(client.pump())
         receiver = asyncio.create_task(_receive(websocket, table, client))
         table.attach(client)
+        chat.greet(table, client)
         try:
             await asyncio.wait([pump, receiver], return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -439,6 +444,16 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
             return
         if isinstance(msg, PingMessage):
             client.push('{"type":"pong"}')
+            return
+        if isinstance(msg, ChatMessage):
+            refused_chat = chat.say(table, client, msg.text, chat_rate.amount if chat_rate else 0, chat_per)
+            if refused_chat is not None:
+                client.push(refused_chat)
+            return
+        if isinstance(msg, MuteMessage):
+            refused_mute = chat.mute(table, msg.owner[:128], msg.seat, msg.muted)
+            if refused_mute is not None:
+                client.push(refused_mute)
             return
         if client.seat is None:
             client.push(table.error("spectator", "spectators cannot act; join a seat to play"))

@@ -212,6 +212,11 @@ def _item(spec: str) -> RateLimitItem | None:
     return parse(spec)
 
 
+def rate_item(spec: str) -> RateLimitItem | None:
+    """The limit ``spec`` means (None: no limit)."""
+    return _item(spec)
+
+
 def check_rate(spec: str) -> str:
     """``spec`` if ``limits`` can read it (e.g. 30/minute), else ValueError naming the input."""
     try:

@@ -35,6 +35,7 @@ from courtcards.core.errors import (
 from courtcards.core.game import Game, get_game
 from courtcards.core.record import GameRecord
 from courtcards.core.state import Action, State
+from courtcards.server.chat import ChatRoom
 from courtcards.server.db import (
     Store,
     StoredTable,
@@ -323,6 +324,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     conns: set[Client] = field(default_factory=set)
+    chat: ChatRoom = field(default_factory=ChatRoom)
     decision_start: dict[int, float] = field(default_factory=dict)
     bots: dict[int, Bot] = field(default_factory=dict)
     driver: asyncio.Task[None] | None = None
