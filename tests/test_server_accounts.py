@@ -41,6 +41,14 @@ def client(db_path: Path) -> Iterator[TestClient]:
         yield c
 
 
+def browser(c: TestClient) -> TestClient:
+    """Another browser (cookies of its own) on the same running server: it shares the server's event loop
+    (a TestClient of its own would run each request in a loop of its own, where no table's task lives)."""
+    other = TestClient(c.app)
+    other.portal = c.portal
+    return other
+
+
 def state(c: TestClient) -> Any:
     return c.app.state  # type: ignore[attr-defined]
 
@@ -88,7 +96,7 @@ def test_sign_up_sets_an_httponly_samesite_cookie_and_signs_in(client: TestClien
     me = client.get("/api/session").json()
     assert me["account"] == {"username": "Ann"} and me["csrf"] == r.json()["csrf"]
     # the name is taken whatever its case
-    other = TestClient(client.app)
+    other = browser(client)
     err(other.post("/api/accounts", json={"username": "ann", "password": PASSWORD}), 409, "username_taken")
 
 
@@ -109,7 +117,7 @@ def test_bad_usernames_and_passwords_are_refused(client: TestClient) -> None:
 
 def test_wrong_password_and_unknown_user_get_the_same_answer(client: TestClient) -> None:
     sign_up(client, "ann")
-    fresh = TestClient(client.app)
+    fresh = browser(client)
     wrong = fresh.post("/api/session", json={"username": "ann", "password": "not the password"})
     nobody = fresh.post("/api/session", json={"username": "bob", "password": PASSWORD})
     for r in (wrong, nobody):
@@ -125,11 +133,11 @@ def test_sign_in_makes_a_new_session_never_the_one_the_browser_brought(client: T
     """Session fixation: a cookie planted before sign-in (made up, or the attacker's own session) is
     never the session the victim gets, and the planted real session ends."""
     sign_up(client, "ann")
-    attacker = TestClient(client.app)
+    attacker = browser(client)
     sign_up(attacker, "mallory")
     planted = attacker.cookies["cc_session"]
     for value in ("chosen-by-the-attacker", planted):
-        victim = TestClient(client.app)
+        victim = browser(client)
         r = victim.post(
             "/api/session", json={"username": "ann", "password": PASSWORD}, headers={"cookie": f"cc_session={value}"}
         )
@@ -151,7 +159,7 @@ def test_sign_out_ends_the_session(client: TestClient) -> None:
     cookie = client.cookies["cc_session"]
     err(client.delete("/api/session"), 403, "bad_csrf")
     assert client.delete("/api/session", headers={"x-csrf-token": csrf}).status_code == 200
-    replay = TestClient(client.app)  # a copy of the old cookie is worth nothing now
+    replay = browser(client)  # a copy of the old cookie is worth nothing now
     assert replay.get("/api/session", headers={"cookie": f"cc_session={cookie}"}).json()["account"] is None
 
 
@@ -234,7 +242,7 @@ def test_claim_a_guest_seat_then_play_it_from_another_browser(client: TestClient
     games = client.get("/api/account/games").json()["games"]
     assert [(g["table"]["id"], g["seat"]) for g in games] == [(tid, seat)]
     # another browser, signed in as ann, gets a token of its own for the seat: the old one ends
-    laptop = TestClient(client.app)
+    laptop = browser(client)
     lcsrf = laptop.post("/api/session", json={"username": "ann", "password": PASSWORD}).json()["csrf"]
     new = laptop.post(f"/api/account/games/{tid}/token", headers={"x-csrf-token": lcsrf}).json()
     assert new["seat"] == seat and new["token"] != token
@@ -248,12 +256,12 @@ def test_claim_a_guest_seat_then_play_it_from_another_browser(client: TestClient
 
 def test_no_other_accounts_data_leaks(client: TestClient) -> None:
     tid, _, token = guest_table(client)
-    ann = TestClient(client.app)
+    ann = browser(client)
     acsrf = sign_up(ann, "ann")
     assert ann.post(
         "/api/account/claim", json={"table": tid, "token": token}, headers={"x-csrf-token": acsrf}
     ).is_success
-    bob = TestClient(client.app)
+    bob = browser(client)
     bcsrf = sign_up(bob, "bob")
     assert bob.get("/api/account/games").json()["games"] == []
     err(bob.post(f"/api/account/games/{tid}/token", headers={"x-csrf-token": bcsrf}), 404, "not_your_table")
@@ -271,7 +279,7 @@ def test_no_other_accounts_data_leaks(client: TestClient) -> None:
     # ann's CSRF token is no good with bob's cookie
     err(bob.post(f"/api/account/games/{tid}/token", headers={"x-csrf-token": acsrf}), 403, "bad_csrf")
     # a guest without a session sees nothing of either
-    err(TestClient(client.app).get("/api/account/games"), 401, "not_signed_in")
+    err(browser(client).get("/api/account/games"), 401, "not_signed_in")
     # nothing an account answers holds a password hash, a session or a seat token
     for c in (ann, bob):
         text = c.get("/api/account/games").text + c.get("/api/session").text
@@ -321,7 +329,7 @@ def test_accounts_cli_create_disable_enable_reset(db_path: Path) -> None:
     r = runner.invoke(cli_app, ["accounts", "create", "dave", *args], input="pw-one-two\npw-one-two\n")
     assert r.exit_code == 0, r.output
     with server(db_path) as c:
-        phone = TestClient(c.app)
+        phone = browser(c)
         assert phone.post("/api/session", json={"username": "carol", "password": PASSWORD}).status_code == 200
         assert runner.invoke(cli_app, ["accounts", "disable", "carol", *args]).exit_code == 0
         assert phone.get("/api/session").json()["account"] is None  # its session ended

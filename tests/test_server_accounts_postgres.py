@@ -17,6 +17,14 @@ from courtcards.server.guards import ServerConfig
 PASSWORD = "correct horse battery"
 
 
+def browser(c: TestClient) -> TestClient:
+    """Another browser (cookies of its own) on the same running server: it shares the server's event loop
+    (a TestClient of its own would run each request in a loop of its own, where no table's task lives)."""
+    other = TestClient(c.app)
+    other.portal = c.portal
+    return other
+
+
 def test_accounts_on_postgres_after_an_upgrade_from_0003(postgres_url: str) -> None:  # noqa: F811
     from alembic import command
     from alembic.config import Config
@@ -57,7 +65,7 @@ def test_accounts_on_postgres_after_an_upgrade_from_0003(postgres_url: str) -> N
         r = c.post("/api/account/claim", json={"table": "pgabc2", "token": "old-token"}, headers={"x-csrf-token": csrf})
         assert r.status_code == 200, r.text
         assert [g["table"]["id"] for g in c.get("/api/account/games").json()["games"]] == ["pgabc2"]
-        other = TestClient(c.app)
+        other = browser(c)
         for status in (401, 200, 429):  # the shared (database) rate limit counts sign-ins
             password = PASSWORD if status != 401 else "wrong password"
             assert other.post("/api/session", json={"username": "pgann", "password": password}).status_code == status

@@ -120,3 +120,27 @@ def list_(database: Database = Path("courtcards.sqlite"), database_url: Database
     for row in list_accounts(_engine(database, database_url)):
         made = time.strftime("%Y-%m-%d %H:%M", time.gmtime(row["created"]))
         typer.echo(f"{row['username']}\t{made}\t{'disabled' if row['disabled'] else 'active'}")
+
+
+@accounts_app.command()
+def anchor(
+    game: Annotated[str, typer.Argument(help="The game, e.g. one of courtcards games.")],
+    bot: Annotated[str, typer.Argument(help="The bot kind.")],
+    mu: Annotated[float, typer.Argument(help="Its rating's mu (openskill), e.g. from courtcards ladder.")],
+    sigma: Annotated[float, typer.Argument(help="Its rating's sigma.")] = 1.0,
+    database: Database = Path("courtcards.sqlite"),
+    database_url: DatabaseUrl = None,
+) -> None:
+    """Fix a bot's rating in a game (the anchor people are rated against; default: openskill's start)."""
+    from courtcards.bots.base import bot_kinds
+    from courtcards.core.game import game_names
+    from courtcards.server.ratings import set_anchor
+
+    if game not in game_names():
+        raise fail(f"there is no game {game!r}; games: {', '.join(game_names())}")
+    if bot not in bot_kinds(game):
+        raise fail(f"there is no bot {bot!r} for {game}; bots: {', '.join(bot_kinds(game))}")
+    if not sigma > 0:
+        raise fail(f"sigma must be above 0, not {sigma}")
+    set_anchor(_engine(database, database_url), game, bot, mu, sigma)
+    typer.echo(f"{bot} is anchored at mu {mu:g}, sigma {sigma:g} in {game}")

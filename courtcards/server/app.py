@@ -98,6 +98,7 @@ class CreateTable(BaseModel):
         None, gt=0, le=86400, description="Seconds per decision; then the seat's bot moves."
     )
     hints: bool | None = Field(None, description="The Hint button (default: on when a bot has a seat).")
+    rated: bool = Field(False, description="Rated: only signed-in accounts take its seats; the end rates them.")
 
 
 class JoinTable(BaseModel):
@@ -248,11 +249,14 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """Create a table; join its human seats with POST /api/tables/{id}/join."""
         await rates.check("create", _address(request))
+        if body.rated and await players.acting_account(request) is None:
+            raise ApiError(403, "account_needed", "sign in to make a rated table")
         settings = Settings(
             bot_delay=body.bot_delay,
             absent_timeout=body.absent_timeout,
             move_time_limit=body.move_time_limit,
             hints=body.hints,
+            rated=body.rated,
         )
         seats = None if body.seats is None else [s.model_dump() for s in body.seats]
         owner_key = secrets.token_urlsafe(24)
@@ -293,6 +297,12 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         await rates.check("join", _address(request))
         body = body or JoinTable(seat=None, name=None)
         account = await players.acting_account(request)  # signed in: the seat is the account's
+        table = await lobby.get(table_id)
+        if table.settings.rated:
+            if account is None:
+                raise ApiError(403, "account_needed", "rated tables are for accounts: sign in to take a seat")
+            if any(s.account_id == account.id for s in table.seats):
+                raise ApiError(409, "already_seated", "this account has a seat at this rated table already")
         seat, token, table = await lobby.join(table_id, body.seat, body.name, None if account is None else account.id)
         return {"seat": seat, "token": token, "table": table.info()}
 

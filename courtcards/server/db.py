@@ -126,6 +126,31 @@ sessions_t = sa.Table(  # a signed-in browser: the SHA-256 of its cookie, never 
     sa.Index("ix_cc_sessions_account", "account_id"),
 )
 
+ratings_t = sa.Table(  # openskill ratings per game: accounts ("a:ID"), and bots' anchors ("bot:KIND") if set
+    "cc_ratings",
+    metadata,
+    sa.Column("player", sa.String(48), primary_key=True),
+    sa.Column("game", sa.String(32), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+
+rating_events_t = sa.Table(  # one row per account per rated game: the rating (ordinal) before and after
+    "cc_rating_events",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("player", sa.String(48), nullable=False),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("table_id", sa.String(16), nullable=False),
+    sa.Column("place", sa.Integer, nullable=False),
+    sa.Column("before", sa.Float, nullable=False),
+    sa.Column("after", sa.Float, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_cc_rating_events_player", "player", "game", "at"),
+)
+
 NOTIFY_CHANNEL = "cc_tables"
 
 

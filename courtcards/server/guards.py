@@ -29,7 +29,7 @@ PAGE_CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
     "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
-PAGE_PREFIXES = ("/static/", "/table/", "/join/", "/replay/")
+PAGE_PREFIXES = ("/static/", "/table/", "/join/", "/replay/", "/leaderboard", "/players/")
 SWEEP_LOCK = 0x63635357  # the advisory lock of the rate-limit sweep
 OPERATOR_PATHS = ("/healthz", "/readyz", "/metrics")  # probes and scrapes: not counted as reads
 REQUEST_ID_RE = re.compile(r"[A-Za-z0-9._-]{1,64}")  # an X-Request-ID from a proxy is kept if it looks like one

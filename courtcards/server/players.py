@@ -6,13 +6,16 @@ Routes under /api/session, /api/accounts and /api/account; the rules are in acco
 from __future__ import annotations
 
 import asyncio
+import html
 from typing import Annotated, Any
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from courtcards.server import accounts
+from courtcards.core.game import game_names, get_game
+from courtcards.server import accounts, pages, ratings
 from courtcards.server.accounts import COOKIE, CSRF_HEADER, Account, AccountError, Session
 from courtcards.server.db import Store, seats_t, tables_t
 from courtcards.server.guards import RateLimits, ServerConfig, origin_allowed
@@ -270,3 +273,103 @@ async def guest_games(body: GuestSeats, request: Request) -> dict[str, Any]:
     # a seat whose token was rotated in memory (another process) is checked against the table in memory
     pairs = [(t, s) for t, s in pairs if t not in lobby.tables or lobby.tables[t].seats[s].token_hash is not None]
     return {"games": await _games(lobby, pairs[:MAX_MY_GAMES])}
+
+
+# -- ratings: leaderboard and profiles (JSON, and pages rendered here: no script needed) ----------------
+def _known_game(name: str) -> None:
+    if name not in game_names():
+        raise ApiError(404, "not_found", f"there is no game {name[:32]!r}")
+
+
+@router.get("/api/ratings/{game}", tags=["ratings"])
+async def ratings_of(game: str, request: Request, limit: int = Query(100, ge=1, le=500)) -> dict[str, Any]:
+    """The leaderboard of one game: accounts by rating (openskill ordinal, mu - 3 sigma), best first."""
+    _known_game(game)
+    rows = await asyncio.to_thread(ratings.leaderboard, _store(request).engine, game, limit)
+    return {"game": game, "title": get_game(game).title, "players": rows}
+
+
+@router.get("/api/players/{username}", tags=["ratings"])
+async def player_of(username: str, request: Request) -> dict[str, Any]:
+    """An account's public profile: ratings per game, their history, recent rated games."""
+    found = await asyncio.to_thread(ratings.profile, _store(request).engine, username[:64], game_names())
+    if found is None:
+        raise ApiError(404, "not_found", f"there is no player {username[:32]!r}")
+    return found
+
+
+def _plot(points: list[dict[str, Any]], width: int = 560, height: int = 160) -> str:
+    """The rating after each game, as an inline SVG polyline (numbers only: nothing to escape)."""
+    values = [points[0]["before"], *(p["after"] for p in points)] if points else []
+    if len(values) < 2:
+        return ""
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    pad = 8
+    xs = [pad + i * (width - 2 * pad) / (len(values) - 1) for i in range(len(values))]
+    ys = [height - pad - (v - low) * (height - 2 * pad) / span for v in values]
+    line = " ".join(f"{x:.1f},{y:.1f}" for x, y in zip(xs, ys, strict=True))
+    dots = "".join(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5"/>' for x, y in zip(xs, ys, strict=True))
+    return (
+        f'<svg class="rating-plot" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
+        f'aria-label="rating after each game, from {values[0]:.1f} to {values[-1]:.1f}">'
+        f'<text x="{pad}" y="12" font-size="10">{high:.1f}</text>'
+        f'<text x="{pad}" y="{height - 2}" font-size="10">{low:.1f}</text>'
+        f'<polyline fill="none" stroke="#2c6e49" stroke-width="2" points="{line}"/>'
+        f'<g fill="#2c6e49">{dots}</g></svg>'
+    )
+
+
+@router.get("/leaderboard", include_in_schema=False)
+async def leaderboards(request: Request) -> HTMLResponse:
+    items = "".join(
+        f'<li><a href="/leaderboard/{html.escape(n)}">{html.escape(get_game(n).title)}</a></li>' for n in game_names()
+    )
+    return pages.page("Leaderboards", f"<p>Ratings from rated games between accounts, per game:</p><ul>{items}</ul>")
+
+
+@router.get("/leaderboard/{game}", include_in_schema=False)
+async def leaderboard_page(game: str, request: Request) -> HTMLResponse:
+    if game not in game_names():
+        return pages.page("Leaderboard", "<p>There is no such game.</p>")
+    rows = await asyncio.to_thread(ratings.leaderboard, _store(request).engine, game, 200)
+    title = get_game(game).title
+    if not rows:
+        body = f"<p>Nobody has a {html.escape(title)} rating yet: make a rated table in the lobby.</p>"
+    else:
+        trs = "".join(
+            f'<tr><td>{i}</td><td><a href="/players/{html.escape(r["username"])}">{html.escape(r["username"])}</a>'
+            f"</td><td>{r['rating']:.1f}</td><td>{r['games']}</td></tr>"
+            for i, r in enumerate(rows, 1)
+        )
+        body = (
+            '<table class="standings leaderboard"><thead><tr><th>#</th><th>Player</th><th>Rating</th>'
+            f"<th>Rated games</th></tr></thead><tbody>{trs}</tbody></table>"
+            '<p class="muted">Rating: openskill (Plackett-Luce) mu - 3 sigma. Bots are fixed anchors.</p>'
+        )
+    return pages.page(f"Leaderboard: {title}", body)
+
+
+@router.get("/players/{username}", include_in_schema=False)
+async def profile_page(username: str, request: Request) -> HTMLResponse:
+    found = await asyncio.to_thread(ratings.profile, _store(request).engine, username[:64], game_names())
+    if found is None:
+        response = pages.page("Player", "<p>There is no such player.</p>")
+        response.status_code = 404
+        return response
+    parts = []
+    for game, r in found["ratings"].items():
+        history = found["history"].get(game, [])
+        recent = "".join(
+            f'<li><a href="/replay/{html.escape(e["table"])}">table {html.escape(e["table"])}</a>: '
+            f"place {e['place']}, rating {e['before']:.1f} → {e['after']:.1f}</li>"
+            for e in reversed(history[-10:])
+        )
+        parts.append(
+            f'<section class="rating" data-game="{html.escape(game)}"><h2>{html.escape(get_game(game).title)}</h2>'
+            f'<p>Rating <strong class="rating-value">{r["rating"]:.1f}</strong> '
+            f"(mu {r['mu']:.2f}, sigma {r['sigma']:.2f}) after {r['games']} rated games.</p>"
+            f"{_plot(history)}<h3>Recent rated games</h3><ul>{recent}</ul></section>"
+        )
+    body = "".join(parts) or "<p>No rated games yet.</p>"
+    return pages.page(f"Player {found['username']}", body)

@@ -124,6 +124,7 @@ class TableSettings(BaseModel):
     absent_timeout: float
     move_time_limit: float | None
     hints: bool | None
+    rated: bool = Field(False, description="The game's end rates its players (accounts only; bots are anchors).")
 
 
 class GameResult(BaseModel):

@@ -142,6 +142,7 @@ class Settings:
     absent_timeout: float = 60.0
     move_time_limit: float | None = None
     hints: bool | None = None  # the Hint button; None: on when a bot has a seat
+    rated: bool = False  # the game's end rates its accounts (only accounts take its seats)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -149,6 +150,7 @@ class Settings:
             "absent_timeout": self.absent_timeout,
             "move_time_limit": self.move_time_limit,
             "hints": self.hints,
+            "rated": self.rated,
         }
 
 
@@ -203,6 +205,7 @@ def _settings(data: dict[str, Any]) -> Settings:
         absent_timeout=float(data["absent_timeout"]),
         move_time_limit=data.get("move_time_limit"),
         hints=data.get("hints"),
+        rated=bool(data.get("rated", False)),
     )
 
 
@@ -586,8 +589,13 @@ class Table:
         if self.state.is_over():
             result = self.result()
             log.info("table %s: game over after %d actions", self.id, self.state.version)
+            rate = self.rating_input()
 
             def finish(conn: Connection) -> None:
+                if rate is not None:
+                    from courtcards.server.ratings import rate_game
+
+                    rate_game(conn, self.game.name, tid, rate[0], rate[1], now)
                 conn.execute(
                     sa.update(tables_t)
                     .where(tables_t.c.id == tid)
@@ -599,6 +607,21 @@ class Table:
             self.snapshot()
         elif self.snapshot_every and self.state.version % self.snapshot_every == 0:
             self.snapshot()
+
+    def rating_input(self) -> tuple[list[str], list[int]] | None:
+        """A rated game's players (account or bot keys, by seat) and its ranking; None: not rated."""
+        res = self.state.result()
+        if not self.settings.rated or res is None:
+            return None
+        keys = []
+        for s in self.seats:
+            if s.type == "bot":
+                keys.append(f"bot:{self.bot_kind(s.seat)}")
+            elif s.account_id is not None:
+                keys.append(f"a:{s.account_id}")
+            else:
+                return None  # a guest's seat (only from before the table was rated): nobody is rated
+        return keys, list(res.ranking)
 
     async def catch_up(self) -> bool:
         """Apply what other processes stored (actions, joined seats). Lock held. Whether anything changed."""
