@@ -69,6 +69,42 @@ class MyGames(BaseModel):
     games: list[MyGame]
 
 
+class RatedPlayer(BaseModel):
+    username: str
+    rating: float = Field(description="openskill ordinal: mu - 3 sigma.")
+    mu: float
+    sigma: float
+    games: int
+
+
+class Leaderboard(BaseModel):
+    game: str
+    title: str
+    players: list[RatedPlayer]
+
+
+class GameRating(BaseModel):
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+
+
+class RatingChange(BaseModel):
+    table: str
+    place: int = Field(description="1: first.")
+    before: float
+    after: float
+    at: float
+
+
+class Profile(BaseModel):
+    username: str
+    created: float
+    ratings: dict[str, GameRating]
+    history: dict[str, list[RatingChange]]
+
+
 class SeatToken(BaseModel):
     seat: int
     token: str
@@ -281,7 +317,7 @@ def _known_game(name: str) -> None:
         raise ApiError(404, "not_found", f"there is no game {name[:32]!r}")
 
 
-@router.get("/api/ratings/{game}", tags=["ratings"])
+@router.get("/api/ratings/{game}", tags=["ratings"], response_model=Leaderboard)
 async def ratings_of(game: str, request: Request, limit: int = Query(100, ge=1, le=500)) -> dict[str, Any]:
     """The leaderboard of one game: accounts by rating (openskill ordinal, mu - 3 sigma), best first."""
     _known_game(game)
@@ -289,7 +325,7 @@ async def ratings_of(game: str, request: Request, limit: int = Query(100, ge=1, 
     return {"game": game, "title": get_game(game).title, "players": rows}
 
 
-@router.get("/api/players/{username}", tags=["ratings"])
+@router.get("/api/players/{username}", tags=["ratings"], response_model=Profile)
 async def player_of(username: str, request: Request) -> dict[str, Any]:
     """An account's public profile: ratings per game, their history, recent rated games."""
     found = await asyncio.to_thread(ratings.profile, _store(request).engine, username[:64], game_names())

@@ -8,7 +8,7 @@ import re
 import secrets
 from typing import TYPE_CHECKING
 
-from browser_ui import expect, join, play_first_legal, wait_state, wait_turn_or_end
+from browser_ui import expect, join, play_first_legal, play_until_over, wait_state, wait_turn_or_end
 
 if TYPE_CHECKING:
     from conftest import Pages, Server
@@ -85,6 +85,22 @@ def test_guest_comes_back_makes_an_account_claims_the_seat_and_resumes_elsewhere
     wait_state(laptop)
     expect(laptop.locator("#role")).to_have_text("seat 1")
     expect(laptop.locator("#chat-log li .text")).to_have_text("<b>good luck</b>")  # the players' chat so far
+    # a rated game against a bot (a fixed anchor): finished, it puts a rating on the player's profile
+    laptop.goto(server.base + "/")
+    laptop.wait_for_function(READY)
+    laptop.select_option("#game", "royale")
+    laptop.click(".advanced summary")
+    laptop.fill("#bot_delay", "0")
+    laptop.check("#rated")
+    laptop.click("#create")
+    laptop.click('#created .sit[data-seat="0"]')
+    laptop.wait_for_url("**/table/*")
+    wait_state(laptop)
+    play_until_over(laptop, max_moves=2000)
+    laptop.goto(f"{server.base}/players/{user}")
+    expect(laptop.locator(".rating[data-game=royale] .rating-value")).to_be_visible()
+    expect(laptop.locator(".rating[data-game=royale] svg.rating-plot")).to_be_visible()
+    expect(laptop.locator(".rating[data-game=royale]")).to_contain_text("after 1 rated games")
     # a wrong password says so, and signs nobody in
     other = pages.new("/")
     other.wait_for_function(READY)

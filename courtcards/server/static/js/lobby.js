@@ -144,7 +144,7 @@ function tableBody() {
   return {
     game: g.name, players, options, preset: $("preset").value || null, seats,
     seed: num("seed"), bot_delay: num("bot_delay") ?? 0.6, absent_timeout: num("absent_timeout") ?? 60,
-    move_time_limit: num("move_time_limit"),
+    move_time_limit: num("move_time_limit"), rated: $("rated").checked,
   };
 }
 

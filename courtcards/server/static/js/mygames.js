@@ -10,7 +10,9 @@ const me = { account: null, mode: "in" };
 function renderAccount() {
   const box = clear($("account"));
   if (me.account) {
-    box.append(el("span", { id: "signed-in" }, "Signed in as ", el("strong", {}, me.account.username)),
+    box.append(el("span", { id: "signed-in" }, "Signed in as ",
+      el("a", { href: `/players/${encodeURIComponent(me.account.username)}` }, el("strong", {}, me.account.username))),
+      el("a", { class: "button", href: "/leaderboard" }, "Leaderboards"),
       el("button", { type: "button", id: "sign-out", onclick: signOut }, "Sign out"));
   } else {
     box.append(el("span", { class: "muted" }, "Playing as a guest."),
