@@ -133,3 +133,46 @@ def test_the_creator_mutes_a_seat(client: TestClient) -> None:
         assert next_of(b, "muted")["seats"] == []
         b.send_json({"type": "chat", "text": "thanks"})
         assert next_of(a, "chat")["text"] == "thanks"
+
+
+# -- undo against bots (in this file: it is a message of the same socket) -------------------------------
+def my_turn(ws: Any) -> dict[str, Any]:
+    """The latest state once this seat must decide (the bots, without delay, play until then)."""
+    last: dict[str, Any] | None = None
+    while True:
+        ws.send_json({"type": "ping"})
+        while (msg := ws.receive_json())["type"] != "pong":
+            if msg["type"] == "state":
+                last = msg
+        if last is not None and (last["legal"] or last["status"] == "finished"):
+            return last
+
+
+def test_undo_against_bots_in_a_casual_game_only(tmp_path: Path) -> None:
+    import sqlite3
+
+    with make(tmp_path) as c:
+        # a climbing game: one seat decides at a time, so the person's move never races a bot's
+        seats = [{"type": "human"}, {"type": "bot", "bot": "random"}, {"type": "bot", "bot": "random"}]
+        body = {"game": "rank", "players": 3, "preset": "quick", "seed": 2, "bot_delay": 0, "seats": seats}
+        tid = c.post("/api/tables", json=body).json()["table"]["id"]
+        token = c.post(f"/api/tables/{tid}/join", json={}).json()["token"]
+        with c.websocket_connect(f"/ws/tables/{tid}?token={token}") as ws:
+            first = my_turn(ws)
+            ws.send_json({"type": "undo"})
+            assert next_of(ws, "error")["code"] == "undo_refused"  # the person has not moved yet
+            ws.send_json({"type": "action", "action": first["legal"][-1], "version": first["version"]})
+            later = my_turn(ws)
+            assert later["version"] > first["version"] + 1  # the person's move, then the bots'
+            ws.send_json({"type": "undo"})
+            back = my_turn(ws)
+            assert back["version"] == first["version"]
+            assert back["legal"] == first["legal"] and back["view"] == first["view"]
+        with sqlite3.connect(tmp_path / "c.sqlite") as con:
+            stored = con.execute("SELECT count(*) FROM cc_actions WHERE table_id = ?", (tid,)).fetchone()[0]
+        assert stored == first["version"]  # the log lost the undone actions: a restart resumes here
+        # two people at the table: no undo
+        tid2, _, (ann, _) = two_humans(c)
+        with c.websocket_connect(f"/ws/tables/{tid2}?token={ann}") as ws:
+            ws.send_json({"type": "undo"})
+            assert "one person" in next_of(ws, "error")["message"]

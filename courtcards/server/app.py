@@ -43,6 +43,7 @@ from courtcards.server.schemas import (
     ReplayResponse,
     TableList,
     TableResponse,
+    UndoMessage,
     models,
     parse_client_message,
 )
@@ -483,6 +484,11 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
                     reason_data=why.reason_data if why else None,
                 ).model_dump_json()
             )
+            return
+        if isinstance(msg, UndoMessage):
+            undone = await table.undo(client.seat)
+            if undone is not None:
+                client.push(table.refusal(undone))
             return
         action, version = msg.action, msg.version
         # Shielded: once the action is being committed it is applied and pushed, even if this socket drops.

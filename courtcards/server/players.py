@@ -289,6 +289,8 @@ async def my_games(request: Request) -> dict[str, Any]:
 async def guest_games(body: GuestSeats, request: Request) -> dict[str, Any]:
     """A guest's games: the tables whose seat tokens the browser kept (sent in the body, never in a URL).
     Tokens that hold no seat are left out."""
+    rates: RateLimits = request.app.state.rates
+    await rates.check("read", _address(request))  # a read, though a POST (the tokens stay out of URLs)
     lobby: Lobby = request.app.state.lobby
     wanted = {(k.table, hash_token(k.token)) for k in body.seats}
     if not wanted:

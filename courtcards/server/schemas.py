@@ -54,6 +54,7 @@ SocketErrorCode = Literal[
     "chat_rate_limited",
     "muted",
     "not_owner",
+    "undo_refused",
 ]
 
 
@@ -268,7 +269,14 @@ class MuteMessage(_Incoming):
     owner: str = Field(max_length=128, description="The owner_key the table's creation answered.")
 
 
-IncomingMessage = ActionMessage | CheckMessage | PingMessage | ChatMessage | MuteMessage
+class UndoMessage(_Incoming):
+    """Take back this seat's last action and what the bots did after it: a casual table with one person
+    seated (the others bots), never a rated one."""
+
+    type: Literal["undo"]
+
+
+IncomingMessage = ActionMessage | CheckMessage | PingMessage | ChatMessage | MuteMessage | UndoMessage
 ClientMessage = Annotated[IncomingMessage, Field(discriminator="type")]
 
 
@@ -417,6 +425,7 @@ _NEEDS = {
     "action": 'an action message needs "action" (text of at most {n} characters) and "version" (int)',
     "check": 'a check message needs "action" (text of at most {n} characters)',
     "chat": 'a chat message needs "text" (text)',
+    "undo": "an undo message needs nothing but its type",
     "mute": 'a mute message needs "seat" (int), "muted" (bool) and "owner" (the table\'s owner key)',
 }
 
@@ -444,7 +453,7 @@ def _why(exc: ValidationError, text: str, max_action: int) -> str:
             tag = json.loads(text).get("type") if kind != "dict_type" else None
         except (ValueError, RecursionError, AttributeError):
             tag = None
-        return f"unknown message type {str(tag)[:32]!r}; expected action, check, ping, chat or mute"
+        return f"unknown message type {str(tag)[:32]!r}; expected action, check, ping, chat, mute or undo"
     return _NEEDS[str(loc[0])].format(n=max_action)
 
 

@@ -679,6 +679,57 @@ class Table:
                 return Refused("stale_version", why, why)
             return None
 
+    async def undo(self, seat: int) -> Refused | None:
+        """Take back ``seat``'s last action and every action after it (the bots'): only at a casual table
+        where ``seat`` is the one person, the others bots, while the game goes on, with one server process.
+        The log loses those actions (so a restart resumes the undone state); the deal stays the same."""
+        async with self.lock:
+
+            def no(why: str) -> Refused:
+                return Refused("undo_refused", why, why)
+
+            if self.settings.rated:
+                return no("rated games cannot be undone")
+            humans = [s.seat for s in self.seats if s.type == "human"]
+            if humans != [seat]:
+                return no("undo is for one person playing bots")
+            if self.state.is_over():
+                return no("the game is over")
+            if self.announce is not None:
+                return no("undo needs a server of one process")
+            mine = [i for i, (by, _) in enumerate(self.state.history) if by == seat]
+            if not mine:
+                return no("you have made no move to undo")
+            k = mine[-1]
+            kept = list(self.state.history[:k])
+            players, options, deal = self.state.num_players, dict(self.state.options), self.state.seed
+
+            def rebuild() -> State:
+                state: State = self.game.new_game(players, options, deal)
+                for by, text in kept:
+                    state.apply(by, text)
+                state.history = kept
+                return state
+
+            state = await asyncio.to_thread(rebuild)
+            tid, now = self.id, time.time()
+
+            def write(conn: Connection) -> None:
+                from courtcards.server.db import actions_t
+
+                conn.execute(actions_t.delete().where(actions_t.c.table_id == tid, actions_t.c.idx >= k))
+                conn.execute(snapshots_t.delete().where(snapshots_t.c.table_id == tid, snapshots_t.c.version > k))
+                conn.execute(sa.update(tables_t).where(tables_t.c.id == tid).values(version=k, updated=now))
+
+            await self.store.write(write)
+            self.state = state
+            self.bots = {}  # seeded again: they see the same deal and choose afresh from here
+            self.decision_start = {}
+            self.track_decisions()
+            self.broadcast()
+            log.info("table %s: seat %d undid back to version %d", tid, seat, k)
+            return None
+
     def _already_applied(self, seat: int, text: str, version: int) -> bool:
         """Whether the action at index ``version`` of the history is ``seat``'s ``text`` (as sent or as stored)."""
         if version >= len(self.state.history):

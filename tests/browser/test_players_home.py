@@ -39,6 +39,12 @@ def test_guest_comes_back_makes_an_account_claims_the_seat_and_resumes_elsewhere
     lobby.wait_for_function(f"() => document.title === {'● Your turn · ' + title!r}")
     assert str(lobby.get_attribute("link[rel=icon]", "href")).startswith("data:image/svg+xml")
     play_first_legal(lobby)
+    # a casual game against a bot: Undo takes the move back (and the bot's reply)
+    moved = int(lobby.evaluate("() => document.body.dataset.version"))
+    expect(lobby.locator("#undo")).to_be_visible()
+    lobby.click("#undo")
+    lobby.wait_for_function(f"() => Number(document.body.dataset.version) < {moved}")
+    wait_turn_or_end(lobby)
     # chat is text: markup in a message is shown, never obeyed
     lobby.fill("#chat-input", "<b>good luck</b>")
     lobby.press("#chat-input", "Enter")
@@ -96,6 +102,7 @@ def test_guest_comes_back_makes_an_account_claims_the_seat_and_resumes_elsewhere
     laptop.click('#created .sit[data-seat="0"]')
     laptop.wait_for_url("**/table/*")
     wait_state(laptop)
+    expect(laptop.locator("#undo")).to_be_hidden()  # never in a rated game
     play_until_over(laptop, max_moves=2000)
     laptop.goto(f"{server.base}/players/{user}")
     expect(laptop.locator(".rating[data-game=royale] .rating-value")).to_be_visible()

@@ -373,6 +373,10 @@ function render() {
   $("headline").classList.toggle("your-turn", (msg.legal || []).length > 0);
   renderOpenSeats(msg);
   renderMutes();
+  // undo: a casual game where this seat is the one person (the others bots), while it goes on
+  const humans = (msg.seats || []).filter((s) => s.type === "human");
+  const rated = st.info && st.info.settings && st.info.settings.rated;
+  $("undo").hidden = rated || msg.seat === null || humans.length !== 1 || humans[0].seat !== msg.seat || msg.status !== "playing";
   renderPlayers(msg, R, ctx);
   const center = clear($("center"));
   center.appendChild(R.center(view, ctx));
@@ -500,7 +504,7 @@ function sendChat(event) {
 }
 
 function onError(msg) {
-  if ((msg.code && msg.code.startsWith("chat_")) || msg.code === "muted" || msg.code === "not_owner") {
+  if ((msg.code && msg.code.startsWith("chat_")) || ["muted", "not_owner", "undo_refused"].includes(msg.code)) {
     toast(playerWords(msg.message), "error");
     return;
   }
@@ -547,6 +551,7 @@ async function main() {
   };
   connect();
   $("chat-form").addEventListener("submit", sendChat);
+  $("undo").addEventListener("click", () => st.socket && st.socket.send({ type: "undo" }));
   setupSignals($("turn-sound"), $("turn-notify"));
   window.courtcards = { state: st };  // for debugging and the browser tests
   setInterval(updateTimer, 250);
