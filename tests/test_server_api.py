@@ -154,6 +154,7 @@ def test_tables_open_then_playing_and_join_refusals(client: TestClient, db_path:
         "absent_timeout": 60,
         "move_time_limit": None,
         "hints": True,
+        "rated": False,
     }  # a bot has a seat
     assert [x["id"] for x in client.get("/api/tables?status=open").json()["tables"]] == [tid]
     err(client.get("/api/tables?status=closed"), 422, "bad_request")

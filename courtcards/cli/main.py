@@ -57,7 +57,7 @@ def games() -> None:
 
 # CLI modules, each with ``register(app)``; the optional ones may not exist yet.
 COMMAND_MODULES = ("play", "replay")
-OPTIONAL_COMMAND_MODULES = ("simulate", "analyze", "tournament", "ladder", "serve", "agent", "db", "train")
+OPTIONAL_COMMAND_MODULES = ("simulate", "analyze", "tournament", "ladder", "serve", "agent", "db", "accounts", "train")
 
 
 def _needs_extra(name: str, fix: str) -> None:
@@ -100,6 +100,7 @@ EXTRAS = {
     "psycopg": "postgres",
     "matplotlib": "analysis",
     "openskill": "analysis",
+    "argon2": "server",
     "ray": "scale",
     "pettingzoo": "rl",
     "gymnasium": "rl",

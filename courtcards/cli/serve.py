@@ -111,6 +111,19 @@ def serve(
     rate_read: Annotated[
         str, typer.Option("--rate-read", help="GET requests per client address (in each process).")
     ] = "600/minute",
+    rate_login: Annotated[
+        str, typer.Option("--rate-login", help="Sign-in attempts per client address, and per username.")
+    ] = "10/minute",
+    rate_signup: Annotated[str, typer.Option("--rate-signup", help="Accounts made per client address.")] = "10/hour",
+    rate_chat: Annotated[
+        str, typer.Option("--rate-chat", help="Chat messages per seat (spectators: per connection).")
+    ] = "10/10 seconds",
+    secure_cookies: Annotated[
+        bool,
+        typer.Option(
+            "--secure-cookies", help="Mark session cookies Secure even over HTTP (a TLS proxy that sends no scheme)."
+        ),
+    ] = False,
     max_spectators: Annotated[
         int, typer.Option("--max-spectators", help="Spectator sockets per table (0: no cap).")
     ] = 500,
@@ -225,6 +238,9 @@ def serve(
                 ("connect", rate_connect),
                 ("rematch", rate_rematch),
                 ("read", rate_read),
+                ("login", rate_login),
+                ("signup", rate_signup),
+                ("chat", rate_chat),
             )
         }
         check_port(host, port)
@@ -240,6 +256,10 @@ def serve(
         rate_connect=rates["connect"],
         rate_rematch=rates["rematch"],
         rate_read=rates["read"],
+        rate_login=rates["login"],
+        rate_signup=rates["signup"],
+        rate_chat=rates["chat"],
+        secure_cookies=secure_cookies,
         max_inflight=max_inflight,
         compute_workers=compute_workers,
         max_spectators=max_spectators,

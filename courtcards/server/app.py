@@ -9,6 +9,7 @@ import gc
 import json
 import logging
 import os
+import secrets
 from collections.abc import AsyncIterator, Collection
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -23,12 +24,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from courtcards.bots.base import bot_kinds
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import game_names, get_game, registered_games
-from courtcards.server import browser, hints, metrics, pages
+from courtcards.server import browser, chat, hints, metrics, pages, players
 from courtcards.server.compute import Compute
 from courtcards.server.db import Store
-from courtcards.server.guards import Guard, RateLimits, ServerConfig, origin_allowed
+from courtcards.server.guards import Guard, RateLimits, ServerConfig, origin_allowed, rate_item
 from courtcards.server.replay import Replays
 from courtcards.server.schemas import (
+    ChatMessage,
     CheckMessage,
     CheckReply,
     DefaultsResponse,
@@ -36,14 +38,26 @@ from courtcards.server.schemas import (
     GameRecordFile,
     GamesResponse,
     JoinResponse,
+    MuteMessage,
     PingMessage,
     ReplayResponse,
     TableList,
     TableResponse,
+    UndoMessage,
     models,
     parse_client_message,
 )
-from courtcards.server.tables import ApiError, Client, Lobby, LobbyConfig, Refused, Settings, Table, dumps
+from courtcards.server.tables import (
+    ApiError,
+    Client,
+    Lobby,
+    LobbyConfig,
+    Refused,
+    Settings,
+    Table,
+    dumps,
+    hash_token,
+)
 from courtcards.server.text import checked_text
 
 log = logging.getLogger("courtcards.server")
@@ -85,6 +99,7 @@ class CreateTable(BaseModel):
         None, gt=0, le=86400, description="Seconds per decision; then the seat's bot moves."
     )
     hints: bool | None = Field(None, description="The Hint button (default: on when a bot has a seat).")
+    rated: bool = Field(False, description="Rated: only signed-in accounts take its seats; the end rates them.")
 
 
 class JoinTable(BaseModel):
@@ -157,6 +172,8 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         lobby.compute = Compute(cfg.compute_workers, cfg.compute_queue)
     rates = RateLimits(cfg, store.engine if store.shared else None)
     replays = Replays()
+    chat_rate = rate_item(cfg.rate_chat)
+    chat_per = float(chat_rate.get_expiry()) if chat_rate else 0.0
     spectators: dict[str, int] = {}  # address -> its spectator sockets
     # built now, from the games registered now: the API's models list every one of their views
     view_models = models()
@@ -233,17 +250,29 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """Create a table; join its human seats with POST /api/tables/{id}/join."""
         await rates.check("create", _address(request))
+        if body.rated and await players.acting_account(request) is None:
+            raise ApiError(403, "account_needed", "sign in to make a rated table")
         settings = Settings(
             bot_delay=body.bot_delay,
             absent_timeout=body.absent_timeout,
             move_time_limit=body.move_time_limit,
             hints=body.hints,
+            rated=body.rated,
         )
         seats = None if body.seats is None else [s.model_dump() for s in body.seats]
+        owner_key = secrets.token_urlsafe(24)
         table = await lobby.create(
-            body.game, body.players, dict(body.options), body.preset, seats, body.seed, settings, body.private
+            body.game,
+            body.players,
+            dict(body.options),
+            body.preset,
+            seats,
+            body.seed,
+            settings,
+            body.private,
+            owner_hash=hash_token(owner_key),
         )
-        return {"table": table.info()}
+        return {"table": table.info(), "owner_key": owner_key}
 
     @app.get("/api/tables", tags=["tables"], response_model=TableList)
     async def list_tables(
@@ -268,7 +297,14 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         """Take a free human seat; the token is shown once and acts for that seat."""
         await rates.check("join", _address(request))
         body = body or JoinTable(seat=None, name=None)
-        seat, token, table = await lobby.join(table_id, body.seat, body.name)
+        account = await players.acting_account(request)  # signed in: the seat is the account's
+        table = await lobby.get(table_id)
+        if table.settings.rated:
+            if account is None:
+                raise ApiError(403, "account_needed", "rated tables are for accounts: sign in to take a seat")
+            if any(s.account_id == account.id for s in table.seats):
+                raise ApiError(409, "already_seated", "this account has a seat at this rated table already")
+        seat, token, table = await lobby.join(table_id, body.seat, body.name, None if account is None else account.id)
         return {"seat": seat, "token": token, "table": table.info()}
 
     @app.get("/api/tables/{table_id}/record", tags=["records"], response_model=GameRecordFile)
@@ -372,6 +408,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         pump = asyncio.create_task(client.pump())
         receiver = asyncio.create_task(_receive(websocket, table, client))
         table.attach(client)
+        chat.greet(table, client)
         try:
             await asyncio.wait([pump, receiver], return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -419,6 +456,16 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         if isinstance(msg, PingMessage):
             client.push('{"type":"pong"}')
             return
+        if isinstance(msg, ChatMessage):
+            refused_chat = chat.say(table, client, msg.text, chat_rate.amount if chat_rate else 0, chat_per)
+            if refused_chat is not None:
+                client.push(refused_chat)
+            return
+        if isinstance(msg, MuteMessage):
+            refused_mute = chat.mute(table, msg.owner[:128], msg.seat, msg.muted)
+            if refused_mute is not None:
+                client.push(refused_mute)
+            return
         if client.seat is None:
             client.push(table.error("spectator", "spectators cannot act; join a seat to play"))
             return
@@ -437,6 +484,11 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
                     reason_data=why.reason_data if why else None,
                 ).model_dump_json()
             )
+            return
+        if isinstance(msg, UndoMessage):
+            undone = await table.undo(client.seat)
+            if undone is not None:
+                client.push(table.refusal(undone))
             return
         action, version = msg.action, msg.version
         # Shielded: once the action is being committed it is applied and pushed, even if this socket drops.
@@ -481,6 +533,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         return _page("replay.html", static)
 
     app.include_router(pages.router)
+    app.include_router(players.router)
     app.include_router(hints.router)
     metrics.install(app, lobby, spectators)
     app.include_router(metrics.router)

@@ -45,6 +45,7 @@ tables_t = sa.Table(
     sa.Column("private", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("version", sa.Integer, nullable=False, server_default="0"),
     sa.Column("updated", sa.Float, nullable=False, server_default="0"),
+    sa.Column("owner_hash", sa.String(64), nullable=True),  # the table's creator's key (mutes seats in chat)
 )
 
 seats_t = sa.Table(
@@ -56,6 +57,8 @@ seats_t = sa.Table(
     sa.Column("bot", sa.String(32), nullable=True),
     sa.Column("name", sa.String(64), nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("account_id", sa.Integer, nullable=True),  # the account that holds the seat (None: a guest)
+    sa.Index("ix_cc_seats_account", "account_id"),
 )
 
 actions_t = sa.Table(
@@ -99,6 +102,53 @@ rematches_t = sa.Table(  # a finished table -> its rematch
     metadata,
     sa.Column("table_id", sa.String(16), sa.ForeignKey("cc_tables.id"), primary_key=True),
     sa.Column("rematch_id", sa.String(16), sa.ForeignKey("cc_tables.id"), nullable=False),
+)
+
+accounts_t = sa.Table(  # optional accounts: guests play without one
+    "cc_accounts",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("username", sa.String(32), nullable=False),
+    sa.Column("username_key", sa.String(32), nullable=False, unique=True),  # lower case: one name, one account
+    sa.Column("password_hash", sa.String(255), nullable=False),  # argon2id, with its salt and parameters
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("disabled", sa.Boolean, nullable=False, server_default=sa.false()),
+)
+
+sessions_t = sa.Table(  # a signed-in browser: the SHA-256 of its cookie, never the cookie
+    "cc_sessions",
+    metadata,
+    sa.Column("id_hash", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("cc_accounts.id"), nullable=False),
+    sa.Column("csrf", sa.String(64), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("expires", sa.Float, nullable=False),
+    sa.Index("ix_cc_sessions_account", "account_id"),
+)
+
+ratings_t = sa.Table(  # openskill ratings per game: accounts ("a:ID"), and bots' anchors ("bot:KIND") if set
+    "cc_ratings",
+    metadata,
+    sa.Column("player", sa.String(48), primary_key=True),
+    sa.Column("game", sa.String(32), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+
+rating_events_t = sa.Table(  # one row per account per rated game: the rating (ordinal) before and after
+    "cc_rating_events",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("player", sa.String(48), nullable=False),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("table_id", sa.String(16), nullable=False),
+    sa.Column("place", sa.Integer, nullable=False),
+    sa.Column("before", sa.Float, nullable=False),
+    sa.Column("after", sa.Float, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_cc_rating_events_player", "player", "game", "at"),
 )
 
 NOTIFY_CHANNEL = "cc_tables"
@@ -161,6 +211,7 @@ class StoredTable:
     status: str = "open"
     version: int = 0
     result: dict[str, Any] | None = None
+    owner_hash: str | None = None
     seats: list[dict[str, Any]] = field(default_factory=list)
     snapshot: dict[str, Any] | None = None
     snapshot_version: int = 0  # the version the snapshot is at (0: none)
@@ -182,6 +233,7 @@ def _stored(r: Any) -> StoredTable:
         status=r["status"],
         version=int(r["version"]),
         result=r["result"],
+        owner_hash=r.get("owner_hash"),
     )
 
 
@@ -262,6 +314,18 @@ def list_tables(
         ).mappings():
             out[r["table_id"]].seats.append(dict(r))
     return list(out.values()), total
+
+
+def list_by_ids(engine: Engine, ids: list[str]) -> list[StoredTable]:
+    """These tables (private ones too: the caller holds a seat at each), with their seats."""
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(tables_t).where(tables_t.c.id.in_(ids))).mappings().all()
+        out = {r["id"]: _stored(r) for r in rows}
+        for r in conn.execute(
+            sa.select(seats_t).where(seats_t.c.table_id.in_(list(out))).order_by(seats_t.c.table_id, seats_t.c.seat)
+        ).mappings():
+            out[r["table_id"]].seats.append(dict(r))
+    return list(out.values())
 
 
 INSERT_ACTION = actions_t.insert()  # built once: its compiled form is cached

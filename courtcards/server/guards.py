@@ -29,7 +29,7 @@ PAGE_CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
     "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
-PAGE_PREFIXES = ("/static/", "/table/", "/join/", "/replay/")
+PAGE_PREFIXES = ("/static/", "/table/", "/join/", "/replay/", "/leaderboard", "/players/")
 SWEEP_LOCK = 0x63635357  # the advisory lock of the rate-limit sweep
 OPERATOR_PATHS = ("/healthz", "/readyz", "/metrics")  # probes and scrapes: not counted as reads
 REQUEST_ID_RE = re.compile(r"[A-Za-z0-9._-]{1,64}")  # an X-Request-ID from a proxy is kept if it looks like one
@@ -50,6 +50,10 @@ class ServerConfig:
     rate_connect: str = "120/minute"  # WebSocket connections per address
     rate_rematch: str = "30/minute"  # rematches asked for per address
     rate_read: str = "600/minute"  # GET requests per address (counted in each process)
+    rate_login: str = "10/minute"  # sign-in attempts per address, and per username
+    rate_signup: str = "10/hour"  # accounts created per address
+    rate_chat: str = "10/10 seconds"  # chat messages per connection
+    secure_cookies: bool = False  # session cookies Secure even over plain HTTP (behind a TLS proxy)
     max_spectators: int = 500  # spectator sockets per table (0: no cap)
     max_spectators_per_address: int = 50  # spectator sockets of one address, all tables (0: no cap)
     compute_workers: int = 1  # worker processes for search bots and hints (0: threads, in this process)
@@ -152,6 +156,8 @@ class RateLimits:
             "connect": _item(config.rate_connect),
             "rematch": _item(config.rate_rematch),
             "read": _item(config.rate_read),
+            "login": _item(config.rate_login),
+            "signup": _item(config.rate_signup),
         }
         self.shared = shared is not None
         store: storage.Storage
@@ -188,7 +194,15 @@ class RateLimits:
         )
 
 
-_NOUNS = {"create": "new tables", "join": "joins", "connect": "connections", "rematch": "rematches", "read": "reads"}
+_NOUNS = {
+    "create": "new tables",
+    "join": "joins",
+    "connect": "connections",
+    "rematch": "rematches",
+    "read": "reads",
+    "login": "sign-in attempts",
+    "signup": "new accounts",
+}
 LOCAL = frozenset({"read"})
 
 
@@ -196,6 +210,11 @@ def _item(spec: str) -> RateLimitItem | None:
     if spec.strip().lower() in ("", "none", "off"):
         return None
     return parse(spec)
+
+
+def rate_item(spec: str) -> RateLimitItem | None:
+    """The limit ``spec`` means (None: no limit)."""
+    return _item(spec)
 
 
 def check_rate(spec: str) -> str:

@@ -158,7 +158,7 @@ async def rematch(table_id: str, request: Request, body: RematchBody | None = No
                 link = await lobby.rematch_of(table_id)
         if link is None:
             raise ApiError(503, "try_again", "the rematch could not be made; try again")
-    number, token, table = await lobby.join(link, seat, old.seats[seat].name)
+    number, token, table = await lobby.join(link, seat, old.seats[seat].name, old.seats[seat].account_id)
     return {"seat": number, "token": token, "table": table.info()}
 
 

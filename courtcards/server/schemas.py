@@ -50,6 +50,11 @@ SocketErrorCode = Literal[
     "rate_limited",
     "table_unavailable",
     "too_many_spectators",
+    "chat_too_long",
+    "chat_rate_limited",
+    "muted",
+    "not_owner",
+    "undo_refused",
 ]
 
 
@@ -120,6 +125,7 @@ class TableSettings(BaseModel):
     absent_timeout: float
     move_time_limit: float | None
     hints: bool | None
+    rated: bool = Field(False, description="The game's end rates its players (accounts only; bots are anchors).")
 
 
 class GameResult(BaseModel):
@@ -147,6 +153,9 @@ class TableInfo(BaseModel):
 
 class TableResponse(BaseModel):
     table: TableInfo
+    owner_key: str | None = Field(
+        None, description="The creator's key (shown once, when the table is made): it mutes seats in the chat."
+    )
 
 
 class TableList(BaseModel):
@@ -244,7 +253,31 @@ class PingMessage(_Incoming):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[ActionMessage | CheckMessage | PingMessage, Field(discriminator="type")]
+class ChatMessage(_Incoming):
+    """Say something to the table: players to players, spectators to spectators (never across)."""
+
+    type: Literal["chat"]
+    text: str = Field(max_length=4096, description="The message (the server's limit is shorter: chat_too_long).")
+
+
+class MuteMessage(_Incoming):
+    """The table's creator mutes (or unmutes) a seat's chat, with the creator's key."""
+
+    type: Literal["mute"]
+    seat: int
+    muted: bool
+    owner: str = Field(max_length=128, description="The owner_key the table's creation answered.")
+
+
+class UndoMessage(_Incoming):
+    """Take back this seat's last action and what the bots did after it: a casual table with one person
+    seated (the others bots), never a rated one."""
+
+    type: Literal["undo"]
+
+
+IncomingMessage = ActionMessage | CheckMessage | PingMessage | ChatMessage | MuteMessage | UndoMessage
+ClientMessage = Annotated[IncomingMessage, Field(discriminator="type")]
 
 
 # -- WebSocket: server to client -----------------------------------------------------------------
@@ -298,7 +331,25 @@ class PongMessage(BaseModel):
     type: Literal["pong"]
 
 
-client_messages: TypeAdapter[ActionMessage | CheckMessage | PingMessage] = TypeAdapter(ClientMessage)
+class ChatPush(BaseModel):
+    """A chat message (escape it: it is the sender's text). Spectators' and players' never mix."""
+
+    type: Literal["chat"]
+    channel: Literal["players", "spectators"]
+    seat: int | None = Field(description="The sender's seat; null: a spectator.")
+    name: str
+    text: str
+    at: float = Field(description="Unix seconds.")
+
+
+class MutedPush(BaseModel):
+    """The seats whose chat the table's creator muted (on connecting and when it changes)."""
+
+    type: Literal["muted"]
+    seats: list[int]
+
+
+client_messages: TypeAdapter[IncomingMessage] = TypeAdapter(ClientMessage)
 
 
 # -- the models that carry a view, built from the games ------------------------------------------
@@ -342,7 +393,7 @@ def _models(games: tuple[Game[Any], ...]) -> Models:
     view = view_type(games)
     state = _with_view("StateMessage", _StateMessage, view)
     union = Annotated[
-        state | CheckReply | ErrorMessage | PongMessage,  # type: ignore[valid-type]
+        state | CheckReply | ErrorMessage | PongMessage | ChatPush | MutedPush,  # type: ignore[valid-type]
         Field(discriminator="type"),
     ]
     return Models(
@@ -373,16 +424,19 @@ server_messages = _NOW.server_messages
 _NEEDS = {
     "action": 'an action message needs "action" (text of at most {n} characters) and "version" (int)',
     "check": 'a check message needs "action" (text of at most {n} characters)',
+    "chat": 'a chat message needs "text" (text)',
+    "undo": "an undo message needs nothing but its type",
+    "mute": 'a mute message needs "seat" (int), "muted" (bool) and "owner" (the table\'s owner key)',
 }
 
 
-def parse_client_message(text: str, max_action: int = MAX_ACTION) -> ActionMessage | CheckMessage | PingMessage:
+def parse_client_message(text: str, max_action: int = MAX_ACTION) -> IncomingMessage:
     """The message, or ValueError with the reason a client is told (``bad_message``)."""
     try:
         msg = client_messages.validate_json(text)
     except ValidationError as exc:
         raise ValueError(_why(exc, text, max_action)) from None
-    if not isinstance(msg, PingMessage) and len(msg.action) > max_action:
+    if isinstance(msg, ActionMessage | CheckMessage) and len(msg.action) > max_action:
         raise ValueError(_NEEDS[msg.type].format(n=max_action))
     return msg
 
@@ -399,7 +453,7 @@ def _why(exc: ValidationError, text: str, max_action: int) -> str:
             tag = json.loads(text).get("type") if kind != "dict_type" else None
         except (ValueError, RecursionError, AttributeError):
             tag = None
-        return f"unknown message type {str(tag)[:32]!r}; expected action, check or ping"
+        return f"unknown message type {str(tag)[:32]!r}; expected action, check, ping, chat, mute or undo"
     return _NEEDS[str(loc[0])].format(n=max_action)
 
 

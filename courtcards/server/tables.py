@@ -35,6 +35,7 @@ from courtcards.core.errors import (
 from courtcards.core.game import Game, get_game
 from courtcards.core.record import GameRecord
 from courtcards.core.state import Action, State
+from courtcards.server.chat import ChatRoom
 from courtcards.server.db import (
     Store,
     StoredTable,
@@ -109,6 +110,7 @@ class Seat:
     bot: str | None
     name: str | None = None
     token_hash: str | None = None
+    account_id: int | None = None  # the account holding the seat (None: a guest, or nobody yet)
     connections: int = 0
     gone_since: float = 0.0
     stand_in: bool = False
@@ -140,6 +142,7 @@ class Settings:
     absent_timeout: float = 60.0
     move_time_limit: float | None = None
     hints: bool | None = None  # the Hint button; None: on when a bot has a seat
+    rated: bool = False  # the game's end rates its accounts (only accounts take its seats)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -147,6 +150,7 @@ class Settings:
             "absent_timeout": self.absent_timeout,
             "move_time_limit": self.move_time_limit,
             "hints": self.hints,
+            "rated": self.rated,
         }
 
 
@@ -183,7 +187,15 @@ def table_info(
 
 def _seats(rows: list[dict[str, Any]]) -> list[Seat]:
     return [
-        Seat(seat=r["seat"], type=r["kind"], bot=r["bot"], name=r["name"], token_hash=r["token_hash"]) for r in rows
+        Seat(
+            seat=r["seat"],
+            type=r["kind"],
+            bot=r["bot"],
+            name=r["name"],
+            token_hash=r["token_hash"],
+            account_id=r.get("account_id"),
+        )
+        for r in rows
     ]
 
 
@@ -193,6 +205,7 @@ def _settings(data: dict[str, Any]) -> Settings:
         absent_timeout=float(data["absent_timeout"]),
         move_time_limit=data.get("move_time_limit"),
         hints=data.get("hints"),
+        rated=bool(data.get("rated", False)),
     )
 
 
@@ -306,6 +319,7 @@ class Table:
     created: float
     store: Store
     private: bool = False
+    owner_hash: str | None = None  # SHA-256 of the creator's key (chat: mutes seats)
     owned: bool = True  # this process plays the table's bots (with several processes: it holds the lease)
     announce: Callable[[str, int, int], None] | None = None  # tells other processes a seat's connections here
     snapshot_every: int = 100
@@ -313,6 +327,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     conns: set[Client] = field(default_factory=set)
+    chat: ChatRoom = field(default_factory=ChatRoom)
     decision_start: dict[int, float] = field(default_factory=dict)
     bots: dict[int, Bot] = field(default_factory=dict)
     driver: asyncio.Task[None] | None = None
@@ -574,8 +589,13 @@ class Table:
         if self.state.is_over():
             result = self.result()
             log.info("table %s: game over after %d actions", self.id, self.state.version)
+            rate = self.rating_input()
 
             def finish(conn: Connection) -> None:
+                if rate is not None:
+                    from courtcards.server.ratings import rate_game
+
+                    rate_game(conn, self.game.name, tid, rate[0], rate[1], now)
                 conn.execute(
                     sa.update(tables_t)
                     .where(tables_t.c.id == tid)
@@ -588,6 +608,21 @@ class Table:
         elif self.snapshot_every and self.state.version % self.snapshot_every == 0:
             self.snapshot()
 
+    def rating_input(self) -> tuple[list[str], list[int]] | None:
+        """A rated game's players (account or bot keys, by seat) and its ranking; None: not rated."""
+        res = self.state.result()
+        if not self.settings.rated or res is None:
+            return None
+        keys = []
+        for s in self.seats:
+            if s.type == "bot":
+                keys.append(f"bot:{self.bot_kind(s.seat)}")
+            elif s.account_id is not None:
+                keys.append(f"a:{s.account_id}")
+            else:
+                return None  # a guest's seat (only from before the table was rated): nobody is rated
+        return keys, list(res.ranking)
+
     async def catch_up(self) -> bool:
         """Apply what other processes stored (actions, joined seats). Lock held. Whether anything changed."""
         actions, rows = await asyncio.to_thread(self.store.changes, self.id, self.state.version)
@@ -599,6 +634,7 @@ class Table:
             if row["token_hash"] != place.token_hash or row["name"] != place.name:
                 place.token_hash, place.name, place.gone_since = row["token_hash"], row["name"], time.time()
                 changed = True
+            place.account_id = row.get("account_id")
         if changed:
             self.track_decisions()
             self.broadcast()
@@ -641,6 +677,57 @@ class Table:
             except Conflict:
                 why = f"another action came first (now version {self.state.version}); act on the latest state"
                 return Refused("stale_version", why, why)
+            return None
+
+    async def undo(self, seat: int) -> Refused | None:
+        """Take back ``seat``'s last action and every action after it (the bots'): only at a casual table
+        where ``seat`` is the one person, the others bots, while the game goes on, with one server process.
+        The log loses those actions (so a restart resumes the undone state); the deal stays the same."""
+        async with self.lock:
+
+            def no(why: str) -> Refused:
+                return Refused("undo_refused", why, why)
+
+            if self.settings.rated:
+                return no("rated games cannot be undone")
+            humans = [s.seat for s in self.seats if s.type == "human"]
+            if humans != [seat]:
+                return no("undo is for one person playing bots")
+            if self.state.is_over():
+                return no("the game is over")
+            if self.announce is not None:
+                return no("undo needs a server of one process")
+            mine = [i for i, (by, _) in enumerate(self.state.history) if by == seat]
+            if not mine:
+                return no("you have made no move to undo")
+            k = mine[-1]
+            kept = list(self.state.history[:k])
+            players, options, deal = self.state.num_players, dict(self.state.options), self.state.seed
+
+            def rebuild() -> State:
+                state: State = self.game.new_game(players, options, deal)
+                for by, text in kept:
+                    state.apply(by, text)
+                state.history = kept
+                return state
+
+            state = await asyncio.to_thread(rebuild)
+            tid, now = self.id, time.time()
+
+            def write(conn: Connection) -> None:
+                from courtcards.server.db import actions_t
+
+                conn.execute(actions_t.delete().where(actions_t.c.table_id == tid, actions_t.c.idx >= k))
+                conn.execute(snapshots_t.delete().where(snapshots_t.c.table_id == tid, snapshots_t.c.version > k))
+                conn.execute(sa.update(tables_t).where(tables_t.c.id == tid).values(version=k, updated=now))
+
+            await self.store.write(write)
+            self.state = state
+            self.bots = {}  # seeded again: they see the same deal and choose afresh from here
+            self.decision_start = {}
+            self.track_decisions()
+            self.broadcast()
+            log.info("table %s: seat %d undid back to version %d", tid, seat, k)
             return None
 
     def _already_applied(self, seat: int, text: str, version: int) -> bool:
@@ -869,6 +956,7 @@ class Lobby:
             created=st.created,
             store=self.store,
             private=st.private,
+            owner_hash=st.owner_hash,
             snapshot_every=self.config.snapshot_every,
             compute=self.compute,
         )
@@ -959,6 +1047,7 @@ class Lobby:
         settings: Settings,
         private: bool | None = None,
         rematch_of: str | None = None,
+        owner_hash: str | None = None,
     ) -> Table:
         """A new table; ``private`` (default: when a seat is human) keeps it off the list, joined by link.
         ``rematch_of``: the finished table it is the rematch of (RematchExists if that one has one)."""
@@ -1020,6 +1109,7 @@ class Lobby:
             created=now,
             store=self.store,
             private=private,
+            owner_hash=owner_hash,
             snapshot_every=self.config.snapshot_every,
             compute=self.compute,
         )
@@ -1037,9 +1127,18 @@ class Lobby:
             "private": private,
             "version": 0,
             "updated": now,
+            "owner_hash": owner_hash,
         }
         seat_rows = [
-            {"table_id": tid, "seat": s.seat, "kind": s.type, "bot": s.bot, "name": s.name, "token_hash": None}
+            {
+                "table_id": tid,
+                "seat": s.seat,
+                "kind": s.type,
+                "bot": s.bot,
+                "name": s.name,
+                "token_hash": None,
+                "account_id": None,
+            }
             for s in seat_list
         ]
 
@@ -1091,7 +1190,9 @@ class Lobby:
 
         return await asyncio.to_thread(read)
 
-    async def join(self, table_id: str, seat_no: int | None, name: str | None) -> tuple[int, str, Table]:
+    async def join(
+        self, table_id: str, seat_no: int | None, name: str | None, account_id: int | None = None
+    ) -> tuple[int, str, Table]:
         table = await self.get(table_id)
         async with table.lock:
             if seat_no is None:
@@ -1119,7 +1220,7 @@ class Lobby:
                 done = conn.execute(
                     sa.update(seats_t)
                     .where(seats_t.c.table_id == tid, seats_t.c.seat == sno, seats_t.c.token_hash.is_(None))
-                    .values(token_hash=digest, name=seat_name)
+                    .values(token_hash=digest, name=seat_name, account_id=account_id)
                 ).rowcount
                 if done and full:
                     conn.execute(
@@ -1133,8 +1234,56 @@ class Lobby:
                 raise ApiError(409, "seat_taken", f"seat {sno} is already taken")
             seat.token_hash = digest
             seat.name = seat_name
+            seat.account_id = account_id
             seat.gone_since = time.time()
             table.track_decisions()
             table.broadcast()
             log.info("table %s: seat %d joined", table.id, sno)
             return sno, token, table
+
+    async def set_account(self, table: Table, seat_no: int, account_id: int) -> None:
+        """Put a seat in an account (a guest's seat, claimed); ApiError if another account holds it."""
+        async with table.lock:
+            seat = table.seats[seat_no]
+            if seat.account_id not in (None, account_id):
+                raise ApiError(409, "seat_claimed", f"seat {seat_no} belongs to another account")
+            tid = table.id
+
+            def write(conn: Connection) -> int:
+                done = conn.execute(
+                    sa.update(seats_t)
+                    .where(
+                        seats_t.c.table_id == tid,
+                        seats_t.c.seat == seat_no,
+                        sa.or_(seats_t.c.account_id.is_(None), seats_t.c.account_id == account_id),
+                    )
+                    .values(account_id=account_id)
+                ).rowcount
+                self.store.notify(conn, tid)
+                return int(done)
+
+            if not await self.store.write(write):
+                await table.catch_up()
+                raise ApiError(409, "seat_claimed", f"seat {seat_no} belongs to another account")
+            seat.account_id = account_id
+            log.info("table %s: seat %d claimed by an account", tid, seat_no)
+
+    async def new_token(self, table: Table, seat_no: int) -> str:
+        """A new token for a taken human seat (its account asked, from a browser without it); the old one
+        stops working for new connections."""
+        async with table.lock:
+            token = secrets.token_urlsafe(24)
+            digest, tid = hash_token(token), table.id
+
+            def write(conn: Connection) -> None:
+                conn.execute(
+                    sa.update(seats_t)
+                    .where(seats_t.c.table_id == tid, seats_t.c.seat == seat_no)
+                    .values(token_hash=digest)
+                )
+                self.store.notify(conn, tid)
+
+            await self.store.write(write)
+            table.seats[seat_no].token_hash = digest
+            table.broadcast()
+            return token

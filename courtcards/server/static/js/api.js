@@ -8,8 +8,15 @@ export class ApiError extends Error {
   }
 }
 
+// The signed-in session's CSRF token (from GET /api/session): sent with every request that changes something.
+let csrf = null;
+export function setCsrf(token) {
+  csrf = token || null;
+}
+
 async function request(method, path, body) {
-  const init = { method, headers: { Accept: "application/json" } };
+  const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+  if (csrf && method !== "GET") init.headers["X-CSRF-Token"] = csrf;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -39,4 +46,29 @@ export const api = {
   rematch: (id, token) => request("POST", `/api/tables/${encodeURIComponent(id)}/rematch`, { token }),
   replay: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}/replay`),
   replayStep: (id, step) => request("GET", `/api/tables/${encodeURIComponent(id)}/replay/${step}`),
+  // accounts (optional) and "my games"
+  session: async () => {
+    const s = await request("GET", "/api/session");
+    setCsrf(s.csrf);
+    return s;
+  },
+  signUp: async (username, password) => {
+    const s = await request("POST", "/api/accounts", { username, password });
+    setCsrf(s.csrf);
+    return s;
+  },
+  signIn: async (username, password) => {
+    const s = await request("POST", "/api/session", { username, password });
+    setCsrf(s.csrf);
+    return s;
+  },
+  signOut: async () => {
+    const s = await request("DELETE", "/api/session");
+    setCsrf(null);
+    return s;
+  },
+  myGames: () => request("GET", "/api/account/games"),
+  guestGames: (seats) => request("POST", "/api/tables/mine", { seats }),
+  claim: (table, token) => request("POST", "/api/account/claim", { table, token }),
+  seatToken: (id) => request("POST", `/api/account/games/${encodeURIComponent(id)}/token`),
 };

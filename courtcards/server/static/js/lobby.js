@@ -1,6 +1,7 @@
 // The lobby: create a table (game, variant, options, seats), share join links, list tables.
 import { api } from "./api.js";
-import { clear, el, joinBase, playerWords, plural, seatNumber, toast, tokenKey } from "./util.js";
+import { setupMyGames } from "./mygames.js";
+import { clear, el, joinBase, ownerKey, playerWords, plural, seatNumber, toast, tokenKey } from "./util.js";
 
 const $ = (id) => document.getElementById(id);
 const lobby = { games: [], game: null, defaults: {}, status: "open" };
@@ -143,7 +144,7 @@ function tableBody() {
   return {
     game: g.name, players, options, preset: $("preset").value || null, seats,
     seed: num("seed"), bot_delay: num("bot_delay") ?? 0.6, absent_timeout: num("absent_timeout") ?? 60,
-    move_time_limit: num("move_time_limit"),
+    move_time_limit: num("move_time_limit"), rated: $("rated").checked,
   };
 }
 
@@ -192,7 +193,8 @@ async function create(event) {
   $("create-error").textContent = "";
   $("create").disabled = true;
   try {
-    const { table } = await api.createTable(tableBody());
+    const { table, owner_key: owner } = await api.createTable(tableBody());
+    if (owner) localStorage.setItem(ownerKey(table.id), owner);
     await showCreated(table);
     refreshTables();
   } catch (err) {
@@ -262,6 +264,7 @@ async function main() {
     });
   }
   await selectGame();
+  await setupMyGames();
   document.body.dataset.ready = "1";
   refreshTables();
   setInterval(refreshTables, 5000);

@@ -3,7 +3,8 @@ import { classify, genericWhyNot, multisetKey } from "./actions.js";
 import { api } from "./api.js";
 import { backEl, cardEl, cardRow } from "./cards.js";
 import { loadRenderer, renderer } from "./renderers.js";
-import { clear, el, eventText, joinBase, playerWords, plural, seatNamer, seatNumber, toast, tokenKey } from "./util.js";
+import { setupSignals, turnSignal } from "./signals.js";
+import { clear, el, eventText, joinBase, ownerKey, playerWords, plural, seatNamer, seatNumber, toast, tokenKey } from "./util.js";
 import { TableSocket } from "./ws.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -26,6 +27,8 @@ const st = {
   events: [], // the engine events shown, kept so that names put in can follow the seats
   hint: null, // the last hint: { version, action, win_chance, forced } or { version, error }
   hinting: false,
+  muted: [], // seats the table's creator muted in the chat
+  owner: localStorage.getItem(ownerKey(tableId)), // this browser made the table: it may mute seats
 };
 
 function ctxFor(msg) {
@@ -356,7 +359,8 @@ function render() {
   const view = msg.view;
   const R = renderer(view.game);
   const ctx = ctxFor(msg);
-  document.title = `${R.title || view.game} · table ${tableId} · courtcards`;
+  const gameTitle = st.info ? st.info.title : R.title || view.game;
+  turnSignal(msg.status === "playing" && (msg.legal || []).length > 0, gameTitle, `${gameTitle} · table ${tableId} · courtcards`);
   $("title").textContent = `${st.info ? st.info.title : view.game} · table ${tableId}`;
   $("rules-link").href = `/rules/${encodeURIComponent(view.game)}`;
   $("subtitle").textContent = R.subtitle(view, ctx);
@@ -368,6 +372,11 @@ function render() {
   $("headline").textContent = head;
   $("headline").classList.toggle("your-turn", (msg.legal || []).length > 0);
   renderOpenSeats(msg);
+  renderMutes();
+  // undo: a casual game where this seat is the one person (the others bots), while it goes on
+  const humans = (msg.seats || []).filter((s) => s.type === "human");
+  const rated = st.info && st.info.settings && st.info.settings.rated;
+  $("undo").hidden = rated || msg.seat === null || humans.length !== 1 || humans[0].seat !== msg.seat || msg.status !== "playing";
   renderPlayers(msg, R, ctx);
   const center = clear($("center"));
   center.appendChild(R.center(view, ctx));
@@ -445,7 +454,60 @@ function refusalText(msg) {
   return `That move is not allowed: ${playerWords(reason)}.`;
 }
 
+// -- chat: players with players, spectators with spectators; every line is text (never HTML) ---------
+const chatSeen = new Set(); // a reconnection is sent the channel's last lines again: each is shown once
+function onChat(msg) {
+  const key = `${msg.at}|${msg.seat}|${msg.text}`;
+  if (chatSeen.has(key)) return;
+  chatSeen.add(key);
+  const who = msg.seat === null || msg.seat === undefined ? "Spectator" : msg.name;
+  const me = st.msg && msg.seat !== null && msg.seat === st.msg.seat;
+  const list = $("chat-log");
+  list.append(el("li", { class: me ? "mine" : "", dataset: { seat: msg.seat === null ? "" : String(msg.seat) } },
+    el("span", { class: "who" }, `${who}${me ? " (you)" : ""}:`), el("span", { class: "text" }, msg.text)));
+  while (list.children.length > 100) list.removeChild(list.firstChild);
+  list.scrollTop = list.scrollHeight;
+}
+
+function onMuted(msg) {
+  st.muted = msg.seats || [];
+  renderMutes();
+}
+
+function renderMutes() {
+  const box = $("chat-mutes");
+  const msg = st.msg;
+  $("chat-title").textContent = msg && msg.seat === null ? "Spectators' chat" : "Players' chat";
+  const mutedMe = msg && msg.seat !== null && st.muted.includes(msg.seat);
+  $("chat-input").disabled = !!mutedMe;
+  $("chat-input").placeholder = mutedMe ? "The table's creator muted your chat." : "Say something…";
+  if (!st.owner || !msg) {
+    box.hidden = true;
+    return;
+  }
+  clear(box).hidden = false;
+  const name = seatNamer(msg.seats, msg.seat);
+  for (const s of msg.seats || []) {
+    if (s.type !== "human" || s.seat === msg.seat) continue;
+    const muted = st.muted.includes(s.seat);
+    box.append(el("button", { type: "button", class: "mute", dataset: { seat: String(s.seat) },
+      onclick: () => st.socket.sendMute(s.seat, !muted, st.owner) }, `${muted ? "Unmute" : "Mute"} ${name(s.seat, { you: false })}`));
+  }
+}
+
+function sendChat(event) {
+  event.preventDefault();
+  const input = $("chat-input");
+  const text = input.value.trim();
+  if (!text) return;
+  if (st.socket && st.socket.sendChat(text)) input.value = "";
+}
+
 function onError(msg) {
+  if ((msg.code && msg.code.startsWith("chat_")) || ["muted", "not_owner", "undo_refused"].includes(msg.code)) {
+    toast(playerWords(msg.message), "error");
+    return;
+  }
   st.sending = false;
   toast(refusalText(msg), "error");
   if (st.msg) renderActions(renderer(st.game));
@@ -466,6 +528,8 @@ async function main() {
       onState,
       onError,
       onCheck,
+      onChat,
+      onMuted,
       onStatus: (text, kind) => {
         const c = $("conn");
         c.textContent = text;
@@ -486,6 +550,9 @@ async function main() {
     st.socket.connect();
   };
   connect();
+  $("chat-form").addEventListener("submit", sendChat);
+  $("undo").addEventListener("click", () => st.socket && st.socket.send({ type: "undo" }));
+  setupSignals($("turn-sound"), $("turn-notify"));
   window.courtcards = { state: st };  // for debugging and the browser tests
   setInterval(updateTimer, 250);
   window.addEventListener("online", () => st.socket && st.socket.attempt && st.socket.connect());

@@ -148,6 +148,22 @@ export function tokenKey(tableId) {
   return `courtcards:${tableId}`;
 }
 
+// The creator's key of a table made in this browser (it mutes seats in the table's chat).
+export function ownerKey(tableId) {
+  return `courtcards:owner:${tableId}`;
+}
+
+// Every seat token this browser keeps: [{ table, token }] (a guest's games, found again from the lobby).
+export function keptSeats() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i += 1) {
+    const key = localStorage.key(i);
+    const m = /^courtcards:([a-z0-9]{1,16})$/.exec(key || "");
+    if (m && m[1] !== "name") out.push({ table: m[1], token: localStorage.getItem(key) });
+  }
+  return out;
+}
+
 // Engine reasons are written for the terminal and cite the project's rulings (RK-6, RY-4): the page shows
 // them in its own words, without ruling ids or typing instructions. Wording only; no rules here.
 const RULING_GROUP = /\s*\((?:[A-Z]{2}-\d+[a-z]?(?:[,;]\s*)?)+\)/g; // " (RK-6)", " (RY-4, RY-5)"

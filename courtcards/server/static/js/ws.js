@@ -1,10 +1,10 @@
 // A table's WebSocket that reconnects by itself (exponential backoff) and pings to stay alive.
 
 export class TableSocket {
-  constructor(tableId, token, { onState, onError, onCheck, onStatus, onFatal } = {}) {
+  constructor(tableId, token, { onState, onError, onCheck, onStatus, onFatal, onChat, onMuted } = {}) {
     this.tableId = tableId;
     this.token = token;
-    this.handlers = { onState, onError, onCheck, onStatus, onFatal };
+    this.handlers = { onState, onError, onCheck, onStatus, onFatal, onChat, onMuted };
     this.attempt = 0;
     this.closed = false;
     this.ws = null;
@@ -44,6 +44,8 @@ export class TableSocket {
       if (msg.type === "state" && this.handlers.onState) this.handlers.onState(msg);
       else if (msg.type === "error" && this.handlers.onError) this.handlers.onError(msg);
       else if (msg.type === "check" && this.handlers.onCheck) this.handlers.onCheck(msg);
+      else if (msg.type === "chat" && this.handlers.onChat) this.handlers.onChat(msg);
+      else if (msg.type === "muted" && this.handlers.onMuted) this.handlers.onMuted(msg);
     };
     ws.onclose = (event) => {
       clearInterval(this.pingTimer);
@@ -71,6 +73,14 @@ export class TableSocket {
   // Ask the server why an action would be refused (the engine's own reason), without making it.
   sendCheck(action) {
     return this.send({ type: "check", action });
+  }
+
+  sendChat(text) {
+    return this.send({ type: "chat", text });
+  }
+
+  sendMute(seat, muted, owner) {
+    return this.send({ type: "mute", seat, muted, owner });
   }
 
   sendAction(action, version) {
