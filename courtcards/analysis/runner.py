@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from courtcards.analysis.observe import GameFacts, observe
+from courtcards.bots.base import check_bot_table
 from courtcards.core.errors import CourtcardsError, OptionError
 from courtcards.core.game import get_game
 from courtcards.sim import check_bots, play_game, run_chunks
@@ -188,6 +189,49 @@ def run_luck(spec: RunSpec, deals: int, seed: int, workers: int | None = None) -
     out: list[list[int | None]] = []
     for part in run_chunks(luck_batch, batches(spec, deals, seed, 5), workers or os.cpu_count() or 1):
         out.extend(part)
+    return out
+
+
+def skill_batch(batch: _Batch) -> list[int | None]:
+    """Games ``start..stop`` of a rung of the skill ladder: the first bot of the table (the stronger) holds
+    one seat, which moves with the game's index; each game's winner as 1 (the stronger bot), 0 (another
+    seat) or None (a draw)."""
+    game, bots, start, stop, seed, options, preset = batch
+    out: list[int | None] = []
+    for i in range(start, stop):
+        state, kinds = play_game(game, bots, i, seed, options or None, preset)
+        res = state.result()
+        out.append(None if res is None or res.winner is None else int(kinds[res.winner] == bots[0]))
+    return out
+
+
+def skill_rungs(spec: RunSpec, bots: Sequence[str]) -> list[tuple[str, str]]:
+    """The ladder's steps, (stronger, weaker), from bots listed weakest first; each bot checked for the table."""
+    g = get_game(spec.game)
+    kinds = list(dict.fromkeys(b.strip() for b in bots if b.strip()))
+    if len(kinds) < 2:
+        raise OptionError("a skill ladder needs at least two bots, weakest first (for example random,greedy)")
+    for kind in kinds:
+        check_bot_table(g.name, kind, spec.num_players, spec.resolved_options())
+    return [(kinds[i + 1], kinds[i]) for i in range(len(kinds) - 1)]
+
+
+def run_skill(
+    spec: RunSpec,
+    rung: tuple[str, str],
+    games: int,
+    seed: int,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[int | None]:
+    """``games`` games of ``spec``'s deals with one ``rung[0]`` among ``rung[1]``s (:func:`skill_batch`)."""
+    strong, weak = rung
+    table = dataclasses.replace(spec, bots=(strong, *([weak] * (spec.num_players - 1))))
+    out: list[int | None] = []
+    for part in run_chunks(skill_batch, batches(table, games, seed, 10), workers or os.cpu_count() or 1):
+        out.extend(part)
+        if progress is not None:
+            progress(len(part))
     return out
 
 

@@ -27,6 +27,7 @@ from courtcards.analysis.stats import (
     sd,
     two_proportions_p,
     welch,
+    wilson,
 )
 
 ALPHA = 0.05
@@ -209,6 +210,58 @@ def add_luck(report: Report, replays: Sequence[Sequence[int | None]]) -> None:
         f"Luck of the deal: {len(agree)} deals, each replayed with the bots rotated through every seat, "
         f"give the same winning seat {100 * m:.1f}% of the time against {100 * chance:.1f}% by chance: "
         f"kappa {kappa:.2f} [{lo:.2f}, {hi:.2f}]; {meaning}{note}."
+    )
+    at = next((i for i, s in enumerate(report.verdict) if s.startswith("Tests at")), len(report.verdict))
+    report.verdict.insert(at, sentence)
+
+
+SKILL = "Skill ladder"
+
+
+def add_skill(report: Report, rungs: Sequence[tuple[str, str]], results: Sequence[Sequence[int | None]]) -> None:
+    """Figures and a sentence from the skill ladder: for each step (stronger, weaker), the share of games
+    that one stronger bot wins among weaker ones, its seat moving with each game, against the even share
+    (exact binomial; Holm over the steps). A share well above even at a step: the rules reward that
+    step's skill; near even: they do not (or the step is no stronger)."""
+    if not rungs:
+        return
+    n = report.spec.num_players
+    figs: list[Figure] = []
+    for (strong, weak), games in zip(rungs, results, strict=True):
+        decided = [w for w in games if w is not None]
+        wins, played = sum(decided), len(games)
+        _, lo, hi = wilson(wins, played)
+        even = len(decided) / played / n if played else 0.0
+        figs.append(
+            Figure(
+                SKILL,
+                f"one {strong} among {weak}",
+                "rate",
+                wins / played if played else 0.0,
+                lo,
+                hi,
+                played,
+                fair=1 / n,
+                test=BINOMIAL,
+                p=binomial_p(wins, played, even),
+                count=wins,
+            )
+        )
+    for f, adjusted in zip(figs, holm([f.p or 1.0 for f in figs]), strict=True):
+        report.figures.append(replace(f, p_holm=adjusted))
+    parts = []
+    for f in report.figures[-len(figs) :]:
+        sig = (f.p_holm or 1.0) < ALPHA
+        word = "above" if f.value > (f.fair or 0.0) else "below"
+        parts.append(
+            f"{f.name} wins {_pct(f.value)} [{_pct(f.low or 0.0)}, {_pct(f.high or 0.0)}] "
+            f"(even {_pct(f.fair or 0.0)}; Holm p {fmt_p(f.p_holm or 1.0)}"
+            + (f", significantly {word} even)" if sig else ", not significantly different)")
+        )
+    sentence = (
+        f"Skill ladder ({figs[0].n} games a step, one stronger bot among weaker ones, its seat moving): "
+        + "; ".join(parts)
+        + ". Steps far above even show how much these rules reward that step of skill."
     )
     at = next((i for i, s in enumerate(report.verdict) if s.startswith("Tests at")), len(report.verdict))
     report.verdict.insert(at, sentence)

@@ -43,9 +43,11 @@ from courtcards.analysis.runner import (
     init_ray,
     run_facts,
     run_luck,
+    run_skill,
+    skill_rungs,
     with_bots,
 )
-from courtcards.analysis.verdict import add_luck, cross_check, opening
+from courtcards.analysis.verdict import add_luck, add_skill, cross_check, opening
 from courtcards.bots.base import default_bot_kind
 from courtcards.cli.say import fail, progress
 from courtcards.core.errors import CourtcardsError
@@ -141,6 +143,20 @@ def analyze_command(
             "decides the winner (0: off).",
         ),
     ] = 0,
+    skill: Annotated[
+        int,
+        typer.Option(
+            "--skill",
+            min=0,
+            help="Play this many games for each step of a ladder of bots (--skill-bots): one stronger bot among "
+            "weaker ones, its seat moving; how much the rules reward skill, a measure that greedy against random "
+            "does not saturate (0: off).",
+        ),
+    ] = 0,
+    skill_bots: Annotated[
+        str,
+        typer.Option("--skill-bots", help="The ladder's bots, weakest first (bot kinds, as --bots takes them)."),
+    ] = "random,greedy,ismcts:100",
     check_bots: Annotated[
         str | None,
         typer.Option(
@@ -167,7 +183,12 @@ def analyze_command(
             specs = compare_specs(specs[0], compare)
         checks = [with_bots(s, [k for k in check_bots.split(",") if k.strip()]) for s in specs] if check_bots else []
         luck = min(luck, games)
-        total = games * (len(specs) + len(checks)) + luck * sum(s.num_players for s in specs)
+        rungs = skill_rungs(specs[0], skill_bots.split(",")) if skill else []
+        total = (
+            games * (len(specs) + len(checks))
+            + luck * sum(s.num_players for s in specs)
+            + skill * len(rungs) * len(specs)
+        )
         if total > max_games and not yes:
             runs = "runs" if checks or compare else "combinations"
             raise CourtcardsError(
@@ -204,6 +225,13 @@ def analyze_command(
             for report in reports if luck else []:
                 add_luck(report, run_luck(report.spec, luck, seed, workers))
                 bar.advance(task, luck * report.spec.num_players)
+            for report in reports if skill else []:
+                steps = skill_rungs(report.spec, skill_bots.split(","))
+                results = [
+                    run_skill(report.spec, step, skill, seed, workers, lambda k: bar.advance(task, k))
+                    for step in steps
+                ]
+                add_skill(report, steps, results)
             for report, check in zip(reports, checks, strict=False):
                 cross_check(report, report_of(check))
         print_verdict(console, reports)
