@@ -69,11 +69,13 @@ def walk(game: Any, seed: int, limit: int = 150) -> Iterator[Any]:
     """One random game (at most ``limit`` steps after the deal): the live state after each step."""
     rng = np.random.default_rng(seed)
     state = game.new_initial_state()
-    step_randomly(state, rng)
+    while state.is_chance_node():  # the deal: one chance node per draw (deals=0) or one per deal
+        step_randomly(state, rng)
     for _ in range(limit):
         if state.is_terminal():
             return
-        yield state
+        if not state.is_chance_node():  # a later draw (a reshuffle): stepped through
+            yield state
         step_randomly(state, rng)
 
 
@@ -157,7 +159,7 @@ def test_resampling_keeps_the_information_state_and_the_partial_choice(
 
 
 def test_simultaneous_nodes_follow_openspiels_conventions() -> None:
-    game = pyspiel.load_game("courtcards_royale(max_rounds=3)")
+    game = pyspiel.load_game("courtcards_royale(max_rounds=3,deals=16)")
     state = game.new_initial_state()
     state.apply_action(4)
     assert state.current_player() == SIM
@@ -171,7 +173,7 @@ def test_simultaneous_nodes_follow_openspiels_conventions() -> None:
     state.apply_actions([first[0], second[0]])
     assert state.history() == [4, first[0], second[0]]
     # the parameter turn_based asks the same decisions one seat after the other, hidden as in the engine
-    turns = pyspiel.load_game("courtcards_royale(max_rounds=3,turn_based=true)")
+    turns = pyspiel.load_game("courtcards_royale(max_rounds=3,turn_based=true,deals=16)")
     assert turns.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
     seq = turns.new_initial_state()
     seq.apply_action(4)
@@ -219,7 +221,7 @@ def test_mcts_on_the_turn_based_game(config: tuple[str, int, dict[str, Any]]) ->
     searched = 0
     while not state.is_terminal() and searched < 3:
         step_randomly(state, rng)
-        if not state.is_terminal() and rng.random() < 0.3:
+        if not state.is_terminal() and not state.is_chance_node() and rng.random() < 0.3:
             assert bot.step(state) in state.legal_actions()
             searched += 1
     assert searched == 3
