@@ -193,7 +193,7 @@ def _deal(engine: Game[Any], n: int, options: Mapping[str, OptionValue], outcome
     """The engine's new game with its generator's draws scripted (ChanceNeeded if it needs more)."""
     script_next(outcomes)
     try:
-        state = engine.new_game(n, dict(options), seed=0)
+        state: State = engine.new_game(n, dict(options), seed=0)
     finally:
         script_next(None)
     if state.rng.script_left() != 0:
@@ -405,10 +405,7 @@ class CourtcardsState(pyspiel.State):  # type: ignore[misc]
         if self._pending is not None:
             raise ValueError("resample_from_infostate at a player's node, not while chance draws for a step")
         game: CourtcardsGame = self.get_game()
-        if callable(sampler):
-            seed = int(float(sampler()) * (1 << 53))
-        else:
-            seed = game.resample_rng.next64()
+        seed = int(float(sampler()) * (1 << 53)) if callable(sampler) else game.resample_rng.next64()
         world = state.game.sample_world(state.view(player), seed, seat=player)
         if not self._config[3]:
             world.rng.set_script(())  # its later draws are chance nodes again
