@@ -308,7 +308,7 @@ def test_a_scripted_rng_replays_a_seeded_rngs_draws(seed: int, sizes: list[int])
         scripted.shuffle(b)
         assert a == b
     copy = scripted.copy()
-    assert scripted.choice("abcdefg") == seeded.choice("abcdefg") and scripted.script_left() == 0
+    assert scripted.choice(tuple("abcdefg")) == seeded.choice(tuple("abcdefg")) and scripted.script_left() == 0
     assert copy.script_left() == 1 and copy.below(7) == outcomes[-1]
     with pytest.raises(ChanceNeeded) as need:
         scripted.shuffle(list(range(5)))
