@@ -292,6 +292,20 @@ def test_cfr_plus_solves_a_small_rank_royale() -> None:
     assert 0.0 < pyspiel.exploitability(game, sampled.average_policy()) < 0.2
 
 
+def test_cfr_plus_solves_a_tiny_rank() -> None:
+    """Rank's option hand_size (preset tiny: two cards each, one hand), three players over two deals: CFR+
+    cuts the uniform policy's NashConv eightfold in four iterations, Python and C++ alike."""
+    game = pyspiel.load_game("courtcards_rank(players=3,tokens_to_win=1,hand_size=2,deals=2)")
+    uniform = exploitability.nash_conv(game, policy.UniformRandomPolicy(game))
+    solver, native = cfr.CFRPlusSolver(game), pyspiel.CFRPlusSolver(game)
+    for _ in range(4):
+        solver.evaluate_and_update_policy()
+        native.evaluate_and_update_policy()
+    value = exploitability.nash_conv(game, solver.average_policy())
+    assert uniform > 0.5 and 0.0 < value < uniform / 8
+    assert pyspiel.nash_conv(game, native.average_policy()) == pytest.approx(value, rel=1e-9)
+
+
 @pytest.mark.parametrize("name", [DUEL, DRAWN])
 def test_mccfr_and_nash_conv_on_small_variants(name: str) -> None:
     game = pyspiel.load_game(name)
