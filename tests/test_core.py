@@ -283,3 +283,42 @@ def test_rng_below_draws_exactly_as_one_output_at_a_time(seed: int, bounds: list
         assert fast.below(n) == slow.below_slow(n)
         assert fast.state == slow.state
     assert fast.next64() == slow.next64()
+
+
+@given(
+    seed=st.integers(min_value=0, max_value=2**64 - 1),
+    sizes=st.lists(st.integers(min_value=0, max_value=60), min_size=1, max_size=6),
+)
+def test_a_scripted_rng_replays_a_seeded_rngs_draws(seed: int, sizes: list[int]) -> None:
+    # OpenSpiel's chance nodes (courtcards.envs.openspiel): the outcomes a seeded generator's below()
+    # gives are a script; a scripted generator given them shuffles and chooses exactly as the seeded one
+    from courtcards.core.rng import ChanceNeeded, script_next
+
+    reference, outcomes = Rng(seed), []
+    for size in sizes:
+        outcomes += [reference.below(i + 1) for i in range(size - 1, 0, -1)]
+    outcomes.append(reference.below(7))
+    seeded = Rng(seed)
+    script_next(tuple(outcomes))
+    scripted = Rng(123)  # the next generator made takes the script, whatever its seed
+    assert Rng(seed).script_left() == -1  # and only that one
+    for size in sizes:
+        a, b = list(range(size)), list(range(size))
+        seeded.shuffle(a)
+        scripted.shuffle(b)
+        assert a == b
+    copy = scripted.copy()
+    assert scripted.choice(tuple("abcdefg")) == seeded.choice(tuple("abcdefg")) and scripted.script_left() == 0
+    assert copy.script_left() == 1 and copy.below(7) == outcomes[-1]
+    with pytest.raises(ChanceNeeded) as need:
+        scripted.shuffle(list(range(5)))
+    assert need.value.n == 5
+    with pytest.raises(ValueError, match="not a draw"):
+        bad = Rng(0)
+        bad.set_script((9,))
+        bad.below(3)
+    with pytest.raises(ValueError, match="bounded draws"):
+        copy.next64()
+    copy.set_script(None)  # seeded again, from its state
+    again = Rng(copy.state)
+    assert [copy.below(1000) for _ in range(3)] == [again.below(1000) for _ in range(3)]

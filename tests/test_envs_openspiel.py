@@ -53,7 +53,7 @@ def test_openspiel_random_sim_test_with_serialization(config: tuple[str, int, di
 
 
 def test_states_follow_the_engine_and_survive_pickling() -> None:
-    game = pyspiel.load_game("courtcards_royale(max_rounds=5)")
+    game = pyspiel.load_game("courtcards_royale(max_rounds=5,deals=65536)")
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == 65536
     state.apply_action(7)
@@ -86,8 +86,9 @@ def test_states_follow_the_engine_and_survive_pickling() -> None:
 def test_resampled_worlds_keep_the_players_information() -> None:
     game = pyspiel.load_game("courtcards_rank(players=3,tokens_to_win=1)")
     state = game.new_initial_state()
-    state.apply_action(11)
     rng = np.random.default_rng(0)
+    while state.is_chance_node():  # the deal, card by card
+        state.apply_action(int(rng.integers(len(state.chance_outcomes()))))
     for _ in range(12):
         state.apply_action(int(rng.choice(state.legal_actions())))
     player = state.current_player()

@@ -428,7 +428,11 @@ def test_target_defaults_follow_the_table_size() -> None:
     # KQ-9
     assert [KQP.new_game(n).options["target"] for n in range(4, 10)] == [15, 20, 20, 25, 25, 25]
     assert KQP.new_game(6).options["rounds"] is None
-    assert KQP.new_game(6, {"rounds": "5", "target": "none"}).options == {"target": None, "rounds": 5}
+    assert KQP.new_game(6, {"rounds": "5", "target": "none"}).options == {
+        "target": None,
+        "rounds": 5,
+        "hand_size": None,
+    }
     with pytest.raises(OptionError, match="never end"):
         KQP.new_game(6, {"target": None})
     with pytest.raises(OptionError):

@@ -44,7 +44,7 @@ def test_top_four_go_on_and_the_final_decides() -> None:
     first = tour.stages[0]
     for table in first:
         assert table.advance == table.standings[:4]
-        assert table.record.options == {"target": None, "rounds": 1}
+        assert table.record.options == {"target": None, "rounds": 1, "hand_size": None}
     final = tour.stages[1][0]
     assert sorted(final.players) == sorted(p for t in first for p in t.advance)
     assert tour.winner == final.standings[0]

@@ -3,6 +3,13 @@
 The generator is SplitMix64: its whole state is one 64-bit integer, so a game
 state saves it to JSON exactly and a replay is bit-for-bit identical on any
 Python version (``random.Random`` makes no such promise across versions).
+
+Scripted draws (for OpenSpiel's chance nodes, ``courtcards.envs.openspiel``): every draw a game
+makes is ``below(n)`` (``shuffle`` is Fisher-Yates, ``below(i + 1)`` for i from the top down;
+``choice`` is one ``below``), a uniform integer in ``[0, n)``. A generator can instead be given those
+outcomes (:meth:`Rng.set_script`, or :func:`script_next` for the generator a new game makes): it
+answers from them in order, and raises :class:`ChanceNeeded` with ``n`` at the first draw past them.
+A seeded generator's draws are one such script, so the same outcomes give the same game.
 """
 
 from __future__ import annotations
@@ -30,6 +37,26 @@ def _outputs(state: int, count: int) -> list[int]:
     return out
 
 
+class ChanceNeeded(Exception):
+    """A scripted generator was asked for a draw its script does not hold: ``below(n)``."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(f"a draw in [0, {n}) is needed and the script has no more outcomes")
+        self.n = n
+
+
+# the script the next generator made takes (script_next): one at most
+_NEXT_SCRIPT: list[tuple[int, ...]] = []
+
+
+def script_next(outcomes: tuple[int, ...] | None) -> None:
+    """Make the next :class:`Rng` constructed (a new game's, in ``Game.new_game``) a scripted one that
+    answers from ``outcomes``; ``None`` disarms. Not thread-safe: arm, construct, disarm in one thread."""
+    _NEXT_SCRIPT.clear()
+    if outcomes is not None:
+        _NEXT_SCRIPT.append(tuple(outcomes))
+
+
 class Rng:
     """A small deterministic generator owned by a game state.
 
@@ -39,16 +66,43 @@ class Rng:
     ``state``, so every result, and ``state`` after it, is exactly that of drawing
     one output at a time (:meth:`next64`, :meth:`below_slow`)."""
 
-    __slots__ = ("_base", "_batch", "_pos", "_size")
+    __slots__ = ("_base", "_batch", "_pos", "_script", "_size", "_used")
     _base: int  # the state before the first output of _batch
     _batch: tuple[int, ...]  # immutable: copies share it
     _pos: int  # outputs of _batch used
     _size: int  # the next batch's size
+    _script: tuple[int, ...] | None  # scripted draws (module docstring); None: seeded
+    _used: int  # outcomes of _script used
 
     def __init__(self, seed: int) -> None:
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise TypeError(f"seed must be an int, not {type(seed).__name__}")
         self.state = seed
+        self._script = _NEXT_SCRIPT.pop() if _NEXT_SCRIPT else None
+        self._used = 0
+
+    def set_script(self, outcomes: tuple[int, ...] | None) -> None:
+        """Answer the next draws from ``outcomes`` (then raise :class:`ChanceNeeded`); ``None``: draw
+        from the seed again (the state as it was)."""
+        self._script = None if outcomes is None else tuple(outcomes)
+        self._used = 0
+        self._batch, self._pos = (), 0
+
+    def script_left(self) -> int:
+        """How many scripted outcomes are still unused (-1 for a seeded generator)."""
+        script = self._script
+        return -1 if script is None else len(script) - self._used
+
+    def _scripted(self, n: int) -> int:
+        script = self._script
+        assert script is not None
+        if self._used == len(script):
+            raise ChanceNeeded(n)
+        r = script[self._used]
+        if not 0 <= r < n:
+            raise ValueError(f"scripted outcome {r} is not a draw in [0, {n})")
+        self._used += 1
+        return r
 
     @property
     def state(self) -> int:
@@ -62,6 +116,8 @@ class Rng:
         self._size = 16
 
     def next64(self) -> int:
+        if self._script is not None:
+            raise ValueError("a scripted generator only makes bounded draws (below, shuffle, choice), not next64")
         z = self.state = (self.state + _GAMMA) & _MASK
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
@@ -75,6 +131,8 @@ class Rng:
         batch, pos = self._batch, self._pos
         while True:
             if pos == len(batch):
+                if self._script is not None:  # scripted: the batch stays empty, so every draw comes here
+                    return self._scripted(n)
                 self._base = (self._base + pos * _GAMMA) & _MASK
                 batch = self._batch = tuple(_outputs(self._base, self._size))
                 self._size = min(256, 2 * self._size)
@@ -99,6 +157,11 @@ class Rng:
         after are exactly those of drawing one at a time (:meth:`shuffle_slow`)."""
         size = len(items)
         if size < 2:
+            return
+        if self._script is not None:
+            for i in range(size - 1, 0, -1):
+                j = self._scripted(i + 1)
+                items[i], items[j] = items[j], items[i]
             return
         start = self.state
         buffer = _outputs(start, min(1024, size + size // 2 + 8))  # under 1.5 draws a card on average
@@ -126,6 +189,8 @@ class Rng:
     def draws(self, expected: int) -> Draws:
         """Buffered ``below`` calls (for many small draws in a row); ``close()`` the result
         to hand the state back, exactly as if ``below`` had been called each time."""
+        if self._script is not None:
+            raise ValueError("a scripted generator draws with below(), not draws()")
         return Draws(self, expected)
 
     def choice(self, items: list[T] | tuple[T, ...]) -> T:
@@ -134,6 +199,7 @@ class Rng:
     def copy(self) -> Rng:
         other = Rng(0)
         other._base, other._batch, other._pos, other._size = self._base, self._batch, self._pos, self._size
+        other._script, other._used = self._script, self._used
         return other
 
 

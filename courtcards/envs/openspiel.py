@@ -15,12 +15,23 @@ as booleans; integers with -1 for the game's default for the table size and 0 fo
 option accepts none; other options as text ("default" for the default; Rank Royale's discards as
 ``3/3/3``). A simultaneous game also takes ``turn_based`` (below).
 
-Chance: one explicit chance node at the start, the deal, with ``deals`` (default 65536) equally
-likely outcomes; outcome ``k`` is the engine's game with seed ``k``. Every later draw and reshuffle
-comes from the engine's generator, which that seed determines, so there are no further chance
-nodes; no player observes the seed. ``resample_from_infostate`` deals the hidden cards again from
-the player's view (``game.sample_world``) with a fresh generator, so the future draws are resampled
-too; the player's partial composite choice is kept, and so is its information state string.
+Chance (``deals``, default 0): the engine's own randomness, draw by draw. Every draw a game makes
+is ``Rng.below(n)`` (a shuffle is Fisher-Yates: ``below(i + 1)`` for i from the top down), so each
+draw is a chance node with ``n`` equally likely outcomes: the deal is one chance node per card
+placed by the shuffle, and a later reshuffle (or any other draw) is chance nodes after the action
+that causes it. The engine replays the step with the outcomes so far as its generator's script
+(``Rng.set_script``) until the step needs no more, so the game is exactly the engine's, and a
+seeded game is one path through the chance nodes: the outcomes ``Rng(seed).below(n)`` draws at
+them give the engine's game with that seed. No player observes an outcome, only what the engine
+shows. With ``deals=N`` (N > 0) the game is restricted to N deals instead: one chance node at the
+start with N equally likely outcomes, outcome ``k`` the engine's game with seed ``k``, and every
+later draw from that seed's generator (no further chance nodes): small exact trees for CFR.
+
+``resample_from_infostate`` deals the hidden cards again from the player's view
+(``game.sample_world``), seeded from the sampler's draw (or, without a sampler, from the game's own
+generator, seeded by ``resample_seed``), so the future draws are resampled too (with ``deals=0`` they
+are chance nodes again); the player's partial composite choice is kept, and so is its information
+state string.
 
 Dynamics: a game whose ``GameInfo.dynamics`` is ``"simultaneous"`` is SIMULTANEOUS: where several
 seats decide at once they choose at one node (Rank Royale's cards; its discards are ordinary
@@ -45,7 +56,6 @@ serialize (the engine state as JSON).
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -54,9 +64,10 @@ import pyspiel
 
 from courtcards.core.game import Game, get_game, registered_games
 from courtcards.core.options import OptionValue
+from courtcards.core.rng import ChanceNeeded, Rng, script_next
 from courtcards.core.state import State
 
-DEFAULT_DEALS = 1 << 16
+DEFAULT_DEALS = 0  # chance as the engine's draws
 
 
 def short_name(game: str) -> str:
@@ -69,7 +80,7 @@ def simultaneous(game: Game[Any]) -> bool:
 
 
 def _parameter_spec(game: Game[Any]) -> dict[str, Any]:
-    spec: dict[str, Any] = {"players": -1, "deals": DEFAULT_DEALS}
+    spec: dict[str, Any] = {"players": -1, "deals": DEFAULT_DEALS, "resample_seed": 0}
     if simultaneous(game):
         spec["turn_based"] = False
     for opt in game.options.options:
@@ -134,19 +145,21 @@ class CourtcardsGame(pyspiel.Game):  # type: ignore[misc]
         players = int(params.get("players", -1))
         n = engine.default_players if players == -1 else players
         deals = int(params.get("deals", DEFAULT_DEALS))
-        if deals < 1:
-            raise ValueError(f"deals must be at least 1, not {deals}")
+        if deals < 0:
+            raise ValueError(f"deals must be 0 (the engine's draws as chance nodes) or a number of deals, not {deals}")
         self.engine = engine
         self.num_seats = n
         self.options = engine.resolve_options(n, _engine_options(engine, params))
         self.deals = deals
+        # resample_from_infostate without a sampler draws from this (seeded) generator
+        self.resample_rng = Rng(int(params.get("resample_seed", 0)))
         self.simultaneous = simultaneous(engine) and not bool(params.get("turn_based", False))
         self.obs_shape = engine.observation_shape(n, self.options)
         super().__init__(
             _game_type(engine, turn_based=simultaneous(engine) and not self.simultaneous),
             pyspiel.GameInfo(
                 num_distinct_actions=engine.num_distinct_actions(n, self.options),
-                max_chance_outcomes=deals,
+                max_chance_outcomes=deals or _most_outcomes(engine, n, self.options),
                 num_players=n,
                 min_utility=engine.info.utility[0],
                 max_utility=engine.info.utility[1],
@@ -169,12 +182,32 @@ class CourtcardsGame(pyspiel.Game):  # type: ignore[misc]
         return _Observer(self, bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
 
 
+def _most_outcomes(engine: Game[Any], n: int, options: Mapping[str, OptionValue]) -> int:
+    """An upper bound on a chance node's outcomes with ``deals=0``: the games shuffle their cards (a
+    draw in [0, cards)) and draw seats."""
+    cards = sum(len(place) for place in engine.new_game(n, dict(options), seed=0).card_places().values())
+    return max(cards, n, 2)
+
+
+def _deal(engine: Game[Any], n: int, options: Mapping[str, OptionValue], outcomes: tuple[int, ...]) -> State:
+    """The engine's new game with its generator's draws scripted (ChanceNeeded if it needs more)."""
+    script_next(outcomes)
+    try:
+        state: State = engine.new_game(n, dict(options), seed=0)
+    finally:
+        script_next(None)
+    if state.rng.script_left() != 0:
+        raise RuntimeError(f"{engine.title}'s new game did not draw from its own generator as scripted")
+    return state
+
+
 def _load_game(name: str, params: Mapping[str, Any]) -> CourtcardsGame:
     return _creator(get_game(name))(params)
 
 
 class _Engine:
-    """The engine state inside an OpenSpiel state: copied with ``State.copy``, pickled as JSON."""
+    """The engine state inside an OpenSpiel state: copied with ``State.copy``, pickled as JSON (a
+    generator answering from a script, ``deals=0``, is scripted again when loaded)."""
 
     __slots__ = ("state",)
 
@@ -184,32 +217,45 @@ class _Engine:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
         return _Engine(self.state.copy())
 
-    def __getstate__(self) -> tuple[str, str]:
-        return self.state.game.name, json.dumps(self.state.to_json())
+    def __getstate__(self) -> tuple[str, str, bool]:
+        return self.state.game.name, json.dumps(self.state.to_json()), self.state.rng.script_left() >= 0
 
-    def __setstate__(self, data: tuple[str, str]) -> None:
+    def __setstate__(self, data: tuple[str, str, bool]) -> None:
         self.state = get_game(data[0]).state_from_json(json.loads(data[1]))
+        if data[2]:
+            self.state.rng.set_script(())
+
+
+# one step: the (seat, id) pairs applied together; the deal is ((-1, k),) (k: the seed with deals=N)
+Moves = tuple[tuple[int, int], ...]
 
 
 class CourtcardsState(pyspiel.State):  # type: ignore[misc]
-    """Before the deal a chance node; then the engine's state, in action ids."""
+    """Chance nodes for the deal (and, with ``deals=0``, for every later draw); then the engine's
+    state, in action ids."""
 
     def __init__(self, game: CourtcardsGame) -> None:
         super().__init__(game)
         self._config = (game.engine.name, game.num_seats, game.options, game.deals, game.simultaneous)
         self._engine: _Engine | None = None
-        # the steps so far, each a tuple of (seat, id) pairs ((-1, k) for the deal), kept until a
-        # player's information state is asked for; then each player's log, kept up to date
-        self._steps: list[tuple[tuple[int, int], ...]] = []
+        # the steps so far, each its moves and the chance outcomes drawn in it, kept until a player's
+        # information state is asked for; then each player's log, kept up to date
+        self._steps: list[tuple[Moves, tuple[int, ...]]] = []
         self._log: list[list[str]] | None = None
+        # deals=0: the step waiting for chance outcomes (its moves, the outcomes so far, and how many
+        # outcomes the next draw has); the engine state is the one before the step
+        self._pending: tuple[Moves, tuple[int, ...], int] | None = None
+        if not game.deals:
+            self._try(((-1, 0),), ())
 
     @property
     def engine(self) -> State | None:
+        """The engine state (before the step that waits for chance outcomes, at a chance node)."""
         return None if self._engine is None else self._engine.state
 
     def current_player(self) -> int:
         state = self.engine
-        if state is None:
+        if state is None or self._pending is not None:
             return int(pyspiel.PlayerId.CHANCE)
         if state.is_over():
             return int(pyspiel.PlayerId.TERMINAL)
@@ -220,28 +266,34 @@ class CourtcardsState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         state = self.engine
-        if state is None or state.is_over() or player not in state.to_move():
+        if state is None or self._pending is not None or state.is_over() or player not in state.to_move():
             return []
         return state.legal_action_ids(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        deals = self._config[3]
-        return [(k, 1.0 / deals) for k in range(deals)]
+        pending = self._pending
+        n = self._config[3] if pending is None else pending[2]
+        return [(k, 1.0 / n) for k in range(n)]
 
     def _apply_action(self, action: int) -> None:
-        state = self.engine
+        state, pending = self.engine, self._pending
+        if pending is not None:
+            if not 0 <= action < pending[2]:
+                raise ValueError(f"{action} is not a chance outcome here (0..{pending[2] - 1})")
+            self._try(pending[0], (*pending[1], int(action)))
+            return
         if state is None:
             deals = self._config[3]
             if not 0 <= action < deals:
                 raise ValueError(f"deal {action} is not a chance outcome (0..{deals - 1})")
-            self._play(((-1, int(action)),))
+            self._try(((-1, int(action)),), ())
             return
         if self.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
             raise ValueError(
                 f"seats {list(state.to_move())} decide at once here: give one action per player with "
                 "apply_actions([...]) (legal_actions(player) lists each player's), not apply_action"
             )
-        self._play(((state.to_move()[0], int(action)),))
+        self._try(((state.to_move()[0], int(action)),), ())
 
     def _apply_actions(self, actions: list[int]) -> None:
         state = self.engine
@@ -252,26 +304,47 @@ class CourtcardsState(pyspiel.State):  # type: ignore[misc]
         movers = state.to_move()
         for seat in movers:  # all are checked before any is applied
             state.action_from_id(seat, int(actions[seat]))
-        self._play(tuple((seat, int(actions[seat])) for seat in movers))
+        self._try(tuple((seat, int(actions[seat])) for seat in movers), ())
 
-    def _play(self, moves: tuple[tuple[int, int], ...]) -> None:
-        """Apply one step (the deal, one id, or one id per mover) and note it in the logs."""
+    def _try(self, moves: Moves, outcomes: tuple[int, ...]) -> None:
+        """Play one step with ``outcomes`` as its draws (``deals=0``); a step that needs another draw
+        leaves this state a chance node for it, and the engine state as it was."""
+        try:
+            self._play(moves, outcomes)
+        except ChanceNeeded as need:
+            self._pending = (moves, outcomes, need.n)
+        else:
+            self._pending = None
+
+    def _play(self, moves: Moves, outcomes: tuple[int, ...]) -> None:
+        """Apply one step (the deal, one id, or one id per mover) and note it in the logs. With
+        ``deals=0`` the step is played on a copy whose generator answers from ``outcomes`` (the state
+        is unchanged if it needs more: ChanceNeeded)."""
+        name, n, options, deals, _ = self._config
         if moves[0][0] < 0:
-            name, n, options, _, _ = self._config
-            self._engine = _Engine(get_game(name).new_game(n, options, seed=moves[0][1]))
+            engine = get_game(name)
+            state = _deal(engine, n, options, outcomes) if not deals else engine.new_game(n, options, seed=moves[0][1])
             completed = True
         else:
-            state = self.engine
-            assert state is not None
+            live = self.engine
+            assert live is not None
+            state = live
+            if not deals:
+                state = live.copy()
+                state.rng.set_script(outcomes)
             completed = False
             for seat, action in moves:
                 completed = state.apply_id(seat, action) is not None or completed
+            if not deals and state.rng.script_left() != 0:
+                raise RuntimeError("the engine drew fewer times than when the step was first played")
+        if state is not self.engine:
+            self._engine = _Engine(state)
         if self._log is None:
-            self._steps.append(moves)
+            self._steps.append((moves, outcomes))
         else:
             self._note(moves, completed)
 
-    def _note(self, moves: tuple[tuple[int, int], ...], completed: bool) -> None:
+    def _note(self, moves: Moves, completed: bool) -> None:
         """Each player's log entry for one step: the acting seat's id (even a step of a composite
         choice, which only it sees) and its observation; the others' observations, once an engine
         action is complete (the engine logs every seat then)."""
@@ -288,29 +361,30 @@ class CourtcardsState(pyspiel.State):  # type: ignore[misc]
     def _info_log(self) -> list[list[str]]:
         if self._log is None:
             replay = CourtcardsState(self.get_game())
+            replay._engine, replay._steps, replay._pending = None, [], None
             replay._log = [[] for _ in range(self._config[1])]
-            for moves in self._steps:
-                replay._play(moves)
+            for moves, outcomes in self._steps:
+                replay._play(moves, outcomes)
             self._log, self._steps = replay._log, []
         return self._log
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
+            return f"deal {action}" if self._config[3] else f"draw {action}"
         name, n, options, _, _ = self._config
         return get_game(name).action_codec(n, options).describe(int(action))
 
     def is_terminal(self) -> bool:
         state = self.engine
-        return state is not None and state.is_over()
+        return state is not None and self._pending is None and state.is_over()
 
     def returns(self) -> list[float]:
         state = self.engine
-        return [0.0] * self._config[1] if state is None else state.returns()
+        return [0.0] * self._config[1] if state is None or self._pending is not None else state.returns()
 
     def rewards(self) -> list[float]:
         state = self.engine
-        return [0.0] * self._config[1] if state is None else state.rewards()
+        return [0.0] * self._config[1] if state is None or self._pending is not None else state.rewards()
 
     def info_string(self, player: int) -> str:
         """The player's information state: one numbered entry per step it took part in (see the
@@ -322,28 +396,35 @@ class CourtcardsState(pyspiel.State):  # type: ignore[misc]
     def resample_from_infostate(self, player: int, sampler: Any = None) -> CourtcardsState:
         """A state the player cannot tell from this one: the hidden cards dealt again from its view
         (and the others' hidden choices made again), its partial composite choice kept, its
-        information state string the same."""
+        information state string the same. The world's seed is the sampler's draw (a float in [0, 1),
+        as OpenSpiel's samplers give), or without one a draw of the game's seeded generator
+        (``resample_seed``): never the process's global random state."""
         state = self.engine
         if state is None:
             return self.clone()  # type: ignore[no-any-return]
-        try:
-            draw = float(sampler()) if callable(sampler) else random.random()
-        except TypeError:
-            draw = random.random()
-        world = state.game.sample_world(state.view(player), int(draw * (1 << 53)), seat=player)
+        if self._pending is not None:
+            raise ValueError("resample_from_infostate at a player's node, not while chance draws for a step")
+        game: CourtcardsGame = self.get_game()
+        seed = int(float(sampler()) * (1 << 53)) if callable(sampler) else game.resample_rng.next64()
+        world = state.game.sample_world(state.view(player), seed, seat=player)
+        if not self._config[3]:
+            world.rng.set_script(())  # its later draws are chance nodes again
         for action in state.id_prefix(player):
             world.apply_id(player, action)
         log = self._info_log()
-        new: CourtcardsState = self.get_game().new_initial_state()
-        new._engine = _Engine(world)
+        new: CourtcardsState = game.new_initial_state()
+        new._engine, new._pending = _Engine(world), None
         new._log = [
             list(log[p]) if p == player else [f"[0] {world.observation_string(p)}"] for p in range(self._config[1])
         ]
         return new
 
     def __str__(self) -> str:
-        state = self.engine
-        return "(before the deal)" if state is None else json.dumps(state.to_json(), sort_keys=True)
+        state, pending = self.engine, self._pending
+        text = "(before the deal)" if state is None else json.dumps(state.to_json(), sort_keys=True)
+        if pending is not None:  # distinct for every path through the draws (get_all_states keys on it)
+            text += f"\n(drawing for {list(pending[0])}: {list(pending[1])} so far)"
+        return text
 
 
 class _Observer:

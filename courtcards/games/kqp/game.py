@@ -88,16 +88,28 @@ KQP_OPTIONS = OptionSet(
             maximum=1000,
             optional=True,
         ),
+        Option(
+            "hand_size",
+            "int",
+            None,
+            "Cards dealt to each seat, the rest face up on the discard (none: the whole deck, as the rulebook "
+            "deals). Not a rulebook option: small hands make small games for exact solvers (preset 'tiny').",
+            minimum=2,
+            maximum=25,
+            optional=True,
+        ),
     ),
     presets={
         "standard": {},
         "tournament": {"target": None, "rounds": 5},
         "quick": {"target": None, "rounds": 1},
+        "tiny": {"target": None, "rounds": 1, "hand_size": 2},
     },
     preset_docs={
         "standard": "To the rulebook's target score for the table size.",
         "tournament": "Five rounds, no target: a tournament table (KQ-10).",
         "quick": "A single round.",
+        "tiny": "A single round, two cards each: a small game for exact solvers (docs/research.md).",
     },
 )
 
@@ -136,6 +148,10 @@ class KqpGame(Game[KqpState]):
     def test_configs(self) -> list[tuple[int, dict[str, OptionValue]]]:
         configs: list[tuple[int, dict[str, OptionValue]]] = [(n, {"rounds": 2, "target": None}) for n in range(4, 10)]
         configs += [(4, {}), (6, {"target": 8}), (9, {"target": 12, "rounds": 3}), (5, {"rounds": 1, "target": None})]
+        configs += [
+            (4, {"rounds": 1, "target": None, "hand_size": 2}),
+            (6, {"rounds": 3, "target": None, "hand_size": 5}),
+        ]
         return configs
 
     def _new_state(self, num_players: int, options: dict[str, OptionValue], seed: int) -> KqpState:

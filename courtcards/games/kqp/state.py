@@ -279,15 +279,17 @@ class KqpState(State):
         deck = list(_DECKS[n])
         self.rng.shuffle(deck)
         hands = [[0] * NCODES for _ in range(n)]
+        size = self.options.get("hand_size")  # a small game's hands: the rest face up on the discard
+        cut = len(deck) if size is None else n * int(size)
         for i, seat in enumerate(positions):  # one at a time, counter-clockwise from the King (KQ-3)
             h = hands[seat]
-            for c in deck[i::n]:
+            for c in deck[i:cut:n]:
                 h[c] += 1
         self.hands = hands
         self.sizes = [sum(h) for h in hands]
         self.levels = [hand_levels(h) for h in hands]
         self.played = [[0] * NCODES for _ in range(n)]
-        self.discard = ()
+        self.discard = tuple(deck[cut:])
         self.pile, self.top, self.pile_value, self.pile_count, self.owner = [], (), 0, 0, -1
         self.plays, self.first_value, self.consecutive, self.passes, self.pile_log = 0, 0, False, [], []
         self.finished = []

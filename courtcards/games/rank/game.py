@@ -46,6 +46,15 @@ RANK_OPTIONS = OptionSet(
             "Endless: no Royal Tokens; the game lasts `hands` hands and whoever was King most often wins (RK-15).",
         ),
         Option("hands", "int", 10, "Number of hands in an Endless game (RK-15).", minimum=1, maximum=1000),
+        Option(
+            "hand_size",
+            "int",
+            15,
+            "Cards dealt to each seat (and to the King's Hand); the rest form the draw pile. The rulebook "
+            "deals 15 (RK-12); fewer make small variants that exact solvers can search (preset 'tiny').",
+            minimum=2,
+            maximum=15,
+        ),
     ),
     presets={
         "standard": {},
@@ -53,11 +62,13 @@ RANK_OPTIONS = OptionSet(
         "kings-hand": {"kings_hand": True},
         "endless": {"endless": True},
         "quick": {"tokens_to_win": 3},
+        "tiny": {"tokens_to_win": 1, "hand_size": 2},
     },
     preset_docs={
         "standard": "The rulebook's game: first to 5 Royal Tokens.",
         "classic-president": "Taxes instead of the King's benefit (RK-13).",
         "kings-hand": "The King may take an extra hand (RK-14; 3-5 players).",
+        "tiny": "Two cards each, first Royal Token wins: a small game for exact solvers (docs/research.md).",
         "endless": "No tokens; 10 hands; most times King wins (RK-15).",
         "quick": "First to 3 Royal Tokens.",
     },
@@ -107,6 +118,8 @@ class RankGame(Game[RankState]):
             (5, {"kings_hand": True, "classic_president": True, "tokens_to_win": 3}),
             (4, {"endless": True, "hands": 3}),
             (12, {"endless": True, "hands": 2}),
+            (3, {"hand_size": 2, "tokens_to_win": 1}),  # the tiny preset
+            (5, {"hand_size": 4, "classic_president": True, "tokens_to_win": 2}),
         ]
         return configs
 

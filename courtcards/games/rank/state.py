@@ -234,24 +234,25 @@ class RankState(State):
         self._deal(dealer=chars.index(BEGGAR))
 
     def _deal(self, dealer: int) -> None:
-        """Shuffle every card and deal 15 each, one at a time from the dealer's left (RK-12)."""
+        """Shuffle every card and deal 15 each (option hand_size), one at a time from the dealer's left (RK-12)."""
         n = self.num_players
+        size = int(self.options.get("hand_size") or HAND_SIZE)
         deck = list(_DECKS[self.decks])
         self.rng.shuffle(deck)
         self.hands = [[0] * NCODES for _ in range(n)]
-        pos = n * HAND_SIZE
+        pos = n * size
         for i in range(n):  # the i-th seat from the dealer's left gets deck[i], deck[i + n], ...
             hand = self.hands[(dealer + 1 + i) % n]
             for c in deck[i:pos:n]:
                 hand[c] += 1
-        self.sizes = [HAND_SIZE] * n
+        self.sizes = [size] * n
         self.kings_hand = [0] * NCODES
         self.set_aside = [0] * NCODES
         self.kh_choice = None
         if self.options["kings_hand"]:
-            for c in deck[pos : pos + HAND_SIZE]:
+            for c in deck[pos : pos + size]:
                 self.kings_hand[c] += 1
-            pos += HAND_SIZE
+            pos += size
         self.draw = deck[pos:]
         self.discard = [0] * NCODES
         self.pile, self.top, self.pile_value, self.pile_count, self.owner = [], (), 0, 0, -1
@@ -266,12 +267,12 @@ class RankState(State):
             self.log_event(
                 None,
                 "deal",
-                f"Hand 1: characters dealt at random: {chars}; {HAND_SIZE} cards each, "
+                f"Hand 1: characters dealt at random: {chars}; {size} cards each, "
                 f"{len(self.draw)} in the draw pile{extra}.",
                 {
                     "hand": 1,
                     "characters": [self.characters.index(r) for r in (KING, QUEEN, BEGGAR)],
-                    "cards": HAND_SIZE,
+                    "cards": size,
                     "draw": len(self.draw),
                     "kings_hand": bool(extra),
                 },
@@ -280,8 +281,8 @@ class RankState(State):
             self.log_event(
                 None,
                 "deal",
-                f"Hand {self.hand_number} is dealt: {HAND_SIZE} cards each, {len(self.draw)} in the draw pile{extra}.",
-                {"hand": self.hand_number, "cards": HAND_SIZE, "draw": len(self.draw), "kings_hand": bool(extra)},
+                f"Hand {self.hand_number} is dealt: {size} cards each, {len(self.draw)} in the draw pile{extra}.",
+                {"hand": self.hand_number, "cards": size, "draw": len(self.draw), "kings_hand": bool(extra)},
             )
         if self.options["kings_hand"]:
             self.phase = KINGS_HAND
