@@ -28,7 +28,7 @@ CACHE = ROOT / "bench" / ".compiled"
 
 def _files(src: Path = ROOT) -> list[str]:
     if src != ROOT:  # an extracted tree (no git): every file, build outputs aside
-        skip = {"build", "__pycache__", "bench"}
+        skip = {"build", "__pycache__", "bench", ".git"}  # .git: a worktree's pointer file differs per checkout
         return sorted(
             str(p.relative_to(src))
             for p in src.rglob("*")
