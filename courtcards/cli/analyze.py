@@ -228,8 +228,7 @@ def analyze_command(
             for report in reports if skill else []:
                 steps = skill_rungs(report.spec, skill_bots.split(","))
                 results = [
-                    run_skill(report.spec, step, skill, seed, workers, lambda k: bar.advance(task, k))
-                    for step in steps
+                    run_skill(report.spec, step, skill, seed, workers, lambda k: bar.advance(task, k)) for step in steps
                 ]
                 add_skill(report, steps, results)
             for report, check in zip(reports, checks, strict=False):
