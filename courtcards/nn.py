@@ -88,7 +88,8 @@ class Network:
             found.append(f"it was trained for {m['players']} players, not {players}")
             return found
         resolved = _json_value(game.resolve_options(players, options))
-        trained = m["options"]
+        # an option the game gained after the training reads as its default (the game the network learned)
+        trained = {**_json_value(game.resolve_options(players, {})), **m["options"]}
         for key in sorted(set(resolved) | set(trained)):
             if resolved.get(key, "(absent)") != trained.get(key, "(absent)"):
                 found.append(
