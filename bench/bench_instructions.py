@@ -95,6 +95,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "baseline"
         subprocess.run(["git", "worktree", "add", "-q", "--detach", str(base), args.baseline], cwd=ROOT, check=True)
+        checkout = base
         try:
             here = ROOT
             if args.compiled:
@@ -109,7 +110,7 @@ def main() -> None:
                 t = statistics.median(per_action(here, spec) for _ in range(args.repeats))
                 print(f"{spec:16} {b:12,.0f} {t:12,.0f} {t / b:7.3f}", flush=True)
         finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, check=False)
+            subprocess.run(["git", "worktree", "remove", "--force", str(checkout)], cwd=ROOT, check=False)
 
 
 if __name__ == "__main__":
