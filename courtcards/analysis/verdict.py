@@ -247,10 +247,10 @@ def add_skill(report: Report, rungs: Sequence[tuple[str, str]], results: Sequenc
                 count=wins,
             )
         )
-    for f, adjusted in zip(figs, holm([f.p or 1.0 for f in figs]), strict=True):
-        report.figures.append(replace(f, p_holm=adjusted))
+    figs = [replace(f, p_holm=adjusted) for f, adjusted in zip(figs, holm([f.p or 1.0 for f in figs]), strict=True)]
+    report.figures.extend(figs)
     parts = []
-    for f in report.figures[-len(figs) :]:
+    for f in figs:
         sig = (f.p_holm or 1.0) < ALPHA
         word = "above" if f.value > (f.fair or 0.0) else "below"
         parts.append(

@@ -183,11 +183,12 @@ def analyze_command(
             specs = compare_specs(specs[0], compare)
         checks = [with_bots(s, [k for k in check_bots.split(",") if k.strip()]) for s in specs] if check_bots else []
         luck = min(luck, games)
-        rungs = skill_rungs(specs[0], skill_bots.split(",")) if skill else []
+        # each run's ladder, its bots checked for the run's table before any game is played
+        ladders = [skill_rungs(s, skill_bots.split(",")) for s in specs] if skill else []
         total = (
             games * (len(specs) + len(checks))
             + luck * sum(s.num_players for s in specs)
-            + skill * len(rungs) * len(specs)
+            + skill * sum(len(steps) for steps in ladders)
         )
         if total > max_games and not yes:
             runs = "runs" if checks or compare else "combinations"
@@ -225,8 +226,7 @@ def analyze_command(
             for report in reports if luck else []:
                 add_luck(report, run_luck(report.spec, luck, seed, workers))
                 bar.advance(task, luck * report.spec.num_players)
-            for report in reports if skill else []:
-                steps = skill_rungs(report.spec, skill_bots.split(","))
+            for report, steps in zip(reports, ladders, strict=False):
                 results = [
                     run_skill(report.spec, step, skill, seed, workers, lambda k: bar.advance(task, k)) for step in steps
                 ]
