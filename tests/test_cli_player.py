@@ -10,7 +10,9 @@ import re
 import subprocess
 import sys
 import threading
+import time
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,7 +28,7 @@ from typer.testing import CliRunner
 
 from courtcards.cli.main import app, missing_extra
 from courtcards.cli.play import PlaySession, resume_session, setup_session
-from courtcards.cli.prompt import WordsCompleter, terminal_input
+from courtcards.cli.prompt import TerminalReader, WordsCompleter, terminal_input
 from courtcards.core.game import registered_games
 from courtcards.core.record import GameRecord
 from courtcards.games.rank.render import cards_markup as rank_cards
@@ -130,12 +132,20 @@ def test_completer_reads_the_legal_moves_of_a_real_game(tmp_path: Path) -> None:
     assert got and set(got) == {t for t in legal if t.startswith(first_word[:2])}
 
 
+def enter_when_completed(read: TerminalReader, send: Callable[[str], None], line: str) -> None:
+    """Press Enter once the prompt's line reads ``line`` (waits on the prompt's state, at most 60 s)."""
+    deadline = time.monotonic() + 60
+    while read.line != line and time.monotonic() < deadline:
+        time.sleep(0.01)
+    send("\r")
+
+
 def test_terminal_prompt_completes_with_tab_and_recalls_history() -> None:
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()):
         read = terminal_input(lambda: ["pass", "8 8 7 U", "help"], "Your move> ")
         for typed, line in (("8 8\t", "8 8 7 U"), ("pa\t", "pass")):
-            inp.send_text(typed)  # completion runs as a task of the prompt's loop: press Enter a moment later
-            enter = threading.Timer(0.3, inp.send_text, ["\r"])
+            inp.send_text(typed)  # completion runs as a task of the prompt's loop: press Enter once it has
+            enter = threading.Thread(target=enter_when_completed, args=(read, inp.send_text, line))
             enter.start()
             assert read("") == line
             enter.join()

@@ -30,13 +30,23 @@ class WordsCompleter(Completer):
             yield Completion(word, start_position=-len(typed))
 
 
-def terminal_input(words: Callable[[], Iterable[str]], prompt: str) -> Callable[[str], str]:
+class TerminalReader:
     """A reader for ``PlaySession``: one prompt_toolkit session, so the history lasts the whole game."""
-    session: PromptSession[str] = PromptSession(
-        history=InMemoryHistory(), completer=WordsCompleter(words), complete_while_typing=False
-    )
 
-    def read(_markup_prompt: str) -> str:
-        return session.prompt(prompt, in_thread=True)  # works even where an event loop runs
+    def __init__(self, words: Callable[[], Iterable[str]], prompt: str) -> None:
+        self.prompt = prompt
+        self.session: PromptSession[str] = PromptSession(
+            history=InMemoryHistory(), completer=WordsCompleter(words), complete_while_typing=False
+        )
 
-    return read
+    def __call__(self, _markup_prompt: str) -> str:
+        return self.session.prompt(self.prompt, in_thread=True)  # works even where an event loop runs
+
+    @property
+    def line(self) -> str:
+        """The line as typed so far (the prompt's buffer)."""
+        return self.session.default_buffer.text
+
+
+def terminal_input(words: Callable[[], Iterable[str]], prompt: str) -> TerminalReader:
+    return TerminalReader(words, prompt)
