@@ -288,9 +288,7 @@ class Game(ABC, Generic[S]):
             if open_choices and world.pending:
                 mine = view.get("seat")
                 world.pending = {s: a for s, a in world.pending.items() if s == mine}
-                world._move_cache = None
-                world._legal_cache = None
-                world._ids_cache = None
+                world.forget_caches()
             # the events as this seat read them (its own secret sentences): the world shows it the same log
             world.events = EventLog.from_json(view["log"], "log", world.num_players)
             # the world is its record's start, pending choices and all: the record replays to it

@@ -42,8 +42,12 @@ JSON = dict[str, Any]
 STATE_FORMAT = "courtcards/state"
 _node: Final = tuple.__new__
 STATE_FORMAT_VERSION = 3  # 2: one position format (piles top card first, shared names); 3: the event log
-_MANY: Final = 32
-_ONE: Final = tuple((s,) for s in range(_MANY))  # to_move's answers for one seat, made once
+#: to_move's answer for one seat, made once (for more seats than any game has)
+_ONE: Final = tuple((s,) for s in range(1024))
+#: the caches when they hold nothing (a version no state has: versions start at 0), so that the hot
+#: paths compare versions without testing for None first
+_NO_MOVES: Final[tuple[int, tuple[int, ...], tuple[int, ...], bool]] = (-1, (), (), False)
+_NO_LEGAL: Final[tuple[int, int, list[Action], Any, bool]] = (-1, -1, [], None, False)
 
 __all__ = ["JSON", "STATE_FORMAT", "STATE_FORMAT_VERSION", "Action", "Result", "State"]  # Action: core.actions'
 
@@ -87,11 +91,15 @@ class State(ABC):
     #: each seat's partial choice in the id layer (see :mod:`courtcards.core.ids`)
     id_prefixes: dict[int, tuple[int, ...]]
     #: (version, seat, legal, index with .get or None, whether the seat is the only actor)
-    _legal_cache: tuple[int, int, list[Action], Any, bool] | None
-    #: (version, actors, seats still to decide): what to_move answers, from _single_mover or _actors
-    _move_cache: tuple[int, tuple[int, ...], tuple[int, ...]] | None
+    _legal_cache: tuple[int, int, list[Action], Any, bool]
+    #: (version, actors, seats still to decide, whether one seat acts): what to_move answers,
+    #: from _single_mover or _actors
+    _move_cache: tuple[int, tuple[int, ...], tuple[int, ...], bool]
     _ids_cache: tuple[int, int, tuple[int, ...], dict[int, Action | None]] | None
     _infolog: list[list[str]] | None
+    #: whether views show the log (False: ``log`` is empty, for readers of positions only,
+    #: such as analysis observers: the log is most of a view's cost)
+    log_in_views: bool
     #: the event log's last node: an EventLog, or a plain tuple of the same fields that
     #: log_event appended (wrapped as an EventLog when ``events`` is read)
     _log: tuple[Any, ...]
@@ -112,10 +120,11 @@ class State(ABC):
         self.version = 0
         self.start: JSON | None = None
         self.id_prefixes = {}
-        self._legal_cache = None
-        self._move_cache = None
+        self._legal_cache = _NO_LEGAL
+        self._move_cache = _NO_MOVES
         self._ids_cache = None
         self._infolog = None
+        self.log_in_views = True
         self._codec: ActionCodec | None = None
         self._log = EMPTY_LOG
 
@@ -232,57 +241,66 @@ class State(ABC):
         return self.refusal(seat, action) or Refusal("not_legal_now", "not a legal action now")
 
     # -- the protocol --------------------------------------------------------------
-    def _movers(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """(actors, seats still to decide), cached per version."""
+    def _move_entry(self) -> tuple[int, tuple[int, ...], tuple[int, ...], bool]:
+        """The move cache of this version, made if it is not."""
         cache = self._move_cache
-        if cache is not None and cache[0] == self.version:
-            return cache[1], cache[2]
+        if cache[0] == self.version:
+            return cache
         if self.is_over():
             actors: tuple[int, ...] = ()
             movers: tuple[int, ...] = ()
         else:
             actors = self._actors()
             movers = tuple(s for s in actors if s not in self.pending) if self.pending else actors
-        self._move_cache = (self.version, actors, movers)
-        return actors, movers
+        cache = self._move_cache = (self.version, actors, movers, len(actors) == 1)
+        return cache
+
+    def _movers(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(actors, seats still to decide), cached per version."""
+        cache = self._move_entry()
+        return cache[1], cache[2]
+
+    def forget_caches(self) -> None:
+        """Drop what the state has cached of its decisions: for code that changes a state's
+        fields other than through :meth:`apply` (a sampled world, a search's edit of a copy)."""
+        self._move_cache = _NO_MOVES
+        self._legal_cache = _NO_LEGAL
+        self._ids_cache = None
 
     def to_move(self) -> tuple[int, ...]:
         """Seats that must decide now; several for a secret simultaneous choice."""
         cache = self._move_cache  # after an action of one seat, _apply_one's answer: no call to the game
-        if cache is not None and cache[0] == self.version:
+        if cache[0] == self.version:
             return cache[2]
-        return self._movers()[1]
+        return self._move_entry()[2]
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Legal actions for ``seat`` (empty if it has no decision now)."""
         cache = self._move_cache
-        if cache is None or cache[0] != self.version:
-            self.to_move()
-            cache = self._move_cache
-            assert cache is not None
+        if cache[0] != self.version:
+            cache = self._move_entry()
         if seat not in cache[2]:
             return []
         legal_cache = self._legal_cache  # _legal_list, inline: this is the hot path of playouts
-        if legal_cache is not None and legal_cache[0] == self.version and legal_cache[1] == seat:
+        if legal_cache[0] == self.version and legal_cache[1] == seat:
             return list(legal_cache[2])
         legal = self._legal(seat)
-        self._legal_cache = (self.version, seat, legal, None, len(cache[1]) == 1)
+        self._legal_cache = (self.version, seat, legal, None, cache[3])
         return list(legal)
 
     def _legal_list(self, seat: int) -> list[Action]:
         """The legal actions of a seat that decides now, cached per version."""
         cache = self._legal_cache
-        if cache is not None and cache[0] == self.version and cache[1] == seat:
+        if cache[0] == self.version and cache[1] == seat:
             return cache[2]
         legal = self._legal(seat)
-        self._legal_cache = (self.version, seat, legal, None, len(self._movers()[0]) == 1)
+        self._legal_cache = (self.version, seat, legal, None, self._move_entry()[3])
         return legal
 
     def _legal_for(self, seat: int) -> tuple[list[Action], Any]:  # Any: a dict or a LegalList (.get)
         """The legal list and an index by action (built only when an action must be looked up)."""
         legal = self._legal_list(seat)
         cache = self._legal_cache
-        assert cache is not None
         index = cache[3]
         if index is None:
             index = {a: a for a in legal}
@@ -345,7 +363,7 @@ class State(ABC):
         ``seat`` is the only actor (:meth:`_single_mover` says so cheaply), it goes
         straight to the game's :meth:`_apply_one` (the fast path of playouts)."""
         cache = self._legal_cache
-        if cache is not None and cache[4] and cache[0] == self.version and cache[1] == seat:
+        if cache[4] and cache[0] == self.version and cache[1] == seat:
             for a in cache[2]:  # by identity: no game's __eq__ is called
                 if a is action:  # the fast path: an action just listed for the one seat to decide
                     self.history.append((seat, a.text))
@@ -353,14 +371,18 @@ class State(ABC):
                     if self.id_prefixes:
                         self.id_prefixes.pop(seat, None)
                     solo = self._apply_one(seat, a)
-                    self._move_cache = (self.version, _ONE[solo], _ONE[solo]) if 0 <= solo < _MANY else None
-                    self._legal_cache = None
+                    if solo >= 0:
+                        one = _ONE[solo]
+                        self._move_cache = (self.version, one, one, True)
+                    else:
+                        self._move_cache = _NO_MOVES
+                    self._legal_cache = _NO_LEGAL
                     if self._infolog is not None:
                         self._log_observations()
                     return
         # the general path: an action to check, or one of a simultaneous choice
         listed: Action | None = None
-        if cache is not None and cache[0] == self.version and cache[1] == seat:
+        if cache[0] == self.version and cache[1] == seat:
             for a in cache[2]:
                 if a is action:
                     listed = a
@@ -383,8 +405,12 @@ class State(ABC):
                 self._committed(seat, act)
         # who decides next, if the game said (``solo``, from _apply_one); no other cache of before
         # holds (the game may have looked at its decisions while resolving)
-        self._move_cache = (self.version, _ONE[solo], _ONE[solo]) if 0 <= solo < _MANY else None
-        self._legal_cache = None
+        if solo >= 0:
+            one = _ONE[solo]
+            self._move_cache = (self.version, one, one, True)
+        else:
+            self._move_cache = _NO_MOVES
+        self._legal_cache = _NO_LEGAL
         if self._infolog is not None:
             self._log_observations()
 
@@ -425,8 +451,9 @@ class State(ABC):
         )
 
     def log_view(self, seat: int | None) -> list[JSON]:
-        """The ``log`` of ``seat``'s view: the last events as that seat sees them."""
-        return self.events.last(LOG_LIMIT, seat)
+        """The ``log`` of ``seat``'s view: the last events as that seat sees them (none if
+        ``log_in_views`` is off)."""
+        return self.events.last(LOG_LIMIT, seat) if self.log_in_views else []
 
     # -- action ids -------------------------------------------------------------------
     def action_codec(self) -> ActionCodec:
@@ -622,6 +649,7 @@ class State(ABC):
         new._ids_cache = self._ids_cache
         new._infolog = None if self._infolog is None else [list(log) for log in self._infolog]
         new._codec = self._codec
+        new.log_in_views = self.log_in_views
         new._log = self.events  # immutable: shared
         self._copy_into(new)
         return new

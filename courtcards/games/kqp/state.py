@@ -449,10 +449,10 @@ class KqpState(State):
 
     def _legal_for(self, seat: int) -> tuple[list[Action], Any]:  # Any: a dict or a LegalList (.get)
         cache = self._legal_cache
-        if cache is not None and cache[0] == self.version and cache[1] == seat and cache[3] is not None:
+        if cache[0] == self.version and cache[1] == seat and cache[3] is not None:
             return cache[2], cache[3]
         legal: Any = self._legal_plays(seat) if self.phase == PLAY else _Legal(self._legal(seat))
-        self._legal_cache = (self.version, seat, legal, legal, len(self._movers()[0]) == 1)
+        self._legal_cache = (self.version, seat, legal, legal, self._move_entry()[3])
         return legal, legal
 
     def give_back_to(self, seat: int) -> int:
