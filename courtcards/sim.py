@@ -170,6 +170,40 @@ def seat_bots(game: str, kinds: Sequence[str], game_index: int, seed: int, rotat
     return [make_bot(game, kind, derive_seed(seed, game_index, 1 + s, *extra)) for s, kind in enumerate(kinds)]
 
 
+def play_steps(
+    game: str,
+    bots: Sequence[str],
+    game_index: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    preset: str | None = None,
+    rotation: int = 0,
+) -> tuple[tuple[str, ...], Iterator[State]]:
+    """Game number ``game_index`` of a run, played one action at a time: the kind in each seat, and
+    an iterator that yields the state at the start and after each action (the same state object,
+    played on: a reader must not change it).
+
+    ``rotation`` replays the same deal with the bots shifted ``rotation`` seats further (and seeded
+    apart); rotation 0 is the run's own game."""
+    g = get_game(game)
+    kinds = seat_kinds(bots, game_index + rotation)
+    state = new_deal(g.name, len(bots), game_index, seed, options, preset)
+    players = seat_bots(g.name, kinds, game_index, seed, rotation)
+
+    def steps() -> Iterator[State]:
+        yield state
+        played = 0
+        while not state.is_over():
+            seat = state.to_move()[0]
+            state.apply(seat, bot_move(players[seat], state, seat))
+            played += 1
+            if played > MAX_ACTIONS:
+                raise RuntimeError(f"{game} game {game_index} of seed {seed} did not end after {MAX_ACTIONS} actions")
+            yield state
+
+    return kinds, steps()
+
+
 def play_game(
     game: str,
     bots: Sequence[str],
@@ -179,21 +213,12 @@ def play_game(
     preset: str | None = None,
     rotation: int = 0,
 ) -> tuple[State, tuple[str, ...]]:
-    """Play game number ``game_index`` of a run to the end: the final state and the kind in each seat.
-
-    ``rotation`` replays the same deal with the bots shifted ``rotation`` seats further (and seeded
-    apart); rotation 0 is the run's own game."""
-    g = get_game(game)
-    kinds = seat_kinds(bots, game_index + rotation)
-    state = new_deal(g.name, len(bots), game_index, seed, options, preset)
-    players = seat_bots(g.name, kinds, game_index, seed, rotation)
-    steps = 0
-    while not state.is_over():
-        seat = state.to_move()[0]
-        state.apply(seat, bot_move(players[seat], state, seat))
-        steps += 1
-        if steps > MAX_ACTIONS:
-            raise RuntimeError(f"{game} game {game_index} of seed {seed} did not end after {MAX_ACTIONS} actions")
+    """Play game number ``game_index`` of a run to the end (:func:`play_steps`): the final state and
+    the kind in each seat."""
+    kinds, steps = play_steps(game, bots, game_index, seed, options, preset, rotation)
+    state = next(steps)  # the one state, played on by each step
+    for _ in steps:
+        pass
     return state, kinds
 
 

@@ -2,23 +2,24 @@
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import math
 from typing import Any
 
 import pytest
 
-from courtcards.analysis.observe import END, drama, observe, observe_generic, observer_of
+from courtcards.analysis.observe import END, drama, observe, observe_generic, observe_live, observer_of, replay_views
 from courtcards.analysis.report import DRAMA, LENGTH, ROLES, SEATS, summarize, to_csv, to_json
 from courtcards.analysis.runner import analyze_batch, batches, build_specs, parse_sweep, run_facts
 from courtcards.analysis.stats import mean_ci, quantile, t_quantile_975, wilson
 from courtcards.core.errors import OptionError
-from courtcards.core.game import get_game
+from courtcards.core.game import get_game, registered_games
 from courtcards.games.kqp.analysis import SPECIAL_PILES
 from courtcards.games.rank.analysis import KING, SPECIAL_ROUNDS
 from courtcards.games.royale.analysis import TIER, TIER_SHARE
 from courtcards.games.royals.analysis import ASSASSINATIONS
-from courtcards.sim import play_game
+from courtcards.sim import play_game, play_steps
 
 
 # -- intervals ---------------------------------------------------------------------------------
@@ -213,3 +214,29 @@ def test_sweeps_are_parsed_and_checked() -> None:
         build_specs("rank", ["greedy"], None, {}, None, ["players=4,13"])
     with pytest.raises(OptionError, match="NAME=V1,V2"):
         parse_sweep("tokens_to_win")
+
+
+# -- observing while a game is played (analyze's cost) ------------------------------------------------
+@pytest.mark.parametrize("game", [g.name for g in registered_games()])
+def test_observing_a_game_while_it_is_played_gives_what_its_replay_gives(game: str) -> None:
+    g = get_game(game)
+    n = g.info.min_players
+    for i in range(3):
+        kinds = ("random",) * n
+        state, live = observe_live(*play_steps(game, kinds, i, 11))
+        again, _ = play_game(game, kinds, i, 11)
+        assert state.history == again.history and state.is_over()
+        replayed = observe(again.record(), kinds)
+        assert live == replayed
+        assert live.lengths["actions"] == len(again.history)
+
+
+def test_an_observer_that_stops_reading_early_still_gets_the_game_played_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    def first_only(record: Any, kinds: tuple[str, ...]) -> Any:
+        next(replay_views(record))
+        return observe_generic(record.replay().record(), kinds)  # the finished game, from the live record
+
+    observe_module = importlib.import_module("courtcards.analysis.observe")  # the package names a function so
+    monkeypatch.setattr(observe_module, "observer_of", lambda _game: first_only)
+    state, facts = observe_live(*play_steps("royale", ("random", "random"), 0, 3))
+    assert state.is_over() and facts.lengths["actions"] == len(state.history) > 0

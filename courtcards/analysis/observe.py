@@ -11,6 +11,7 @@ from the shared view vocabulary alone (courtcards.core.views).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from typing import Any
 
 from courtcards.core.game import Game, get_game
 from courtcards.core.record import GameRecord
+from courtcards.core.state import State
 
 JSON = dict[str, Any]
 Observer = Callable[[GameRecord, tuple[str, ...]], "GameFacts"]
@@ -56,9 +58,72 @@ class GameFacts:
         self.values.setdefault((section, name), []).append(float(v))
 
 
-def replay_views(record: GameRecord) -> Iterator[tuple[int, str, JSON]]:
-    """The spectator view at the start (seat -1) and after each action of the record."""
+Seen = tuple[int, str, JSON]  # (seat, action, the spectator view after it); (-1, "", view) at the start
+
+
+@dataclass
+class LiveRecord(GameRecord):
+    """The record of a game being played: ``actions`` grows as :func:`replay_views` reads its
+    ``live`` views (each taken from the game as it is played), so an observer reads a game
+    while it is played, without replaying it or keeping its views (:func:`observe_live`)."""
+
+    live: Iterator[Seen] | None = None
+    state: State | None = None  # the game being played
+
+    def replay(self) -> State:
+        """The finished game (played out first, if the views have not all been read)."""
+        for _ in self.live or ():
+            pass
+        return self.state.copy() if self.state is not None else super().replay()
+
+
+def spectator_view(state: State) -> JSON:
+    """The spectator view without the log, which no observer reads and which is most of a view's cost."""
+    state.log_in_views = False
+    try:
+        return state.view(None)
+    finally:
+        state.log_in_views = True
+
+
+def _seen(steps: Iterator[State]) -> Iterator[Seen]:
+    for state in steps:
+        seat, text = state.history[-1] if state.history else (-1, "")
+        yield seat, text, spectator_view(state)
+
+
+def observe_live(kinds: tuple[str, ...], steps: Iterator[State]) -> tuple[State, GameFacts]:
+    """Observe a game while it is played (``steps``: :func:`courtcards.sim.play_steps`): the final
+    state and the facts, the same as :func:`observe` of its record gives."""
+    state = next(steps)
+    if state.history:
+        raise ValueError("observe_live needs the game from its start")
+    record = LiveRecord(
+        state.game.name,
+        state.num_players,
+        dict(state.options),
+        state.seed,
+        actions=state.history,  # the state's own list: it grows as the game is played
+        start=state.start,
+        live=_seen(itertools.chain([state], steps)),
+        state=state,
+    )
+    facts = observe(record, kinds)
+    for _ in steps:  # an observer that stopped reading early: the game is still played out
+        pass
+    return state, facts
+
+
+def replay_views(record: GameRecord) -> Iterator[Seen]:
+    """The spectator view at the start (seat -1) and after each action of the record: taken from
+    the game as it is played for a :class:`LiveRecord`, else by replaying the record.
+    The views have no log (observers read positions, not sentences)."""
+    if isinstance(record, LiveRecord) and record.live is not None:
+        for seen in record.live:  # noqa: UP028 (yield from would end the game when this reader is closed)
+            yield seen
+        return
     state = record.initial_state()
+    state.log_in_views = False
     yield -1, "", state.view(None)
     for seat, text in record.actions:
         state.apply(seat, text)

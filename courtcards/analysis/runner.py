@@ -18,11 +18,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from courtcards.analysis.observe import GameFacts, observe
+from courtcards.analysis.observe import GameFacts, observe_live
 from courtcards.bots.base import check_bot_table
 from courtcards.core.errors import CourtcardsError, OptionError
 from courtcards.core.game import get_game
-from courtcards.sim import check_bots, play_game, run_chunks
+from courtcards.sim import check_bots, play_game, play_steps, run_chunks
 
 PLAYERS = "players"  # a sweep over the table size uses this pseudo-option
 
@@ -164,8 +164,8 @@ def analyze_batch(batch: _Batch) -> list[GameFacts]:
     game, bots, start, stop, seed, options, preset = batch
     out = []
     for i in range(start, stop):
-        state, kinds = play_game(game, bots, i, seed, options or None, preset)
-        out.append(observe(state.record(), kinds))
+        # observed while it is played: the game is not replayed, and its views are not kept
+        out.append(observe_live(*play_steps(game, bots, i, seed, options or None, preset))[1])
     return out
 
 
