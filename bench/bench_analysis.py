@@ -3,7 +3,9 @@
 Runs the same library calls as the two commands (``courtcards.sim.simulate``;
 ``courtcards.analysis.run_facts`` + ``summarize``) without the terminal
 output, for each game at its default table size with its default analysis bots,
-and prints the median of several runs, the machine and its load average. With
+and prints the median of several runs, the machine and its load average. The two
+commands alternate run by run, and each pair of runs gives the ratio of their times
+(analyze's cost against simulate's: the target is at most 1.2). With
 ``--views`` it also times random bots that are given a view they do not read
 (the old behaviour) against bots that declare ``needs_view = False``, in the
 same run.
@@ -76,18 +78,24 @@ def main() -> None:
         spec = build_specs(game, bots, n, {}, None, [])[0]
         simulate(game, bots, 5, seed=args.seed)  # warm-up (imports, caches)
         for w in workers_list:
-            sim_rate, sim_runs = median_rate(
-                partial(simulate, game, bots, args.games, seed=args.seed, workers=w), args.games, args.runs
+            # the two commands alternate, run by run, so that a change of the machine's load falls on both
+            sim_runs, an_runs = [], []
+            for _ in range(args.runs):
+                sim_runs.extend(
+                    median_rate(partial(simulate, game, bots, args.games, seed=args.seed, workers=w), args.games, 1)[1]
+                )
+                an_runs.extend(median_rate(partial(analyze, spec, args.games, args.seed, w), args.games, 1)[1])
+            ratios = sorted(s / a for s, a in zip(sim_runs, an_runs, strict=True))
+            sim_rate, an_rate = statistics.median(sim_runs), statistics.median(an_runs)
+            ratio_note = (
+                f"analyze / simulate time: median {statistics.median(ratios):.2f} "
+                f"(runs {ratios[0]:.2f}-{ratios[-1]:.2f})"
             )
-            print(
-                f"| {game} | {n} | {BOTS[game]} | simulate | {w} | {sim_rate:,.1f} | "
-                f"{', '.join(f'{r:.1f}' for r in sim_runs)} |"
-            )
-            an_rate, an_runs = median_rate(partial(analyze, spec, args.games, args.seed, w), args.games, args.runs)
-            print(
-                f"| {game} | {n} | {BOTS[game]} | analyze | {w} | {an_rate:,.1f} | "
-                f"{', '.join(f'{r:.1f}' for r in an_runs)} |"
-            )
+            for command, runs in (("simulate", sim_runs), ("analyze", an_runs)):
+                print(
+                    f"| {game} | {n} | {BOTS[game]} | {command} | {w} | {statistics.median(runs):,.1f} | "
+                    f"{', '.join(f'{r:.1f}' for r in runs)} |" + (f" {ratio_note}" if command == "analyze" else "")
+                )
             if args.total:
                 print(
                     f"  {args.total:,} games of {game} by analyze on {w} worker(s): about "
