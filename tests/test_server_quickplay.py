@@ -193,3 +193,42 @@ def test_an_unknown_ticket_is_refused(client: TestClient) -> None:
     assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_ticket"
     r = client.post("/api/quickplay/leave", json={"ticket": ""})
     assert r.status_code == 422
+
+
+def test_a_table_that_cannot_be_made_fails_the_ticket_not_the_queue(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, low, _ = some_game()
+
+    async def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(client.app.state.lobby, "create", broken)  # type: ignore[attr-defined]
+    answer = enter(client, game=game, players=max(low, 2), wait=0)
+    assert answer["status"] == "failed" and answer["table"] is None and answer["token"] is None
+    assert "no table could be made" in answer["error"] and "disk full" not in answer["error"]
+    assert ask(client, answer["ticket"])["status"] == "failed"
+    assert client.app.state.quickplay.waiting() == 0  # type: ignore[attr-defined]
+
+
+def test_an_account_waits_once_per_queue_and_its_seat_is_its_own(client: TestClient) -> None:
+    game, low, _ = some_game()
+    players = max(low, 2)
+    r = client.post("/api/accounts", json={"username": "quinn", "password": "correct horse battery"})
+    assert r.status_code == 201, r.text
+    headers = {"X-CSRF-Token": r.json()["csrf"]}
+    body = {"game": game, "players": players, "wait": MAX_WAIT}
+    first = client.post("/api/quickplay", json=body, headers=headers)
+    assert first.status_code == 201 and first.json()["status"] == "waiting"
+    again = client.post("/api/quickplay", json=body, headers=headers)
+    assert again.status_code == 409 and again.json()["error"]["code"] == "already_waiting"
+    # the others who come are guests: the table is made, the account holds its seat
+    for _ in range(players - 1):
+        client.cookies.clear()
+        enter(client, **body)
+    seated = ask(client, first.json()["ticket"])
+    assert seated["status"] == "seated"
+    lobby = client.app.state.lobby  # type: ignore[attr-defined]
+    seats = lobby.tables[seated["table"]["id"]].seats
+    assert seats[seated["seat"]].account_id is not None
+    assert [s.account_id for s in seats].count(None) == players - 1

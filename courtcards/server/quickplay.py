@@ -223,10 +223,11 @@ class QuickPlay:
             for i, w in enumerate(group):
                 seat, token, table = await self.lobby.join(table.id, i, w.name, w.account_id)
                 w.seat, w.token = seat, token
-        except ApiError as exc:
-            log.error("quick play: no table for %s, %d players: %s", game, players, exc.message)
+        except Exception as exc:  # the waiters are out of the queue: each is told, none waits forever
+            why = exc.message if isinstance(exc, ApiError) else "the server could not store it; try again"
+            log.error("quick play: no table for %s, %d players: %s", game, players, type(exc).__name__)
             for w in group:
-                w.error, w.done_at = f"no table could be made: {exc.message}", now
+                w.error, w.done_at = f"no table could be made: {why}", now
             return
         info = table.info()
         for w in group:
