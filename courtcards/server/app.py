@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from courtcards.bots.base import bot_kinds
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import game_names, get_game, registered_games
-from courtcards.server import browser, chat, hints, metrics, pages, players
+from courtcards.server import browser, chat, hints, metrics, pages, players, quickplay
 from courtcards.server.compute import Compute
 from courtcards.server.db import Store
 from courtcards.server.guards import Guard, RateLimits, ServerConfig, origin_allowed, rate_item
@@ -168,6 +168,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     cfg = config or ServerConfig()
     store = Store(database_url)
     lobby = Lobby(store, cfg.lobby)
+    queues = quickplay.QuickPlay(lobby)
     if cfg.compute_workers > 0:
         lobby.compute = Compute(cfg.compute_workers, cfg.compute_queue)
     rates = RateLimits(cfg, store.engine if store.shared else None)
@@ -186,6 +187,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         try:
             yield
         finally:
+            queues.close()
             await lobby.stop()
             if lobby.compute is not None:
                 lobby.compute.close()
@@ -201,6 +203,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     app.state.lobby = lobby
     app.state.config = cfg
     app.state.replays = replays
+    app.state.quickplay = queues
     app.state.rates = rates  # routers may count requests too: await app.state.rates.check("create", address)
     app.add_middleware(
         Guard,
@@ -535,6 +538,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     app.include_router(pages.router)
     app.include_router(players.router)
     app.include_router(hints.router)
+    app.include_router(quickplay.router)
     metrics.install(app, lobby, spectators)
     app.include_router(metrics.router)
     return app

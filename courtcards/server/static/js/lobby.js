@@ -1,6 +1,7 @@
 // The lobby: create a table (game, variant, options, seats), share join links, list tables.
 import { api } from "./api.js";
 import { setupMyGames } from "./mygames.js";
+import { setupQuickPlay } from "./quickplay.js";
 import { clear, el, joinBase, ownerKey, playerWords, plural, seatNumber, toast, tokenKey } from "./util.js";
 
 const $ = (id) => document.getElementById(id);
@@ -145,6 +146,8 @@ function tableBody() {
     game: g.name, players, options, preset: $("preset").value || null, seats,
     seed: num("seed"), bot_delay: num("bot_delay") ?? 0.6, absent_timeout: num("absent_timeout") ?? 60,
     move_time_limit: num("move_time_limit"), rated: $("rated").checked,
+    // unticked: the server's default (unlisted when a seat is human)
+    private: $("public").checked ? false : null,
   };
 }
 
@@ -216,8 +219,9 @@ function tableRow(t) {
     actions.append(el("a", { class: "button primary", href: `/replay/${id}` }, "Replay"));
     actions.append(el("a", { class: "button", href: `/table/${id}` }, "Final table"));
   }
-  let line = `${plural(t.players, "player")} · ${who}`;
-  if (t.status === "open") line += ` · ${plural(free.length, "free seat")}`;
+  const seated = t.seats.filter((s) => s.taken).length;
+  let line = `${plural(t.players, "player")} · ${t.settings && t.settings.rated ? "rated" : "casual"} · ${who}`;
+  if (t.status === "open") line += ` · ${seated}/${t.players} seated · ${plural(free.length, "free seat")}`;
   if (t.status === "finished" && t.result && t.result.winner !== null && t.result.winner !== undefined) {
     const w = t.seats[t.result.winner];
     line += ` · winner: ${w.name || (w.type === "bot" ? `bot ${seatNumber(w.seat)}` : `seat ${seatNumber(w.seat)}`)}`;
@@ -265,6 +269,7 @@ async function main() {
   }
   await selectGame();
   await setupMyGames();
+  setupQuickPlay(lobby.games);
   document.body.dataset.ready = "1";
   refreshTables();
   setInterval(refreshTables, 5000);
