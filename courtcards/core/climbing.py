@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
 from courtcards.core.actions import Action
 from courtcards.core.errors import NotationError
@@ -46,17 +46,26 @@ def count_texts(
     ``codes``: the same as ``[text[c] for c in expand(counts)]`` (for codes in
     order) with the repeated texts built once, for views."""
     rows = tuple((c, tuple([text[c]] * k for k in range(most + 1))) for c in codes)
+    memo: dict[tuple[int, ...], tuple[str, ...]] = {}  # the same counts recur from view to view
 
     def texts(counts: Sequence[int]) -> list[str]:
-        out: list[str] = []
-        for c, rep in rows:
-            k = counts[c]
-            if k:
-                out += rep[k] if k <= most else rep[1] * k
-        return out
+        key = tuple(counts)
+        got = memo.get(key)
+        if got is None:
+            out: list[str] = []
+            for c, rep in rows:
+                k = counts[c]
+                if k:
+                    out += rep[k] if k <= most else rep[1] * k
+            if len(memo) >= _MEMO:
+                memo.clear()
+            got = memo[key] = tuple(out)
+        return list(got)
 
     return texts
 
+
+_MEMO: Final = 65536  # count vectors a count_texts function remembers (then it starts again)
 
 Record = Mapping[str, Any]
 
