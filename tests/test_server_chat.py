@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from courtcards.server import create_app, database_url
@@ -133,6 +137,142 @@ def test_the_creator_mutes_a_seat(client: TestClient) -> None:
         assert next_of(b, "muted")["seats"] == []
         b.send_json({"type": "chat", "text": "thanks"})
         assert next_of(a, "chat")["text"] == "thanks"
+
+
+# -- chat kept in the database ---------------------------------------------------------------------------
+def test_chat_survives_a_restart_each_channel_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from courtcards.server import chat
+
+    monkeypatch.setattr(chat, "HISTORY", 3)
+    with make(tmp_path, rate_chat="100/minute") as c:
+        tid, _, (ann, bo) = two_humans(c)
+        with (
+            c.websocket_connect(f"/ws/tables/{tid}?token={ann}") as a,
+            c.websocket_connect(f"/ws/tables/{tid}") as w,
+        ):
+            for i in range(5):
+                a.send_json({"type": "chat", "text": f"<i>p{i}</i> & co"})
+                assert next_of(a, "chat")["text"] == f"<i>p{i}</i> & co"
+            w.send_json({"type": "chat", "text": "from the rail"})
+            assert next_of(w, "chat")["text"] == "from the rail"
+    with sqlite3.connect(tmp_path / "c.sqlite") as con:
+        rows = con.execute("SELECT channel, seat, name, text FROM cc_chat WHERE table_id = ? ORDER BY id", (tid,))
+        stored = rows.fetchall()
+    assert stored[0] == ("players", 0, "Ann", "<i>p0</i> & co") and stored[-1] == (
+        "spectators",
+        None,
+        "spectator",
+        "from the rail",
+    )
+    assert len(stored) == 6
+    with make(tmp_path) as c:  # a new server process on the same database: memory is empty
+        with c.websocket_connect(f"/ws/tables/{tid}?token={bo}") as b:
+            got = chat_then_ping(b)
+            assert [m["text"] for m in got] == [f"<i>p{i}</i> & co" for i in (2, 3, 4)]  # the last HISTORY, in order
+            assert [(m["channel"], m["seat"], m["name"]) for m in got] == [("players", 0, "Ann")] * 3
+            assert got[0]["id"] < got[1]["id"] < got[2]["id"]
+        with c.websocket_connect(f"/ws/tables/{tid}") as w:
+            assert [m["text"] for m in chat_then_ping(w)] == ["from the rail"]
+        # limits and mutes still apply after the restart, and a new message joins the stored ones
+        with c.websocket_connect(f"/ws/tables/{tid}?token={bo}") as b:
+            chat_then_ping(b)
+            b.send_json({"type": "chat", "text": "x" * (MAX_CHAT + 1)})
+            assert next_of(b, "error")["code"] == "chat_too_long"
+            b.send_json({"type": "chat", "text": "back again"})
+            assert next_of(b, "chat")["text"] == "back again"
+        with c.websocket_connect(f"/ws/tables/{tid}?token={ann}") as a:
+            assert [m["text"] for m in chat_then_ping(a)][-2:] == ["<i>p4</i> & co", "back again"]
+
+
+def test_a_message_sent_while_a_socket_reads_the_history_reaches_it_once(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The history is read in a thread: a message sent meanwhile must follow it, not be lost or doubled."""
+    import threading
+
+    from courtcards.server import db
+
+    tid, _, (ann, bo) = two_humans(client)
+    reading, go = threading.Event(), threading.Event()
+    real = db.recent_chat
+
+    def slow(*args: Any) -> list[dict[str, Any]]:
+        reading.set()
+        assert go.wait(10)
+        return real(*args)
+
+    with client.websocket_connect(f"/ws/tables/{tid}?token={ann}") as a:
+        a.send_json({"type": "chat", "text": "before"})
+        assert next_of(a, "chat")["text"] == "before"
+        monkeypatch.setattr(db, "recent_chat", slow)
+        opened: list[Any] = []
+        opener = threading.Thread(
+            target=lambda: opened.append(client.websocket_connect(f"/ws/tables/{tid}?token={bo}").__enter__())
+        )
+        opener.start()
+        assert reading.wait(10)
+        a.send_json({"type": "chat", "text": "during"})
+        assert next_of(a, "chat")["text"] == "during"
+        monkeypatch.setattr(db, "recent_chat", real)
+        go.set()
+        opener.join(10)
+        b = opened[0]
+        try:
+            assert [m["text"] for m in chat_then_ping(b)] == ["before", "during"]
+        finally:
+            b.__exit__(None, None, None)
+
+
+def test_upgrade_from_0004_keeps_tables_and_adds_chat(tmp_path: Path) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    from courtcards.server import db as dbmod
+    from courtcards.server.db import make_engine, migrate
+
+    path = tmp_path / "old.sqlite"
+    engine = make_engine(database_url(None, path))
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(dbmod.__file__).parent / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0004")
+        assert "cc_chat" not in sa.inspect(conn).get_table_names()
+        settings = json.dumps({"bot_delay": 0, "absent_timeout": 60, "move_time_limit": None, "hints": True})
+        conn.execute(
+            sa.text(
+                "INSERT INTO cc_tables (id, game, players, options, seed, settings, created, finished, result,"
+                " status, private, version, updated, owner_hash) VALUES ('chatab', 'rank', 3, '{}', 9, :s, 1.0, 0,"
+                " NULL, 'playing', 1, 0, 1.0, NULL)"
+            ),
+            {"s": settings},
+        )
+        digest = hashlib.sha256(b"old-token").hexdigest()
+        for seat, kind, tok in ((0, "human", digest), (1, "bot", None), (2, "bot", None)):
+            conn.execute(
+                sa.text("INSERT INTO cc_seats VALUES ('chatab', :s, :k, :b, 'Old', :t, NULL)"),
+                {"s": seat, "k": kind, "b": None if kind == "human" else "random", "t": tok},
+            )
+    migrate(engine)
+    with engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT id, status FROM cc_tables")).all() == [("chatab", "playing")]
+        assert conn.execute(sa.text("SELECT count(*) FROM cc_seats")).scalar() == 3
+        assert conn.execute(sa.text("SELECT count(*) FROM cc_chat")).scalar() == 0
+    engine.dispose()
+    with (
+        TestClient(create_app(database_url(None, path))) as c,
+        c.websocket_connect("/ws/tables/chatab?token=old-token") as ws,
+    ):
+        ws.send_json({"type": "chat", "text": "first words"})
+        assert next_of(ws, "chat")["text"] == "first words"
+    # and back down: the chat table goes, the tables stay
+    engine = make_engine(database_url(None, path))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0004")
+        assert "cc_chat" not in sa.inspect(conn).get_table_names()
+        assert conn.execute(sa.text("SELECT count(*) FROM cc_tables")).scalar() == 1
+    engine.dispose()
 
 
 # -- undo against bots (in this file: it is a message of the same socket) -------------------------------

@@ -409,23 +409,26 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
             seat, websocket.send_text, max_queue=cfg.max_queue, send_timeout=cfg.send_timeout, on_drop=on_drop
         )
         pump = asyncio.create_task(client.pump())
-        receiver = asyncio.create_task(_receive(websocket, table, client))
         table.attach(client)
-        chat.greet(table, client)
+        receiver: asyncio.Task[None] | None = None
         try:
+            await chat.greet(table, client)  # the chat's last messages (read before this socket is heard)
+            receiver = asyncio.create_task(_receive(websocket, table, client))
             await asyncio.wait([pump, receiver], return_when=asyncio.FIRST_COMPLETED)
         finally:
             table.detach(client)
             client.close()
             if dropped:  # too slow: say why, if the socket still takes it
                 log.info("table %s: a connection was dropped: %s", table.id, dropped[0])
-                receiver.cancel()
+                if receiver is not None:
+                    receiver.cancel()
                 with contextlib.suppress(BaseException):
                     await asyncio.wait_for(websocket.close(4408, reason=dropped[0][:120]), 5.0)
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(pump, 1.0)
             pump.cancel()
-            receiver.cancel()
+            if receiver is not None:
+                receiver.cancel()
             if seat is None:
                 left = spectators[address] - 1
                 if left:
@@ -460,7 +463,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
             client.push('{"type":"pong"}')
             return
         if isinstance(msg, ChatMessage):
-            refused_chat = chat.say(table, client, msg.text, chat_rate.amount if chat_rate else 0, chat_per)
+            refused_chat = await chat.say(table, client, msg.text, chat_rate.amount if chat_rate else 0, chat_per)
             if refused_chat is not None:
                 client.push(refused_chat)
             return

@@ -4,33 +4,46 @@ player anything). Messages are short, rate-limited per seat (per connection for 
 if they hold control characters, and sent as text: the page escapes them. The table's creator (the
 holder of the table's owner key) may mute a seat.
 
-Chat lives in the memory of the process that holds the table: the last messages of each channel are
-sent to a new connection; they are not stored in the database (a restart clears them), and with
-several server processes a message reaches the connections of the process it was sent to.
+Messages are kept in the database (``cc_chat``): a new connection is sent the last ``HISTORY`` messages of
+its channel, read from there, so they survive a restart and reach a connection to any server process. With
+several processes on PostgreSQL a message is also announced (``NOTIFY cc_tables 'M <process> <table> <id>'``)
+and each process pushes it to its own connections. Mutes and the rate limits' counts stay in the memory of
+the process that holds the table.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hmac
+import logging
 import time
+import weakref
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from courtcards.server import db
+from courtcards.server.db import NOTIFY_CHANNEL, chat_t
 from courtcards.server.text import text_fault
 
 if TYPE_CHECKING:
     from courtcards.server.tables import Client, Table
 
 MAX_CHAT = 200  # characters of one message
-HISTORY = 50  # messages of each channel kept for new connections
+HISTORY = 50  # messages of each channel sent to a new connection
+
+log = logging.getLogger("courtcards.server")
 
 
 @dataclass
 class ChatRoom:
-    history: dict[str, deque[str]] = field(
-        default_factory=lambda: {"players": deque(maxlen=HISTORY), "spectators": deque(maxlen=HISTORY)}
-    )
+    # connections whose history is being read: the messages sent meanwhile wait here, (id, message)
+    greeting: dict[Client, list[tuple[int, str]]] = field(default_factory=dict)
+    # the ids each connection was sent as history (another process's message may come after it was read)
+    shown: weakref.WeakKeyDictionary[Client, set[int]] = field(default_factory=weakref.WeakKeyDictionary)
     muted: set[int] = field(default_factory=set)
     sent: dict[object, deque[float]] = field(default_factory=dict)  # seat (or connection) -> recent times
 
@@ -49,10 +62,8 @@ def channel(seat: int | None) -> str:
     return "spectators" if seat is None else "players"
 
 
-def say(table: Table, client: Client, text: str, amount: int, per: float) -> str | None:
-    """Send ``client``'s message to its channel; None, or the error message for the sender."""
-    from courtcards.server.tables import dumps
-
+async def say(table: Table, client: Client, text: str, amount: int, per: float) -> str | None:
+    """Store ``client``'s message, then send it to its channel; None, or the error message for the sender."""
     room = table.chat
     text = text.strip()
     if not text:
@@ -72,13 +83,64 @@ def say(table: Table, client: Client, text: str, amount: int, per: float) -> str
     else:
         info = table.seats[seat]
         name = info.name or f"Seat {seat + 1}"
-    where = channel(seat)
-    msg = dumps({"type": "chat", "channel": where, "seat": seat, "name": name, "text": text, "at": time.time()})
-    room.history[where].append(msg)
-    for conn in list(table.conns):
-        if channel(conn.seat) == where:
-            conn.push(msg)
+    row: dict[str, Any] = {
+        "table_id": table.id,
+        "channel": channel(seat),
+        "seat": seat,
+        "name": name,
+        "text": text,
+        "at": time.time(),
+    }
+    store = table.store
+
+    def write(conn: Connection) -> int:
+        key = conn.execute(chat_t.insert().values(row)).inserted_primary_key
+        assert key is not None
+        mid = int(key[0])
+        if store.shared:  # the other processes push it to their connections (sent at commit)
+            note = f"M {store.node} {table.id} {mid}"
+            conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, note)))
+        return mid
+
+    try:
+        row["id"] = await store.write(write)
+    except Exception as exc:
+        log.error("table %s: a chat message was not stored: %s", table.id, type(exc).__name__)
+        return table.error("server_error", "the message could not be stored; send it again")
+    deliver(table, row)
     return None
+
+
+def render(row: dict[str, Any]) -> str:
+    from courtcards.server.tables import dumps
+
+    keys = ("id", "channel", "seat", "name", "text", "at")
+    return dumps({"type": "chat", **{k: row[k] for k in keys}})
+
+
+def deliver(table: Table, row: dict[str, Any]) -> None:
+    """Push a stored message to this process's connections in its channel."""
+    room = table.chat
+    mid, msg = int(row["id"]), render(row)
+    for conn in list(table.conns):
+        if channel(conn.seat) != row["channel"]:
+            continue
+        waiting = room.greeting.get(conn)
+        if waiting is not None:
+            waiting.append((mid, msg))
+        elif mid not in room.shown.get(conn, ()):
+            conn.push(msg)
+
+
+async def heard(table: Table, mid: int) -> None:
+    """Another process stored message ``mid`` of this table: push it here."""
+    try:
+        row = await asyncio.to_thread(db.chat_message, table.store.engine, mid)
+    except Exception as exc:
+        log.error("table %s: a chat message could not be read: %s", table.id, type(exc).__name__)
+        return
+    if row is not None and row["table_id"] == table.id:
+        deliver(table, row)
 
 
 def mute(table: Table, owner: str, seat: int, muted: bool) -> str | None:
@@ -99,12 +161,27 @@ def mute(table: Table, owner: str, seat: int, muted: bool) -> str | None:
     return None
 
 
-def greet(table: Table, client: Client) -> None:
-    """What a new connection is told of the chat: the mutes and its channel's last messages (nothing
-    while nobody has chatted: a client that knows no chat gets no message it does not know)."""
+async def greet(table: Table, client: Client) -> None:
+    """What a new connection is told of the chat: the mutes and its channel's last messages, read from the
+    database (nothing while nobody has chatted: a client that knows no chat gets no message it does not
+    know). Messages sent while they are read follow them, none twice."""
     from courtcards.server.tables import dumps
 
-    if table.chat.muted:
-        client.push(dumps({"type": "muted", "seats": sorted(table.chat.muted)}))
-    for msg in table.chat.history[channel(client.seat)]:
-        client.push(msg)
+    room = table.chat
+    if room.muted:
+        client.push(dumps({"type": "muted", "seats": sorted(room.muted)}))
+    room.greeting[client] = []
+    rows: list[dict[str, Any]] = []
+    try:
+        rows = await asyncio.to_thread(db.recent_chat, table.store.engine, table.id, channel(client.seat), HISTORY)
+    except Exception as exc:
+        log.error("table %s: the chat could not be read: %s", table.id, type(exc).__name__)
+    finally:
+        waiting = room.greeting.pop(client, [])
+    ids = {int(r["id"]) for r in rows}
+    room.shown[client] = ids
+    for r in rows:
+        client.push(render({**r, "channel": channel(client.seat)}))
+    for mid, msg in waiting:
+        if mid not in ids:
+            client.push(msg)

@@ -27,6 +27,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Connection
 
+from courtcards.server import chat
 from courtcards.server.db import NOTIFY_CHANNEL, Store, leases_t, tables_t
 
 if TYPE_CHECKING:
@@ -171,6 +172,8 @@ class Cluster:
                                     loop.call_soon_threadsafe(self._changed, tid)
                             elif kind == "P":
                                 loop.call_soon_threadsafe(self._heard, node, rest)
+                            elif kind == "M" and len(rest) == 2:  # a chat message stored there
+                                loop.call_soon_threadsafe(self._chat, rest[0], int(rest[1]))
             except Exception as exc:
                 log.error("listening for other processes failed: %s; again in 1 s", type(exc).__name__)
                 self._stop.wait(1.0)
@@ -182,6 +185,14 @@ class Cluster:
             table = self.lobby.tables.get(tid)
             if table is not None:
                 table.heard(node, int(seat), int(count), now)
+
+    def _chat(self, tid: str, mid: int) -> None:
+        table = self.lobby.tables.get(tid)
+        if table is None:  # not loaded here: a connection that comes reads it with the table's chat
+            return
+        task = asyncio.ensure_future(chat.heard(table, mid))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def announce(self, tid: str, seat: int, count: int) -> None:
         """Tell the other processes this one has ``count`` connections to a seat."""

@@ -151,6 +151,19 @@ rating_events_t = sa.Table(  # one row per account per rated game: the rating (o
     sa.Index("ix_cc_rating_events_player", "player", "game", "at"),
 )
 
+chat_t = sa.Table(  # chat at a table: players' and spectators' channels, each message escaped by the page
+    "cc_chat",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(16), sa.ForeignKey("cc_tables.id"), nullable=False),
+    sa.Column("channel", sa.String(12), nullable=False),  # "players" or "spectators"
+    sa.Column("seat", sa.Integer, nullable=True),  # the sender's seat (None: a spectator)
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_cc_chat_table_channel", "table_id", "channel", "id"),
+)
+
 NOTIFY_CHANNEL = "cc_tables"
 
 
@@ -326,6 +339,25 @@ def list_by_ids(engine: Engine, ids: list[str]) -> list[StoredTable]:
         ).mappings():
             out[r["table_id"]].seats.append(dict(r))
     return list(out.values())
+
+
+def recent_chat(engine: Engine, tid: str, channel: str, limit: int) -> list[dict[str, Any]]:
+    """The last ``limit`` messages of one channel of a table, oldest first."""
+    q = (
+        sa.select(chat_t.c.id, chat_t.c.seat, chat_t.c.name, chat_t.c.text, chat_t.c.at)
+        .where(chat_t.c.table_id == tid, chat_t.c.channel == channel)
+        .order_by(chat_t.c.id.desc())
+        .limit(limit)
+    )
+    with engine.connect() as conn:
+        return [dict(r) for r in reversed(conn.execute(q).mappings().all())]
+
+
+def chat_message(engine: Engine, mid: int) -> dict[str, Any] | None:
+    """One stored chat message (another process stored it) by its id."""
+    with engine.connect() as conn:
+        row = conn.execute(sa.select(chat_t).where(chat_t.c.id == mid)).mappings().first()
+    return None if row is None else dict(row)
 
 
 INSERT_ACTION = actions_t.insert()  # built once: its compiled form is cached

@@ -335,6 +335,7 @@ class ChatPush(BaseModel):
     """A chat message (escape it: it is the sender's text). Spectators' and players' never mix."""
 
     type: Literal["chat"]
+    id: int = Field(description="The message's number (stored with the table; increasing).")
     channel: Literal["players", "spectators"]
     seat: int | None = Field(description="The sender's seat; null: a spectator.")
     name: str

@@ -1,6 +1,7 @@
 // The lobby: create a table (game, variant, options, seats), share join links, list tables.
 import { api } from "./api.js";
 import { setupMyGames } from "./mygames.js";
+import { setupLearn } from "./learn.js";
 import { setupQuickPlay } from "./quickplay.js";
 import { clear, el, joinBase, ownerKey, playerWords, plural, seatNumber, toast, tokenKey } from "./util.js";
 
@@ -270,6 +271,7 @@ async function main() {
   await selectGame();
   await setupMyGames();
   setupQuickPlay(lobby.games);
+  setupLearn(lobby.games);
   document.body.dataset.ready = "1";
   refreshTables();
   setInterval(refreshTables, 5000);

@@ -2,6 +2,7 @@
 import { classify, genericWhyNot, multisetKey } from "./actions.js";
 import { api } from "./api.js";
 import { backEl, cardEl, cardRow } from "./cards.js";
+import { learning, learnRefusal, renderLearn } from "./learn.js";
 import { loadRenderer, renderer } from "./renderers.js";
 import { setupSignals, turnSignal } from "./signals.js";
 import { clear, el, eventText, joinBase, ownerKey, playerWords, plural, seatNamer, seatNumber, toast, tokenKey } from "./util.js";
@@ -383,6 +384,7 @@ function render() {
   renderSummary(R, ctx);
   renderHand(R);
   renderActions(R);
+  renderLearn(msg, view, st.shownHand, st.events, R, ctx); // Learn to play: what this turn allows
 }
 
 function onState(msg) {
@@ -435,6 +437,7 @@ function updateTimer() {
 function onCheck(msg) {
   st.lastCheck = msg;
   if (msg.legal || !msg.reason || msg.action !== st.checking || !st.selection.length) return;
+  learnRefusal(msg.code, msg.reason, msg.reason_code);
   const why = $("why");
   if (why.textContent.startsWith("Not a legal play")) why.textContent = `Not a legal play: ${playerWords(msg.reason)}.`;
 }
@@ -448,10 +451,12 @@ const REFUSALS = {
   server_error: "The server could not save your move: try again.",
 };
 
+function refusalReason(msg) {
+  return REFUSALS[msg.code] || playerWords(String(msg.message || "").replace(/^[^:]*'[^']*'[^:]*:\s*/, ""));
+}
+
 function refusalText(msg) {
-  if (REFUSALS[msg.code]) return REFUSALS[msg.code];
-  const reason = String(msg.message || "").replace(/^[^:]*'[^']*'[^:]*:\s*/, "");
-  return `That move is not allowed: ${playerWords(reason)}.`;
+  return REFUSALS[msg.code] || `That move is not allowed: ${refusalReason(msg)}.`;
 }
 
 // -- chat: players with players, spectators with spectators; every line is text (never HTML) ---------
@@ -510,11 +515,13 @@ function onError(msg) {
   }
   st.sending = false;
   toast(refusalText(msg), "error");
+  learnRefusal(msg.code, refusalReason(msg), msg.reason_code);
   if (st.msg) renderActions(renderer(st.game));
 }
 
 async function main() {
   if (!tableId) return;
+  if (learning(tableId)) $("learn").hidden = false;
   try {
     const data = await api.table(tableId);
     st.info = data.table;
