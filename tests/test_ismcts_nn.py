@@ -39,8 +39,12 @@ def _play(game: str, players: int, options: dict[str, Any], seed: int, budget: i
     return moves
 
 
-def _params() -> list[Any]:
-    return [pytest.param(g, n, o, id=f"{g}-{n}p", marks=[pytest.mark.slow] if g in SLOW else []) for g, n, o in SHIPPED]
+def _params(slow: bool = False) -> list[Any]:
+    """Every shipped network's table; with ``slow``, marked slow for the games in :data:`SLOW`."""
+    return [
+        pytest.param(g, n, o, id=f"{g}-{n}p", marks=[pytest.mark.slow] if slow and g in SLOW else [])
+        for g, n, o in SHIPPED
+    ]
 
 
 def test_every_game_with_a_network_offers_ismcts_nn() -> None:
@@ -49,7 +53,7 @@ def test_every_game_with_a_network_offers_ismcts_nn() -> None:
         assert "ismcts+nn" in bot_kinds(game)
 
 
-@pytest.mark.parametrize(("game", "players", "options"), _params())
+@pytest.mark.parametrize(("game", "players", "options"), _params(slow=True))
 def test_it_plays_legal_moves_to_the_end_reproducibly(game: str, players: int, options: dict[str, Any]) -> None:
     first = _play(game, players, options, seed=5, budget=6)
     assert sum(1 for seat, _ in first if seat == 0) >= 2  # it played (a Rank Royale game may be short)
