@@ -323,6 +323,8 @@ class ISMCTSBot:
                 stats = node.stats.setdefault(seat, {})
                 if ctx.guide is not None and node is not root and len(legal) > 1:
                     action, new = self._guided(stats, legal, rng, world, seat, ctx.guide)
+                elif node is root and seat == me:
+                    action, new = self._select_root(stats, legal, rng)
                 else:
                     action, new = self._select(stats, legal, rng)
                 expanded |= new
@@ -368,6 +370,11 @@ class ISMCTSBot:
         if not known:  # none tried is available in this world
             return self._select(stats, legal, rng)
         return self._select(stats, known, rng)
+
+    def _select_root(self, stats: dict[str, _Edge], legal: Sequence[Action], rng: Rng) -> tuple[Action, bool]:
+        """The searching seat's move at the root: UCB as everywhere (a bot with a prior over its moves may
+        weigh them by it)."""
+        return self._select(stats, legal, rng)
 
     def _select(self, stats: dict[str, _Edge], legal: Sequence[Action], rng: Rng) -> tuple[Action, bool]:
         untried = []

@@ -8,21 +8,27 @@ place of the hand-written bots the search plays with:
   its legal ids), computed from the world's own observation tensor and legal ids for the seat to move
   (``State.observation_tensor``; legitimate inside a world drawn from the bot's view, which is all the
   search ever holds), instead of greedy's or greedy-lite's continuations;
-- **the other seats in the tree** (where the game's profile has them play a model's moves rather than
-  search): the network's move, not greedy's or mixed's code;
-- **a prior over its own moves**: the network's move is tried first at the root (and kept unless the
-  search finds one clearly better), the other moves enter the root in the order of the network's values
-  (progressive widening admits the network's best candidates first, a cheap PUCT-like prior), and where
-  the profile guides below the root (``guide``) the network's move in that world is tried first there.
+- **a prior over its own moves**: at the root, PUCT (AlphaZero's selection: mean value plus
+  ``puct * prior * sqrt(N) / (1 + n)``) with the softmax of the network's values of its moves (temperature
+  0.1) as the prior, in place of UCB with progressive widening; the network's move is also the one kept
+  unless the search finds one clearly better, and where the profile guides below the root (``guide``)
+  the network's move in that world is tried first there;
+- **the other seats search** in the tree (decoupled, as in ``ismcts`` without a model), even where the
+  game's profile has them play a model bot's moves (greedy's, mixed's): no bot's code is assumed for them.
+  Modelling them as the network instead (``others="net"``) lost to greedy in Rank Royale: 11 of 40 deals
+  at 100 iterations where searching won 22 of the same 40, and PUCT 22 where UCB with widening won 17
+  (``docs/research.md``).
 
 What stays as in ``ismcts``: the worlds (drawn from the view, refitted by the profile's fitter to the
-moves seen where the profile asks), the horizon and its value, the budget (``ismcts+nn:N`` iterations,
-``ismcts+nn:Xs`` seconds; a cap of 1 s of CPU a decision). Where no shipped network fits the table
-(game, player count, options) the bot is refused as ``nn`` is, before play (``check_table``).
+moves seen where the profile asks: its fitter explains them by greedy's moves), the horizon and its value,
+the budget (``ismcts+nn:N`` iterations, ``ismcts+nn:Xs`` seconds; a cap of 1 s of CPU a decision). Where
+no shipped network fits the table (game, player count, options) the bot is refused as ``nn`` is, before
+play (``check_table``).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -30,8 +36,9 @@ import numpy as np
 import numpy.typing as npt
 
 from courtcards.bots.base import Bot, register_game_bot
-from courtcards.bots.ismcts import ISMCTSBot, _Decision, parse_budget
+from courtcards.bots.ismcts import ISMCTSBot, _Decision, _Edge, parse_budget
 from courtcards.core.game import Game
+from courtcards.core.rng import Rng
 from courtcards.core.state import Action, State
 from courtcards.nn import Network, NetworkError, NNBot, has_shipped_network
 
@@ -96,23 +103,42 @@ class NetPolicy:
 
         return self._pick(legal, world.action_codec().encode, observe)
 
-    def order(self, view: dict[str, Any], moves: Sequence[Action]) -> list[Action]:
-        """``moves`` by the network's value of their first id from ``view``, best first (stable)."""
+    def first_values(self, view: dict[str, Any], moves: Sequence[Action]) -> list[float]:
+        """The network's value of each move's first id, from ``view``."""
         codec = self.game.action_codec(int(view["num_players"]), view["options"])
         firsts = [codec.encode(a)[0] for a in moves]
-        values = self.values(self.game.observation_tensor(view, ()), firsts)
+        return self.values(self.game.observation_tensor(view, ()), firsts)
+
+    def order(self, view: dict[str, Any], moves: Sequence[Action]) -> list[Action]:
+        """``moves`` by the network's value of their first id from ``view``, best first (stable)."""
+        values = self.first_values(view, moves)
         ranked = sorted(range(len(moves)), key=lambda i: -values[i])
         return [moves[i] for i in ranked]
 
 
 class ISMCTSNNBot(ISMCTSBot):
-    """ISMCTS with the game's shipped network as playout policy for every seat, the other seats' model in
-    the tree (where the profile has one) and the prior over its own moves (module docstring)."""
+    """ISMCTS with the game's shipped network as playout policy for every seat and as the prior over its own
+    moves at the root (PUCT), the other seats searching (module docstring)."""
 
-    def __init__(self, game: str, seed: int = 0, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        game: str,
+        seed: int = 0,
+        puct: float | None = 1.0,
+        temperature: float = 0.1,
+        others: str = "search",
+        **kwargs: Any,
+    ) -> None:
         self.net_bot = NNBot(game, seed)  # NetworkError where the game ships no network
         super().__init__(seed, **kwargs)
+        self.puct = puct  # PUCT's constant at the root (None: UCB with progressive widening, as ismcts)
+        self.temperature = temperature  # the prior: softmax of the network's values over this temperature
+        self.others = others  # "net": the other seats play the network's moves in the tree (where the profile
+        # has a model); "search": they search
+        if puct is not None:
+            self.widen = 1e9  # PUCT weighs every move by its prior: no widening
         self._policy: NetPolicy | None = None
+        self._prior: dict[str, float] = {}
 
     def check_table(self, num_players: int, options: dict[str, Any]) -> None:
         """Raise :class:`~courtcards.nn.NetworkError` unless a shipped network fits this table."""
@@ -128,7 +154,8 @@ class ISMCTSNNBot(ISMCTSBot):
         settings = self.settings(game)
         policy = self._net_policy(game, view)
         self.last_odds = None
-        model = policy if settings.model else None  # the others play the network's moves, not a bot's code
+        # the others play the network's moves, not a bot's code
+        model = policy if settings.model and self.others == "net" else None
         ctx = _Decision(int(view["seat"]), settings, policy, model, None, prior=policy)
         if settings.guide:
             ctx.guide = policy
@@ -136,7 +163,36 @@ class ISMCTSNNBot(ISMCTSBot):
 
     def _root_order(self, view: dict[str, Any], order: list[Action], ctx: _Decision) -> list[Action]:
         policy: NetPolicy = ctx.prior
-        return policy.order(view, order)
+        values = policy.first_values(view, order)
+        top = max(values)
+        weights = [math.exp((v - top) / self.temperature) for v in values]
+        total = sum(weights)
+        self._prior = {a.text: w / total for a, w in zip(order, weights, strict=True)}
+        ranked = sorted(range(len(order)), key=lambda i: -values[i])
+        return [order[i] for i in ranked]
+
+    def _select_root(self, stats: dict[str, _Edge], legal: Sequence[Action], rng: Rng) -> tuple[Action, bool]:
+        """PUCT (AlphaZero's selection) with the network's prior: mean value plus
+        ``puct * prior * sqrt(visits) / (1 + visits of the move)``; an unvisited move counts 0."""
+        if self.puct is None:
+            return self._select(stats, legal, rng)
+        visits = 0
+        for action in legal:
+            edge = stats.get(action.text)
+            if edge is None:
+                edge = stats[action.text] = _Edge()
+            edge.available += 1
+            visits += edge.visits
+        scale = self.puct * math.sqrt(visits + 1)
+        best: Action = legal[0]
+        best_score = -math.inf
+        for action in legal:
+            edge = stats[action.text]
+            mean = edge.total / edge.visits if edge.visits else 0.0
+            score = mean + scale * self._prior.get(action.text, 0.0) / (1 + edge.visits)
+            if score > best_score:
+                best, best_score = action, score
+        return best, stats[best.text].visits == 0
 
 
 FORMS = (
