@@ -8,10 +8,12 @@ from typing import Any
 import pytest
 
 from courtcards.bots.base import bot_kinds, bot_move, check_bot_table, make_bot
+from courtcards.bots.ismcts import _Edge
 from courtcards.bots.ismcts_nn import ISMCTSNNBot, NetPolicy
 from courtcards.core.errors import OptionError
 from courtcards.core.game import get_game, registered_games
 from courtcards.core.rng import Rng
+from courtcards.core.state import Action
 from courtcards.nn import NNBot, load_network, shipped_networks
 from courtcards.sim import simulate
 
@@ -139,3 +141,24 @@ def test_a_game_without_a_shipped_network_refuses_it(monkeypatch: pytest.MonkeyP
     with pytest.raises(OptionError, match=r"bad bot 'ismcts\+nn:10' for royale: .*ships no trained network"):
         make_bot("royale", "ismcts+nn:10")
     assert "ismcts+nn" not in bot_kinds("royale")
+
+
+def test_puct_at_the_root_weighs_the_moves_by_the_networks_prior() -> None:
+    """Unvisited, the move of highest prior is tried first; a move whose playouts lose gives way to the next."""
+    game = SHIPPED[0][0]
+    bot = make_bot(game, "ismcts+nn:10")
+    assert isinstance(bot, ISMCTSNNBot) and bot.puct == 1.0
+    state = get_game(game).new_game(SHIPPED[0][1], seed=1, options=SHIPPED[0][2])
+    seat = state.to_move()[0]
+    legal: list[Action] = state.legal_actions(seat)
+    assert len(legal) >= 3
+    bot._prior = {legal[0].text: 0.1, legal[1].text: 0.7, legal[2].text: 0.2}
+    stats: dict[str, _Edge] = {}
+    move, new = bot._select_root(stats, legal, Rng(1))
+    assert move == legal[1] and new
+    assert all(stats[a.text].available == 1 for a in legal)
+    stats[legal[1].text] = _Edge(visits=5, total=-5.0, available=5)  # it lost every playout
+    move, new = bot._select_root(stats, legal, Rng(1))
+    assert move == legal[2] and new  # the next by prior, not yet tried
+    without = ISMCTSNNBot(game, 0, puct=None, iterations=10)
+    assert without.widen == 0.5  # no PUCT: UCB with progressive widening, as ismcts
