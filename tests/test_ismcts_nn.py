@@ -162,3 +162,11 @@ def test_puct_at_the_root_weighs_the_moves_by_the_networks_prior() -> None:
     assert move == legal[2] and new  # the next by prior, not yet tried
     without = ISMCTSNNBot(game, 0, puct=None, iterations=10)
     assert without.widen == 0.5  # no PUCT: UCB with progressive widening, as ismcts
+
+
+def test_the_ladder_refuses_it_for_a_table_its_network_does_not_fit_before_any_game() -> None:
+    from courtcards.ladder import run_ladder
+
+    for kind in ("nn", "ismcts+nn:2"):
+        with pytest.raises(OptionError, match=r"for this table: .*option max_rounds is 5 at this table"):
+            run_ladder("royale", ["greedy", kind], games=1, options={"max_rounds": 5})
