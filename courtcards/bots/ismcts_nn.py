@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -40,7 +40,11 @@ from courtcards.bots.ismcts import ISMCTSBot, _Decision, _Edge, parse_budget
 from courtcards.core.game import Game
 from courtcards.core.rng import Rng
 from courtcards.core.state import Action, State
-from courtcards.nn import Network, NetworkError, NNBot, has_shipped_network
+
+if TYPE_CHECKING:
+    from courtcards.nn import Network
+
+# courtcards.nn is imported where it is used: it imports the bot registry, whose package imports this module
 
 
 class NetPolicy:
@@ -129,6 +133,8 @@ class ISMCTSNNBot(ISMCTSBot):
         others: str = "search",
         **kwargs: Any,
     ) -> None:
+        from courtcards.nn import NNBot
+
         self.net_bot = NNBot(game, seed)  # NetworkError where the game ships no network
         super().__init__(seed, **kwargs)
         self.puct = puct  # PUCT's constant at the root (None: UCB with progressive widening, as ismcts)
@@ -203,6 +209,8 @@ FORMS = (
 
 def make_ismcts_nn(game: str, seed: int, arg: str | None) -> Bot:
     """``ismcts+nn``, ``ismcts+nn:N`` or ``ismcts+nn:Xs``; ValueError where it cannot play the game."""
+    from courtcards.nn import NetworkError
+
     budget = parse_budget(arg)
     try:
         return ISMCTSNNBot(game, seed, **budget)
@@ -210,4 +218,11 @@ def make_ismcts_nn(game: str, seed: int, arg: str | None) -> Bot:
         raise ValueError(str(exc)) from None
 
 
-register_game_bot("ismcts+nn", make_ismcts_nn, FORMS, has_shipped_network)
+def _offered(game: str) -> bool:
+    """Listed for a game that ships a network made for it (as ``nn``)."""
+    from courtcards.nn import has_shipped_network
+
+    return has_shipped_network(game)
+
+
+register_game_bot("ismcts+nn", make_ismcts_nn, FORMS, _offered)
