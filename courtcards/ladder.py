@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from courtcards.bots.base import check_bot
+from courtcards.bots.base import check_bot_table
 from courtcards.core.errors import OptionError
 from courtcards.core.game import get_game
 from courtcards.sim import GameOutcome, _Job, _run
@@ -111,12 +111,12 @@ def run_ladder(
         raise OptionError("the ladder needs openskill: pip install 'courtcards[analysis]'") from None
     g = get_game(game)
     n = g.default_players if players is None else players
-    g.resolve_options(n, options)
+    resolved = g.resolve_options(n, options)
     kinds = tuple(dict.fromkeys(b.strip() for b in bots if b.strip()))
     if len(kinds) < 2:
         raise OptionError("a ladder needs at least two different bots")
     for kind in kinds:
-        check_bot(g.name, kind)
+        check_bot_table(g.name, kind, n, resolved)  # a bot that cannot play this table (nn), before any game
     if games < 1:
         raise OptionError(f"the number of games must be at least 1, not {games}")
     tables = lineups(kinds, n)

@@ -269,7 +269,9 @@ class NNBot:
                 f"(train one with `courtcards train {self.game.name}` and seat nn:PATH)"
             )
 
-    def _network(self, view: Mapping[str, Any]) -> Network:
+    def network(self, view: Mapping[str, Any]) -> Network:
+        """The network for the table of ``view`` (its player count and options), loaded and checked once
+        per table: :class:`NetworkError` naming the mismatch where none fits."""
         players, options = int(view["num_players"]), dict(view["options"])
         key = (players, json.dumps(options, sort_keys=True, default=str))
         if self.net is None or self.table != key:
@@ -283,12 +285,12 @@ class NNBot:
 
     def check_table(self, num_players: int, options: Mapping[str, Any]) -> None:
         """Raise :class:`NetworkError` unless a network fits this table (before its first move)."""
-        self._network({"num_players": num_players, "options": options})
+        self.network({"num_players": num_players, "options": options})
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        net = self._network(view)
+        net = self.network(view)
         codec = self.game.action_codec(int(view["num_players"]), view["options"])
         encoded = [(codec.encode(a), a) for a in legal]
         prefix: tuple[int, ...] = ()

@@ -56,7 +56,8 @@ def test_each_game_finds_its_bots_in_its_package() -> None:
     assert sorted(game_bots("rank")) == ["aggressive", "cautious", "greedy", "hoarder"]
     assert sorted(game_bots("kqp")) == ["aggressive", "greedy", "hoarder"]
     generic = ["aggressive", "cautious", "ismcts", "noisy", "random"]
-    assert bot_kinds("royale") == sorted({*generic, "greedy", "mixed", "hoarder", "nn"})  # nn: it ships a network
+    # nn and ismcts+nn: it ships a network
+    assert bot_kinds("royale") == sorted({*generic, "greedy", "mixed", "hoarder", "nn", "ismcts+nn"})
     assert type(make_bot("kqp", "greedy", 1)).__name__ == "GreedyKqpBot"
 
 

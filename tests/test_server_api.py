@@ -126,10 +126,13 @@ def test_create_table_refusals_name_the_valid_values(client: TestClient) -> None
     assert client.get("/api/tables").json()["tables"] == []
 
 
-def test_an_nn_seat_plays_where_its_network_fits_and_is_refused_elsewhere(client: TestClient) -> None:
-    """The nn bot (the game's shipped network) is listed, seated, and refused at a table it was not trained for."""
-    assert "nn" in next(g for g in client.get("/api/games").json()["games"] if g["name"] == "royale")["bots"]
-    nn_seats = [{"type": "bot", "bot": "nn"}, {"type": "bot", "bot": "greedy"}]
+@pytest.mark.parametrize("kind", ["nn", "ismcts+nn:20"])
+def test_an_nn_seat_plays_where_its_network_fits_and_is_refused_elsewhere(client: TestClient, kind: str) -> None:
+    """The nn bot (the game's shipped network) and the search it guides are listed, seated, and refused at a
+    table the network was not trained for."""
+    listed = next(g for g in client.get("/api/games").json()["games"] if g["name"] == "royale")["bots"]
+    assert kind.partition(":")[0] in listed
+    nn_seats = [{"type": "bot", "bot": kind}, {"type": "bot", "bot": "greedy"}]
     msg = err(
         client.post("/api/tables", json={"game": "royale", "seats": nn_seats, "options": {"max_rounds": 5}}),
         422,

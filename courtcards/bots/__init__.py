@@ -5,7 +5,7 @@ found through the game; here are the generic ones (random, the search, the
 strangers of ``courtcards/bots/strangers.py``)."""
 
 from courtcards import nn  # noqa: F401  (registers the nn bot: the game's shipped network)
-from courtcards.bots import ismcts, strangers  # noqa: F401  (register the search and the strangers for every game)
+from courtcards.bots import ismcts, ismcts_nn, strangers  # noqa: F401  (register the search, ismcts+nn, the strangers)
 from courtcards.bots.base import (
     Bot,
     RandomBot,

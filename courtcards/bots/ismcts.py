@@ -202,6 +202,7 @@ class ISMCTSBot:
         for i in range(len(order) - 1, 0, -1):  # seeded shuffle: the order in which candidates enter
             j = rng.below(i + 1)
             order[i], order[j] = order[j], order[i]
+        order = self._root_order(view, order, ctx)
         first = prior.choose(view, legal) if prior is not None else None
         if first is not None:
             order.remove(first)
@@ -247,6 +248,11 @@ class ISMCTSBot:
         edge = stats.get(best)
         self.last_value = edge.total / edge.visits if edge and edge.visits else None
         return by_text[best]
+
+    def _root_order(self, view: dict[str, Any], order: list[Action], ctx: _Decision) -> list[Action]:
+        """The order in which the seat's moves enter the root (after the prior's move, which comes first):
+        here the seeded shuffle as it is; a bot with a prior over its moves sorts them by it."""
+        return order
 
     def _adapt(self, game: Game[Any], view: dict[str, Any], ctx: _Decision, rng: Rng) -> None:
         """With ``adapt``, the other seats' model is the bot kind their moves seen make likely (the profile's
@@ -317,6 +323,8 @@ class ISMCTSBot:
                 stats = node.stats.setdefault(seat, {})
                 if ctx.guide is not None and node is not root and len(legal) > 1:
                     action, new = self._guided(stats, legal, rng, world, seat, ctx.guide)
+                elif node is root and seat == me:
+                    action, new = self._select_root(stats, legal, rng)
                 else:
                     action, new = self._select(stats, legal, rng)
                 expanded |= new
@@ -362,6 +370,11 @@ class ISMCTSBot:
         if not known:  # none tried is available in this world
             return self._select(stats, legal, rng)
         return self._select(stats, known, rng)
+
+    def _select_root(self, stats: dict[str, _Edge], legal: Sequence[Action], rng: Rng) -> tuple[Action, bool]:
+        """The searching seat's move at the root: UCB as everywhere (a bot with a prior over its moves may
+        weigh them by it)."""
+        return self._select(stats, legal, rng)
 
     def _select(self, stats: dict[str, _Edge], legal: Sequence[Action], rng: Rng) -> tuple[Action, bool]:
         untried = []
@@ -467,17 +480,18 @@ def _game_bot(game: Game[Any], settings: SearchProfile, kind: str | None, seed: 
 FORMS = "ismcts (the default budget), ismcts:N (N iterations, N >= 1), ismcts:Xs (X seconds a decision, e.g. 0.5s)"
 
 
-def make_ismcts(seed: int, arg: str | None) -> ISMCTSBot:
-    """``ismcts``, ``ismcts:N`` (iterations) or ``ismcts:Xs`` (seconds, iterations unbounded)."""
+def parse_budget(arg: str | None) -> dict[str, Any]:
+    """The budget of ``KIND:ARG``: ``N`` (iterations) or ``Xs`` (seconds, iterations unbounded), as the
+    bot's keyword arguments (none for no argument); ValueError naming what is wrong."""
     if arg is None:
-        return ISMCTSBot(seed)
+        return {}
     text = arg.strip().lower()
     try:
         if text.endswith("s"):
             seconds = float(text[:-1])
             if not 0 < seconds <= 600:
                 raise ValueError(f"the time budget must be more than 0 and at most 600 seconds, not {arg!r}")
-            return ISMCTSBot(seed, iterations=10**9, seconds=seconds)
+            return {"iterations": 10**9, "seconds": seconds}
         iterations = int(text)
     except ValueError as exc:
         if "budget" in str(exc):
@@ -485,7 +499,12 @@ def make_ismcts(seed: int, arg: str | None) -> ISMCTSBot:
         raise ValueError(f"{arg!r} is not a number of iterations or of seconds") from None
     if iterations < 1:
         raise ValueError(f"the number of iterations must be at least 1, not {iterations}")
-    return ISMCTSBot(seed, iterations=iterations)
+    return {"iterations": iterations}
+
+
+def make_ismcts(seed: int, arg: str | None) -> ISMCTSBot:
+    """``ismcts``, ``ismcts:N`` (iterations) or ``ismcts:Xs`` (seconds, iterations unbounded)."""
+    return ISMCTSBot(seed, **parse_budget(arg))
 
 
 register_bot_spec("ismcts", make_ismcts, FORMS)
