@@ -476,14 +476,15 @@ class Table:
         newest spectator state (unless it has it already: it came in meanwhile, or a newer broadcast
         reached it)."""
         try:
-            while self._fan_rest:
-                await asyncio.sleep(0)
+            while self._fan_rest:  # (a task's first step runs a turn after the broadcast)
                 batch = self._fan_rest[: self.FAN_CHUNK]
                 del self._fan_rest[: self.FAN_CHUNK]
                 text = self.message(None)
                 for conn in batch:
                     if conn.last_state != text:
                         conn.push(text, state=True)
+                if self._fan_rest:
+                    await asyncio.sleep(0)
         finally:
             self._fan_task = None
 
