@@ -113,6 +113,15 @@ async def play(port: int, game: str, n: int, options: dict[str, Any], seconds: f
     return out
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process ``pid`` has used so far (Linux /proc; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def figures(lat: list[float]) -> str:
     if len(lat) < 20:
         return f"{len(lat)} actions (too few)"
@@ -163,7 +172,7 @@ async def watch_main(url: str, spectators: int) -> None:
     print(json.dumps({"pushes": pushed, "failed": counts[2]}), flush=True)
 
 
-async def phase(port: int, args: argparse.Namespace, spectators: int) -> str:
+async def phase(port: int, args: argparse.Namespace, spectators: int, pid: int) -> str:
     seats = [{"type": "bot", "bot": "random"}] * args.busy_players
     body = {
         "game": args.busy_game,
@@ -177,8 +186,10 @@ async def phase(port: int, args: argparse.Namespace, spectators: int) -> str:
     url = f"ws://127.0.0.1:{port}/ws/tables/{busy}"
     options = json.loads(args.busy_options)
     if not spectators:
+        used, t0 = cpu_seconds(pid), time.perf_counter()
         lat = await play(port, args.busy_game, args.busy_players, options, args.seconds)
-        return f"{0:5d} spectators: {figures(lat)}; load {os.getloadavg()[0]:.2f}"
+        share = (cpu_seconds(pid) - used) / (time.perf_counter() - t0)
+        return f"{0:5d} spectators: {figures(lat)}; server CPU {share:.0%} of a core; load {os.getloadavg()[0]:.2f}"
     # the spectators read in another process (at lower priority, as if on other machines): the
     # player's timings are not spent reading their pushes
     nice = ["nice", "-n", str(args.watchers_nice)] if args.watchers_nice else []
@@ -186,7 +197,9 @@ async def phase(port: int, args: argparse.Namespace, spectators: int) -> str:
     proc = await asyncio.create_subprocess_exec(*cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
     assert proc.stdin is not None and proc.stdout is not None
     joined = json.loads(await proc.stdout.readline())
+    used, t0 = cpu_seconds(pid), time.perf_counter()
     lat = await play(port, args.busy_game, args.busy_players, options, args.seconds)
+    share = (cpu_seconds(pid) - used) / (time.perf_counter() - t0)
     proc.stdin.write(b"stop\n")
     await proc.stdin.drain()
     read = json.loads(await proc.stdout.readline())
@@ -194,7 +207,8 @@ async def phase(port: int, args: argparse.Namespace, spectators: int) -> str:
     load = os.getloadavg()[0]
     return (
         f"{spectators:5d} spectators ({joined['connected']} connected, {joined['failed']} refused or failed; "
-        f"{read['pushes']} pushes read, {read['failed'] - joined['failed']} dropped): {figures(lat)}; load {load:.2f}"
+        f"{read['pushes']} pushes read, {read['failed'] - joined['failed']} dropped): {figures(lat)}; "
+        f"server CPU {share:.0%} of a core; load {load:.2f}"
     )
 
 
@@ -208,7 +222,7 @@ def run(src: Path, args: argparse.Namespace, new: bool, label: str) -> None:
                     print(f"{label}: {asyncio.run(search_phase(port, args, n))}", flush=True)
             else:
                 for n in (0, args.spectators):
-                    print(f"{label}: {asyncio.run(phase(port, args, n))}", flush=True)
+                    print(f"{label}: {asyncio.run(phase(port, args, n, proc.pid))}", flush=True)
         finally:
             proc.terminate()
             proc.wait(30)
