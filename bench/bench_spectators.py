@@ -5,10 +5,13 @@ One table of bots (``--bot-delay`` between moves) gets ``--spectators`` sockets 
 second table this process plays every seat of a human game, one action at a time, and times each
 action from sending it to the state that contains it. Both phases (0 spectators, then N) run on the
 same server. ``--baseline DIR`` runs the same on a server from another checkout (e.g. ``git archive
-main | tar -x -C DIR``) in the same run, so the figures compare on the same machine and load.
+main | tar -x -C DIR``) in the same run, so the figures compare on the same machine and load. The
+spectators read in a process of their own (``nice -n 10`` unless ``--watchers-nice``), so the timed
+player's loop is not the one reading their pushes; a spectator the server drops counts as dropped.
 
     python bench/bench_spectators.py --spectators 500 --seconds 15
     python bench/bench_spectators.py --spectators 2000 --baseline /path/to/old/checkout
+    python bench/bench_spectators.py --spectators 1000 --baseline DIR --baseline-caps  # DIR has the caps
     python bench/bench_spectators.py --search-tables 10 --baseline DIR   # search bots instead (item 9)
 """
 
@@ -110,6 +113,15 @@ async def play(port: int, game: str, n: int, options: dict[str, Any], seconds: f
     return out
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process ``pid`` has used so far (Linux /proc; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def figures(lat: list[float]) -> str:
     if len(lat) < 20:
         return f"{len(lat)} actions (too few)"
@@ -137,7 +149,30 @@ async def search_phase(port: int, args: argparse.Namespace, tables: int) -> str:
     return f"{tables:5d} search-bot tables ({moved} bot moves meanwhile): {figures(lat)}; load {load:.2f}"
 
 
-async def phase(port: int, args: argparse.Namespace, spectators: int) -> str:
+async def watch_main(url: str, spectators: int) -> None:
+    """The spectators, in a process of their own (``--watch``): connect, say how many did (a JSON
+    line), read pushes until a line comes on stdin, then say how many were read meanwhile."""
+    stop, counts = asyncio.Event(), [0, 0, 0]
+    watchers = []
+    for k in range(spectators):
+        watchers.append(asyncio.create_task(watch(url, stop, counts)))
+        if k % 100 == 99:
+            await asyncio.sleep(0.2)
+    t0 = time.time()
+    while counts[0] + counts[2] < spectators and time.time() - t0 < 120:
+        await asyncio.sleep(0.2)
+    print(json.dumps({"connected": counts[0], "failed": counts[2]}), flush=True)
+    received = counts[1]
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    pushed = counts[1] - received
+    stop.set()
+    for w in watchers:
+        w.cancel()
+    await asyncio.gather(*watchers, return_exceptions=True)
+    print(json.dumps({"pushes": pushed, "failed": counts[2]}), flush=True)
+
+
+async def phase(port: int, args: argparse.Namespace, spectators: int, pid: int) -> str:
     seats = [{"type": "bot", "bot": "random"}] * args.busy_players
     body = {
         "game": args.busy_game,
@@ -148,28 +183,32 @@ async def phase(port: int, args: argparse.Namespace, spectators: int) -> str:
         "private": False,
     }
     busy = post(port, "/api/tables", body)["table"]["id"]
-    stop, counts = asyncio.Event(), [0, 0, 0]
     url = f"ws://127.0.0.1:{port}/ws/tables/{busy}"
-    watchers = []
-    for k in range(spectators):
-        watchers.append(asyncio.create_task(watch(url, stop, counts)))
-        if k % 100 == 99:
-            await asyncio.sleep(0.2)
-    t0 = time.time()
-    while counts[0] + counts[2] < spectators and time.time() - t0 < 120:
-        await asyncio.sleep(0.2)
-    received = counts[1]
     options = json.loads(args.busy_options)
+    if not spectators:
+        used, t0 = cpu_seconds(pid), time.perf_counter()
+        lat = await play(port, args.busy_game, args.busy_players, options, args.seconds)
+        share = (cpu_seconds(pid) - used) / (time.perf_counter() - t0)
+        return f"{0:5d} spectators: {figures(lat)}; server CPU {share:.0%} of a core; load {os.getloadavg()[0]:.2f}"
+    # the spectators read in another process (at lower priority, as if on other machines): the
+    # player's timings are not spent reading their pushes
+    nice = ["nice", "-n", str(args.watchers_nice)] if args.watchers_nice else []
+    cmd = [*nice, sys.executable, __file__, "--watch", url, "--spectators", str(spectators)]
+    proc = await asyncio.create_subprocess_exec(*cmd, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    joined = json.loads(await proc.stdout.readline())
+    used, t0 = cpu_seconds(pid), time.perf_counter()
     lat = await play(port, args.busy_game, args.busy_players, options, args.seconds)
-    pushed = counts[1] - received
-    stop.set()
-    for w in watchers:
-        w.cancel()
-    await asyncio.gather(*watchers, return_exceptions=True)
+    share = (cpu_seconds(pid) - used) / (time.perf_counter() - t0)
+    proc.stdin.write(b"stop\n")
+    await proc.stdin.drain()
+    read = json.loads(await proc.stdout.readline())
+    await proc.wait()
     load = os.getloadavg()[0]
     return (
-        f"{spectators:5d} spectators ({counts[0]} connected, {counts[2]} refused or failed; "
-        f"{pushed} pushes read): {figures(lat)}; load {load:.2f}"
+        f"{spectators:5d} spectators ({joined['connected']} connected, {joined['failed']} refused or failed; "
+        f"{read['pushes']} pushes read, {read['failed'] - joined['failed']} dropped): {figures(lat)}; "
+        f"server CPU {share:.0%} of a core; load {load:.2f}"
     )
 
 
@@ -183,7 +222,7 @@ def run(src: Path, args: argparse.Namespace, new: bool, label: str) -> None:
                     print(f"{label}: {asyncio.run(search_phase(port, args, n))}", flush=True)
             else:
                 for n in (0, args.spectators):
-                    print(f"{label}: {asyncio.run(phase(port, args, n))}", flush=True)
+                    print(f"{label}: {asyncio.run(phase(port, args, n, proc.pid))}", flush=True)
         finally:
             proc.terminate()
             proc.wait(30)
@@ -200,10 +239,20 @@ def main() -> None:
     p.add_argument("--search-tables", type=int, default=0, help="instead of spectators: tables of search bots")
     p.add_argument("--search-bot", default="ismcts:200", help="the search tables' bot kind")
     p.add_argument("--baseline", type=Path, help="another checkout to run the same against")
+    p.add_argument(
+        "--baseline-caps",
+        action="store_true",
+        help="the baseline has the spectator and connection caps (a checkout after they came): open them there too",
+    )
+    p.add_argument("--watchers-nice", type=int, default=10, help="the spectators' process's niceness (0: none)")
+    p.add_argument("--watch", help=argparse.SUPPRESS)  # the spectators' process: this table's URL
     args = p.parse_args()
+    if args.watch:
+        asyncio.run(watch_main(args.watch, args.spectators))
+        return
     print(f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f} at start", flush=True)
     if args.baseline is not None:
-        run(args.baseline, args, False, "baseline")
+        run(args.baseline, args, args.baseline_caps, "baseline")
     run(ROOT, args, True, "this tree")
 
 

@@ -406,7 +406,12 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
                 pump.cancel()  # it may be stuck sending
 
         client = Client(
-            seat, websocket.send_text, max_queue=cfg.max_queue, send_timeout=cfg.send_timeout, on_drop=on_drop
+            seat,
+            websocket.send_text,
+            max_queue=cfg.max_queue,
+            send_timeout=cfg.send_timeout,
+            on_drop=on_drop,
+            behind=Client.BEHIND if seat is not None else 1,  # a spectator keeps only the newest state waiting
         )
         pump = asyncio.create_task(client.pump())
         table.attach(client)

@@ -18,7 +18,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import orjson
 import sqlalchemy as sa
@@ -230,11 +230,12 @@ def stored_info(st: StoredTable) -> dict[str, Any]:
 class Client:
     """One WebSocket: a seat (or None for a spectator) and a bounded outgoing queue.
 
-    Once ``BEHIND`` messages wait, a state message replaces the state still waiting in the queue (each
-    is the whole view: a client that falls behind skips to the newest; one that keeps up gets every
-    one). A client that falls ``max_queue`` messages behind, or whose socket takes longer than
-    ``send_timeout`` to take one message, is dropped: ``reason`` says why, and ``on_drop`` closes its
-    socket (it may reconnect and gets the current state).
+    Once ``behind`` messages wait (``BEHIND`` unless told; the server gives spectators 1), a state
+    message replaces the state still waiting in the queue (each is the whole view: a client that falls
+    behind skips to the newest; one that keeps up gets every one). Other messages (errors, acks, chat)
+    are never replaced. A client that falls ``max_queue`` messages behind, or whose socket takes longer
+    than ``send_timeout`` to take one message, is dropped: ``reason`` says why, and ``on_drop`` closes
+    its socket (it may reconnect and gets the current state).
     """
 
     BEHIND = 8  # messages waiting: from here on a new state replaces the waiting one
@@ -246,10 +247,13 @@ class Client:
         max_queue: int = 256,
         send_timeout: float = 30.0,
         on_drop: Callable[[str], None] | None = None,
+        behind: int = BEHIND,
     ) -> None:
         self.seat = seat
         self._send = send
         self.max_queue = max_queue
+        self.behind = max(1, behind)
+        self.last_state: str | None = None  # the last state message pushed (a spectator's fan-out skips it)
         self.send_timeout = send_timeout
         self.on_drop = on_drop
         self.queue: asyncio.Queue[list[str] | None] = asyncio.Queue()
@@ -262,7 +266,9 @@ class Client:
     def push(self, text: str, state: bool = False) -> None:
         if self.closed:
             return
-        if state and self._waiting_state is not None and self.queue.qsize() >= self.BEHIND:
+        if state:
+            self.last_state = text
+        if state and self._waiting_state is not None and self.queue.qsize() >= self.behind:
             self._waiting_state[0] = text
             self.skipped += 1
             return
@@ -335,6 +341,12 @@ class Table:
     # the state messages of the last broadcast, by seat (None: spectators), and what they were made from
     _pushed: dict[int | None, str] = field(default_factory=dict)
     _pushed_key: Any = None
+    # spectators the running fan-out has yet to reach (a newer broadcast replaces the list), and its task
+    _fan_rest: list[Client] = field(default_factory=list)
+    _fan_task: asyncio.Task[None] | None = None
+
+    # spectators pushed per turn of the event loop: a table with many never holds the loop for long
+    FAN_CHUNK: ClassVar[int] = 64
 
     # -- description ----------------------------------------------------------------
     @property
@@ -438,12 +450,43 @@ class Table:
         return self.error(refused.code, refused.message, refused.reason_code, refused.reason_data)
 
     def broadcast(self) -> None:
+        """Push the new state: every seat's socket first, then the spectators, ``FAN_CHUNK`` now and the
+        rest ``FAN_CHUNK`` per turn of the event loop (other tables' players are served in between). A
+        push only puts the encoded message in the socket's queue; each socket's own task sends it."""
         if self.conns:
             messages = self._messages(list({c.seat for c in self.conns}))
             self._pushed, self._pushed_key = messages, self._message_key()
+            watching = []
             for conn in list(self.conns):
-                conn.push(messages[conn.seat], state=True)
+                if conn.seat is None:
+                    watching.append(conn)
+                else:
+                    conn.push(messages[conn.seat], state=True)
+            if watching:
+                text = messages[None]
+                for conn in watching[: self.FAN_CHUNK]:
+                    conn.push(text, state=True)
+                self._fan_rest = watching[self.FAN_CHUNK :]
+                if self._fan_rest and self._fan_task is None:
+                    self._fan_task = asyncio.get_running_loop().create_task(self._fan_out(), name=f"fan-{self.id}")
         self.changed.set()
+
+    async def _fan_out(self) -> None:
+        """The spectators a broadcast left for later, ``FAN_CHUNK`` per turn of the loop, each given the
+        newest spectator state (unless it has it already: it came in meanwhile, or a newer broadcast
+        reached it)."""
+        try:
+            while self._fan_rest:  # (a task's first step runs a turn after the broadcast)
+                batch = self._fan_rest[: self.FAN_CHUNK]
+                del self._fan_rest[: self.FAN_CHUNK]
+                text = self.message(None)
+                for conn in batch:
+                    if conn.last_state != text:
+                        conn.push(text, state=True)
+                if self._fan_rest:
+                    await asyncio.sleep(0)
+        finally:
+            self._fan_task = None
 
     def seat_for_token(self, token: str) -> int | None:
         digest = hash_token(token)
