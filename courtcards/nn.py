@@ -38,7 +38,7 @@ import numpy.typing as npt
 from courtcards.bots.base import Bot, register_game_bot
 from courtcards.core.errors import CourtcardsError, UnknownGameError
 from courtcards.core.game import Game, get_game
-from courtcards.core.ids import ACTION_IDS_VERSION
+from courtcards.core.ids import ACTION_IDS_VERSION, choose_by_steps
 from courtcards.core.state import Action
 
 NETWORK_FORMAT = 1
@@ -292,25 +292,12 @@ class NNBot:
             return legal[0]
         net = self.network(view)
         codec = self.game.action_codec(int(view["num_players"]), view["options"])
-        encoded = [(codec.encode(a), a) for a in legal]
-        prefix: tuple[int, ...] = ()
-        while True:
-            depth = len(prefix)
-            nexts: dict[int, Action | None] = {}
-            for ids, action in encoded:
-                if ids[:depth] == prefix:
-                    nexts[ids[depth]] = action if len(ids) == depth + 1 else None
-            if len(nexts) == 1:
-                (only,) = nexts
-                best = only
-            else:
-                obs = self.game.observation_tensor(view, prefix)
-                values = net.forward(obs[None])[0]
-                best = max(nexts, key=lambda i: (float(values[i]), -i))
-            done = nexts[best]
-            if done is not None:
-                return done
-            prefix = (*prefix, best)
+
+        def values(prefix: tuple[int, ...], ids: list[int]) -> list[float]:
+            out = net.forward(self.game.observation_tensor(view, prefix)[None])[0]
+            return [float(out[i]) for i in ids]
+
+        return choose_by_steps(legal, codec.encode, values)
 
 
 def _nn_factory(game: str, seed: int, arg: str | None) -> Bot:

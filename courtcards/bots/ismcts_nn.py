@@ -29,7 +29,7 @@ play (``check_table``).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -38,6 +38,7 @@ import numpy.typing as npt
 from courtcards.bots.base import Bot, register_game_bot
 from courtcards.bots.ismcts import ISMCTSBot, _Decision, _Edge, parse_budget
 from courtcards.core.game import Game
+from courtcards.core.ids import choose_by_steps
 from courtcards.core.rng import Rng
 from courtcards.core.state import Action, State
 
@@ -67,33 +68,13 @@ class NetPolicy:
         out: list[float] = (x[0] @ self.w_last[:, index] + self.b_last[index]).tolist()
         return out
 
-    def _pick(
-        self, legal: Sequence[Action], encode: Callable[[Action], tuple[int, ...]], observe: Callable[..., Any]
-    ) -> Action:
-        encoded = [(encode(a), a) for a in legal]
-        prefix: tuple[int, ...] = ()
-        while True:
-            depth = len(prefix)
-            nexts: dict[int, Action | None] = {}
-            for ids, action in encoded:
-                if ids[:depth] == prefix:
-                    nexts[ids[depth]] = action if len(ids) == depth + 1 else None
-            if len(nexts) == 1:
-                (best,) = nexts
-            else:
-                ids_ = list(nexts)
-                values = self.values(observe(prefix), ids_)
-                best = max(zip(values, ids_, strict=True), key=lambda vi: (vi[0], -vi[1]))[1]
-            done = nexts[best]
-            if done is not None:
-                return done
-            prefix = (*prefix, best)
-
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
         codec = self.game.action_codec(int(view["num_players"]), view["options"])
-        return self._pick(legal, codec.encode, lambda prefix: self.game.observation_tensor(view, prefix))
+        return choose_by_steps(
+            legal, codec.encode, lambda prefix, ids: self.values(self.game.observation_tensor(view, prefix), ids)
+        )
 
     def choose_state(self, world: State, seat: int, legal: Sequence[Action]) -> Action:
         """The move for ``seat`` in a sampled world, from the world's observation of that seat."""
@@ -105,7 +86,9 @@ class NetPolicy:
                 return world.observation_tensor(seat)
             return self.game.observation_tensor(world.view(seat), (*world.id_prefix(seat), *prefix))
 
-        return self._pick(legal, world.action_codec().encode, observe)
+        return choose_by_steps(
+            legal, world.action_codec().encode, lambda prefix, ids: self.values(observe(prefix), ids)
+        )
 
     def first_values(self, view: dict[str, Any], moves: Sequence[Action]) -> list[float]:
         """The network's value of each move's first id, from ``view``."""

@@ -18,11 +18,14 @@ exactly the next steps of the legal actions that start with the prefix.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Sequence
+from typing import TypeVar
 
 from mypy_extensions import mypyc_attr
 
 ACTION_IDS_VERSION = 2  # 2: Royals' commit ids in the one numbering of the 52 cards
+
+A = TypeVar("A")
 
 
 # compiled (mypyc), a plug-in game's codec (interpreted) must still be able to subclass it
@@ -56,6 +59,34 @@ class ActionCodec(ABC):
     def table(self) -> list[str]:
         """Every id's description, in id order (the committed fixture)."""
         return [self.describe(i) for i in range(self.size)]
+
+
+def choose_by_steps(
+    legal: Sequence[A],
+    encode: Callable[[A], tuple[int, ...]],
+    values: Callable[[tuple[int, ...], list[int]], Sequence[float]],
+) -> A:
+    """The legal action reached by taking, at each id step of a decision, the next id of highest value
+    (ties to the lowest id): ``values(prefix, ids)`` gives the values of the candidate next ``ids`` after
+    ``prefix``; a step with one candidate is taken without asking. For a policy over ids (a network)."""
+    encoded = [(encode(a), a) for a in legal]
+    prefix: tuple[int, ...] = ()
+    while True:
+        depth = len(prefix)
+        nexts: dict[int, A | None] = {}
+        for ids, action in encoded:
+            if ids[:depth] == prefix:
+                nexts[ids[depth]] = action if len(ids) == depth + 1 else None
+        candidates = list(nexts)
+        if len(candidates) == 1:
+            best = candidates[0]
+        else:
+            scored = zip(values(prefix, candidates), candidates, strict=True)
+            best = max(scored, key=lambda vi: (float(vi[0]), -vi[1]))[1]
+        done = nexts[best]
+        if done is not None:
+            return done
+        prefix = (*prefix, best)
 
 
 def fixture(game_name: str) -> dict[str, object]:
