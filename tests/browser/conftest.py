@@ -102,7 +102,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     log = open(db.with_suffix(".log"), "w")  # noqa: SIM115 - closed below
     path = os.pathsep.join([*map(str, EXAMPLES_SRC), str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
     proc = subprocess.Popen(
-        [sys.executable, "-c", SERVE_WITH_EXAMPLES, "serve", "--port", str(port), "--database", str(db)],
+        # one server for every browser test, all from one address: its read limit (600 GETs a minute by
+        # default, tested in tests/test_server_guards.py) would refuse the suite's page loads and polls
+        [
+            sys.executable,
+            "-c",
+            SERVE_WITH_EXAMPLES,
+            "serve",
+            "--port",
+            str(port),
+            "--database",
+            str(db),
+            "--rate-read",
+            "100000/minute",
+        ],
         cwd=ROOT,
         stdout=log,
         stderr=subprocess.STDOUT,
