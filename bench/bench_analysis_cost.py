@@ -19,14 +19,16 @@ worktree``, whose analyze is taken as play then ``observe(state.record(), kinds)
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_instructions import callgrind, check_tools  # noqa: E402 (the bench folder, put on the path above)
+
 GAMES = ("rank:greedy:12", "kqp:greedy:3", "royale:mixed:60", "royals:greedy:12")  # game:bots:games
 
 RUN = """
@@ -51,17 +53,7 @@ for i in range(games):
 
 def count(tree: Path, spec: str, how: str) -> int:
     game, bots, games = spec.split(":")
-    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
-    command = ["setarch", "-R", "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
-    out = subprocess.run(
-        [*command, sys.executable, "-c", RUN, game, bots, games, how],
-        env=env,
-        cwd=tempfile.gettempdir(),
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return int(next(line for line in out.stderr.splitlines() if "Collected" in line).split()[-1])
+    return callgrind(tree, RUN, game, bots, games, how)[1]
 
 
 def costs(tree: Path, spec: str, how: str = "analyze") -> tuple[int, int]:
@@ -76,12 +68,9 @@ def main() -> None:
     ap.add_argument("--compiled", action="store_true", help="also the compiled build of this tree")
     ap.add_argument("--before", help="also a git revision, its analyze taken as play then replay")
     args = ap.parse_args()
-    for tool in ("valgrind", "setarch"):
-        if shutil.which(tool) is None:
-            sys.exit(f"Error: {tool} is not installed (Debian: apt install valgrind util-linux)")
+    check_tools()
     trees = {"pure": ROOT}
     if args.compiled:
-        sys.path.insert(0, str(ROOT / "bench"))
         from compiled_tree import compiled_tree
 
         trees["compiled"] = compiled_tree()

@@ -48,22 +48,13 @@ print("actions", n)
 """
 
 
-def count(tree: Path, spec: str, passes: int) -> tuple[int, int]:
-    """(instructions, actions) of ``passes`` passes (1 or 0) over the games of ``spec``."""
-    name, players, games = spec.split(":")
+def callgrind(tree: Path, code: str, *args: str) -> tuple[str, int]:
+    """The output of ``python -c code args`` run under callgrind with ``tree`` on the path (address-space
+    randomization off, hash seed fixed), and the instructions it collected."""
     env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
-    command = [
-        "setarch",
-        "-R",
-        "valgrind",
-        "--tool=callgrind",
-        "--callgrind-out-file=/dev/null",
-        sys.executable,
-        "-c",
-        PLAYOUTS,
-    ]
+    command = ["setarch", "-R", "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
     out = subprocess.run(
-        [*command, name, players, games, str(passes)],
+        [*command, sys.executable, "-c", code, *args],
         env=env,
         cwd=tempfile.gettempdir(),
         capture_output=True,
@@ -71,7 +62,19 @@ def count(tree: Path, spec: str, passes: int) -> tuple[int, int]:
         check=True,
     )
     text = out.stdout + out.stderr
-    collected = int(next(line for line in text.splitlines() if "Collected" in line).split()[-1])
+    return text, int(next(line for line in text.splitlines() if "Collected" in line).split()[-1])
+
+
+def check_tools() -> None:
+    for tool in ("valgrind", "setarch"):
+        if shutil.which(tool) is None:
+            sys.exit(f"Error: {tool} is not installed (Debian: apt install valgrind util-linux)")
+
+
+def count(tree: Path, spec: str, passes: int) -> tuple[int, int]:
+    """(instructions, actions) of ``passes`` passes (1 or 0) over the games of ``spec``."""
+    name, players, games = spec.split(":")
+    text, collected = callgrind(tree, PLAYOUTS, name, players, games, str(passes))
     actions = int(next(line for line in text.splitlines() if line.startswith("actions")).split()[-1])
     return collected, actions
 
@@ -88,9 +91,7 @@ def main() -> None:
     ap.add_argument("--game", action="append", help="name:players:games (default: every built-in game)")
     ap.add_argument("--compiled", action="store_true", help="the compiled builds of both trees, not the sources")
     args = ap.parse_args()
-    for tool in ("valgrind", "setarch"):
-        if shutil.which(tool) is None:
-            sys.exit(f"Error: {tool} is not installed (Debian: apt install valgrind util-linux)")
+    check_tools()
     specs = args.game or list(GAMES)
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "baseline"
