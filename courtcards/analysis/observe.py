@@ -1,8 +1,9 @@
 """What one finished game shows a spectator, as numbers to total over many games.
 
-Everything here is read from the game's record, replayed, and the spectator
-view (``state.view(None)``) after each action: no private information and no
-reach into a rules engine's internals. :func:`observe` asks the game for its
+Everything here is read from the game's record, replayed, and what a spectator
+sees: the spectator view (``state.view(None)``) after each action, or the events
+each action caused as a spectator reads them (:func:`listen`, far cheaper): no
+private information and no reach into a rules engine's internals. :func:`observe` asks the game for its
 observer (``game.profile("observer")``, the ``observe`` function of
 ``courtcards/games/<game>/analysis.py`` for the built-in games, which use the
 helpers here); a game that declares none is read by :func:`observe_generic`
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,20 +60,22 @@ class GameFacts:
 
 
 Seen = tuple[int, str, JSON]  # (seat, action, the spectator view after it); (-1, "", view) at the start
+Heard = tuple[int, str, list[tuple[str, Mapping[str, Any]]]]  # (seat, action, the events it caused: (kind, data))
 
 
 @dataclass
 class LiveRecord(GameRecord):
-    """The record of a game being played: ``actions`` grows as :func:`replay_views` reads its
-    ``live`` views (each taken from the game as it is played), so an observer reads a game
-    while it is played, without replaying it or keeping its views (:func:`observe_live`)."""
+    """The record of a game being played: ``actions`` grows as an observer reads it
+    (:func:`replay_views`, :func:`listen`), each action played when the observer asks for
+    what it caused, so a game is read while it is played, without replaying it or keeping
+    its views (:func:`observe_live`)."""
 
-    live: Iterator[Seen] | None = None
+    steps: Iterator[State] | None = None  # the game (one state) at its start, then after each action
     state: State | None = None  # the game being played
 
     def replay(self) -> State:
-        """The finished game (played out first, if the views have not all been read)."""
-        for _ in self.live or ():
+        """The finished game (played out first, if the observer has not read it to the end)."""
+        for _ in self.steps or ():
             pass
         return self.state.copy() if self.state is not None else super().replay()
 
@@ -84,12 +87,6 @@ def spectator_view(state: State) -> JSON:
         return state.view(None)
     finally:
         state.log_in_views = True
-
-
-def _seen(steps: Iterator[State]) -> Iterator[Seen]:
-    for state in steps:
-        seat, text = state.history[-1] if state.history else (-1, "")
-        yield seat, text, spectator_view(state)
 
 
 def observe_live(kinds: tuple[str, ...], steps: Iterator[State]) -> tuple[State, GameFacts]:
@@ -105,7 +102,7 @@ def observe_live(kinds: tuple[str, ...], steps: Iterator[State]) -> tuple[State,
         state.seed,
         actions=state.history,  # the state's own list: it grows as the game is played
         start=state.start,
-        live=_seen(itertools.chain([state], steps)),
+        steps=itertools.chain([state], steps),
         state=state,
     )
     facts = observe(record, kinds)
@@ -114,20 +111,63 @@ def observe_live(kinds: tuple[str, ...], steps: Iterator[State]) -> tuple[State,
     return state, facts
 
 
-def replay_views(record: GameRecord) -> Iterator[Seen]:
-    """The spectator view at the start (seat -1) and after each action of the record: taken from
-    the game as it is played for a :class:`LiveRecord`, else by replaying the record.
-    The views have no log (observers read positions, not sentences)."""
-    if isinstance(record, LiveRecord) and record.live is not None:
-        for seen in record.live:  # noqa: UP028 (yield from would end the game when this reader is closed)
-            yield seen
+def _states(record: GameRecord) -> Iterator[State]:
+    """The game of ``record`` (one state) at its start, then after each action: played as it is
+    read for a :class:`LiveRecord`, else replayed from the record."""
+    if isinstance(record, LiveRecord) and record.steps is not None:
+        for state in record.steps:  # not "yield from": closing this reader must not end the game
+            yield state
         return
     state = record.initial_state()
-    state.log_in_views = False
-    yield -1, "", state.view(None)
+    yield state
     for seat, text in record.actions:
         state.apply(seat, text)
-        yield seat, text, state.view(None)
+        yield state
+
+
+def replay_views(record: GameRecord) -> Iterator[Seen]:
+    """The spectator view at the start (seat -1) and after each action of the record.
+    The views have no log (observers read positions, not sentences)."""
+    for state in _states(record):
+        seat, text = state.history[-1] if state.history else (-1, "")
+        yield seat, text, spectator_view(state)
+
+
+class Listening:
+    """A game read by its events, which cost next to nothing to read (a view after every action costs
+    more than many bots' play): iterate for each action's :data:`Heard` (seat, action, the kind and data
+    of the events it caused, as a spectator reads them); ``first`` is the spectator view at the start and
+    ``start`` the events logged before the first action; :meth:`view` the spectator view now (after the
+    action last heard), made only when asked."""
+
+    def __init__(self, record: GameRecord) -> None:
+        self._states = _states(record)
+        self._state = next(self._states)
+        self.first = spectator_view(self._state)
+        self.start = self._state.events_since(0)
+
+    def __iter__(self) -> Iterator[Heard]:
+        state = self._state
+        n = state.event_count
+        for state in self._states:
+            events = state.events_since(n)
+            n = state.event_count
+            seat, text = state.history[-1]
+            yield seat, text, events
+
+    def view(self) -> JSON:
+        return spectator_view(self._state)
+
+    def last(self) -> JSON:
+        """The spectator view at the end (what is left of the game heard first)."""
+        for _ in self:
+            pass
+        return self.view()
+
+
+def listen(record: GameRecord) -> Listening:
+    """Read a game by its events (:class:`Listening`), played while read for a :class:`LiveRecord`."""
+    return Listening(record)
 
 
 def drama(

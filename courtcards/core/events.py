@@ -145,6 +145,19 @@ def record_of(template: str | None, data: Any) -> tuple[str, Mapping[str, Any]]:
     return template, data
 
 
+def since(log: tuple[Any, ...], n: int) -> list[tuple[str, Mapping[str, Any]]]:
+    """The kind and data, as everyone reads them, of the events of ``log`` (a log node) after its ``n``-th,
+    oldest first, without making their sentences (an event of steps: ``{"steps": [data, ...]}``)."""
+    out: list[tuple[str, Mapping[str, Any]]] = []
+    node = log
+    while node[1] > n and node[0] is not None:
+        data = node[7]
+        out.append((node[6], data if node[3] is not None else {"steps": [d for _, d in data]}))
+        node = node[0]
+    out.reverse()
+    return out
+
+
 # (id(template), id(data)) -> (template, data, text): the engine's sentences already made, holding what they
 # were made of (so the ids stay theirs); data is never changed once logged, so a sentence is its pair's
 _texts: dict[tuple[int, int], tuple[str, Mapping[str, Any], str]] = {}

@@ -28,7 +28,7 @@ from courtcards.core.errors import (
     Refusal,
 )
 from courtcards.core.events import EMPTY as EMPTY_LOG
-from courtcards.core.events import LOG_LIMIT, MAX_DEPTH, EventLog, Steps
+from courtcards.core.events import LOG_LIMIT, MAX_DEPTH, EventLog, Steps, since
 
 if TYPE_CHECKING:
     from courtcards.core.game import Game
@@ -426,6 +426,16 @@ class State(ABC):
     @events.setter
     def events(self, log: EventLog) -> None:
         self._log = log
+
+    def events_since(self, n: int) -> list[tuple[str, Mapping[str, Any]]]:
+        """The kind and data of the events after the ``n``-th (``len(state.events)`` counts them), as a
+        spectator reads them: cheap, no sentence is made (courtcards.core.events.since)."""
+        return since(self._log, n)
+
+    @property
+    def event_count(self) -> int:
+        """How many events have been logged (``len(state.events)``, without wrapping the log)."""
+        return int(self._log[1])
 
     def log_event(
         self,

@@ -2,17 +2,20 @@
 take piles, taxes, and finish places by the role held at a round's start.
 
 The game's observer profile (``GameInfo.profiles["observer"]``): read from the
-record and the spectator views only, like every observer (courtcards.analysis.observe).
+record and what a spectator sees only, like every observer (courtcards.analysis.observe): the
+events of each action, and the spectator views at the start and the end.
 """
 
 from __future__ import annotations
 
-from courtcards.analysis.observe import GameFacts, decided_round, drama, replay_views
+from courtcards.analysis.observe import GameFacts, decided_round, drama, listen
 from courtcards.core.record import GameRecord
 
 SPECIAL_PILES = "Special cards: piles taken"
 TAXES = "Taxes and roles"
 PLACES = "Finish place by role at the round's start"
+_TURN = frozenset({"play", "pass", "pile_won"})  # the events of the play phase's actions (courtcards.games.kqp.events)
+_PILE_ENDS = frozenset({"pile_won", "round_over"})
 
 
 def _kqp_specials(play: str) -> list[str]:
@@ -21,22 +24,25 @@ def _kqp_specials(play: str) -> list[str]:
 
 
 def observe(record: GameRecord, kinds: tuple[str, ...]) -> GameFacts:
-    views = replay_views(record)
-    _, _, first = next(views)
+    heard = listen(record)
+    first = heard.first
     roles = tuple(str(p["role"]) for p in first["players"])
     n = len(roles)
     piles = turns = 0
     decided = {"Queen": 0, "King": 0}
-    prev = first
-    for seat, text, view in views:
-        if prev["phase"] == "play":
+    pile: list[list[object]] = []  # the plays on the pile
+    for seat, text, events in heard:
+        kinds_heard = {kind for kind, _ in events}
+        if kinds_heard & _TURN:  # an action of the play phase
             turns += 1
-            if not view["pile"]["plays"]:
+            if "play" in kinds_heard:
+                pile.append([seat, text])
+            if kinds_heard & _PILE_ENDS:  # the pile is taken, or the round is over
                 piles += 1
-                for name in decided_round([*prev["pile"]["plays"], [seat, text]], _kqp_specials) or []:
+                for name in decided_round(pile, _kqp_specials) or []:
                     decided[name] += 1
-        prev = view
-    final = prev
+                pile = []
+    final = heard.last()
     res = final["result"]
     rounds_log = final["rounds_log"]
     facts = GameFacts(
