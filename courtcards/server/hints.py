@@ -39,7 +39,7 @@ def _slots(request: Request) -> Concurrent:
     state = request.app.state
     if getattr(state, "hint_slots", None) is None:
         cfg: ServerConfig = state.config
-        state.hint_slots = Concurrent(cfg.max_hints, cfg.max_hints_per_address, "too_many_hints", "hints")
+        state.hint_slots = Concurrent(cfg.max_hints, cfg.max_hints_per_address, "too_many_hints", "hint", "hints")
     slots: Concurrent = state.hint_slots
     return slots
 

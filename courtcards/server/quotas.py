@@ -17,11 +17,11 @@ class Concurrent:
     """At most ``total`` of something at once, and ``per_address`` for one address (0: no cap).
     Checked and counted with no ``await`` in between, so one event loop needs no lock."""
 
-    def __init__(self, total: int, per_address: int, code: str, what: str) -> None:
+    def __init__(self, total: int, per_address: int, code: str, one: str, many: str) -> None:
         self.total = total
         self.per_address = per_address
         self.code = code
-        self.what = what
+        self.one, self.many = one, many  # what is counted, in the singular and the plural
         self.running: dict[str, int] = {}  # address -> running now
 
     @property
@@ -36,12 +36,15 @@ class Concurrent:
             raise ApiError(
                 429,
                 self.code,
-                f"this address has {mine} {self.what} running (at most {self.per_address}); "
+                f"this address has {mine} {self.one if mine == 1 else self.many} running (at most {self.per_address}); "
                 "ask again when it has answered",
             )
         if self.total and self.count >= self.total:
             raise ApiError(
-                429, "busy", f"the server is computing {self.total} {self.what} already; ask again in a second"
+                429,
+                "busy",
+                f"the server is computing {self.total} {self.one if self.total == 1 else self.many} already; "
+                "ask again in a second",
             )
         self.running[address] = mine + 1
         try:

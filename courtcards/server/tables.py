@@ -1047,7 +1047,8 @@ class Lobby:
                 raise ApiError(
                     429,
                     "too_many_search_tables",
-                    f"this address has {mine} tables with search bots in play (at most {cap}); "
+                    f"this address has {mine} {'table' if mine == 1 else 'tables'} with search bots in play "
+                    f"(at most {cap}); "
                     "finish one, or choose other bots",
                 )
         cap = self.max_search_tables
@@ -1057,7 +1058,8 @@ class Lobby:
                 raise ApiError(
                     429,
                     "too_many_search_tables",
-                    f"the server has {playing} tables with search bots in play (at most {cap}); "
+                    f"the server has {playing} {'table' if playing == 1 else 'tables'} with search bots in play "
+                    f"(at most {cap}); "
                     "try again when one ends, or choose other bots",
                 )
 
