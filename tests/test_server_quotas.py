@@ -86,6 +86,7 @@ def test_search_tables_are_capped_per_address_and_in_all(server: TestClient) -> 
     msg = err(new_table(c, SEARCH), 429, "too_many_search_tables")  # the server's 3 are taken
     assert "the server has 3 tables with search bots in play (at most 3)" in msg
     assert lobby_of(server).search_tables() == 3 and lobby_of(server).search_tables("10.0.0.1") == 2
+    assert "courtcards_search_tables 3.0" in server.get("/metrics").text
 
     # finishing a game frees its slot: play the person's seat against the search bot to the end
     token = join(a, first, 0)
