@@ -48,7 +48,7 @@ def start(src: Path, db: Path, port: int, new: bool) -> subprocess.Popen[bytes]:
     args += ["--rate-join", "none"]
     if new:  # this checkout's caps, opened for the bench
         args += ["--max-connections", "0", "--max-spectators", "0", "--max-spectators-per-address", "0"]
-        args += ["--rate-read", "none"]
+        args += ["--rate-read", "none", "--max-search-tables", "0", "--max-search-tables-per-address", "0"]
     env = {**os.environ, "PYTHONPATH": str(src)}
     proc = subprocess.Popen(args, cwd=src, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     end = time.time() + 60

@@ -137,6 +137,27 @@ def serve(
             "--compute-workers", help="Worker processes for search bots and hints, per server process (0: threads)."
         ),
     ] = 1,
+    max_search_tables: Annotated[
+        int,
+        typer.Option(
+            "--max-search-tables",
+            help="Tables in play with a search-bot seat (a CPU-heavy bot), per server process (0: no cap).",
+        ),
+    ] = 32,
+    max_search_tables_per_address: Annotated[
+        int,
+        typer.Option(
+            "--max-search-tables-per-address",
+            help="Tables in play with a search-bot seat made from one client address (0: no cap).",
+        ),
+    ] = 4,
+    max_hints: Annotated[
+        int, typer.Option("--max-hints", help="Hint searches running at once, per server process (0: no cap).")
+    ] = 2,
+    max_hints_per_address: Annotated[
+        int,
+        typer.Option("--max-hints-per-address", help="Hint searches of one client address at once (0: no cap)."),
+    ] = 1,
     max_inflight: Annotated[
         int, typer.Option("--max-inflight", help="HTTP requests of one address answered at once (0: no cap).")
     ] = 16,
@@ -216,6 +237,10 @@ def serve(
         ("--snapshot-every", snapshot_every),
         ("--max-inflight", max_inflight),
         ("--compute-workers", compute_workers),
+        ("--max-search-tables", max_search_tables),
+        ("--max-search-tables-per-address", max_search_tables_per_address),
+        ("--max-hints", max_hints),
+        ("--max-hints-per-address", max_hints_per_address),
         ("--max-spectators", max_spectators),
         ("--max-spectators-per-address", max_spectators_per_address),
         ("--max-connections", max_connections),
@@ -262,6 +287,10 @@ def serve(
         secure_cookies=secure_cookies,
         max_inflight=max_inflight,
         compute_workers=compute_workers,
+        max_search_tables=max_search_tables,
+        max_search_tables_per_address=max_search_tables_per_address,
+        max_hints=max_hints,
+        max_hints_per_address=max_hints_per_address,
         max_spectators=max_spectators,
         max_spectators_per_address=max_spectators_per_address,
         max_connections=max_connections,

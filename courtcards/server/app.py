@@ -171,6 +171,8 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     queues = quickplay.QuickPlay(lobby)
     if cfg.compute_workers > 0:
         lobby.compute = Compute(cfg.compute_workers, cfg.compute_queue)
+    lobby.max_search_tables = cfg.max_search_tables
+    lobby.max_search_tables_per_address = cfg.max_search_tables_per_address
     rates = RateLimits(cfg, store.engine if store.shared else None)
     replays = Replays()
     chat_rate = rate_item(cfg.rate_chat)
@@ -274,6 +276,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
             settings,
             body.private,
             owner_hash=hash_token(owner_key),
+            creator=_address(request),
         )
         return {"table": table.info(), "owner_key": owner_key}
 

@@ -58,6 +58,11 @@ class ServerConfig:
     max_spectators_per_address: int = 50  # spectator sockets of one address, all tables (0: no cap)
     compute_workers: int = 1  # worker processes for search bots and hints (0: threads, in this process)
     compute_queue: int = 64  # searches waiting for a worker besides those running
+    # tables in play with a CPU-heavy (search) bot seat, in one server process / made from one address (0: no cap)
+    max_search_tables: int = 32
+    max_search_tables_per_address: int = 4
+    max_hints: int = 2  # hint searches running at once in one server process (0: no cap)
+    max_hints_per_address: int = 1  # hint searches of one client address running at once (0: no cap)
     max_inflight: int = 16  # HTTP requests of one address being answered at once (0: no cap)
     max_connections: int = 256  # open connections (HTTP and WebSocket) per address (courtcards serve; 0: none)
     head_timeout: float = 10.0  # seconds a connection may take to send a request's head (courtcards serve)

@@ -7,7 +7,9 @@ win chance (``win_chance`` null): there is nothing to search. It works only at
 tables with the ``hints`` setting (on by default when a bot has a seat, off in
 games between people) and only for the seat to move. The search runs in a
 worker process (``--compute-workers``; a thread with 0) with a bounded budget, at
-most one at a time per server, so the event loop keeps serving the tables.
+most ``--max-hints`` at once per server process and ``--max-hints-per-address`` of
+one client address (429 ``busy`` / ``too_many_hints`` beyond), so the event loop
+keeps serving the tables and one client cannot take every search.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
 from courtcards.bots.ismcts import hint
+from courtcards.server.guards import ServerConfig
+from courtcards.server.quotas import Concurrent
 from courtcards.server.schemas import HintResponse
 from courtcards.server.tables import ApiError, Lobby
 
@@ -31,11 +35,12 @@ class HintRequest(BaseModel):
     token: str = Field(description="The seat's token from POST /api/tables/{id}/join.")
 
 
-def _slots(request: Request) -> asyncio.Semaphore:
+def _slots(request: Request) -> Concurrent:
     state = request.app.state
     if getattr(state, "hint_slots", None) is None:
-        state.hint_slots = asyncio.Semaphore(1)
-    slots: asyncio.Semaphore = state.hint_slots
+        cfg: ServerConfig = state.config
+        state.hint_slots = Concurrent(cfg.max_hints, cfg.max_hints_per_address, "too_many_hints", "hint", "hints")
+    slots: Concurrent = state.hint_slots
     return slots
 
 
@@ -62,10 +67,8 @@ async def table_hint(table_id: str, body: HintRequest, request: Request) -> dict
                 "forced": True,
                 "iterations": 0,
             }
-    slots = _slots(request)
-    if slots.locked():
-        raise ApiError(429, "busy", "the server is computing another hint; ask again in a second")
-    async with slots:
+    address = request.client.host if request.client is not None else "unknown"
+    with _slots(request).slot(address):  # 429 too_many_hints (this address) or busy (the server)
         async with table.lock:
             if seat not in table.to_move():
                 raise ApiError(409, "not_your_turn", f"seat {seat} has no decision to make now")

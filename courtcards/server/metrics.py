@@ -56,6 +56,11 @@ class ServerCollector(Collector):
         yield CounterMetricFamily(
             "courtcards_head_timeouts", "Connections closed waiting for a request head", value=GuardedH11.timed_out
         )
+        yield GaugeMetricFamily(
+            "courtcards_search_tables",
+            "Tables in play with a search-bot seat (--max-search-tables)",
+            value=lobby.search_tables(),
+        )
         compute = lobby.compute
         yield CounterMetricFamily(
             "courtcards_searches",

@@ -130,7 +130,8 @@ def _rematch_lock(request: Request) -> asyncio.Lock:
 async def rematch(table_id: str, request: Request, body: RematchBody | None = None) -> dict[str, Any]:
     """A new game at a finished table: same game, options, settings and bots, a new deal. The first
     player to ask creates it; each player who asks gets their own seat in it (and its token)."""
-    await request.app.state.rates.check("rematch", request.client.host if request.client else "unknown")
+    address = request.client.host if request.client else "unknown"
+    await request.app.state.rates.check("rematch", address)
     lobby: Lobby = request.app.state.lobby
     old = await _table(lobby, table_id)
     if not old.state.is_over():
@@ -152,6 +153,7 @@ async def rematch(table_id: str, request: Request, body: RematchBody | None = No
                     None,
                     Settings(**old.settings.to_json()),
                     rematch_of=table_id,
+                    creator=address,  # its search bots count for the one who asked
                 )
                 link = new.id
             except RematchExists:  # another process made it first

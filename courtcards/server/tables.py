@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -89,6 +90,17 @@ class ApiError(Exception):
         self.status = status
         self.code = code
         self.message = message
+
+
+@functools.lru_cache(maxsize=1024)
+def cpu_heavy(game: str, kind: str) -> bool:
+    """Whether the bot ``kind`` (``kind`` or ``kind:ARG``) of ``game`` is CPU-heavy: the bot's own word
+    (``slow = True``: a search, run in the compute workers), never its name, so a plug-in's search counts."""
+    try:
+        bot = make_bot(game, kind, 0)
+    except CourtcardsError:  # a stored table whose bot is gone (a plug-in removed) still loads
+        return False
+    return bool(getattr(bot, "slow", False))
 
 
 def hash_token(token: str) -> str:
@@ -338,6 +350,8 @@ class Table:
     bots: dict[int, Bot] = field(default_factory=dict)
     driver: asyncio.Task[None] | None = None
     compute: Compute | None = None  # worker processes for search bots (None: a thread)
+    heavy: bool = False  # a bot seat is CPU-heavy (a search): counted by the lobby's search quota
+    creator: str | None = None  # the client address that made it here (None: loaded from the database)
     # the state messages of the last broadcast, by seat (None: spectators), and what they were made from
     _pushed: dict[int | None, str] = field(default_factory=dict)
     _pushed_key: Any = None
@@ -905,6 +919,10 @@ class Lobby:
         self._sweeper: asyncio.Task[None] | None = None
         self.started = False  # /readyz
         self.compute: Compute | None = None  # set by the app: search bots' worker processes
+        # tables in play with a CPU-heavy bot seat (a search), in this process and per creating address
+        # (0: no cap); set by the app from ServerConfig
+        self.max_search_tables = 0
+        self.max_search_tables_per_address = 0
         self.cluster: Cluster | None = None
         if store.shared:
             from courtcards.server.cluster import Cluster
@@ -1002,9 +1020,48 @@ class Lobby:
             owner_hash=st.owner_hash,
             snapshot_every=self.config.snapshot_every,
             compute=self.compute,
+            heavy=any(s.type == "bot" and s.bot is not None and cpu_heavy(game.name, s.bot) for s in seats),
         )
         table.track_decisions()
         return table
+
+    def search_tables(self, address: str | None = None) -> int:
+        """Tables in play here with a CPU-heavy bot seat (made or played by this process): all of them, or
+        those made from ``address``. A table stops counting when its game ends or it leaves memory."""
+        return sum(
+            1
+            for t in self.tables.values()
+            if t.heavy
+            and (t.owned or t.creator is not None)
+            and not t.state.is_over()
+            and (address is None or t.creator == address)
+        )
+
+    def search_quota(self, address: str | None) -> None:
+        """ApiError 429 ``too_many_search_tables`` if one more table with a search-bot seat, made from
+        ``address``, would pass a cap. No ``await`` between this check and the table's reservation."""
+        cap = self.max_search_tables_per_address
+        if cap and address is not None:
+            mine = self.search_tables(address)
+            if mine >= cap:
+                raise ApiError(
+                    429,
+                    "too_many_search_tables",
+                    f"this address has {mine} {'table' if mine == 1 else 'tables'} with search bots in play "
+                    f"(at most {cap}); "
+                    "finish one, or choose other bots",
+                )
+        cap = self.max_search_tables
+        if cap:
+            playing = self.search_tables()
+            if playing >= cap:
+                raise ApiError(
+                    429,
+                    "too_many_search_tables",
+                    f"the server has {playing} {'table' if playing == 1 else 'tables'} with search bots in play "
+                    f"(at most {cap}); "
+                    "try again when one ends, or choose other bots",
+                )
 
     async def listing(
         self, status: str | None, game: str | None, limit: int, offset: int
@@ -1091,9 +1148,11 @@ class Lobby:
         private: bool | None = None,
         rematch_of: str | None = None,
         owner_hash: str | None = None,
+        creator: str | None = None,
     ) -> Table:
         """A new table; ``private`` (default: when a seat is human) keeps it off the list, joined by link.
-        ``rematch_of``: the finished table it is the rematch of (RematchExists if that one has one)."""
+        ``rematch_of``: the finished table it is the rematch of (RematchExists if that one has one).
+        ``creator``: the client address asking, counted by the search quota (:meth:`search_quota`)."""
         try:
             game = get_game(game_name)
             n = game.default_players if players is None else players
@@ -1135,6 +1194,7 @@ class Lobby:
                 raise ApiError(422, "bad_request", f"option {clean_text(key)[:64]!r} {fault}")
         if private is None:
             private = any(s.type == "human" for s in seat_list)
+        heavy = any(s.type == "bot" and s.bot is not None and cpu_heavy(game.name, s.bot) for s in seat_list)
         now = time.time()
         for s in seat_list:
             s.gone_since = now
@@ -1155,7 +1215,11 @@ class Lobby:
             owner_hash=owner_hash,
             snapshot_every=self.config.snapshot_every,
             compute=self.compute,
+            heavy=heavy,
+            creator=creator,
         )
+        if heavy:
+            self.search_quota(creator)
         row = {
             "id": tid,
             "game": game.name,
