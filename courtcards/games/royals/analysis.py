@@ -2,26 +2,36 @@
 assassinations and the leads they open, and draws.
 
 The game's observer profile (``GameInfo.profiles["observer"]``): read from the
-record and the spectator views only, like every observer (courtcards.analysis.observe).
+record and what a spectator sees only, like every observer (courtcards.analysis.observe): the
+events of each action, and the spectator view where they show something counted changed.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
-from courtcards.analysis.observe import END, JSON, GameFacts, drama, replay_views
+from courtcards.analysis.observe import END, JSON, GameFacts, drama, listen
 from courtcards.core.record import GameRecord
 
 ASSASSINATIONS = "Assassinations"
+# the steps after which a view is read (courtcards.games.royals.events): a turn begins, the game ends,
+# an assassination is declared
+_LOOK = frozenset({"draw", "wins", "turn_limit", "assassinate"})
 
 
 def _ordinal(k: int) -> str:
     return f"{k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'} to play"
 
 
+def _step_kinds(events: list[tuple[str, Mapping[str, Any]]]) -> set[str]:
+    return {str(step["kind"]) for _, data in events for step in data.get("steps", ())}
+
+
 def observe(record: GameRecord, kinds: tuple[str, ...]) -> GameFacts:
-    views = replay_views(record)
-    _, _, view = next(views)
+    heard = listen(record)
+    view = heard.first
     n = int(view["num_players"])
     first_player = int(view["first_player"])
     roles = tuple(_ordinal((s - first_player) % n + 1) for s in range(n))
@@ -32,12 +42,17 @@ def observe(record: GameRecord, kinds: tuple[str, ...]) -> GameFacts:
     before: list[int] = []
     swung = False
     turn = int(view["round"])
-    prev = view
-    for _, _, view in views:
+    for _, _, events in heard:
+        steps = _step_kinds(events)
+        # the view only where it can show what is counted: a turn's start (a draw) or the end, an
+        # assassination declared (which changes no score: its scores are those before) or under way
+        if fight is None and not steps & _LOOK:
+            continue
+        view = heard.view()
         points = [int(p["score"]) for p in view["players"]]
         cur = view["fight"]
         if fight is None and cur is not None and cur["kind"] == "assassinate":
-            fight, before = cur, [int(p["score"]) for p in prev["players"]]
+            fight, before = cur, points
             attempts += 1
         if fight is not None and (cur is None or cur["kind"] != "assassinate" or view["phase"] == "over"):
             d, face = int(fight["defender"]), fight["target"]
@@ -53,7 +68,7 @@ def observe(record: GameRecord, kinds: tuple[str, ...]) -> GameFacts:
             swing_turns.append(swung)
             swung = False
             turn = int(view["round"])
-        prev = view
+    prev = heard.last()
     res = prev["result"]
     turns = int(res["details"]["turns"])
     facts = GameFacts(
