@@ -11,7 +11,19 @@ from typing import Any
 
 
 class CourtcardsError(Exception):
-    """Base class of every error raised on purpose by courtcards."""
+    """Base class of every error raised on purpose by courtcards. Errors pickle (a worker process
+    raises them to its parent) with their message and fields, whatever their ``__init__`` takes."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuilt, (type(self), self.args, dict(self.__dict__))
+
+
+def _rebuilt(cls: type[CourtcardsError], args: tuple[Any, ...], fields: dict[str, Any]) -> CourtcardsError:
+    """An unpickled error: its message and fields, its ``__init__`` not called again."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(fields)
+    return error
 
 
 class UnknownGameError(CourtcardsError, KeyError):
