@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from courtcards.core.errors import IllegalActionError, NotationError, NotYourTurnError, PositionError
+from courtcards.core.errors import IllegalActionError, NotationError, NotYourTurnError, OptionError, PositionError
 from courtcards.core.game import get_game
 from courtcards.core.record import GameRecord
 from courtcards.games.royals.cards import DECK, TEXT, rank
@@ -133,6 +133,115 @@ def test_max_turns_ends_in_a_draw() -> None:
 
 def test_no_turn_limit_by_default() -> None:
     assert G.new_game(3, seed=1).options["max_turns"] is None  # RY-8
+
+
+# -- options hand_limit and target: smaller games (preset tiny) -------------------------------
+def _play_first_legal(state: RoyalsState, steps: int) -> None:
+    """Play ``steps`` decisions, each seat that moves taking its legal action number ``step`` (modulo)."""
+    for step in range(steps):
+        if state.is_over():
+            return
+        for seat in state.to_move():
+            actions = state.legal_actions(seat)
+            state.apply(seat, actions[step % len(actions)])
+
+
+@pytest.mark.parametrize("n", [3, 6])
+def test_hand_limit_and_target_default_to_the_rulebook(n: int) -> None:
+    state = G.new_game(n, seed=9)
+    assert state.options["hand_limit"] == 2 * n and state.options["target"] == 20 - n  # RY-1
+    same = G.new_game(n, {"hand_limit": 2 * n, "target": 20 - n}, seed=9)
+    _play_first_legal(state, 150)
+    _play_first_legal(same, 150)
+    assert state.to_json() == same.to_json()  # the rulebook's values: the same game, step for step
+    assert G.new_game(n, preset="standard", seed=9).options == G.new_game(n, seed=9).options
+
+
+def test_hand_limit_option_deals_and_draws_up_to_it() -> None:
+    state = G.new_game(3, {"hand_limit": 3}, seed=4)
+    view = state.view(None)
+    assert view["hand_limit"] == 3 and view["target"] == 17
+    assert [p["hand_size"] for p in view["players"]] == [3, 3, 3]
+    assert [p["deck_size"] for p in view["players"]] == [49, 49, 49]
+    assert state.invariants() == []
+    tiny = {"hand_limit": 3}
+    state = pos(["AC", "", ""], decks=[["8C", "7C", "6C", "5C"], [], []], phase="start", options=tiny)
+    assert place(state, "hand:0") == ["AC", "7C", "8C"]  # up to 3, from the top (listed first)
+    assert place(state, "deck:0") == ["5C", "6C"]
+    state.apply(0, "discard hand")
+    assert len(place(state, "hand:1")) == 3  # seat 1 draws up to 3 as well
+
+
+def test_hand_limit_is_at_most_the_rulebooks() -> None:
+    with pytest.raises(OptionError, match="hand_limit"):
+        G.new_game(3, {"hand_limit": 7})  # 2 x 3 players is 6
+    assert G.new_game(6, {"hand_limit": 12}).hand_limit == 12
+    with pytest.raises(OptionError):
+        G.new_game(3, {"hand_limit": 1})  # a Royal takes two cards
+    with pytest.raises(OptionError):
+        G.new_game(3, {"target": 0})
+
+
+def test_target_option_sets_the_points_that_win() -> None:
+    royals_in_play = [["QH 2H"], [], []]
+    state = pos(["", "", ""], royals=royals_in_play, phase="start", options={"target": 2})
+    assert state.is_over() and state.winner == 0  # RY-2 with a target of 2
+    res = state.result()
+    assert res is not None and res.scores == (2, 0, 0)
+    state = pos(["", "", ""], royals=royals_in_play, phase="start", options={"target": 3})
+    assert not state.is_over() and state.turn == 0 and state.view(0)["target"] == 3
+
+
+TINY: dict[str, Any] = {"hand_limit": 3, "target": 1, "max_turns": 4}
+
+
+def test_tiny_preset() -> None:
+    assert G.resolve_options(3, None, "tiny") == {**TINY}
+    state = G.new_game(3, preset="tiny", seed=2)
+    assert [len(place(state, f"hand:{s}")) for s in range(3)] == [3, 3, 3]
+
+
+def _tiny_fight(defence: str) -> RoyalsState:
+    """Preset tiny, 3 players: seat 0 plays a Royal worth 5 and keeps 9S; seat 1 attacks it with 8H."""
+    state = pos(
+        ["KH 5H 9S", "8H 2C QD", "3D 4D JC"],
+        decks=[["AS", "2S"], ["AC", "3C"], ["AH", "2H"]],
+        options=TINY,
+        turns=1,
+    )
+    state.apply(0, "royal KH 5H")
+    assert state.turn == 1 and not state.is_over()
+    state.apply(1, "attack 0")
+    # RY-4: the attacker commits one card (no Royals), the defender up to one, seat 2 none
+    assert set(state.to_move()) == {0, 1}
+    assert legal(state, 0) == {"commit none", "commit 9S"}
+    state.apply(1, "commit 8H")
+    state.apply(0, defence)
+    return state
+
+
+def test_tiny_fight_blocked_royal_wins_a_round_later() -> None:
+    state = _tiny_fight("commit 9S")
+    assert legal(state, 0) == {"block 8 with 9", "done"}  # RY-4: the defender pairs
+    state.apply(0, "block 8 with 9")
+    assert royals(state, 0) == ["KH 5H"] and state.turn == 2
+    state.apply(2, "discard hand")
+    assert state.is_over() and state.winner == 0  # begins turn 4 with 5 points, target 1
+    res = state.result()
+    assert res is not None and res.scores == (5, 0, 0) and res.ranking == (0, 1, 2)
+
+
+def test_tiny_fight_unblocked_royal_is_lost_and_the_turn_limit_draws() -> None:
+    state = _tiny_fight("commit none")
+    # RY-4, RY-6: one hit on a Royal worth 5 with no lower heart in hand: discarded
+    assert royals(state, 0) == [] and place(state, "discard:0")[-2:] == ["KH", "5H"]
+    assert state.turn == 2
+    state.apply(2, "discard hand")  # turn 3
+    assert not state.is_over() and state.turn == 0
+    state.apply(0, "discard hand")  # turn 4: no Royal in play anywhere
+    assert state.is_over()
+    res = state.result()
+    assert res is not None and res.winner is None  # RY-8: a draw after 4 turns
 
 
 # -- RY-3 playing a Royal ---------------------------------------------------------------------

@@ -14,4 +14,5 @@ Royals is a game for 3-6 players, each with their own 52-card deck. Build Royals
   (`hit QH`).
 - A Royal of value v with h hits is discarded (`discard QH`) or gets a number card of its suit worth at most
   v - h from hand (`replace QH 3H`).
-- Option max_turns ends the game as a draw."""
+- Option max_turns ends the game as a draw; options hand_limit and target replace 2 x players and
+  20 - players (small games: the view shows the table's values)."""

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from courtcards.core.errors import OptionError
 from courtcards.core.game import Game, GameInfo
 from courtcards.core.options import Option, OptionSet, OptionValue
 from courtcards.core.rng import Rng
@@ -22,6 +23,17 @@ from courtcards.games.royals.state import RoyalsState
 from courtcards.games.royals.views import RoyalsView
 from courtcards.games.royals.worlds import sample_world
 
+
+def rulebook_hand_limit(num_players: int) -> int:
+    """The rulebook's maximum hand size: 2 x players (RY-1)."""
+    return 2 * num_players
+
+
+def rulebook_target(num_players: int) -> int:
+    """The rulebook's victory target: 20 - players points in play (RY-1)."""
+    return 20 - num_players
+
+
 ROYALS_OPTIONS = OptionSet(
     options=(
         Option(
@@ -33,11 +45,37 @@ ROYALS_OPTIONS = OptionSet(
             maximum=1_000_000,
             optional=True,
         ),
+        Option(
+            "hand_limit",
+            "int",
+            rulebook_hand_limit,
+            "The maximum hand size, drawn up to at the start of each turn (default 2 x players, as the rulebook "
+            "says; at most that) (RY-1). Not a rulebook option: small hands make small games for exact "
+            "solvers (preset 'tiny').",
+            minimum=2,
+            maximum=12,
+        ),
+        Option(
+            "target",
+            "int",
+            rulebook_target,
+            "The points in play a player must begin their turn with to win (default 20 - players, as the "
+            "rulebook says) (RY-1). Not a rulebook option: a low target makes small games for exact "
+            "solvers (preset 'tiny').",
+            minimum=1,
+            maximum=100,
+        ),
     ),
-    presets={"standard": {}, "short": {"max_turns": 100}},
+    presets={
+        "standard": {},
+        "short": {"max_turns": 100},
+        "tiny": {"hand_limit": 3, "target": 1, "max_turns": 4},
+    },
     preset_docs={
         "standard": "The rulebook's game: play until someone begins a turn with 20 - players points.",
         "short": "A draw after 100 turns (RY-8), for simulations.",
+        "tiny": "Three cards a hand, a Royal that survives a round wins, a draw after 4 turns: a small game "
+        "for exact solvers (docs/research.md).",
     },
 )
 
@@ -75,9 +113,18 @@ class RoyalsGame(Game[RoyalsState]):
     )
     view_type = RoyalsView
 
+    def check_options(self, num_players: int, values: Mapping[str, OptionValue]) -> None:
+        limit = values.get("hand_limit")
+        if isinstance(limit, int) and limit > rulebook_hand_limit(num_players):
+            raise OptionError(
+                f"option 'hand_limit' is at most the rulebook's 2 x players ({rulebook_hand_limit(num_players)} "
+                f"for {num_players}), not {limit}"
+            )
+
     def test_configs(self) -> list[tuple[int, dict[str, OptionValue]]]:
         configs: list[tuple[int, dict[str, OptionValue]]] = [(n, {}) for n in range(3, 7)]
         configs += [(n, {"max_turns": 25}) for n in (3, 6)]
+        configs.append((3, {"hand_limit": 3, "target": 1, "max_turns": 4}))  # the tiny preset
         return configs
 
     def _action_codec(self, num_players: int, options: dict[str, OptionValue]) -> RoyalsCodec:

@@ -12,7 +12,7 @@ from courtcards.core.state import State
 def value(state: State) -> Values:
     """Each seat's points against the others', over the points that win."""
     points = getattr(state, "points", None)
-    target = 20 - state.num_players
+    target = getattr(state, "target", 20 - state.num_players)  # RY-1, or the option target
     scores = [float(points(s)) if callable(points) else 0.0 for s in range(state.num_players)]
     return spread(scores, float(target))
 

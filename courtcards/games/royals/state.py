@@ -238,8 +238,10 @@ class RoyalsState(State):
             return
         self._init_base(game, num_players, options, seed)
         n = num_players
-        self.hand_limit = 2 * n  # RY-1
-        self.target = 20 - n  # RY-1
+        # RY-1: 2 x players and 20 - players, unless the options make a smaller game
+        limit, target = options.get("hand_limit"), options.get("target")
+        self.hand_limit = limit if isinstance(limit, int) else 2 * n
+        self.target = target if isinstance(target, int) else 20 - n
         self.rng = Rng(seed)
         self.decks: list[list[int]] = [[] for _ in range(n)]
         self.hands: list[list[int]] = [[] for _ in range(n)]
