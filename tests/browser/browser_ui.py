@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # playwright may be missing: conftest then skips every test, with the reason
@@ -41,6 +42,16 @@ def wait_turn_or_end(page: Page, timeout: float = 60000) -> None:
 def select_cards(page: Page, cards: list[str]) -> None:
     for code in cards:
         page.locator(f'#hand .card[data-code="{code}"][aria-pressed="false"]').first.click()
+
+
+def not_a_legal_selection(hand: list[str], legal: list[str]) -> list[str] | None:
+    """A selection of one or two cards from the hand that no legal move plays (None if there is none)."""
+    plays = {tuple(sorted(t for t in text.split() if t in hand)) for text in legal}
+    for size in (1, 2):
+        for pick in combinations(sorted(set(hand)), size):
+            if tuple(sorted(pick)) not in plays:
+                return list(pick)
+    return None
 
 
 def play_first_legal(page: Page) -> str:

@@ -20,10 +20,12 @@ from browser_ui import (
     expect,
     finished,
     has_turn,
+    not_a_legal_selection,
     open_lobby,
     play_first_legal,
     play_until_over,
     say,
+    select_cards,
     wait_any_turn_or_end,
     wait_state,
     wait_turn_or_end,
@@ -45,10 +47,11 @@ def table_id(page: Page) -> str:
     return page.url.rstrip("/").split("/")[-1]
 
 
-def finish_lesson(page: Page) -> int:
+def finish_lesson(page: Page) -> tuple[int, int]:
     """Play a lesson to its end; at each turn the panel names the turn and lists the moves the rules allow
-    (as many as the table sent). Returns the learner's turns."""
-    turns = 0
+    (as many as the table sent), and a selection of cards that no legal move plays, tried before the move
+    where there is one, shows the engine's refusal. Returns the learner's turns and the refusals shown."""
+    turns = refusals = 0
     while True:
         wait_turn_or_end(page)
         if finished(page):
@@ -59,10 +62,16 @@ def finish_lesson(page: Page) -> int:
         expect(panel).to_contain_text(re.compile(r"Your turn \d+\."))
         expect(panel).to_contain_text(f"allow {len(legal)} move")
         expect(page.locator("#learn-moves li")).not_to_have_count(0)
+        wrong = not_a_legal_selection(page.evaluate("() => courtcards.state.shownHand || []"), legal)
+        if wrong is not None:
+            select_cards(page, wrong)
+            expect(page.locator("#learn-refusal")).to_contain_text("Not allowed: ")
+            page.keyboard.press("Escape")
+            refusals += 1
         play_first_legal(page)
         assert turns < 400, "the lesson did not end"
     expect(page.locator("#learn")).to_contain_text("The game is over")
-    return turns
+    return turns, refusals
 
 
 @pytest.mark.slow
@@ -173,10 +182,14 @@ def test_a_new_player_walks_through_the_home_for_players(pages: Pages, server: S
     expect(buttons).to_have_count(len(games))
     names = [str(n) for n in buttons.evaluate_all("(bs) => bs.map((b) => b.dataset.game)")]
     assert sorted(names) == sorted(g["name"] for g in games)
+    explained = 0
     for name in names:
         open_lobby(home, server.base)
         home.click(f'.learn-game[data-game="{name}"]')
         home.wait_for_url("**/table/*")
         wait_state(home)
         expect(home.locator("#learn")).to_be_visible()
-        assert finish_lesson(home) >= 1, name
+        turns, refusals = finish_lesson(home)
+        assert turns >= 1, name
+        explained += refusals
+    assert explained >= 1, "no lesson showed a refusal of the engine"
