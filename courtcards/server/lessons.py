@@ -13,15 +13,15 @@ import functools
 import random
 from typing import Any
 
-from courtcards.core.game import get_game
+from courtcards.core.game import Game, get_game
 
 LESSON_SEED = 1  # the same deal for every learner of a game
 PLAYOUTS = 5  # random playouts per preset
 MAX_ACTIONS = 5000  # a playout longer than this counts as this long
 
 
-def _learner_turns(name: str, players: int, preset: str | None, rng_seed: int) -> int:
-    state = get_game(name).new_game(players, None, seed=LESSON_SEED, preset=preset)
+def _learner_turns(g: Game[Any], players: int, preset: str | None, rng_seed: int) -> int:
+    state = g.new_game(players, None, seed=LESSON_SEED, preset=preset)
     rng = random.Random(rng_seed)
     turns = 0
     for _ in range(MAX_ACTIONS):
@@ -33,15 +33,18 @@ def _learner_turns(name: str, players: int, preset: str | None, rng_seed: int) -
     return MAX_ACTIONS
 
 
-@functools.cache
 def lesson(name: str) -> dict[str, Any]:
     """The lesson's table for the game ``name``: players, preset (None: the defaults), seed, and the
-    learner's turns in an average random playout of it."""
-    g = get_game(name)
+    learner's turns in an average random playout of it (measured once per registered game object)."""
+    return dict(_lesson(get_game(name)))
+
+
+@functools.cache
+def _lesson(g: Game[Any]) -> dict[str, Any]:
     players = max(2, g.min_players)
     best: tuple[float, str | None] | None = None
     for preset in [None, *(p for p in g.options.presets if p != "standard")]:
-        turns = sum(_learner_turns(name, players, preset, r) for r in range(PLAYOUTS)) / PLAYOUTS
+        turns = sum(_learner_turns(g, players, preset, r) for r in range(PLAYOUTS)) / PLAYOUTS
         if best is None or turns < best[0]:
             best = (turns, preset)
     assert best is not None

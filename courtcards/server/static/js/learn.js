@@ -16,7 +16,9 @@ export function setupLearn(games) {
   const box = document.getElementById("learn-games");
   if (!box) return;
   for (const g of games) {
-    const button = el("button", { type: "button", class: "learn-game", dataset: { game: g.name } }, `Learn to play ${g.title}`);
+    const variant = g.lesson.preset ? `${g.lesson.preset}: ${(g.presets[g.lesson.preset] || {}).doc || ""}` : "the standard game";
+    const title = `${plural(g.lesson.players, "player")}, ${playerWords(variant)}`; // the lesson's table
+    const button = el("button", { type: "button", class: "learn-game", title, dataset: { game: g.name } }, `Learn to play ${g.title}`);
     button.addEventListener("click", () => start(g, button));
     box.append(button);
   }
