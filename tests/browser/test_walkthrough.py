@@ -184,8 +184,14 @@ def test_a_new_player_walks_through_the_home_for_players(pages: Pages, server: S
     assert sorted(names) == sorted(g["name"] for g in games)
     explained = 0
     for name in names:
+        setup = next(g["lesson"] for g in games if g["name"] == name)
         open_lobby(home, server.base)
-        home.click(f'.learn-game[data-game="{name}"]')
+        button = home.locator(f'.learn-game[data-game="{name}"]')
+        # the button says which table the lesson is: its players and the game's shortest variant
+        expect(button).to_have_attribute(
+            "title", re.compile(f"^{setup['players']} players, " + re.escape(setup["preset"] or ""))
+        )
+        button.click()
         home.wait_for_url("**/table/*")
         wait_state(home)
         expect(home.locator("#learn")).to_be_visible()
