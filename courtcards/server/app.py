@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from courtcards.bots.base import bot_kinds
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import game_names, get_game, registered_games
-from courtcards.server import browser, chat, hints, metrics, pages, players, quickplay
+from courtcards.server import browser, chat, hints, lessons, metrics, pages, players, quickplay
 from courtcards.server.compute import Compute
 from courtcards.server.db import Store
 from courtcards.server.guards import Guard, RateLimits, ServerConfig, origin_allowed, rate_item
@@ -150,6 +150,7 @@ def _game_info(name: str, browser_modules: Collection[str] = ()) -> dict[str, An
         "bots": bot_kinds(g.name),
         "round_word": g.info.round_word,
         "browser_module": browser.module_url(g.name) if g.name in browser_modules else None,
+        "lesson": lessons.lesson(g.name),
     }
 
 

@@ -86,6 +86,13 @@ class PresetInfo(BaseModel):
     values: dict[str, Any]
 
 
+class LessonInfo(BaseModel):
+    players: int = Field(description="Seats at the lesson's table: the learner's and bots'.")
+    preset: str | None = Field(description="The game's shortest preset (null: the defaults).")
+    seed: int = Field(description="The lesson's deal: the same for every learner.")
+    turns: float = Field(description="The learner's turns in an average random playout of the lesson.")
+
+
 class GameInfo(BaseModel):
     name: str
     title: str
@@ -100,6 +107,7 @@ class GameInfo(BaseModel):
         description="URL of the game's browser renderer (an ES module); null: "
         "the pages draw the game with the generic renderer."
     )
+    lesson: LessonInfo = Field(description="Learn to play: the table of the game's lesson (its shortest preset).")
 
 
 class GamesResponse(BaseModel):

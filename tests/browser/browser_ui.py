@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # playwright may be missing: conftest then skips every test, with the reason
@@ -41,6 +42,16 @@ def wait_turn_or_end(page: Page, timeout: float = 60000) -> None:
 def select_cards(page: Page, cards: list[str]) -> None:
     for code in cards:
         page.locator(f'#hand .card[data-code="{code}"][aria-pressed="false"]').first.click()
+
+
+def not_a_legal_selection(hand: list[str], legal: list[str]) -> list[str] | None:
+    """A selection of one or two cards from the hand that no legal move plays (None if there is none)."""
+    plays = {tuple(sorted(t for t in text.split() if t in hand)) for text in legal}
+    for size in (1, 2):
+        for pick in combinations(sorted(set(hand)), size):
+            if tuple(sorted(pick)) not in plays:
+                return list(pick)
+    return None
 
 
 def play_first_legal(page: Page) -> str:
@@ -122,3 +133,48 @@ def wait_any_turn_or_end(players: list[Page], timeout: float = 60.0) -> None:
             except PlaywrightTimeout:
                 pass
         assert time.monotonic() < deadline, f"no page had a turn for {timeout} s and not all show the end"
+
+
+LOBBY_READY = "() => document.body.dataset.ready === '1'"
+
+
+def open_lobby(page: Page, base: str) -> None:
+    """Go to the lobby and wait until it has its games, account and My games."""
+    page.goto(base + "/")
+    page.wait_for_function(LOBBY_READY)
+
+
+def account_form(page: Page, mode: str, user: str, password: str) -> None:
+    """In the lobby's account box: "up" creates an account, "in" signs in (check the outcome after)."""
+    page.click(f"#show-sign-{mode}")
+    page.fill("#acct-user", user)
+    page.fill("#acct-pass", password)
+    page.click("#acct-submit")
+
+
+def create_and_sit(
+    page: Page, game: str, players: int | None = None, preset: str = "", seed: int | None = None, rated: bool = False
+) -> str:
+    """In the lobby: a table of ``game`` with the form's default bots in the other seats and no bot delay,
+    the player seated in seat 1; returns the table's id once its page shows the state."""
+    page.select_option("#game", game)
+    if players is not None:
+        page.fill("#players", str(players))
+    page.select_option("#preset", preset)
+    page.click(".advanced summary")
+    page.fill("#bot_delay", "0")
+    if seed is not None:
+        page.fill("#seed", str(seed))
+    if rated:
+        page.check("#rated")
+    page.click("#create")
+    page.click('#created .sit[data-seat="0"]')
+    page.wait_for_url("**/table/*")
+    wait_state(page)
+    return page.url.rstrip("/").split("/")[-1]
+
+
+def say(page: Page, text: str) -> None:
+    """Send a chat message from the table page's chat box."""
+    page.fill("#chat-input", text)
+    page.press("#chat-input", "Enter")

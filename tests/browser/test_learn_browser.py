@@ -4,26 +4,15 @@ table sent) and, when a move is not allowed, the engine's own reason."""
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import TYPE_CHECKING
 
 import pytest
-from browser_ui import expect, play_first_legal, select_cards, wait_state, wait_turn_or_end
+from browser_ui import expect, not_a_legal_selection, play_first_legal, select_cards, wait_state, wait_turn_or_end
 
 if TYPE_CHECKING:
     from conftest import Pages, Screenshot, Server
 
 READY = "() => document.body.dataset.ready === '1'"
-
-
-def not_a_legal_selection(hand: list[str], legal: list[str]) -> list[str] | None:
-    """A selection of one or two cards from the hand that no legal move plays (None if there is none)."""
-    plays = {tuple(sorted(t for t in text.split() if t in hand)) for text in legal}
-    for size in (1, 2):
-        for pick in combinations(sorted(set(hand)), size):
-            if tuple(sorted(pick)) not in plays:
-                return list(pick)
-    return None
 
 
 def test_learn_to_play_explains_each_turn_from_the_engines_data(

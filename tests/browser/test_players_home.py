@@ -8,7 +8,18 @@ import re
 import secrets
 from typing import TYPE_CHECKING
 
-from browser_ui import expect, join, play_first_legal, play_until_over, wait_state, wait_turn_or_end
+from browser_ui import (
+    account_form,
+    create_and_sit,
+    expect,
+    join,
+    open_lobby,
+    play_first_legal,
+    play_until_over,
+    say,
+    wait_state,
+    wait_turn_or_end,
+)
 
 if TYPE_CHECKING:
     from conftest import Pages, Server
@@ -25,15 +36,8 @@ def test_guest_comes_back_makes_an_account_claims_the_seat_and_resumes_elsewhere
     lobby = pages.new("/")
     lobby.wait_for_function(READY)
     expect(lobby.locator("#account")).to_contain_text("Playing as a guest")
-    lobby.select_option("#game", "royale")
-    lobby.click(".advanced summary")
-    lobby.fill("#bot_delay", "0")
     lobby.fill("#name", "Ida")
-    lobby.click("#create")
-    lobby.click('#created .sit[data-seat="0"]')
-    lobby.wait_for_url("**/table/*")
-    table_id = lobby.url.rstrip("/").split("/")[-1]
-    wait_state(lobby)
+    table_id = create_and_sit(lobby, "royale")
     wait_turn_or_end(lobby)
     # the tab says whose turn it is, with the game's own title, and its icon changes
     lobby.wait_for_function(f"() => document.title === {'● Your turn · ' + title!r}")
@@ -46,8 +50,7 @@ def test_guest_comes_back_makes_an_account_claims_the_seat_and_resumes_elsewhere
     lobby.wait_for_function(f"() => Number(document.body.dataset.version) < {moved}")
     wait_turn_or_end(lobby)
     # chat is text: markup in a message is shown, never obeyed
-    lobby.fill("#chat-input", "<b>good luck</b>")
-    lobby.press("#chat-input", "Enter")
+    say(lobby, "<b>good luck</b>")
     expect(lobby.locator("#chat-log li .text")).to_have_text("<b>good luck</b>")
     assert lobby.locator("#chat-log b").count() == 0
     context = lobby.context
@@ -67,10 +70,7 @@ def test_guest_comes_back_makes_an_account_claims_the_seat_and_resumes_elsewhere
     home.goto(server.base + "/")
     home.wait_for_function(READY)
     user = "ida" + secrets.token_hex(3)
-    home.click("#show-sign-up")
-    home.fill("#acct-user", user)
-    home.fill("#acct-pass", "a long enough password")
-    home.click("#acct-submit")
+    account_form(home, "up", user, "a long enough password")
     expect(home.locator("#signed-in")).to_contain_text(user)
     claim = home.locator(f'.my-game[data-table="{table_id}"] .claim')
     claim.click()
@@ -81,10 +81,7 @@ def test_guest_comes_back_makes_an_account_claims_the_seat_and_resumes_elsewhere
     laptop = pages.new("/")
     laptop.wait_for_function(READY)
     expect(laptop.locator("#my-games")).to_contain_text("Your games appear here")
-    laptop.click("#show-sign-in")
-    laptop.fill("#acct-user", user)
-    laptop.fill("#acct-pass", "a long enough password")
-    laptop.click("#acct-submit")
+    account_form(laptop, "in", user, "a long enough password")
     expect(laptop.locator("#signed-in")).to_contain_text(user)
     laptop.locator(f'.my-game[data-table="{table_id}"] .resume').click()
     laptop.wait_for_url(f"**/table/{table_id}")
@@ -92,16 +89,8 @@ def test_guest_comes_back_makes_an_account_claims_the_seat_and_resumes_elsewhere
     expect(laptop.locator("#role")).to_have_text("seat 1")
     expect(laptop.locator("#chat-log li .text")).to_have_text("<b>good luck</b>")  # the players' chat so far
     # a rated game against a bot (a fixed anchor): finished, it puts a rating on the player's profile
-    laptop.goto(server.base + "/")
-    laptop.wait_for_function(READY)
-    laptop.select_option("#game", "royale")
-    laptop.click(".advanced summary")
-    laptop.fill("#bot_delay", "0")
-    laptop.check("#rated")
-    laptop.click("#create")
-    laptop.click('#created .sit[data-seat="0"]')
-    laptop.wait_for_url("**/table/*")
-    wait_state(laptop)
+    open_lobby(laptop, server.base)
+    create_and_sit(laptop, "royale", rated=True)
     expect(laptop.locator("#undo")).to_be_hidden()  # never in a rated game
     play_until_over(laptop, max_moves=2000)
     laptop.goto(f"{server.base}/players/{user}")
@@ -111,10 +100,7 @@ def test_guest_comes_back_makes_an_account_claims_the_seat_and_resumes_elsewhere
     # a wrong password says so, and signs nobody in
     other = pages.new("/")
     other.wait_for_function(READY)
-    other.click("#show-sign-in")
-    other.fill("#acct-user", user)
-    other.fill("#acct-pass", "not the password")
-    other.click("#acct-submit")
+    account_form(other, "in", user, "not the password")
     expect(other.locator("#account-error")).to_contain_text("wrong username or password")
     expect(other.locator("#signed-in")).to_have_count(0)
     # Chromium logs the refused sign-in (HTTP 401) in the console: that one is expected, nothing else
@@ -138,15 +124,12 @@ def test_chat_players_apart_from_spectators_and_the_creator_mutes(pages: Pages, 
     expect(watcher.locator("#chat-title")).to_have_text("Spectators' chat")
     expect(ann.locator("#chat-title")).to_have_text("Players' chat")
 
-    ann.fill("#chat-input", "hello Bo")
-    ann.press("#chat-input", "Enter")
+    say(ann, "hello Bo")
     expect(bo.locator("#chat-log li")).to_have_text("Ann:hello Bo")
-    watcher.fill("#chat-input", "Bo holds the king")
-    watcher.press("#chat-input", "Enter")
+    say(watcher, "Bo holds the king")
     expect(watcher.locator("#chat-log li .text")).to_have_text(["Bo holds the king"])
     # the spectators' line never reaches the players, nor theirs the spectators
-    bo.fill("#chat-input", "hi Ann")
-    bo.press("#chat-input", "Enter")
+    say(bo, "hi Ann")
     expect(ann.locator("#chat-log li .text")).to_have_text(["hello Bo", "hi Ann"])
     expect(watcher.locator("#chat-log li .text")).to_have_text(["Bo holds the king"])
 

@@ -1,4 +1,5 @@
-// Learn to play: a first game of any registered game against bots, with a fixed deal (seed), and a panel
+// Learn to play: a first game of any registered game against bots, with a fixed deal (seed) and the
+// game's shortest preset (the server's lesson: courtcards/server/lessons.py), and a panel
 // beside the board that says at each of the player's turns what they may do now. Everything it says
 // comes from the engine's data: the legal moves the table sends, the engine's log of what just happened,
 // and the engine's own refusal (its reason and rule code) when a move is not allowed. No rules here.
@@ -6,7 +7,6 @@ import { classify } from "./actions.js";
 import { api } from "./api.js";
 import { clear, el, eventText, playerWords, plural, tokenKey } from "./util.js";
 
-export const LEARN_SEED = 1; // the same deal for every learner of a game
 const LEARN_DELAY = 0.8; // seconds a bot waits: slow enough to follow
 const SHOWN = 12; // legal moves listed (the rest counted)
 const learnKey = (tableId) => `courtcards:learn:${tableId}`;
@@ -16,7 +16,9 @@ export function setupLearn(games) {
   const box = document.getElementById("learn-games");
   if (!box) return;
   for (const g of games) {
-    const button = el("button", { type: "button", class: "learn-game", dataset: { game: g.name } }, `Learn to play ${g.title}`);
+    const variant = g.lesson.preset ? `${g.lesson.preset}: ${(g.presets[g.lesson.preset] || {}).doc || ""}` : "the standard game";
+    const title = `${plural(g.lesson.players, "player")}, ${playerWords(variant)}`; // the lesson's table
+    const button = el("button", { type: "button", class: "learn-game", title, dataset: { game: g.name } }, `Learn to play ${g.title}`);
     button.addEventListener("click", () => start(g, button));
     box.append(button);
   }
@@ -28,10 +30,10 @@ async function start(g, button) {
   button.disabled = true;
   // the easiest bot the game has, and as few of them as the game allows
   const bot = ["random", "greedy"].find((b) => g.bots.includes(b)) || g.bots[0];
-  const players = Math.max(2, g.min_players);
+  const { players, preset, seed } = g.lesson; // the same deal for every learner, as short as the game offers
   const seats = [{ type: "human" }, ...Array.from({ length: players - 1 }, () => ({ type: "bot", bot }))];
   try {
-    const { table } = await api.createTable({ game: g.name, players, seats, seed: LEARN_SEED, bot_delay: LEARN_DELAY, rated: false });
+    const { table } = await api.createTable({ game: g.name, players, preset, seats, seed, bot_delay: LEARN_DELAY, rated: false });
     const name = localStorage.getItem("courtcards:name") || null;
     const res = await api.join(table.id, { seat: 0, name });
     localStorage.setItem(tokenKey(table.id), res.token);

@@ -188,6 +188,13 @@ function renderActions(R) {
       }
     }
     if (selected.length) box.appendChild(el("button", { type: "button", onclick: clearSelection }, "Clear"));
+  } else if (selected.length) {
+    // No card play is legal now (only moves like "pass"): the engine still says why these cards are not
+    // (a card that does not beat the pile, say), as it does for a selection that matches no legal play.
+    why.textContent = `Not a legal play: ${genericWhyNot(selected, selectable)}.`;
+    st.checking = selected.join(" ");
+    if (st.socket) st.socket.sendCheck(st.checking);
+    box.appendChild(el("button", { type: "button", onclick: clearSelection }, "Clear"));
   }
   for (const text of buttons) {
     const label = R.actionLabel ? R.actionLabel(text, ctx) : text;
