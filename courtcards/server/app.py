@@ -186,6 +186,8 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(store.start)
+        # each game's lesson table is measured by playouts: once, here, not in a request on the event loop
+        await asyncio.to_thread(lambda: [lessons.lesson(n) for n in game_names()])
         await lobby.start()
         try:
             yield
