@@ -295,32 +295,28 @@ def test_cfr_plus_solves_a_small_rank_royale() -> None:
     assert 0.0 < pyspiel.exploitability(game, sampled.average_policy()) < 0.2
 
 
-def test_cfr_plus_solves_a_tiny_rank() -> None:
-    """Rank's option hand_size (preset tiny: two cards each, one hand), three players over two deals: CFR+
-    cuts the uniform policy's NashConv eightfold in four iterations, Python and C++ alike."""
-    game = pyspiel.load_game("courtcards_rank(players=3,tokens_to_win=1,hand_size=2,deals=2)")
+@pytest.mark.parametrize(
+    ("name", "least", "fold"),
+    [
+        # Rank's option hand_size (preset tiny: two cards each, one hand), three players over two deals
+        ("courtcards_rank(players=3,tokens_to_win=1,hand_size=2,deals=2)", 0.5, 8),
+        # Royals' options hand_limit and target (preset tiny), three players over four deals: the fights over
+        # a first Royal (secret commitments: attack, block or bluff) are what is left to solve
+        (FIGHT, 0.1, 6),
+    ],
+    ids=["rank", "royals"],
+)
+def test_cfr_plus_solves_a_tiny_variant(name: str, least: float, fold: int) -> None:
+    """CFR+ cuts the uniform policy's NashConv ``fold``-fold in four iterations, Python and C++ alike
+    (plain CFR: below)."""
+    game = pyspiel.load_game(name)
     uniform = exploitability.nash_conv(game, policy.UniformRandomPolicy(game))
     solver, native = cfr.CFRPlusSolver(game), pyspiel.CFRPlusSolver(game)
     for _ in range(4):
         solver.evaluate_and_update_policy()
         native.evaluate_and_update_policy()
     value = exploitability.nash_conv(game, solver.average_policy())
-    assert uniform > 0.5 and 0.0 < value < uniform / 8
-    assert pyspiel.nash_conv(game, native.average_policy()) == pytest.approx(value, rel=1e-9)
-
-
-def test_cfr_plus_solves_a_tiny_royals() -> None:
-    """Royals' options hand_limit and target (preset tiny), three players over four deals: the fights over
-    a first Royal (secret commitments: attack, block or bluff) are what is left to solve. CFR+ cuts the
-    uniform policy's NashConv sevenfold in four iterations, Python and C++ alike (plain CFR: below)."""
-    game = pyspiel.load_game(FIGHT)
-    uniform = exploitability.nash_conv(game, policy.UniformRandomPolicy(game))
-    solver, native = cfr.CFRPlusSolver(game), pyspiel.CFRPlusSolver(game)
-    for _ in range(4):
-        solver.evaluate_and_update_policy()
-        native.evaluate_and_update_policy()
-    value = exploitability.nash_conv(game, solver.average_policy())
-    assert uniform > 0.1 and 0.0 < value < uniform / 6
+    assert uniform > least and 0.0 < value < uniform / fold
     assert pyspiel.nash_conv(game, native.average_policy()) == pytest.approx(value, rel=1e-9)
 
 
