@@ -363,23 +363,23 @@ class State(ABC):
         ``seat`` is the only actor (:meth:`_single_mover` says so cheaply), it goes
         straight to the game's :meth:`_apply_one` (the fast path of playouts)."""
         cache = self._legal_cache
-        if cache[4] and cache[0] == self.version and cache[1] == seat and action in cache[2]:
-            # the fast path: an action just listed (or one equal to it) for the one seat to decide
-            a: Action = action  # type: ignore[assignment]  # equal to a listed action: an Action
-            self.history.append((seat, a.text))
-            self.version += 1
-            if self.id_prefixes:
-                self.id_prefixes.pop(seat, None)
-            solo = self._apply_one(seat, a)
-            if solo >= 0:
-                one = _ONE[solo]
-                self._move_cache = (self.version, one, one, True)
-            else:
-                self._move_cache = _NO_MOVES
-            self._legal_cache = _NO_LEGAL
-            if self._infolog is not None:
-                self._log_observations()
-            return
+        if cache[4] and cache[0] == self.version and cache[1] == seat:
+            for a in cache[2]:  # by identity: no game's __eq__ is called ("in" would call a Python __eq__)
+                if a is action:  # the fast path: an action just listed for the one seat to decide
+                    self.history.append((seat, a.text))
+                    self.version += 1
+                    if self.id_prefixes:
+                        self.id_prefixes.pop(seat, None)
+                    solo = self._apply_one(seat, a)
+                    if solo >= 0:
+                        one = _ONE[solo]
+                        self._move_cache = (self.version, one, one, True)
+                    else:
+                        self._move_cache = _NO_MOVES
+                    self._legal_cache = _NO_LEGAL
+                    if self._infolog is not None:
+                        self._log_observations()
+                    return
         # the general path: an action to check, or one of a simultaneous choice
         listed: Action | None = None
         if cache[0] == self.version and cache[1] == seat:
