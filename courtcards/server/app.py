@@ -479,7 +479,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
                 client.push(refused_chat)
             return
         if isinstance(msg, MuteMessage):
-            refused_mute = chat.mute(table, msg.owner[:128], msg.seat, msg.muted)
+            refused_mute = await chat.mute(table, msg.owner[:128], msg.seat, msg.muted)
             if refused_mute is not None:
                 client.push(refused_mute)
             return

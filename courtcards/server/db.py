@@ -164,6 +164,14 @@ chat_t = sa.Table(  # chat at a table: players' and spectators' channels, each m
     sa.Index("ix_cc_chat_table_channel", "table_id", "channel", "id"),
 )
 
+chat_mutes_t = sa.Table(  # the seats a table's creator muted in its chat (migration 0006)
+    "cc_chat_mutes",
+    metadata,
+    sa.Column("table_id", sa.String(16), sa.ForeignKey("cc_tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
 NOTIFY_CHANNEL = "cc_tables"
 
 
@@ -358,6 +366,13 @@ def chat_message(engine: Engine, mid: int) -> dict[str, Any] | None:
     with engine.connect() as conn:
         row = conn.execute(sa.select(chat_t).where(chat_t.c.id == mid)).mappings().first()
     return None if row is None else dict(row)
+
+
+def chat_mutes(engine: Engine, tid: str) -> list[int]:
+    """The muted seats of a table, in order."""
+    q = sa.select(chat_mutes_t.c.seat).where(chat_mutes_t.c.table_id == tid).order_by(chat_mutes_t.c.seat)
+    with engine.connect() as conn:
+        return [int(r[0]) for r in conn.execute(q)]
 
 
 INSERT_ACTION = actions_t.insert()  # built once: its compiled form is cached
