@@ -402,6 +402,7 @@ def test_upgrade_from_0005_keeps_chat_and_adds_mutes(tmp_path: Path) -> None:
     with engine.connect() as conn:
         assert conn.execute(sa.text("SELECT text FROM cc_chat")).all() == [("kept words",)]
         assert conn.execute(sa.text("SELECT count(*) FROM cc_chat_mutes")).scalar() == 0
+        assert conn.execute(sa.text("SELECT count(*) FROM cc_quickplay")).scalar() == 0  # 0007 on top
     engine.dispose()
     with (
         TestClient(create_app(database_url(None, path))) as c,
@@ -416,6 +417,6 @@ def test_upgrade_from_0005_keeps_chat_and_adds_mutes(tmp_path: Path) -> None:
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.downgrade(cfg, "0005")
-        assert "cc_chat_mutes" not in sa.inspect(conn).get_table_names()
+        assert not {"cc_chat_mutes", "cc_quickplay"} & set(sa.inspect(conn).get_table_names())
         assert conn.execute(sa.text("SELECT count(*) FROM cc_chat")).scalar() == 1
     engine.dispose()

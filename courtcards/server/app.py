@@ -189,6 +189,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         # each game's lesson table is measured by playouts: once, here, not in a request on the event loop
         await asyncio.to_thread(lambda: [lessons.lesson(n) for n in game_names()])
         await lobby.start()
+        queues.start()
         try:
             yield
         finally:

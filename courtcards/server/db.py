@@ -172,6 +172,27 @@ chat_mutes_t = sa.Table(  # the seats a table's creator muted in its chat (migra
     sa.Column("at", sa.Float, nullable=False),
 )
 
+quickplay_t = sa.Table(  # quick-play tickets: waiting, being seated, seated or failed (migration 0007)
+    "cc_quickplay",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),  # the order they came in
+    sa.Column("ticket_hash", sa.String(64), nullable=False, unique=True),  # SHA-256 of the ticket
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("account_id", sa.Integer, nullable=True),
+    sa.Column("wait", sa.Float, nullable=False),
+    sa.Column("deadline", sa.Float, nullable=False),  # time.time() at which bots fill the table
+    sa.Column("status", sa.String(8), nullable=False),  # waiting, seating, seated, failed
+    sa.Column("token_hash", sa.String(64), nullable=False),  # SHA-256 of the seat token the ticket will give
+    sa.Column("table_id", sa.String(16), nullable=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("error", sa.String(200), nullable=True),
+    sa.Column("done_at", sa.Float, nullable=True),  # when it left "waiting"
+    sa.Index("ix_cc_quickplay_queue", "status", "game", "players", "id"),
+    sa.Index("ix_cc_quickplay_deadline", "status", "deadline"),
+)
+
 NOTIFY_CHANNEL = "cc_tables"
 
 
