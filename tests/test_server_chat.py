@@ -316,3 +316,107 @@ def test_undo_against_bots_in_a_casual_game_only(tmp_path: Path) -> None:
         with c.websocket_connect(f"/ws/tables/{tid2}?token={ann}") as ws:
             ws.send_json({"type": "undo"})
             assert "one person" in next_of(ws, "error")["message"]
+
+
+# -- mutes kept in the database ---------------------------------------------------------------------------
+def test_a_mute_survives_a_restart(tmp_path: Path) -> None:
+    with make(tmp_path) as c:
+        tid, owner, (ann, bo) = two_humans(c)
+        with c.websocket_connect(f"/ws/tables/{tid}?token={ann}") as a:
+            a.send_json({"type": "mute", "seat": 1, "muted": True, "owner": owner})
+            assert next_of(a, "muted")["seats"] == [1]
+    with sqlite3.connect(tmp_path / "c.sqlite") as con:
+        assert con.execute("SELECT table_id, seat FROM cc_chat_mutes").fetchall() == [(tid, 1)]
+    with make(tmp_path) as c, c.websocket_connect(f"/ws/tables/{tid}?token={bo}") as b:  # memory knows no mute
+        assert chat_then_ping(b) == [{"type": "muted", "seats": [1]}]  # told on connecting
+        b.send_json({"type": "chat", "text": "still here?"})
+        assert next_of(b, "error")["code"] == "muted"
+        with c.websocket_connect(f"/ws/tables/{tid}?token={ann}") as a:
+            assert chat_then_ping(a) == [{"type": "muted", "seats": [1]}]
+            a.send_json({"type": "mute", "seat": 1, "muted": False, "owner": owner})
+            assert next_of(b, "muted")["seats"] == []
+            b.send_json({"type": "chat", "text": "thanks"})
+            assert next_of(a, "chat")["text"] == "thanks"
+    with sqlite3.connect(tmp_path / "c.sqlite") as con:
+        assert con.execute("SELECT count(*) FROM cc_chat_mutes").fetchone() == (0,)
+
+
+def test_a_seat_muted_twice_is_stored_once_and_the_others_still_chat(client: TestClient) -> None:
+    tid, owner, (ann, bo) = two_humans(client)
+    with (
+        client.websocket_connect(f"/ws/tables/{tid}?token={ann}") as a,
+        client.websocket_connect(f"/ws/tables/{tid}?token={bo}") as b,
+    ):
+        for _ in range(2):
+            a.send_json({"type": "mute", "seat": 0, "muted": True, "owner": owner})
+            assert next_of(b, "muted")["seats"] == [0]
+        a.send_json({"type": "chat", "text": "me too?"})
+        assert next_of(a, "error")["code"] == "muted"  # the creator's own seat, if muted, is muted
+        b.send_json({"type": "chat", "text": "not me"})
+        assert next_of(a, "chat")["text"] == "not me"
+        a.send_json({"type": "mute", "seat": 9, "muted": True, "owner": owner})
+        assert next_of(a, "error")["code"] == "bad_message"
+
+
+def test_upgrade_from_0005_keeps_chat_and_adds_mutes(tmp_path: Path) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    from courtcards.server import db as dbmod
+    from courtcards.server.db import make_engine, migrate
+
+    path = tmp_path / "old.sqlite"
+    engine = make_engine(database_url(None, path))
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(dbmod.__file__).parent / "migrations"))
+    settings = json.dumps({"bot_delay": 0, "absent_timeout": 60, "move_time_limit": None, "hints": True})
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0005")
+        assert "cc_chat_mutes" not in sa.inspect(conn).get_table_names()
+        conn.execute(
+            sa.text(
+                "INSERT INTO cc_tables (id, game, players, options, seed, settings, created, finished, result,"
+                " status, private, version, updated, owner_hash) VALUES ('mutab', 'rank', 3, '{}', 9, :s, 1.0, 0,"
+                " NULL, 'playing', 1, 0, 1.0, :o)"
+            ),
+            {"s": settings, "o": hashlib.sha256(b"old-owner").hexdigest()},
+        )
+        for seat, kind, tok in ((0, "human", b"t0"), (1, "human", b"t1"), (2, "bot", None)):
+            conn.execute(
+                sa.text("INSERT INTO cc_seats VALUES ('mutab', :s, :k, :b, 'Old', :t, NULL)"),
+                {
+                    "s": seat,
+                    "k": kind,
+                    "b": None if kind == "human" else "random",
+                    "t": None if tok is None else hashlib.sha256(tok).hexdigest(),
+                },
+            )
+        conn.execute(
+            sa.text(
+                "INSERT INTO cc_chat (table_id, channel, seat, name, text, at) VALUES ('mutab', 'players', 1,"
+                " 'Old', 'kept words', 2.0)"
+            )
+        )
+    migrate(engine)
+    with engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT text FROM cc_chat")).all() == [("kept words",)]
+        assert conn.execute(sa.text("SELECT count(*) FROM cc_chat_mutes")).scalar() == 0
+        assert conn.execute(sa.text("SELECT count(*) FROM cc_quickplay")).scalar() == 0  # 0007 on top
+    engine.dispose()
+    with (
+        TestClient(create_app(database_url(None, path))) as c,
+        c.websocket_connect("/ws/tables/mutab?token=t1") as ws,
+    ):
+        assert [m["text"] for m in chat_then_ping(ws)] == ["kept words"]
+        ws.send_json({"type": "mute", "seat": 1, "muted": True, "owner": "old-owner"})
+        assert next_of(ws, "muted")["seats"] == [1]
+        ws.send_json({"type": "chat", "text": "muted now"})
+        assert next_of(ws, "error")["code"] == "muted"
+    engine = make_engine(database_url(None, path))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0005")
+        assert not {"cc_chat_mutes", "cc_quickplay"} & set(sa.inspect(conn).get_table_names())
+        assert conn.execute(sa.text("SELECT count(*) FROM cc_chat")).scalar() == 1
+    engine.dispose()

@@ -232,3 +232,79 @@ def test_an_account_waits_once_per_queue_and_its_seat_is_its_own(client: TestCli
     seats = lobby.tables[seated["table"]["id"]].seats
     assert seats[seated["seat"]].account_id is not None
     assert [s.account_id for s in seats].count(None) == players - 1
+
+
+def test_a_restart_keeps_the_waiting_tickets(tmp_path: Path) -> None:
+    game, low, high = some_game()
+    players = 2 if low <= 2 <= high else low
+    url = database_url(None, tmp_path / "cc.sqlite")
+    with TestClient(create_app(url)) as c:
+        first = enter(c, game=game, players=players, wait=MAX_WAIT, name="before")
+    with TestClient(create_app(url)) as c:  # a new server process: its memory knows no queue
+        assert ask(c, first["ticket"])["status"] == "waiting"
+        for i in range(players - 1):
+            last = enter(c, game=game, players=players, wait=MAX_WAIT, name=f"after{i}")
+        assert last["status"] == "seated"
+        answer = ask(c, first["ticket"])
+        assert answer["status"] == "seated" and answer["table"]["id"] == last["table"]["id"]
+        assert answer["seat"] == 0
+        with c.websocket_connect(f"/ws/tables/{answer['table']['id']}?token={answer['token']}") as ws:
+            assert ws.receive_json()["seat"] == 0
+
+
+def test_an_expired_wait_is_filled_after_a_restart(tmp_path: Path) -> None:
+    game, low, _ = some_game()
+    players = max(low, 2)
+    url = database_url(None, tmp_path / "cc.sqlite")
+    with TestClient(create_app(url)) as c:
+        first = enter(c, game=game, players=players, wait=0.3, name="left behind")
+    time.sleep(0.4)  # the wait ran out while no server ran
+    with TestClient(create_app(url)) as c:
+        answer = ask(c, first["ticket"])
+        end = time.monotonic() + 15
+        while answer["status"] == "waiting" and time.monotonic() < end:
+            time.sleep(0.05)
+            answer = ask(c, first["ticket"])
+        assert answer["status"] == "seated", answer
+        assert [s["type"] for s in answer["table"]["seats"]] == ["human"] + ["bot"] * (players - 1)
+
+
+def test_the_waiting_limit_and_old_answers(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from courtcards.server import quickplay
+
+    game, low, _ = some_game()
+    players = max(low, 3) if get_game(game).max_players >= 3 else max(low, 2)
+    qp = client.app.state.quickplay  # type: ignore[attr-defined]
+    monkeypatch.setattr(qp, "max_waiters", players - 1)
+    tickets = [enter(client, game=game, players=players, wait=MAX_WAIT)["ticket"] for _ in range(players - 1)]
+    r = client.post("/api/quickplay", json={"game": game, "players": players, "wait": MAX_WAIT})
+    assert r.status_code == 503 and r.json()["error"]["code"] == "queue_full"
+    client.post("/api/quickplay/leave", json={"ticket": tickets[0]})
+    seated = enter(client, game=game, players=players, wait=0)
+    assert seated["status"] == "seated"
+    monkeypatch.setattr(quickplay, "KEEP_ANSWER", 0.0)  # an answer is kept KEEP_ANSWER seconds, then forgotten
+    r = client.post("/api/quickplay/ticket", json={"ticket": seated["ticket"]})
+    assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_ticket"
+
+
+def test_a_group_left_half_seated_by_a_stopped_process_is_told_it_failed(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlalchemy as sa
+
+    from courtcards.server import quickplay
+    from courtcards.server.db import quickplay_t
+
+    game, low, _ = some_game()
+    first = enter(client, game=game, players=max(low, 2), wait=MAX_WAIT)
+    qp = client.app.state.quickplay  # type: ignore[attr-defined]
+    with qp.store.engine.begin() as conn:  # as a process that claimed it and stopped before making the table
+        conn.execute(sa.update(quickplay_t).values(status="seating", done_at=time.time() - 1))
+    assert ask(client, first["ticket"])["status"] == "waiting"
+    monkeypatch.setattr(quickplay, "STALLED", 0.5)
+    answer = ask(client, first["ticket"])
+    end = time.monotonic() + 10
+    while answer["status"] == "waiting" and time.monotonic() < end:
+        time.sleep(0.05)
+        answer = ask(client, first["ticket"])
+    assert answer["status"] == "failed" and "try again" in answer["error"]

@@ -189,6 +189,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         # each game's lesson table is measured by playouts: once, here, not in a request on the event loop
         await asyncio.to_thread(lambda: [lessons.lesson(n) for n in game_names()])
         await lobby.start()
+        queues.start()
         try:
             yield
         finally:
@@ -479,7 +480,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
                 client.push(refused_chat)
             return
         if isinstance(msg, MuteMessage):
-            refused_mute = chat.mute(table, msg.owner[:128], msg.seat, msg.muted)
+            refused_mute = await chat.mute(table, msg.owner[:128], msg.seat, msg.muted)
             if refused_mute is not None:
                 client.push(refused_mute)
             return

@@ -7,8 +7,13 @@ holder of the table's owner key) may mute a seat.
 Messages are kept in the database (``cc_chat``): a new connection is sent the last ``HISTORY`` messages of
 its channel, read from there, so they survive a restart and reach a connection to any server process. With
 several processes on PostgreSQL a message is also announced (``NOTIFY cc_tables 'M <process> <table> <id>'``)
-and each process pushes it to its own connections. Mutes and the rate limits' counts stay in the memory of
-the process that holds the table.
+and each process pushes it to its own connections.
+
+Mutes are kept in the database too (``cc_chat_mutes``): the transaction that stores a player's message first
+looks there (and at the seat's recent messages, for the rate limit), so whichever process receives it refuses
+a muted seat's message, and a restart keeps the mutes. A change of mutes is announced (``NOTIFY cc_tables
+'U <process> <table>'``); each process reads the table's mutes again and tells its connections
+(``{"type": "muted", ...}``). Spectators' rate limits are per connection, so in the memory of its process.
 """
 
 from __future__ import annotations
@@ -23,10 +28,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 
 from courtcards.server import db
-from courtcards.server.db import NOTIFY_CHANNEL, chat_t
+from courtcards.server.db import NOTIFY_CHANNEL, chat_mutes_t, chat_t
 from courtcards.server.text import text_fault
 
 if TYPE_CHECKING:
@@ -44,8 +51,9 @@ class ChatRoom:
     greeting: dict[Client, list[tuple[int, str]]] = field(default_factory=dict)
     # the ids each connection was sent as history (another process's message may come after it was read)
     shown: weakref.WeakKeyDictionary[Client, set[int]] = field(default_factory=weakref.WeakKeyDictionary)
-    muted: set[int] = field(default_factory=set)
-    sent: dict[object, deque[float]] = field(default_factory=dict)  # seat (or connection) -> recent times
+    muted: set[int] = field(default_factory=set)  # as last read from the database (told to the connections)
+    mutes_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one read of the mutes at a time
+    sent: dict[object, deque[float]] = field(default_factory=dict)  # spectator's connection -> recent times
 
     def allow(self, key: object, amount: int, per: float, now: float) -> bool:
         """A moving window of ``amount`` messages per ``per`` seconds for one sender."""
@@ -73,11 +81,10 @@ async def say(table: Table, client: Client, text: str, amount: int, per: float) 
     fault = text_fault(text)
     if fault is not None:
         return table.error("bad_message", f"the message {fault}")
-    if client.seat is not None and client.seat in room.muted:
-        return table.error("muted", "the table's creator muted your chat")
-    if amount and not room.allow(client.seat if client.seat is not None else id(client), amount, per, time.time()):
-        return table.error("chat_rate_limited", f"at most {amount} chat messages in {per:g} s")
     seat = client.seat
+    now = time.time()
+    if seat is None and amount and not room.allow(id(client), amount, per, now):
+        return table.error("chat_rate_limited", f"at most {amount} chat messages in {per:g} s")
     if seat is None:
         name = "spectator"
     else:
@@ -89,11 +96,28 @@ async def say(table: Table, client: Client, text: str, amount: int, per: float) 
         "seat": seat,
         "name": name,
         "text": text,
-        "at": time.time(),
+        "at": now,
     }
     store = table.store
 
-    def write(conn: Connection) -> int:
+    def write(conn: Connection) -> int | str:
+        if seat is not None:  # the database decides, whichever process holds the table or the connection
+            muted = sa.select(chat_mutes_t.c.seat).where(
+                chat_mutes_t.c.table_id == table.id, chat_mutes_t.c.seat == seat
+            )
+            if conn.execute(muted).first() is not None:
+                return "muted"
+            if amount:  # a moving window: the seat's amount-th last message is older than per seconds
+                q = (
+                    sa.select(chat_t.c.at)
+                    .where(chat_t.c.table_id == table.id, chat_t.c.channel == "players", chat_t.c.seat == seat)
+                    .order_by(chat_t.c.id.desc())
+                    .offset(amount - 1)
+                    .limit(1)
+                )
+                last = conn.execute(q).scalar()
+                if last is not None and last > now - per:
+                    return "rate"
         key = conn.execute(chat_t.insert().values(row)).inserted_primary_key
         assert key is not None
         mid = int(key[0])
@@ -103,10 +127,15 @@ async def say(table: Table, client: Client, text: str, amount: int, per: float) 
         return mid
 
     try:
-        row["id"] = await store.write(write)
+        mid = await store.write(write)
     except Exception as exc:
         log.error("table %s: a chat message was not stored: %s", table.id, type(exc).__name__)
         return table.error("server_error", "the message could not be stored; send it again")
+    if mid == "muted":
+        return table.error("muted", "the table's creator muted your chat")
+    if mid == "rate":
+        return table.error("chat_rate_limited", f"at most {amount} chat messages in {per:g} s")
+    row["id"] = mid
     deliver(table, row)
     return None
 
@@ -143,36 +172,67 @@ async def heard(table: Table, mid: int) -> None:
         deliver(table, row)
 
 
-def mute(table: Table, owner: str, seat: int, muted: bool) -> str | None:
-    """The creator mutes or unmutes a seat; None, or the error message for the sender."""
-    from courtcards.server.tables import dumps, hash_token
+async def mute(table: Table, owner: str, seat: int, muted: bool) -> str | None:
+    """The creator mutes or unmutes a seat (stored, then told to every connection, here and in the other
+    processes); None, or the error message for the sender."""
+    from courtcards.server.tables import hash_token
 
     if table.owner_hash is None or not hmac.compare_digest(table.owner_hash, hash_token(owner)):
         return table.error("not_owner", "only the table's creator (with its owner key) mutes seats")
     if not 0 <= seat < len(table.seats):
         return table.error("bad_message", f"there is no seat {seat}")
-    if muted:
-        table.chat.muted.add(seat)
-    else:
-        table.chat.muted.discard(seat)
-    push = dumps({"type": "muted", "seats": sorted(table.chat.muted)})
-    for conn in list(table.conns):
-        conn.push(push)
+    store = table.store
+
+    def write(conn: Connection) -> None:
+        if muted:
+            insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+            stmt = insert(chat_mutes_t).values(table_id=table.id, seat=seat, at=time.time())
+            conn.execute(stmt.on_conflict_do_nothing())
+        else:
+            conn.execute(chat_mutes_t.delete().where(chat_mutes_t.c.table_id == table.id, chat_mutes_t.c.seat == seat))
+        if store.shared:  # the other processes read the mutes again (sent at commit)
+            conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, f"U {store.node} {table.id}")))
+
+    try:
+        await store.write(write)
+    except Exception as exc:
+        log.error("table %s: a mute was not stored: %s", table.id, type(exc).__name__)
+        return table.error("server_error", "the mute could not be stored; send it again")
+    await read_mutes(table, everyone=True)
     return None
+
+
+async def read_mutes(table: Table, to: Client | None = None, everyone: bool = False) -> None:
+    """Read the table's mutes from the database; tell every connection here if they changed (or
+    ``everyone``), else ``to`` (a new connection) if any seat is muted."""
+    from courtcards.server.tables import dumps
+
+    room = table.chat
+    async with room.mutes_lock:  # reads in turn: a later read never pushes an older answer
+        try:
+            seats = await asyncio.to_thread(db.chat_mutes, table.store.engine, table.id)
+        except Exception as exc:
+            log.error("table %s: the mutes could not be read: %s", table.id, type(exc).__name__)
+            return
+        changed = set(seats) != room.muted
+        room.muted = set(seats)
+        push = dumps({"type": "muted", "seats": seats})
+        if changed or everyone:
+            for conn in list(table.conns):
+                conn.push(push)
+        elif to is not None and seats:
+            to.push(push)
 
 
 async def greet(table: Table, client: Client) -> None:
     """What a new connection is told of the chat: the mutes and its channel's last messages, read from the
     database (nothing while nobody has chatted: a client that knows no chat gets no message it does not
     know). Messages sent while they are read follow them, none twice."""
-    from courtcards.server.tables import dumps
-
     room = table.chat
-    if room.muted:
-        client.push(dumps({"type": "muted", "seats": sorted(room.muted)}))
     room.greeting[client] = []
     rows: list[dict[str, Any]] = []
     try:
+        await read_mutes(table, to=client)
         rows = await asyncio.to_thread(db.recent_chat, table.store.engine, table.id, channel(client.seat), HISTORY)
     except Exception as exc:
         log.error("table %s: the chat could not be read: %s", table.id, type(exc).__name__)

@@ -174,6 +174,8 @@ class Cluster:
                                 loop.call_soon_threadsafe(self._heard, node, rest)
                             elif kind == "M" and len(rest) == 2:  # a chat message stored there
                                 loop.call_soon_threadsafe(self._chat, rest[0], int(rest[1]))
+                            elif kind == "U" and len(rest) == 1:  # a table's chat mutes changed there
+                                loop.call_soon_threadsafe(self._mutes, rest[0])
             except Exception as exc:
                 log.error("listening for other processes failed: %s; again in 1 s", type(exc).__name__)
                 self._stop.wait(1.0)
@@ -191,6 +193,14 @@ class Cluster:
         if table is None:  # not loaded here: a connection that comes reads it with the table's chat
             return
         task = asyncio.ensure_future(chat.heard(table, mid))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _mutes(self, tid: str) -> None:
+        table = self.lobby.tables.get(tid)
+        if table is None:  # not loaded here: a connection that comes reads the mutes
+            return
+        task = asyncio.ensure_future(chat.read_mutes(table))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

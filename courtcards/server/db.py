@@ -164,6 +164,35 @@ chat_t = sa.Table(  # chat at a table: players' and spectators' channels, each m
     sa.Index("ix_cc_chat_table_channel", "table_id", "channel", "id"),
 )
 
+chat_mutes_t = sa.Table(  # the seats a table's creator muted in its chat (migration 0006)
+    "cc_chat_mutes",
+    metadata,
+    sa.Column("table_id", sa.String(16), sa.ForeignKey("cc_tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+quickplay_t = sa.Table(  # quick-play tickets: waiting, being seated, seated or failed (migration 0007)
+    "cc_quickplay",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),  # the order they came in
+    sa.Column("ticket_hash", sa.String(64), nullable=False, unique=True),  # SHA-256 of the ticket
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("account_id", sa.Integer, nullable=True),
+    sa.Column("wait", sa.Float, nullable=False),
+    sa.Column("deadline", sa.Float, nullable=False),  # time.time() at which bots fill the table
+    sa.Column("status", sa.String(8), nullable=False),  # waiting, seating, seated, failed
+    sa.Column("token_hash", sa.String(64), nullable=False),  # SHA-256 of the seat token the ticket will give
+    sa.Column("table_id", sa.String(16), nullable=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("error", sa.String(200), nullable=True),
+    sa.Column("done_at", sa.Float, nullable=True),  # when it left "waiting"
+    sa.Index("ix_cc_quickplay_queue", "status", "game", "players", "id"),
+    sa.Index("ix_cc_quickplay_deadline", "status", "deadline"),
+)
+
 NOTIFY_CHANNEL = "cc_tables"
 
 
@@ -358,6 +387,13 @@ def chat_message(engine: Engine, mid: int) -> dict[str, Any] | None:
     with engine.connect() as conn:
         row = conn.execute(sa.select(chat_t).where(chat_t.c.id == mid)).mappings().first()
     return None if row is None else dict(row)
+
+
+def chat_mutes(engine: Engine, tid: str) -> list[int]:
+    """The muted seats of a table, in order."""
+    q = sa.select(chat_mutes_t.c.seat).where(chat_mutes_t.c.table_id == tid).order_by(chat_mutes_t.c.seat)
+    with engine.connect() as conn:
+        return [int(r[0]) for r in conn.execute(q)]
 
 
 INSERT_ACTION = actions_t.insert()  # built once: its compiled form is cached

@@ -8,8 +8,10 @@ seats are played by the game's default bot. The ticket then answers with the tab
 the seat's token (the same token a join gives). Tables made here are casual and private (they are
 full when made, so a list has nothing to offer for them).
 
-The queues live in the memory of one server process: with ``--workers N`` a player is matched only
-with players whose requests reach the same process (see docs/server.md).
+The queues are kept in the database (``cc_quickplay``), so with ``--workers N`` (or several servers on one
+PostgreSQL database) every player meets every other, and a restart keeps the waiting tickets. Matching
+happens in one transaction at a time (PostgreSQL's advisory lock; SQLite's single writer): a ticket is
+claimed for one table only, and the process that claims a group makes its table (see docs/server.md).
 
 Routes under /api/quickplay.
 """
@@ -17,18 +19,24 @@ Routes under /api/quickplay.
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
+import hmac
 import logging
 import secrets
 import time
-from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar
 
+import sqlalchemy as sa
 from fastapi import APIRouter, Request
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from sqlalchemy.engine import Connection
 
 from courtcards.bots.base import default_bot_kind
 from courtcards.core.game import game_names, get_game
 from courtcards.server import players as players_api
+from courtcards.server.db import quickplay_t
 from courtcards.server.guards import RateLimits
 from courtcards.server.tables import ApiError, Lobby, Settings, hash_token
 from courtcards.server.text import checked_text
@@ -36,9 +44,10 @@ from courtcards.server.text import checked_text
 log = logging.getLogger("courtcards.server")
 
 router = APIRouter()
+T = TypeVar("T")
 
 MAX_WAIT = 300.0  # seconds a player may choose to wait for people before bots fill the table
-MAX_WAITERS = 1000  # players waiting in all queues of one process
+MAX_WAITERS = 1000  # players waiting in all queues of the site
 KEEP_ANSWER = 600.0  # seconds a seated ticket still answers with its table
 
 Ticket = Annotated[str, StringConstraints(min_length=1, max_length=128)]
@@ -76,38 +85,96 @@ class Entered(QueueStatus):
     ticket: str = Field(description="Ask with it (POST /api/quickplay/ticket) until seated; shown once.")
 
 
-@dataclass(eq=False)
-class Waiter:
-    key: tuple[str, int]
-    name: str | None
-    account_id: int | None
-    wait: float
-    deadline: float  # time.monotonic() at which bots fill the table
-    timer: asyncio.TimerHandle | None = None
-    table: dict[str, Any] | None = None
-    seat: int | None = None
-    token: str | None = None
-    error: str | None = None
-    done_at: float = 0.0  # monotonic time it was seated (or failed)
+LOCK_KEY = 0x63635150  # PostgreSQL advisory lock: one quick-play transaction at a time on the site
+SWEEP = 1.0  # seconds between two looks for expired waits, old answers and stalled seatings
+STALLED = 60.0  # seconds after which a group claimed by a process that stopped is told it failed
+
+
+def seat_token(ticket: str) -> str:
+    """The seat token a ticket gives once seated: derived from the ticket, so any process that is asked
+    with the ticket answers it, and the database holds only its SHA-256 (as for every seat)."""
+    mac = hmac.new(ticket.encode(), b"courtcards quick-play seat", hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+
+
+Row = dict[str, Any]
 
 
 class QuickPlay:
-    """The queues of one process, and the answers of its recently seated tickets."""
+    """The queues, kept in the database (``cc_quickplay``): every process on one database matches the same
+    queues. A transaction that changes them holds PostgreSQL's advisory lock ``LOCK_KEY`` (on SQLite, one
+    process, the writer thread runs one at a time), so a ticket is claimed for one table only; the process
+    that claims a group makes its table."""
 
     def __init__(self, lobby: Lobby, max_waiters: int = MAX_WAITERS) -> None:
         self.lobby = lobby
+        self.store = lobby.store
         self.max_waiters = max_waiters
-        self.queues: dict[tuple[str, int], list[Waiter]] = {}
-        self.tickets: dict[str, Waiter] = {}  # SHA-256 of the ticket -> its waiter
-        self.lock = asyncio.Lock()
+        self._timers: set[asyncio.TimerHandle] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
 
-    def waiting(self) -> int:
-        return sum(len(q) for q in self.queues.values())
+    # -- the database ---------------------------------------------------------------------
+    async def _tx(self, fn: Callable[[Connection], T]) -> T:
+        """``fn`` in one transaction: PostgreSQL's under the advisory lock, in a thread; SQLite's through the
+        store's writer (one process, one writer)."""
+        if not self.store.shared:
+            return await self.store.write(fn)
 
+        def run() -> T:
+            with self.store.engine.begin() as conn:
+                conn.execute(sa.select(sa.func.pg_advisory_xact_lock(LOCK_KEY)))
+                return fn(conn)
+
+        return await asyncio.to_thread(run)
+
+    def waiting(self, key: tuple[str, int] | None = None) -> int:
+        """Players waiting (in one queue, or in all)."""
+        q = sa.select(sa.func.count()).select_from(quickplay_t).where(quickplay_t.c.status == "waiting")
+        if key is not None:
+            q = q.where(quickplay_t.c.game == key[0], quickplay_t.c.players == key[1])
+        with self.store.engine.connect() as conn:
+            return int(conn.execute(q).scalar_one())
+
+    def _read(self, digest: str) -> Row | None:
+        with self.store.engine.connect() as conn:
+            row = conn.execute(sa.select(quickplay_t).where(quickplay_t.c.ticket_hash == digest)).mappings().first()
+        if row is None or (
+            row["done_at"] is not None and row["status"] != "seating" and row["done_at"] < time.time() - KEEP_ANSWER
+        ):
+            return None
+        return dict(row)
+
+    @staticmethod
+    def _claim(conn: Connection, key: tuple[str, int], now: float, first: int | None) -> list[list[Row]]:
+        """Take the groups this queue seats now out of "waiting": a full table's worth (first come, first
+        seated), else a waiter whose wait ran out (``first``, or the oldest expired) with whoever else waits."""
+        game, players = key
+        q = (
+            sa.select(quickplay_t)
+            .where(quickplay_t.c.status == "waiting", quickplay_t.c.game == game, quickplay_t.c.players == players)
+            .order_by(quickplay_t.c.id)
+        )
+        queue = [dict(r) for r in conn.execute(q).mappings()]
+        groups: list[list[Row]] = []
+        while queue:
+            if len(queue) >= players:
+                group = queue[:players]
+            else:
+                lead = next((r for r in queue if r["id"] == first or r["deadline"] <= now), None)
+                if lead is None:
+                    break
+                group = [lead, *[r for r in queue if r is not lead]][:players]
+            ids = [r["id"] for r in group]
+            conn.execute(sa.update(quickplay_t).where(quickplay_t.c.id.in_(ids)).values(status="seating", done_at=now))
+            groups.append(group)
+            queue = [r for r in queue if r["id"] not in ids]
+        return groups
+
+    # -- requests ----------------------------------------------------------------------------
     async def enter(
         self, game: str, players: int, wait: float, name: str | None, account_id: int | None
-    ) -> tuple[str, Waiter]:
+    ) -> tuple[str, Row]:
         """A new ticket in the queue of (game, players); seated at once if the queue is full."""
         if game not in game_names():
             raise ApiError(404, "unknown_game", f"there is no game {game[:32]!r} (GET /api/games lists them)")
@@ -118,121 +185,208 @@ class QuickPlay:
             )
         if not 0 <= wait <= MAX_WAIT:  # NaN is refused too
             raise ApiError(422, "bad_wait", f"wait must be 0 to {MAX_WAIT:g} seconds, not {wait:g}")
-        self.forget_old()
         key = (g.name, players)
-        async with self.lock:
-            queue = self.queues.setdefault(key, [])
-            if account_id is not None and any(w.account_id == account_id for w in queue):
-                raise ApiError(409, "already_waiting", "this account waits in this queue already")
-            if self.waiting() >= self.max_waiters:
-                raise ApiError(503, "queue_full", "too many players are waiting; try again soon")
-            ticket = secrets.token_urlsafe(24)
-            waiter = Waiter(key, name, account_id, wait, time.monotonic() + wait)
-            self.tickets[hash_token(ticket)] = waiter
-            queue.append(waiter)
-            if len(queue) >= players:
-                await self._seat(queue[:players])
-            elif wait == 0:
-                await self._seat([waiter, *[w for w in queue if w is not waiter]][:players])
-            else:
-                waiter.timer = asyncio.get_running_loop().call_later(wait, self._expired, waiter)
-        return ticket, waiter
-
-    def find(self, ticket: str) -> Waiter:
-        waiter = self.tickets.get(hash_token(ticket))
-        if waiter is None:
-            raise ApiError(404, "unknown_ticket", "this ticket waits in no queue (it may have expired)")
-        return waiter
-
-    async def leave(self, ticket: str) -> Waiter:
-        """Take a waiting ticket out of its queue (409 once it is seated)."""
-        async with self.lock:
-            waiter = self.find(ticket)
-            if waiter.table is not None:
-                raise ApiError(409, "already_seated", "this ticket has a seat already: play or leave the table")
-            self._remove(waiter)
-            self.tickets.pop(hash_token(ticket), None)
-            return waiter
-
-    def status(self, waiter: Waiter) -> dict[str, Any]:
-        game, players = waiter.key
-        seated = waiter.table is not None
-        return {
-            "status": "seated" if seated else "failed" if waiter.error is not None else "waiting",
-            "game": game,
+        ticket = secrets.token_urlsafe(24)
+        now = time.time()
+        row: Row = {
+            "ticket_hash": hash_token(ticket),
+            "game": g.name,
             "players": players,
-            "waiting": len(self.queues.get(waiter.key, [])),
-            "wait_left": 0.0 if waiter.done_at else max(0.0, round(waiter.deadline - time.monotonic(), 1)),
-            "table": waiter.table,
-            "seat": waiter.seat,
-            "token": waiter.token,
-            "error": waiter.error,
+            "name": name,
+            "account_id": account_id,
+            "wait": wait,
+            "deadline": now + wait,
+            "status": "waiting",
+            "token_hash": hash_token(seat_token(ticket)),
+        }
+        limit = self.max_waiters
+
+        def write(conn: Connection) -> str | list[list[Row]]:
+            waiting = quickplay_t.c.status == "waiting"
+            if account_id is not None:
+                mine = sa.select(quickplay_t.c.id).where(
+                    waiting,
+                    quickplay_t.c.game == key[0],
+                    quickplay_t.c.players == players,
+                    quickplay_t.c.account_id == account_id,
+                )
+                if conn.execute(mine).first() is not None:
+                    return "already_waiting"
+            if conn.execute(sa.select(sa.func.count()).select_from(quickplay_t).where(waiting)).scalar_one() >= limit:
+                return "queue_full"
+            pk = conn.execute(quickplay_t.insert().values(row)).inserted_primary_key
+            assert pk is not None
+            return self._claim(conn, key, now, int(pk[0]) if wait == 0 else None)
+
+        got = await self._tx(write)
+        if got == "already_waiting":
+            raise ApiError(409, "already_waiting", "this account waits in this queue already")
+        if got == "queue_full":
+            raise ApiError(503, "queue_full", "too many players are waiting; try again soon")
+        assert not isinstance(got, str)
+        for group in got:
+            await self._seat(group)
+        if wait > 0:  # bots fill the table when the wait runs out (the sweep, if this process stops first)
+            timer = asyncio.get_running_loop().call_later(wait + 0.01, self._expired, key)
+            self._timers.add(timer)
+        mine = await asyncio.to_thread(self._read, row["ticket_hash"])
+        return ticket, mine or {**row, "status": "failed", "error": "the ticket was lost"}
+
+    async def find(self, ticket: str) -> Row:
+        row = await asyncio.to_thread(self._read, hash_token(ticket))
+        if row is None:
+            raise ApiError(404, "unknown_ticket", "this ticket waits in no queue (it may have expired)")
+        return row
+
+    async def leave(self, ticket: str) -> Row:
+        """Take a waiting ticket out of its queue (409 once it is seated)."""
+        digest = hash_token(ticket)
+
+        def write(conn: Connection) -> Row | None:
+            row = conn.execute(sa.select(quickplay_t).where(quickplay_t.c.ticket_hash == digest)).mappings().first()
+            if row is None or row["status"] != "waiting":
+                return None if row is None else dict(row)
+            conn.execute(quickplay_t.delete().where(quickplay_t.c.id == row["id"]))
+            return {**row, "status": "left"}
+
+        row = await self._tx(write)
+        if row is None:
+            raise ApiError(404, "unknown_ticket", "this ticket waits in no queue (it may have expired)")
+        if row["status"] != "left":
+            raise ApiError(409, "already_seated", "this ticket has a seat already: play or leave the table")
+        return row
+
+    async def status(self, row: Row, ticket: str) -> dict[str, Any]:
+        key = (row["game"], row["players"])
+        seated = row["status"] == "seated"
+        table: dict[str, Any] | None = None
+        if seated:
+            found = await self.lobby.get(row["table_id"])
+            table = found.info()
+        waiting = await asyncio.to_thread(self.waiting, key)
+        return {
+            "status": "waiting" if row["status"] == "seating" else row["status"],
+            "game": key[0],
+            "players": key[1],
+            "waiting": waiting,
+            "wait_left": max(0.0, round(row["deadline"] - time.time(), 1)) if row["status"] == "waiting" else 0.0,
+            "table": table,
+            "seat": row["seat"] if seated else None,
+            "token": seat_token(ticket) if seated else None,
+            "error": row.get("error"),
         }
 
-    def forget_old(self) -> None:
-        """Drop the answers of tickets seated (or failed) long ago."""
-        old = time.monotonic() - KEEP_ANSWER
-        for digest in [d for d, w in self.tickets.items() if w.done_at and w.done_at < old]:
-            del self.tickets[digest]
+    # -- life ------------------------------------------------------------------------------
+    def start(self) -> None:
+        self._sweeper = asyncio.create_task(self._sweep_loop(), name="quickplay")
 
     def close(self) -> None:
-        for queue in self.queues.values():
-            for w in queue:
-                if w.timer is not None:
-                    w.timer.cancel()
+        for timer in self._timers:
+            timer.cancel()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for task in self._tasks:
             task.cancel()
 
     # -- seating ------------------------------------------------------------------------
-    def _expired(self, waiter: Waiter) -> None:
-        task = asyncio.ensure_future(self._fill(waiter))
+    def _expired(self, key: tuple[str, int]) -> None:
+        self._timers = {t for t in self._timers if not t.cancelled() and t.when() > asyncio.get_running_loop().time()}
+        task = asyncio.ensure_future(self._fill([key]))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _fill(self, waiter: Waiter) -> None:
-        """The waiter's wait ran out: seat them with the others waiting (oldest first), bots in the rest."""
-        async with self.lock:
-            queue = self.queues.get(waiter.key, [])
-            if waiter not in queue:  # seated or gone meanwhile
-                return
-            others = [w for w in queue if w is not waiter]
-            await self._seat([waiter, *others][: waiter.key[1]])
+    async def _fill(self, keys: list[tuple[str, int]]) -> None:
+        """Seat the waiters of these queues whose wait ran out: with the others waiting (oldest first),
+        bots in the rest."""
+        now = time.time()
 
-    def _remove(self, waiter: Waiter) -> None:
-        queue = self.queues.get(waiter.key)
-        if queue is not None and waiter in queue:
-            queue.remove(waiter)
-            if not queue:
-                del self.queues[waiter.key]
-        if waiter.timer is not None:
-            waiter.timer.cancel()
-            waiter.timer = None
+        def write(conn: Connection) -> list[list[Row]]:
+            return [group for key in keys for group in self._claim(conn, key, now, None)]
 
-    async def _seat(self, group: list[Waiter]) -> None:
-        """A new table: the group's players in the first seats (in queue order), bots in the rest.
-        Called with the lock held."""
-        game, players = group[0].key
-        for w in group:
-            self._remove(w)
+        try:
+            groups = await self._tx(write)
+        except Exception as exc:
+            log.error("quick play: the queues could not be read: %s", type(exc).__name__)
+            return
+        for group in groups:
+            await self._seat(group)
+
+    def _due(self) -> tuple[list[tuple[str, int]], bool]:
+        """Queues with an expired wait, and whether there is housekeeping (read only: the writes, if any,
+        go through ``_tx``)."""
+        now = time.time()
+        status, done_at = quickplay_t.c.status, quickplay_t.c.done_at
+        with self.store.engine.connect() as conn:
+            due = sa.select(quickplay_t.c.game, quickplay_t.c.players).where(
+                status == "waiting", quickplay_t.c.deadline <= now
+            )
+            keys = [(r[0], int(r[1])) for r in conn.execute(due.distinct())]
+            chores = sa.select(quickplay_t.c.id).where(
+                sa.or_(
+                    sa.and_(status.in_(["seated", "failed"]), done_at < now - KEEP_ANSWER),
+                    sa.and_(status == "seating", done_at < now - STALLED),
+                )
+            )
+            return keys, conn.execute(chores.limit(1)).first() is not None
+
+    @staticmethod
+    def _chores(conn: Connection) -> None:
+        """Old answers go; groups claimed by a process that stopped before making their table fail."""
+        now = time.time()
+        status, done_at = quickplay_t.c.status, quickplay_t.c.done_at
+        conn.execute(quickplay_t.delete().where(status.in_(["seated", "failed"]), done_at < now - KEEP_ANSWER))
+        conn.execute(
+            sa.update(quickplay_t)
+            .where(status == "seating", done_at < now - STALLED)
+            .values(status="failed", error="no table could be made: the server stopped; try again", done_at=now)
+        )
+
+    async def _sweep_loop(self) -> None:
+        """Waits that ran out while no process timed them (the one that took the ticket stopped)."""
+        while True:
+            await asyncio.sleep(SWEEP)
+            try:
+                keys, chores = await asyncio.to_thread(self._due)
+                if chores:
+                    await self._tx(self._chores)
+                if keys:
+                    await self._fill(keys)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.error("quick play: the sweep failed: %s", type(exc).__name__)
+
+    async def _seat(self, group: list[Row]) -> None:
+        """A new table: the group's players in the first seats (in the order claimed), bots in the rest."""
+        game, players = group[0]["game"], group[0]["players"]
         bot = default_bot_kind(game)
         seats: list[dict[str, Any]] = [{"type": "human"} for _ in group]
         seats += [{"type": "bot", "bot": bot} for _ in range(players - len(group))]
-        now = time.monotonic()
+        done: list[tuple[int, dict[str, Any]]] = []
         try:
             table = await self.lobby.create(game, players, {}, None, seats, None, Settings(), private=True)
             for i, w in enumerate(group):
-                seat, token, table = await self.lobby.join(table.id, i, w.name, w.account_id)
-                w.seat, w.token = seat, token
+                seat, _, table = await self.lobby.join(table.id, i, w["name"], w["account_id"], w["token_hash"])
+                done.append((w["id"], {"status": "seated", "table_id": table.id, "seat": seat}))
         except Exception as exc:  # the waiters are out of the queue: each is told, none waits forever
             why = exc.message if isinstance(exc, ApiError) else "the server could not store it; try again"
             log.error("quick play: no table for %s, %d players: %s", game, players, type(exc).__name__)
-            for w in group:
-                w.error, w.done_at = f"no table could be made: {why}", now
+            error = f"no table could be made: {why}"[:200]
+            done = [(w["id"], {"status": "failed", "error": error}) for w in group]
+            table = None
+        now = time.time()
+
+        def write(conn: Connection) -> None:
+            for wid, values in done:
+                conn.execute(sa.update(quickplay_t).where(quickplay_t.c.id == wid).values(done_at=now, **values))
+
+        try:
+            await self._tx(write)
+        except Exception as exc:
+            log.error("quick play: the seated tickets could not be stored: %s", type(exc).__name__)
             return
-        info = table.info()
-        for w in group:
-            w.table, w.done_at = info, now
-        log.info("quick play: table %s seats %d players and %d bots", table.id, len(group), players - len(group))
+        if table is not None:
+            log.info("quick play: table %s seats %d players and %d bots", table.id, len(group), players - len(group))
 
 
 def _quickplay(request: Request) -> QuickPlay:
@@ -248,10 +402,8 @@ async def enter_queue(body: EnterQueue, request: Request) -> dict[str, Any]:
     await rates.check("join", players_api._address(request))
     account = await players_api.acting_account(request)
     qp = _quickplay(request)
-    ticket, waiter = await qp.enter(
-        body.game, body.players, body.wait, body.name, None if account is None else account.id
-    )
-    return {"ticket": ticket, **qp.status(waiter)}
+    ticket, row = await qp.enter(body.game, body.players, body.wait, body.name, None if account is None else account.id)
+    return {"ticket": ticket, **await qp.status(row, ticket)}
 
 
 @router.post("/api/quickplay/ticket", tags=["quick play"], response_model=QueueStatus)
@@ -261,13 +413,12 @@ async def ticket_status(body: TicketBody, request: Request) -> dict[str, Any]:
     rates: RateLimits = request.app.state.rates
     await rates.check("read", players_api._address(request))
     qp = _quickplay(request)
-    qp.forget_old()
-    return qp.status(qp.find(body.ticket))
+    return await qp.status(await qp.find(body.ticket), body.ticket)
 
 
 @router.post("/api/quickplay/leave", tags=["quick play"], response_model=QueueStatus)
 async def leave_queue(body: TicketBody, request: Request) -> dict[str, Any]:
     """Stop waiting: the ticket leaves its queue (409 once it is seated)."""
     qp = _quickplay(request)
-    waiter = await qp.leave(body.ticket)
-    return {**qp.status(waiter), "status": "left"}
+    row = await qp.leave(body.ticket)
+    return await qp.status(row, body.ticket)

@@ -1298,8 +1298,15 @@ class Lobby:
         return await asyncio.to_thread(read)
 
     async def join(
-        self, table_id: str, seat_no: int | None, name: str | None, account_id: int | None = None
+        self,
+        table_id: str,
+        seat_no: int | None,
+        name: str | None,
+        account_id: int | None = None,
+        token_hash: str | None = None,
     ) -> tuple[int, str, Table]:
+        """Take a seat: (seat, its new token, the table). With ``token_hash`` the seat takes the token whose
+        SHA-256 that is (quick play: the ticket's holder knows it) and the token returned is empty."""
         table = await self.get(table_id)
         async with table.lock:
             if seat_no is None:
@@ -1317,8 +1324,8 @@ class Lobby:
                     raise ApiError(409, "not_a_human_seat", f"seat {seat_no} is played by a bot")
                 if seat.taken:
                     raise ApiError(409, "seat_taken", f"seat {seat_no} is already taken")
-            token = secrets.token_urlsafe(24)
-            digest = hash_token(token)
+            token = "" if token_hash is not None else secrets.token_urlsafe(24)
+            digest = token_hash or hash_token(token)
             seat_name = clean_text(name or "").strip()[:64] or None
             tid, sno = table.id, seat.seat
             full = all(s.taken for s in table.seats if s.seat != sno)
