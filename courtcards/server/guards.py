@@ -79,7 +79,11 @@ class DatabaseStorage(storage.Storage, storage.MovingWindowSupport):
     """A ``limits`` storage in the shared PostgreSQL database, so that with several server processes an
     address gets the site's rate, not N times it. One row per hit (``cc_rate_hits``); each hit takes a
     transaction-scoped advisory lock on its key, so processes count one at a time per key. Serves the
-    moving-window strategy (the in-memory storage's, used with one process)."""
+    moving-window strategy (the in-memory storage's, used with one process).
+
+    It cannot deadlock: a hit holds one advisory lock (its key's) and only counts and inserts rows, so
+    it never waits for a row another transaction holds; old rows are deleted by the sweep alone, one
+    sweep at a time, which holds no key's lock."""
 
     def __init__(self, engine: Engine, horizon: float = 86400.0) -> None:
         super().__init__()
@@ -97,8 +101,9 @@ class DatabaseStorage(storage.Storage, storage.MovingWindowSupport):
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(sa.select(sa.func.pg_advisory_xact_lock(sa.func.hashtext(key))))
-            conn.execute(rate_hits_t.delete().where(rate_hits_t.c.key == key, rate_hits_t.c.at <= now - expiry))
-            count = conn.execute(sa.select(sa.func.count()).where(rate_hits_t.c.key == key)).scalar_one()
+            count = conn.execute(
+                sa.select(sa.func.count()).where(rate_hits_t.c.key == key, rate_hits_t.c.at > now - expiry)
+            ).scalar_one()
             if count + amount > limit:
                 return False
             conn.execute(rate_hits_t.insert(), [{"key": key, "at": now}] * amount)
