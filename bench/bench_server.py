@@ -10,8 +10,12 @@ until the time is up. Latency is from sending an action to receiving the state
 that contains it on the same socket (the server commits to the database before
 it pushes). Server CPU per action is the servers' CPU time (from /proc) over the
 measured actions. ``--kill`` then kill -9s the first server: its clients
-reconnect to the others, and the recovery time is from the kill until every
-table that was on it has moved on.
+reconnect to the others (a seat whose action was not answered sends it again, as
+the browser does), and the recovery time is from the kill until every table that
+was on it has moved on; the acknowledgement waits during the fault are the times
+from sending an action to its update for every action answered after the kill.
+``--bots N`` makes N seats of each table bots (played by the lease holder), so the
+takeover of a dead process's leases is measured too.
 
     python bench/bench_server.py --tables 200 --duration 20
     python bench/bench_server.py --postgres --compare --think 0.5 --kill   # 1 vs 2 processes, recovery
@@ -43,7 +47,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 PROFILED = """
 import cProfile, sys
@@ -94,6 +98,10 @@ class Stats:
         self.recovered: dict[str, float] = {}  # table -> seconds from the kill to its next version
         self.dropped: set[str] = set()  # seat tokens whose socket was on it
         self.served: dict[str, float] = {}  # token -> seconds from the kill to its first state from another server
+        self.seen: dict[str, int] = {}  # table -> the newest version its sockets got before the kill
+        self.fault = False  # from the kill until every table moved on (or the wait ran out)
+        self.fault_waits: list[tuple[bool, float]] = []  # (table was on the killed server, send -> update) then
+        self.failed = 0  # seats that stopped on an error after the kill
         self.stop = 0.0
         self.ready = 0  # sockets that got their first state
 
@@ -127,11 +135,12 @@ async def play_seat(
     first: asyncio.Event,
 ) -> bool:
     at = home
+    sent: tuple[int, float, str] | None = None  # version, when first sent, action: until its update comes
     while True:
         url = bases[at].replace("http", "ws", 1) + f"/ws/tables/{table}?token={token}"
         try:
             async with connect(url, max_size=None, ping_interval=None, compression=None) as ws:
-                sent: tuple[int, float] | None = None
+                fresh = True  # the connection's first state: an action not answered is sent again
                 async for raw in ws:
                     assert isinstance(raw, str)
                     if raw.startswith('{"type":"error"'):
@@ -145,30 +154,44 @@ async def play_seat(
                     if not first.is_set():
                         first.set()
                         stats.ready += 1
-                    if (
-                        stats.killed is not None
-                        and table in stats.on_dead
+                    if stats.killed is None:
+                        stats.seen[table] = max(version, stats.seen.get(table, 0))
+                    elif (
+                        table in stats.on_dead
                         and table not in stats.recovered
                         and bases[at] != stats.dead
-                        and sent is not None
-                        and version > sent[0]
+                        and not fresh  # (a move stored but not pushed before the kill is not moving on)
+                        and version > stats.seen.get(table, 0)
                     ):
                         stats.recovered[table] = time.time() - stats.killed
                     if sent is not None and version > sent[0]:
+                        wait = time.perf_counter() - sent[1]
                         if stats.measuring:
-                            stats.latencies.append(time.perf_counter() - sent[1])
+                            stats.latencies.append(wait)
+                        if stats.fault:
+                            stats.fault_waits.append((table in stats.on_dead, wait))
                         sent = None
+                    elif fresh and sent is not None and version == sent[0]:  # its answer was lost: again
+                        await ws.send(json.dumps({"type": "action", "action": sent[2], "version": sent[0]}))
+                    fresh = False
                     if finished or time.time() > stats.stop:
                         return finished
                     if legal and sent is None:
                         if think > 0:
                             await asyncio.sleep(think_time(rng, think))
                         action = rng.choice(legal)
-                        sent = (version, time.perf_counter())
+                        sent = (version, time.perf_counter(), action)
                         await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
-        except (OSError, ConnectionClosed):
+        except (OSError, ConnectionClosed, InvalidStatus) as exc:
             if stats.killed is None or len(bases) == 1:
                 raise
+            if isinstance(exc, InvalidStatus):  # refused (a cap, a table not loadable yet): again shortly
+                code = f"handshake {exc.response.status_code}"
+                stats.refused[code] = stats.refused.get(code, 0) + 1
+                if time.time() > stats.stop:
+                    return False
+                await asyncio.sleep(0.2)
+                continue
             if bases[at] == stats.dead:
                 stats.on_dead.add(table)
                 stats.dropped.add(token)
@@ -217,11 +240,11 @@ async def table_slot(
         "preset": args.preset,
         "bot_delay": 0,
         "seed": rng.randrange(2**62),
-        "seats": [{"type": "human"}] * args.players,
+        "seats": [{"type": "human"}] * (args.players - args.bots) + [{"type": "bot", "bot": args.bot}] * args.bots,
         "private": False,
     }
     while time.time() < stats.stop and stats.killed is None:
-        tid, tokens = await new_table(client, bases[home], body, args.players, gate)
+        tid, tokens = await new_table(client, bases[home], body, args.players - args.bots, gate)
         body["seed"] = rng.randrange(2**62)
         firsts = [asyncio.Event() for _ in tokens]
         seats = [
@@ -313,7 +336,7 @@ async def run(
         tasks = [
             asyncio.create_task(table_slot(bases, i, args, stats, client, gate, connected)) for i in range(args.tables)
         ]
-        while stats.ready < args.tables * args.players and time.perf_counter() - setup < 600:
+        while stats.ready < args.tables * (args.players - args.bots) and time.perf_counter() - setup < 600:
             await asyncio.sleep(0.2)
             if any(t.done() and t.exception() for t in tasks):
                 break
@@ -328,16 +351,18 @@ async def run(
         if args.kill and len(bases) > 1:
             stats.dead = bases[0]
             stats.killed = time.time()
+            stats.fault = True
             procs[0].send_signal(signal.SIGKILL)
             end = time.time() + KILL_WAIT
             while time.time() < end and (
                 not stats.on_dead or len(stats.recovered) < len(stats.on_dead) or len(stats.served) < len(stats.dropped)
             ):
                 await asyncio.sleep(0.1)
+            stats.fault = False
             stats.stop = time.time()
         results = await asyncio.gather(*tasks, return_exceptions=True)
     failed = [r for r in results if isinstance(r, BaseException)]
-    if failed and stats.killed is None:
+    if failed:
         print(f"{len(failed)} table slots failed, e.g. {failed[0]!r}")
     return stats, cpu, setup
 
@@ -417,6 +442,12 @@ def start_servers(
                     "none",
                     "--rate-rematch",
                     "none",
+                    "--rate-read",
+                    "none",
+                    "--max-connections",
+                    "0",
+                    "--max-inflight",
+                    "0",
                     "--lease-ttl",
                     str(args.lease_ttl),
                 ]
@@ -507,7 +538,17 @@ def measure(args: argparse.Namespace, url: str | None, case: Case, tmp: Path, db
                 f"median {statistics.median(rec):.2f} s, all by {rec[-1]:.2f} s after the kill"
             )
         if len(rec) < len(stats.on_dead) or len(back) < len(stats.dropped):
-            print(f"  not all within {KILL_WAIT} s")
+            print(f"  not all within {KILL_WAIT} s: {len(stats.on_dead) - len(rec)} tables did not move on")
+        for on_dead, label in ((True, "tables of the killed process"), (False, "the other tables")):
+            waits = sorted(w for d, w in stats.fault_waits if d == on_dead)
+            if waits:
+                k = len(waits)
+                print(
+                    f"  acknowledgement waits of the actions answered after the kill until then, {label}: {k}, "
+                    f"median {statistics.median(waits):.2f} s, p99 {waits[min(k - 1, int(0.99 * k))]:.2f} s, "
+                    f"max {waits[-1]:.2f} s, over 1 s: {sum(w > 1 for w in waits)}, "
+                    f"over 3 s: {sum(w > 3 for w in waits)}"
+                )
     if stats.refused:
         print(f"refused: {stats.refused}")
     return out
@@ -550,6 +591,8 @@ def main() -> int:
     )
     p.add_argument("--game", default="rank")
     p.add_argument("--players", type=int, default=4)
+    p.add_argument("--bots", type=int, default=0, help="Seats of each table played by bots (default 0).")
+    p.add_argument("--bot", default="greedy", help="The bots' kind (default greedy).")
     p.add_argument("--preset", default=None)
     p.add_argument("--ws", default="auto", help="The server's uvicorn WebSocket implementation.")
     p.add_argument("--profile", metavar="FILE", help="Run the server under cProfile, writing FILE.")
@@ -568,6 +611,8 @@ def main() -> int:
     args = p.parse_args()
     if not 1 <= args.tables <= 1000 or not 0 < args.duration <= 600 or not 1 <= args.processes <= 8:
         p.error("--tables must be 1..1000, --duration at most 600 s, --processes 1..8")
+    if not 0 <= args.bots < args.players:
+        p.error("--bots must leave at least one human seat")
     if args.figures and not args.postgres:
         p.error("--figures needs --postgres (each measurement gets its own database)")
     tmp = Path(tempfile.mkdtemp(prefix="cc-bench-"))
