@@ -12,6 +12,15 @@ Bots, stand-ins and time limits must be played by one process per table: the
 holder of the table's lease row (``cc_leases``: owner, expiry), renewed every
 ``ttl / 3`` seconds. A process that dies stops renewing; within ``ttl`` its leases
 expire and another process takes them (loading the table if nobody asked for it).
+
+Faster than the ttl: each process holds a session-level advisory lock naming itself
+(``pg_try_advisory_lock(NODE_LOCK, hashtext(node))``) on its listening connection.
+When the process dies its connections close and PostgreSQL releases the lock at
+once; the others look at ``pg_locks`` every ``WATCH`` seconds, and a process they
+saw alive whose lock is gone has its leases expired (``expires = 0``), so they are
+taken at once through the usual conditional upsert. The lease row stays the one
+truth: a process that only lost its connection keeps renewing its rows until
+another took them, and then stops playing those bots as for any lost lease.
 """
 
 from __future__ import annotations
@@ -21,7 +30,9 @@ import contextlib
 import logging
 import threading
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -35,6 +46,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("courtcards.server")
 
+NODE_LOCK = 0x63634E44  # advisory locks (NODE_LOCK, hashtext(node)): held by each live process
+WATCH = 0.5  # seconds between looks at which processes hold their lock
+TAKE_AT_ONCE = 16  # orphaned tables loaded and taken at once
+REBALANCE_STEP = (50, 0.2)  # when a process starts: sockets asked to reconnect at a time, and seconds between
+REBALANCE_REASON = "rebalancing: another server process started; reconnect"
+
 
 class Cluster:
     def __init__(self, store: Store, lobby: Lobby, ttl: float) -> None:
@@ -44,11 +61,22 @@ class Cluster:
         self.ttl = ttl
         self.node = store.node
         self._task: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._pending: set[str] = set()
         self._owning: set[str] = set()
+        self._leased: set[str] = set()  # tables whose lease own() took (a new table is owned before that)
         self._tasks: set[asyncio.Future[None]] = set()
+        self._wake: asyncio.Event | None = None  # set: renew and take free leases now
+        self._seen: set[int] = set()  # the lock keys of the other processes seen alive
+        self.locked = False  # this process holds its own lock (on the listening connection)
+        self._own_key: int | None = None  # that lock's objid in pg_locks
+        self._looked = False  # the first look finds the processes already there: none "appeared"
+        self.rebalance = True  # when another process starts, ask a share of this one's sockets to reconnect
+        self.rebalanced = 0  # sockets asked to
+        # renewals and watches on threads of their own: never queued behind table loads in a burst
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="courtcards-leases")
 
     # -- leases -------------------------------------------------------------------
     def _acquire(self, tid: str) -> bool:
@@ -82,7 +110,7 @@ class Cluster:
                     sa.select(leases_t.c.table_id)
                     .join(tables_t, tables_t.c.id == leases_t.c.table_id)
                     .where(leases_t.c.expires < now, tables_t.c.finished.is_(False))
-                    .limit(100)
+                    .limit(1000)
                 )
             ]
             if waiting:
@@ -95,6 +123,78 @@ class Cluster:
     def _release(self, tids: list[str]) -> None:
         with self.store.engine.begin() as conn:
             conn.execute(leases_t.delete().where(leases_t.c.owner == self.node, leases_t.c.table_id.in_(tids)))
+
+    def _watch(self) -> tuple[list[tuple[str, int]], int, int]:
+        """Expire the leases of the processes seen alive before whose lock is gone (they died: their
+        database session closed); ((process, leases freed) for each, processes that appeared since the
+        last look, processes alive besides this one)."""
+        now = time.time()
+        with self.store.engine.begin() as conn:
+            live = {
+                int(r[0])
+                for r in conn.execute(
+                    sa.text(
+                        "SELECT objid FROM pg_locks WHERE locktype = 'advisory' AND classid = :k AND objsubid = 2 "
+                        "AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+                    ),
+                    {"k": NODE_LOCK},
+                )
+            }
+            if self._own_key is not None:
+                live.discard(self._own_key)
+            appeared = len(live - self._seen) if self._looked else 0
+            self._looked = True
+            self._seen |= live
+            owners = conn.execute(
+                sa.select(leases_t.c.owner, sa.func.hashtext(leases_t.c.owner))
+                .where(leases_t.c.owner != self.node, leases_t.c.expires >= now)
+                .distinct()
+            ).all()
+            dead = [owner for owner, h in owners if (h & 0xFFFFFFFF) in self._seen and (h & 0xFFFFFFFF) not in live]
+            freed = []
+            for owner in dead:
+                n = conn.execute(
+                    leases_t.update().where(leases_t.c.owner == owner, leases_t.c.expires >= now).values(expires=0.0)
+                ).rowcount
+                freed.append((owner, int(n)))
+        return freed, appeared, len(live)
+
+    async def _watch_loop(self) -> None:
+        while True:
+            try:
+                if self.locked:  # (before this process holds its own lock it takes no lease from others)
+                    freed, appeared, others = await asyncio.get_running_loop().run_in_executor(self._pool, self._watch)
+                    if appeared and self.rebalance:
+                        self._spawn(self._rebalance(others + 1))
+                    for owner, n in freed:
+                        log.warning("process %s stopped (its database session closed): %d leases freed", owner, n)
+                    if freed and self._wake is not None:
+                        self._wake.set()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.error("watching the other processes failed: %s", type(exc).__name__)
+            await asyncio.sleep(WATCH)
+
+    async def _rebalance(self, processes: int) -> None:
+        """Another process started (or came back): ask 1/``processes`` of this process's sockets to reconnect
+        (closed with 4408 and ``REBALANCE_REASON``; the browser reconnects within a second, and a proxy or
+        the kernel sends about 1/``processes`` of them to each process), a few at a time."""
+        conns = [c for t in list(self.lobby.tables.values()) for c in sorted(t.conns, key=id) if not c.closed]
+        chosen = conns[::processes][: len(conns) // processes]
+        log.info("a server process started: %d of %d sockets asked to reconnect", len(chosen), len(conns))
+        step, pause = REBALANCE_STEP
+        for i in range(0, len(chosen), step):
+            for conn in chosen[i : i + step]:
+                if not conn.closed:
+                    conn.drop(REBALANCE_REASON)
+                    self.rebalanced += 1
+            await asyncio.sleep(pause)
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def own(self, table: Table) -> None:
         """Take the table's lease if it is free (or expired); then play its bots here."""
@@ -109,10 +209,12 @@ class Cluster:
         finally:
             self._owning.discard(table.id)
         table.owned = True
+        self._leased.add(table.id)
         table.start_driver()
         log.info("table %s: this process plays its bots now", table.id)
 
     async def release(self, table: Table) -> None:
+        self._leased.discard(table.id)
         if table.owned:
             table.owned = False
             with contextlib.suppress(Exception):
@@ -122,8 +224,9 @@ class Cluster:
         while True:
             try:
                 waiting = [t.id for t in self.lobby.tables.values() if not t.owned and not t.state.is_over()]
-                owned = {t.id for t in self.lobby.tables.values() if t.owned}  # leases taken meanwhile are not lost
-                held, free = await asyncio.to_thread(self._renew, waiting)
+                # leases taken meanwhile are not lost (nor those of tables being made, owned before own())
+                owned = {t.id for t in self.lobby.tables.values() if t.owned and t.id in self._leased}
+                held, free = await asyncio.get_running_loop().run_in_executor(self._pool, self._renew, waiting)
                 # Connections here, said again so they do not expire elsewhere; and forget the silent.
                 self._say(
                     [
@@ -138,19 +241,43 @@ class Cluster:
                 for table in list(self.lobby.tables.values()):
                     if table.owned and table.id in owned and table.id not in held and not table.state.is_over():
                         table.owned = False  # lost it (this process stalled): stop playing its bots
+                        self._leased.discard(table.id)
                         if table.driver is not None:
                             table.driver.cancel()
                         log.warning("table %s: lease lost", table.id)
-                for tid in free:
-                    orphan = await self.lobby.find(tid)
-                    if orphan is not None:
-                        await self.own(orphan)
-                        self.taken_over += 1
+                gate = asyncio.Semaphore(TAKE_AT_ONCE)
+                await asyncio.gather(*(self._take(tid, gate) for tid in free))
+                if len(free) >= 1000:
+                    self.wake()  # more to take
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 log.error("lease renewal failed: %s", type(exc).__name__)
-            await asyncio.sleep(self.ttl / 3)
+            assert self._wake is not None
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.ttl / 3)
+            self._wake.clear()
+
+    async def _take(self, tid: str, gate: asyncio.Semaphore) -> None:
+        """Load a table whose lease is free and take its lease (its bots play here from now on)."""
+        async with gate:
+            try:
+                table = self.lobby.tables.get(tid)
+                if table is None:
+                    table = await self.lobby.find(tid)  # loads it and takes its lease
+                elif not table.owned:
+                    await self.own(table)
+                else:
+                    return
+                if table is not None and table.owned:
+                    self.taken_over += 1
+            except Exception as exc:
+                log.error("table %s: taking it over failed: %s", tid, type(exc).__name__)
+
+    def wake(self) -> None:
+        """Renew and take free leases now rather than at the next turn of the loop."""
+        if self._wake is not None:
+            self._wake.set()
 
     # -- notifications ------------------------------------------------------------------
     def _listen(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -160,8 +287,18 @@ class Cluster:
         while not self._stop.is_set():
             try:
                 with psycopg.connect(url, autocommit=True) as conn:
+                    # This process's lock, held while this connection lives (see the module's doc).
+                    got = conn.execute(
+                        "SELECT pg_try_advisory_lock(%s, hashtext(%s)), hashtext(%s)", (NODE_LOCK, self.node, self.node)
+                    ).fetchone()
+                    assert got is not None
+                    self._own_key = int(got[1]) & 0xFFFFFFFF
+                    if not got[0]:  # another process's name hashes alike: the ttl alone then
+                        log.warning("process lock %s taken by another process; failover waits for the ttl", self.node)
                     conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    self.locked = True
                     loop.call_soon_threadsafe(self._catch_up_all)  # anything missed while not listening
+                    loop.call_soon_threadsafe(self.wake)  # leases taken meanwhile (if any) are seen lost now
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.5):
                             kind, node, *rest = note.payload.split(" ")
@@ -179,6 +316,8 @@ class Cluster:
             except Exception as exc:
                 log.error("listening for other processes failed: %s; again in 1 s", type(exc).__name__)
                 self._stop.wait(1.0)
+            finally:
+                self.locked = False
 
     def _heard(self, node: str, items: list[str]) -> None:
         now = time.time()
@@ -247,17 +386,21 @@ class Cluster:
         loop = asyncio.get_running_loop()
         self._thread = threading.Thread(target=self._listen, args=(loop,), name="courtcards-listen", daemon=True)
         self._thread.start()
+        self._wake = asyncio.Event()
         self._task = asyncio.create_task(self._lease_loop(), name="leases")
+        self._watcher = asyncio.create_task(self._watch_loop(), name="watch-processes")
 
     async def stop(self) -> None:
         self._stop.set()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
+        for task in (self._task, self._watcher):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
         owned = [t.id for t in self.lobby.tables.values() if t.owned]
         if owned:
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(self._release, owned)
         if self._thread is not None:
             await asyncio.to_thread(self._thread.join, 2.0)
+        self._pool.shutdown(wait=False)
