@@ -99,9 +99,13 @@ class Stats:
         self.dropped: set[str] = set()  # seat tokens whose socket was on it
         self.served: dict[str, float] = {}  # token -> seconds from the kill to its first state from another server
         self.seen: dict[str, int] = {}  # table -> the newest version its sockets got before the kill
+        self.turn: dict[str, tuple[int, bool]] = {}  # table -> (that version, a person's turn: not a bot's)
+        self.bots_from: int | None = None  # --bots: the seats from this one on are bots
+        self.bot_turn: dict[str, tuple[int, float]] = {}  # table -> (version, since when) of a bot's turn
+        self.bot_waits: list[tuple[bool, float]] = []  # (table was on the killed server, a bot's turn) then
         self.fault = False  # from the kill until every table moved on (or the wait ran out)
         self.fault_waits: list[tuple[bool, float]] = []  # (table was on the killed server, send -> update) then
-        self.failed = 0  # seats that stopped on an error after the kill
+        self.during: dict[str, float] = {}  # CPU from the kill until every table moved on (Window.end)
         self.stop = 0.0
         self.ready = 0  # sockets that got their first state
 
@@ -136,12 +140,24 @@ async def play_seat(
 ) -> bool:
     at = home
     sent: tuple[int, float, str] | None = None  # version, when first sent, action: until its update comes
+    chosen: tuple[float, int, str] | None = None  # (when, version, action): thinking (a reconnect goes on)
     while True:
         url = bases[at].replace("http", "ws", 1) + f"/ws/tables/{table}?token={token}"
         try:
             async with connect(url, max_size=None, ping_interval=None, compression=None) as ws:
                 fresh = True  # the connection's first state: an action not answered is sent again
-                async for raw in ws:
+                while True:
+                    # Think while reading: a closed socket is noticed at once, as a browser does.
+                    thinking = chosen is not None and not fresh  # (after a reconnect: once the state is read)
+                    if chosen is not None and thinking and chosen[0] <= time.perf_counter():
+                        sent = (chosen[1], time.perf_counter(), chosen[2])
+                        chosen = None
+                        await ws.send(json.dumps({"type": "action", "action": sent[2], "version": sent[0]}))
+                    try:
+                        async with asyncio.timeout(chosen[0] - time.perf_counter() if chosen and thinking else None):
+                            raw = await ws.recv()
+                    except TimeoutError:
+                        continue
                     assert isinstance(raw, str)
                     if raw.startswith('{"type":"error"'):
                         code = json.loads(raw)["code"]
@@ -154,8 +170,19 @@ async def play_seat(
                     if not first.is_set():
                         first.set()
                         stats.ready += 1
+                    if stats.bots_from is not None:  # how long a bot's turn lasts: the lease holder plays it
+                        now, bt = time.time(), stats.bot_turn.get(table)
+                        if bt is not None and version > bt[0]:
+                            del stats.bot_turn[table]
+                            if stats.fault:
+                                stats.bot_waits.append((table in stats.on_dead, now - bt[1]))
+                        to_move = _decode(raw, raw.rindex('"to_move":') + 10)[0]
+                        if to_move and min(to_move) >= stats.bots_from and table not in stats.bot_turn:
+                            stats.bot_turn[table] = (version, now)
                     if stats.killed is None:
                         stats.seen[table] = max(version, stats.seen.get(table, 0))
+                        if version > stats.turn.get(table, (-1, False))[0] or legal:
+                            stats.turn[table] = (version, bool(legal))
                     elif (
                         table in stats.on_dead
                         and table not in stats.recovered
@@ -176,12 +203,10 @@ async def play_seat(
                     fresh = False
                     if finished or time.time() > stats.stop:
                         return finished
-                    if legal and sent is None:
-                        if think > 0:
-                            await asyncio.sleep(think_time(rng, think))
-                        action = rng.choice(legal)
-                        sent = (version, time.perf_counter(), action)
-                        await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
+                    if chosen is not None and chosen[1] != version:
+                        chosen = None  # the table moved meanwhile: choose again
+                    if legal and sent is None and chosen is None:
+                        chosen = (time.perf_counter() + think_time(rng, think), version, rng.choice(legal))
         except (OSError, ConnectionClosed, InvalidStatus) as exc:
             if stats.killed is None or len(bases) == 1:
                 raise
@@ -328,6 +353,7 @@ async def run(
     db_pid: int | None,
 ) -> tuple[Stats, dict[str, float], float]:
     stats = Stats()
+    stats.bots_from = args.players - args.bots if args.bots else None
     stats.stop = time.time() + 3600
     setup = time.perf_counter()
     limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
@@ -353,12 +379,14 @@ async def run(
             stats.killed = time.time()
             stats.fault = True
             procs[0].send_signal(signal.SIGKILL)
+            during = Window(pids[1:], db_pid)
             end = time.time() + KILL_WAIT
             while time.time() < end and (
                 not stats.on_dead or len(stats.recovered) < len(stats.on_dead) or len(stats.served) < len(stats.dropped)
             ):
                 await asyncio.sleep(0.1)
             stats.fault = False
+            stats.during = during.end()
             stats.stop = time.time()
         results = await asyncio.gather(*tasks, return_exceptions=True)
     failed = [r for r in results if isinstance(r, BaseException)]
@@ -526,6 +554,13 @@ def measure(args: argparse.Namespace, url: str | None, case: Case, tmp: Path, db
     if stats.killed is not None:
         rec, back = sorted(stats.recovered.values()), sorted(stats.served.values())
         print(f"kill -9 of one process: {len(stats.on_dead)} tables had {len(stats.dropped)} sockets on it")
+        if stats.during:
+            d = stats.during
+            print(
+                f"  from the kill until then ({d['elapsed']:.1f} s), cores used: the surviving servers "
+                f"{d['server'] / d['elapsed']:.2f}, the database {d['db'] / d['elapsed']:.2f}, this client "
+                f"{d['client'] / d['elapsed']:.2f}, the machine's other processes {d['others'] / d['elapsed']:.2f}"
+            )
         if back:
             print(
                 f"  sockets served again by another process: {len(back)}, median {statistics.median(back):.2f} s, "
@@ -534,13 +569,30 @@ def measure(args: argparse.Namespace, url: str | None, case: Case, tmp: Path, db
         if rec:
             out["recovery"] = (back[-1] if back else float("nan"), rec[-1])
             print(
-                f"  tables moved on (the next action acknowledged, think time included): {len(rec)}, "
+                f"  tables moved on (a new version from another process, think time included): {len(rec)}, "
                 f"median {statistics.median(rec):.2f} s, all by {rec[-1]:.2f} s after the kill"
             )
+        if rec and stats.turn:
+            for person, label in ((False, "a bot's turn"), (True, "a person's turn (thinking included)")):
+                some = sorted(t for tid, t in stats.recovered.items() if stats.turn.get(tid, (0, True))[1] == person)
+                if some:
+                    print(
+                        f"    of which at {label} when killed: {len(some)}, median {statistics.median(some):.2f} s, "
+                        f"all by {some[-1]:.2f} s"
+                    )
         if len(rec) < len(stats.on_dead) or len(back) < len(stats.dropped):
             print(f"  not all within {KILL_WAIT} s: {len(stats.on_dead) - len(rec)} tables did not move on")
         for on_dead, label in ((True, "tables of the killed process"), (False, "the other tables")):
             waits = sorted(w for d, w in stats.fault_waits if d == on_dead)
+            bots = sorted(w for d, w in stats.bot_waits if d == on_dead)
+            if bots:
+                k = len(bots)
+                print(
+                    f"  bots' turns that ended after the kill until then (from the state giving a bot the turn to "
+                    f"the next), {label}: {k}, median {statistics.median(bots):.2f} s, "
+                    f"p99 {bots[min(k - 1, int(0.99 * k))]:.2f} s, max {bots[-1]:.2f} s, "
+                    f"over 3 s: {sum(w > 3 for w in bots)}"
+                )
             if waits:
                 k = len(waits)
                 print(
