@@ -48,7 +48,7 @@ log = logging.getLogger("courtcards.server")
 
 NODE_LOCK = 0x63634E44  # advisory locks (NODE_LOCK, hashtext(node)): held by each live process
 WATCH = 0.5  # seconds between looks at which processes hold their lock
-TAKE_AT_ONCE = 16  # orphaned tables loaded and taken at once
+TAKE_AT_ONCE = 4  # orphaned tables loaded and taken at once (the reconnecting clients load theirs meanwhile)
 REBALANCE_STEP = (50, 0.2)  # when a process starts: sockets asked to reconnect at a time, and seconds between
 REBALANCE_REASON = "rebalancing: another server process started; reconnect"
 
@@ -67,6 +67,8 @@ class Cluster:
         self._pending: set[str] = set()
         self._owning: set[str] = set()
         self._leased: set[str] = set()  # tables whose lease own() took (a new table is owned before that)
+        self._taking: set[str] = set()  # free tables waiting to be loaded and taken
+        self._gate = asyncio.Semaphore(TAKE_AT_ONCE)
         self._tasks: set[asyncio.Future[None]] = set()
         self._wake: asyncio.Event | None = None  # set: renew and take free leases now
         self._seen: set[int] = set()  # the lock keys of the other processes seen alive
@@ -245,8 +247,16 @@ class Cluster:
                         if table.driver is not None:
                             table.driver.cancel()
                         log.warning("table %s: lease lost", table.id)
-                gate = asyncio.Semaphore(TAKE_AT_ONCE)
-                await asyncio.gather(*(self._take(tid, gate) for tid in free))
+                # Tables in memory first (a lease to write); those to load in the background, a few at a
+                # time, so renewals go on and the reconnecting clients' own loads (which take the lease
+                # too) are not queued behind them.
+                loaded = [tid for tid in free if tid in self.lobby.tables]
+                inline = asyncio.Semaphore(16)
+                await asyncio.gather(*(self._take(tid, inline) for tid in loaded))
+                for tid in free:
+                    if tid not in self.lobby.tables and tid not in self._taking:
+                        self._taking.add(tid)
+                        self._spawn(self._take(tid, self._gate))
                 if len(free) >= 1000:
                     self.wake()  # more to take
             except asyncio.CancelledError:
@@ -262,6 +272,7 @@ class Cluster:
         """Load a table whose lease is free and take its lease (its bots play here from now on)."""
         async with gate:
             try:
+                self._taking.discard(tid)
                 table = self.lobby.tables.get(tid)
                 if table is None:
                     table = await self.lobby.find(tid)  # loads it and takes its lease
