@@ -48,7 +48,8 @@ log = logging.getLogger("courtcards.server")
 
 NODE_LOCK = 0x63634E44  # advisory locks (NODE_LOCK, hashtext(node)): held by each live process
 WATCH = 0.5  # seconds between looks at which processes hold their lock
-TAKE_AT_ONCE = 4  # orphaned tables loaded and taken at once (the reconnecting clients load theirs meanwhile)
+TAKE_AT_ONCE = 2  # orphaned tables loaded and taken at once (the reconnecting clients load theirs meanwhile)
+TAKE_AFTER = 1.0  # seconds an orphaned table not in memory is left to the reconnecting clients to load first
 REBALANCE_STEP = (50, 0.2)  # when a process starts: sockets asked to reconnect at a time, and seconds between
 REBALANCE_REASON = "rebalancing: another server process started; reconnect"
 
@@ -247,16 +248,16 @@ class Cluster:
                         if table.driver is not None:
                             table.driver.cancel()
                         log.warning("table %s: lease lost", table.id)
-                # Tables in memory first (a lease to write); those to load in the background, a few at a
-                # time, so renewals go on and the reconnecting clients' own loads (which take the lease
-                # too) are not queued behind them.
+                # Tables in memory at once (a lease to write); those to load in the background, after
+                # TAKE_AFTER and a few at a time, so renewals go on and the reconnecting clients' own loads
+                # (which take the free lease too) share the threads with fewer of them.
                 loaded = [tid for tid in free if tid in self.lobby.tables]
                 inline = asyncio.Semaphore(16)
                 await asyncio.gather(*(self._take(tid, inline) for tid in loaded))
                 for tid in free:
                     if tid not in self.lobby.tables and tid not in self._taking:
                         self._taking.add(tid)
-                        self._spawn(self._take(tid, self._gate))
+                        self._spawn(self._take(tid, self._gate, TAKE_AFTER))
                 if len(free) >= 1000:
                     self.wake()  # more to take
             except asyncio.CancelledError:
@@ -268,8 +269,10 @@ class Cluster:
                 await asyncio.wait_for(self._wake.wait(), self.ttl / 3)
             self._wake.clear()
 
-    async def _take(self, tid: str, gate: asyncio.Semaphore) -> None:
+    async def _take(self, tid: str, gate: asyncio.Semaphore, after: float = 0.0) -> None:
         """Load a table whose lease is free and take its lease (its bots play here from now on)."""
+        if after:
+            await asyncio.sleep(after)
         async with gate:
             try:
                 self._taking.discard(tid)
@@ -304,13 +307,19 @@ class Cluster:
                     ).fetchone()
                     assert got is not None
                     self._own_key = int(got[1]) & 0xFFFFFFFF
-                    if not got[0]:  # another process's name hashes alike: the ttl alone then
-                        log.warning("process lock %s taken by another process; failover waits for the ttl", self.node)
+                    have = bool(got[0])
+                    if not have:  # this process's old session, not yet gone; or another name that hashes alike
+                        log.warning("process lock %s held by another session; trying again", self.node)
                     conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     self.locked = True
                     loop.call_soon_threadsafe(self._catch_up_all)  # anything missed while not listening
                     loop.call_soon_threadsafe(self.wake)  # leases taken meanwhile (if any) are seen lost now
                     while not self._stop.is_set():
+                        if not have:  # (meanwhile the others may take this process for dead: its leases move)
+                            row = conn.execute(
+                                "SELECT pg_try_advisory_lock(%s, hashtext(%s))", (NODE_LOCK, self.node)
+                            ).fetchone()
+                            have = bool(row and row[0])
                         for note in conn.notifies(timeout=0.5):
                             kind, node, *rest = note.payload.split(" ")
                             if node == self.node:
