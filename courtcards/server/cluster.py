@@ -21,6 +21,10 @@ saw alive whose lock is gone has its leases expired (``expires = 0``), so they a
 taken at once through the usual conditional upsert. The lease row stays the one
 truth: a process that only lost its connection keeps renewing its rows until
 another took them, and then stops playing those bots as for any lost lease.
+
+When a process sees a new one take its lock, it asks 1/N of its sockets to
+reconnect (N: the processes alive), so the sockets that all went to the survivor of
+a failure spread out again once the dead worker is back.
 """
 
 from __future__ import annotations
