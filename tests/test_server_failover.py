@@ -124,6 +124,11 @@ def test_kill_9_of_one_process_moves_its_tables_to_the_other(postgres_url: str, 
     a, base_a = start(postgres_url, tmp_path / "a.log")
     b, base_b = start(postgres_url, tmp_path / "b.log")
     try:
+        # A sees B start (and asks its sockets, none yet, to rebalance) before anyone connects: these
+        # players do not reconnect. (If A's first look already found B, A asks nothing of anyone.)
+        end = time.time() + 10
+        while "a server process started" not in (tmp_path / "a.log").read_text() and time.time() < end:
+            time.sleep(0.1)
         # Tables made on A (A plays their bots) and on B; people connected to A, to B, and across.
         plan = [(base_a, base_a), (base_a, base_a), (base_a, base_b), (base_b, base_b), (base_b, base_a)]
         tables = []
