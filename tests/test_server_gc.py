@@ -61,7 +61,7 @@ def test_pauses_fall_in_the_bucket_of_their_length() -> None:
 
 def test_freezer_freezes_survivors_collects_the_young_and_refreshes_when_the_frozen_heap_doubles() -> None:
     try:
-        f = Freezer(every=60, refresh_growth=2.0)
+        f = Freezer(every=60, refresh_growth=2.0, refresh_after=0.0)
         f.step()
         base = gc.get_freeze_count()
         assert f.steps == 1 and f.base == base > 0 and f.refreshes == 0
@@ -74,6 +74,11 @@ def test_freezer_freezes_survivors_collects_the_young_and_refreshes_when_the_fro
         f.step()
         assert f.refreshes == 1 and f.base == gc.get_freeze_count() >= 3 * base
         assert len(kept) > 0
+        late = Freezer(every=60, refresh_growth=2.0, refresh_after=3600.0)  # grown, but refreshed too recently
+        late.step()
+        kept += [[i] for i in range(late.base * 2)]
+        late.step()
+        assert late.refreshes == 0 and gc.get_freeze_count() > 2 * late.base
     finally:
         gc.unfreeze()
 

@@ -2,13 +2,14 @@
 generation (``gc.callbacks``), and the collector kept off the long-lived heap of tables.
 
 A server's heap is mostly tables that live for minutes: CPython's full (generation 2) collection
-walks all of them, and stops the event loop for as long (0.3-0.4 s at 1,000 tables). The
+walks all of them, and stops the event loop for as long (0.2-0.4 s from a few hundred tables). The
 :class:`Freezer` moves what survives into the permanent generation (``gc.freeze()``) every few
 seconds, after a collection of what is not frozen yet (only the objects made since the last step,
-so a short pause): full collections then walk only what is young. Objects frozen are still freed
-when their last reference goes; only reference cycles among them wait, so when the frozen count has
-grown by ``refresh_growth`` times since the last refresh the freezer unfreezes, collects everything
-once and freezes again (one long pause, rare: memory stays bounded).
+so a short pause): full collections then walk only what is young. Frozen objects are still freed
+when their last reference goes; only reference cycles among them would wait (an unloaded table
+leaves none: measured, see docs/server.md), so at most once an hour, and only when the frozen count
+has doubled since the last time, the freezer unfreezes, collects everything once and freezes again
+(one long pause, rare: memory stays bounded).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ GENERATIONS = (0, 1, 2)
 FREEZE_EVERY_ENV = "COURTCARDS_GC_FREEZE_EVERY"  # seconds between freezer steps; 0: no freezer
 FREEZE_EVERY = 10.0
 REFRESH_GROWTH = 2.0
+REFRESH_AFTER = 3600.0
 
 
 class Pauses:
@@ -115,12 +117,17 @@ class GcCollector(Collector):
 
 class Freezer:
     """Every ``every`` seconds: collect what is not frozen, then freeze the survivors; refresh the
-    whole heap when the frozen count has grown ``refresh_growth`` times (see the module's text)."""
+    whole heap when the frozen count has grown ``refresh_growth`` times, at most once every
+    ``refresh_after`` seconds (see the module's text)."""
 
-    def __init__(self, every: float = FREEZE_EVERY, refresh_growth: float = REFRESH_GROWTH) -> None:
+    def __init__(
+        self, every: float = FREEZE_EVERY, refresh_growth: float = REFRESH_GROWTH, refresh_after: float = REFRESH_AFTER
+    ) -> None:
         self.every = every
         self.refresh_growth = refresh_growth
-        self.base = 0  # frozen objects after the last refresh
+        self.refresh_after = refresh_after  # seconds from the first step or the last refresh
+        self.base = 0  # frozen objects after the first step or the last refresh
+        self.based = 0.0  # when (time.monotonic())
         self.steps = 0
         self.refreshes = 0
         self._task: asyncio.Task[None] | None = None
@@ -131,15 +138,15 @@ class Freezer:
         self.steps += 1
         frozen = gc.get_freeze_count()
         if not self.base:
-            self.base = frozen
-        elif frozen > self.refresh_growth * self.base:
+            self.base, self.based = frozen, time.monotonic()
+        elif frozen > self.refresh_growth * self.base and time.monotonic() - self.based >= self.refresh_after:
             self.refresh()
 
     def refresh(self) -> None:
         gc.unfreeze()
         gc.collect()
         gc.freeze()
-        self.base = gc.get_freeze_count()
+        self.base, self.based = gc.get_freeze_count(), time.monotonic()
         self.refreshes += 1
         log.info("garbage collector refreshed: %d objects frozen", self.base)
 
