@@ -78,8 +78,9 @@ def start(
         port = bs.free_port()
         cmd = [sys.executable, "-c", WRAPPER.format(out=str(out)), "serve", "--host", "127.0.0.1"]
         cmd += ["--port", str(port), *db, "--log-level", "warning", "--no-access-log"]
-        for rate in ("create", "join", "connect"):
+        for rate in ("create", "join", "connect", "read"):
             cmd += [f"--rate-{rate}", "none"]
+        cmd += ["--max-connections", "0", "--max-inflight", "0"]  # every socket from one address
         procs.append(subprocess.Popen(cmd, cwd=tree, env=env))
         bases.append(f"http://127.0.0.1:{port}")
     for base in bases:

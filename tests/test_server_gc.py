@@ -85,7 +85,7 @@ def test_freezer_freezes_survivors_collects_the_young_and_refreshes_when_the_fro
 
 def test_freeze_every_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(FREEZE_EVERY_ENV, raising=False)
-    assert freeze_every() == 10.0
+    assert freeze_every() == 2.0
     monkeypatch.setenv(FREEZE_EVERY_ENV, "2.5")
     assert freeze_every() == 2.5
     monkeypatch.setenv(FREEZE_EVERY_ENV, "often")
@@ -112,5 +112,5 @@ def test_a_served_app_starts_the_freezer_after_loading_and_stops_it(
         asyncio.run(asyncio.sleep(0.15))
         assert FREEZER.steps == stopped
     finally:
-        FREEZER.every = 10.0
+        FREEZER.every = 2.0
         gc.unfreeze()
