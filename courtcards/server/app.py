@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from courtcards.bots.base import bot_kinds
 from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import game_names, get_game, registered_games
-from courtcards.server import browser, chat, hints, lessons, metrics, pages, players, quickplay
+from courtcards.server import browser, chat, gcwatch, hints, lessons, metrics, pages, players, quickplay
 from courtcards.server.compute import Compute
 from courtcards.server.db import Store
 from courtcards.server.guards import Guard, RateLimits, ServerConfig, origin_allowed, rate_item
@@ -190,9 +190,14 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         await asyncio.to_thread(lambda: [lessons.lesson(n) for n in game_names()])
         await lobby.start()
         queues.start()
+        freezer: gcwatch.Freezer | None = getattr(_app.state, "gc_freezer", None)
+        if freezer is not None:
+            freezer.start()  # after the tables are loaded: they are frozen first
         try:
             yield
         finally:
+            if freezer is not None:
+                await freezer.stop()
             queues.close()
             await lobby.stop()
             if lobby.compute is not None:
@@ -585,6 +590,11 @@ def app_from_env() -> FastAPI:
 
 def frozen(app: FastAPI) -> FastAPI:
     """``app``, after moving every object made so far (the imports: about 100,000) out of reach of the
-    garbage collector: its full collections, which pause the event loop, need not walk them again."""
+    garbage collector: its full collections, which pause the event loop, need not walk them again.
+    Once started, the app keeps freezing what survives (:class:`gcwatch.Freezer`, every
+    $COURTCARDS_GC_FREEZE_EVERY seconds, 0: never), so the tables loaded and played stay out of
+    reach too."""
     gc.freeze()
+    gcwatch.FREEZER.every = gcwatch.freeze_every()
+    app.state.gc_freezer = gcwatch.FREEZER
     return app

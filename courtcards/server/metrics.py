@@ -15,6 +15,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from courtcards.server.conns import GuardedH11
+from courtcards.server.gcwatch import PAUSES, GcCollector
 
 if TYPE_CHECKING:
     from courtcards.server.tables import Lobby
@@ -75,6 +76,8 @@ def install(app: Any, lobby: Lobby, spectators: dict[str, int]) -> None:
     """The metrics registry of one app; the action latency histogram fed by the store."""
     registry = CollectorRegistry()
     registry.register(ServerCollector(lobby, spectators))
+    PAUSES.install()  # process-wide, once
+    registry.register(GcCollector())
     latency = Histogram(
         "courtcards_action_seconds", "From a move's arrival to its push", buckets=LATENCY_BUCKETS, registry=registry
     )
