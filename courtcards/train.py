@@ -61,7 +61,7 @@ from courtcards.core.game import Game, get_game
 from courtcards.core.ids import ACTION_IDS_VERSION
 from courtcards.core.rng import Rng
 from courtcards.core.state import State
-from courtcards.nn import Network, save_network
+from courtcards.nn import Network, SelfPlay, save_network
 
 CHECKPOINT = "checkpoint.pt"
 NETWORK = "network.npz"
@@ -195,11 +195,23 @@ class Trainer:
         self.wall_start = time.perf_counter()
         self.wall_before = 0.0  # wall time of the runs this one resumes
         self.metrics: list[dict[str, Any]] = []
-        self.next_deal = 0  # deals are derived from (seed, deal number)
-        self.pending_obs: list[npt.NDArray[np.float32]] = []
-        self.pending_ids: list[int] = []
-        self.pending_ret: list[float] = []
-        self.slot_bots: list[dict[int, Bot]] = []  # per game being played: the seats bots play
+        # self-play in this process (deals derived from (seed, deal number)); its finished games' samples
+        # are the learner's queue: pending_obs/ids/ret/seats are SelfPlay's lists, consumed by learn()
+        self.play = SelfPlay(
+            self.game,
+            c.players,
+            c.options,
+            self._values,
+            self.rng,
+            c.seed,
+            epsilon=c.epsilon,
+            opponents=c.opponents,
+            opponent_share=c.opponent_share,
+        )
+        self.pending_obs = self.play.obs
+        self.pending_ids = self.play.ids
+        self.pending_ret = self.play.ret
+        self.pending_seats = self.play.seats
 
     # -- checkpoints ----------------------------------------------------------------------------------
     def meta(self) -> dict[str, Any]:
@@ -271,26 +283,21 @@ class Trainer:
         self.metrics = list(state["metrics"])
 
     # -- self-play --------------------------------------------------------------------------------------
-    def _deal(self) -> State:
-        seed = Rng((self.config.seed * 1_000_003 + self.next_deal) & ((1 << 63) - 1)).next64()
-        self.next_deal += 1
-        state: State = self.game.new_game(self.config.players, self.config.options, seed=seed)
-        return state
+    # The self-play itself is courtcards.nn.SelfPlay, shared with the actor processes (--actors).
+    @property
+    def next_deal(self) -> int:
+        return self.play.next_deal
 
-    def _seat_opponents(self) -> dict[int, Bot]:
-        """The bots of a new self-play game: none (pure self-play), or at a share ``opponent_share`` of
-        games every seat but one (drawn) played by bots drawn from ``opponents``."""
-        c = self.config
-        if not c.opponents or self.rng.random() >= c.opponent_share:
-            return {}
-        learner = int(self.rng.integers(c.players))
-        return {
-            s: make_bot(
-                self.game.name, c.opponents[int(self.rng.integers(len(c.opponents)))], int(self.rng.integers(2**31))
-            )
-            for s in range(c.players)
-            if s != learner
-        }
+    @next_deal.setter
+    def next_deal(self, value: int) -> None:
+        self.play.next_deal = value
+
+    @property
+    def slot_bots(self) -> list[dict[int, Bot]]:
+        return self.play.slot_bots
+
+    def _deal(self) -> State:
+        return self.play.deal()
 
     @torch.no_grad()
     def _values(self, obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -298,55 +305,9 @@ class Trainer:
         return self.net(x).float().cpu().numpy()  # type: ignore[no-any-return]
 
     def selfplay_step(self, games: list[State], trajectories: list[list[list[tuple[Any, int]]]]) -> int:
-        """One step of every game: every deciding seat chooses one id (one network call for all).
-        Finished games are scored, their samples queued, and replaced by new deals. Returns games ended."""
-        deciders: list[tuple[int, int]] = []
-        obs_list: list[npt.NDArray[np.float32]] = []
-        masks: list[npt.NDArray[np.bool_]] = []
-        bot_moves: list[tuple[int, int, Any]] = []
-        for g, state in enumerate(games):
-            bots = self.slot_bots[g] if g < len(self.slot_bots) else {}
-            for seat in state.to_move():  # every seat's tensor (or bot's move) before any is applied
-                if seat in bots:
-                    bot_moves.append((g, seat, bot_move(bots[seat], state, seat)))
-                    continue
-                deciders.append((g, seat))
-                obs_list.append(state.observation_tensor(seat).reshape(-1))
-                masks.append(state.legal_action_mask(seat))
-        chosen_ids: list[int] = []
-        if deciders:
-            obs = np.stack(obs_list)
-            mask = np.stack(masks)
-            values = self._values(obs)
-            values[~mask] = -np.inf
-            chosen = values.argmax(axis=1)
-            explore = self.rng.random(len(deciders)) < self.config.epsilon
-            for k in range(len(deciders)):
-                a = int(chosen[k])
-                if explore[k]:
-                    legal = np.flatnonzero(mask[k])
-                    a = int(legal[self.rng.integers(len(legal))])
-                chosen_ids.append(a)
-        for g, seat, action in bot_moves:
-            games[g].apply(seat, action)
-        for k, (g, seat) in enumerate(deciders):
-            trajectories[g][seat].append((obs_list[k], chosen_ids[k]))
-            games[g].apply_id(seat, chosen_ids[k])
-        ended = 0
-        for g, state in enumerate(games):
-            if state.is_over():
-                returns = state.returns()
-                for seat, steps in enumerate(trajectories[g]):
-                    for o, a in steps:
-                        self.pending_obs.append(o)
-                        self.pending_ids.append(a)
-                        self.pending_ret.append(returns[seat])
-                games[g] = self._deal()
-                if g < len(self.slot_bots):
-                    self.slot_bots[g] = self._seat_opponents()
-                trajectories[g] = [[] for _ in range(self.config.players)]
-                ended += 1
-        return ended
+        """One step of every game in this process (:meth:`courtcards.nn.SelfPlay.step`, one network call for
+        every deciding seat); finished games' samples are queued for :meth:`learn`. Returns games ended."""
+        return self.play.step(games, trajectories)
 
     def learn(self) -> None:
         """Gradient steps on the queued samples (each used once, as DMC's learner does)."""
@@ -355,7 +316,7 @@ class Trainer:
             obs = torch.from_numpy(np.stack(self.pending_obs[:bs])).to(self.device)
             ids = torch.tensor(self.pending_ids[:bs], device=self.device)
             ret = torch.tensor(self.pending_ret[:bs], dtype=torch.float32, device=self.device)
-            del self.pending_obs[:bs], self.pending_ids[:bs], self.pending_ret[:bs]
+            del self.pending_obs[:bs], self.pending_ids[:bs], self.pending_ret[:bs], self.pending_seats[:bs]
             q = self.net(obs).gather(1, ids[:, None]).squeeze(1)
             loss = torch.mean((q - ret) ** 2)
             self.opt.zero_grad()
@@ -424,9 +385,7 @@ class Trainer:
     def run(self, on_progress: Callable[[Trainer, dict[str, Any] | None], None] | None = None) -> None:
         c = self.config
         torch.set_num_threads(max(1, c.threads))
-        games = [self._deal() for _ in range(c.batch_games)]
-        self.slot_bots = [self._seat_opponents() for _ in range(c.batch_games)]
-        trajectories: list[list[list[tuple[Any, int]]]] = [[[] for _ in range(c.players)] for _ in range(c.batch_games)]
+        games, trajectories = self.play.start(c.batch_games)
         last_eval = self.seconds if self.metrics else -1e18
         last_ckpt = self.seconds
 
