@@ -38,7 +38,9 @@ import csv
 import io
 import itertools
 import json
+import multiprocessing
 import os
+import queue
 import signal
 import sys
 import tempfile
@@ -61,7 +63,7 @@ from courtcards.core.game import Game, get_game
 from courtcards.core.ids import ACTION_IDS_VERSION
 from courtcards.core.rng import Rng
 from courtcards.core.state import State
-from courtcards.nn import Network, SelfPlay, save_network
+from courtcards.nn import Network, SelfPlay, SharedWeights, actor_main, save_network
 
 CHECKPOINT = "checkpoint.pt"
 NETWORK = "network.npz"
@@ -79,6 +81,8 @@ METRIC_FIELDS = (
     "fair_share",
     "opponent",
     "wall_seconds",
+    "actors",
+    "actor_samples",
 )
 
 
@@ -102,6 +106,8 @@ class TrainConfig:
     threads: int = 1  # torch's CPU threads
     opponents: tuple[str, ...] = ()  # bot kinds that fill the other seats of some games (none: pure self-play)
     opponent_share: float = 0.5  # the share of games with them
+    actors: int = 0  # actor processes playing the self-play games (0: self-play in this process)
+    publish_every: int = 4  # with actors: learning steps between publications of the weights to them
 
 
 class QNet(nn.Module):
@@ -212,6 +218,10 @@ class Trainer:
         self.pending_ids = self.play.ids
         self.pending_ret = self.play.ret
         self.pending_seats = self.play.seats
+        self.actor_samples = 0  # samples received from actor processes (--actors)
+        self.actor_deals: list[int] = []  # per actor: its deal counter, where a resumed actor goes on
+        self.actor_pids: list[int] = []  # the actor processes of the last run
+        self.actors_imported_torch = False  # whether an actor reported PyTorch imported (it should not)
 
     # -- checkpoints ----------------------------------------------------------------------------------
     def meta(self) -> dict[str, Any]:
@@ -228,6 +238,7 @@ class Trainer:
             "hidden": list(c.hidden),
             "opponents": list(c.opponents),
             "opponent_share": c.opponent_share if c.opponents else 0.0,
+            "actors": c.actors,
             "games": self.games_done,
             "seconds": round(self.seconds, 1),
             "wall_seconds": round(self.wall_before + time.perf_counter() - self.wall_start, 1),
@@ -250,6 +261,8 @@ class Trainer:
                 "updates": self.updates,
                 "seconds": self.seconds,
                 "next_deal": self.next_deal,
+                "actor_samples": self.actor_samples,
+                "actor_deals": list(self.actor_deals),
             },
             "metrics": self.metrics,
             "meta": self.meta(),
@@ -279,6 +292,7 @@ class Trainer:
         k = state["counters"]
         self.games_done, self.samples, self.updates = k["games"], k["samples"], k["updates"]
         self.seconds, self.next_deal = k["seconds"], k["next_deal"]
+        self.actor_samples, self.actor_deals = int(k.get("actor_samples", 0)), list(k.get("actor_deals", []))
         self.wall_before = float(saved.get("wall_seconds", 0.0))
         self.metrics = list(state["metrics"])
 
@@ -368,6 +382,8 @@ class Trainer:
             "fair_share": round(1 / c.players, 4),
             "opponent": opponent,
             "wall_seconds": round(self.wall_before + time.perf_counter() - self.wall_start, 1),
+            "actors": c.actors,
+            "actor_samples": self.actor_samples,
         }
         self.metrics.append(row)
         return row
@@ -385,7 +401,8 @@ class Trainer:
     def run(self, on_progress: Callable[[Trainer, dict[str, Any] | None], None] | None = None) -> None:
         c = self.config
         torch.set_num_threads(max(1, c.threads))
-        games, trajectories = self.play.start(c.batch_games)
+        games, trajectories = self.play.start(c.batch_games) if not c.actors else ([], [])
+        actors: _Actors | None = None
         last_eval = self.seconds if self.metrics else -1e18
         last_ckpt = self.seconds
 
@@ -396,6 +413,8 @@ class Trainer:
 
         with _term_as_interrupt():
             try:
+                if c.actors:
+                    actors = _Actors(self)
                 while not finished():
                     due = self.seconds - last_eval >= c.eval_every if c.eval_every > 0 else last_eval < -1e17
                     if c.eval_games and due:
@@ -405,8 +424,14 @@ class Trainer:
                         if on_progress:
                             on_progress(self, row)
                     start = time.perf_counter()
-                    ended = self.selfplay_step(games, trajectories)
-                    self.learn()
+                    if actors is None:
+                        ended = self.selfplay_step(games, trajectories)
+                        self.learn()
+                    else:
+                        ended = self.take_samples(actors.receive(timeout=0.1))
+                        self.learn()
+                        if self.updates - actors.published >= c.publish_every:
+                            actors.publish(self.net.weights(), self.updates)
                     self.seconds += time.perf_counter() - start
                     if ended:
                         self.games_done += ended
@@ -420,9 +445,109 @@ class Trainer:
                     if on_progress:
                         on_progress(self, row)
             finally:
+                if actors is not None:
+                    actors.stop()
                 self.save()
                 if self.metrics:
                     self.write_metrics()
+
+    def take_samples(self, messages: Sequence[Mapping[str, Any]]) -> int:
+        """Queue the samples of the actors' messages for :meth:`learn`; returns the games they finished."""
+        ended = 0
+        for m in messages:
+            self.pending_obs.extend(m["obs"])
+            self.pending_ids.extend(m["ids"].tolist())
+            self.pending_ret.extend(m["ret"].tolist())
+            self.pending_seats.extend(m["seats"].tolist())
+            self.actor_samples += len(m["ids"])
+            i = int(m["actor"])
+            self.actor_deals += [0] * (i + 1 - len(self.actor_deals))
+            self.actor_deals[i] = int(m["next_deal"])
+            self.actors_imported_torch |= bool(m["torch"])
+            ended += int(m["games"])
+        return ended
+
+
+class _Actors:
+    """The actor processes of a run (``--actors N``, the "spawn" context: a fresh interpreter each, no
+    PyTorch): each plays ``batch_games`` self-play games with the NumPy network (courtcards.nn.actor_main)
+    and sends finished games' samples through one bounded queue; the learner publishes its weights to
+    shared memory every ``publish_every`` learning steps. ``stop`` ends them all (terminated, then killed,
+    if they do not end in 5 s); an actor whose learner is killed ends by itself."""
+
+    def __init__(self, trainer: Trainer) -> None:
+        c = trainer.config
+        ctx = multiprocessing.get_context("spawn")
+        layers = trainer.net.weights()
+        size = sum(w.size + b.size for w, b in layers)
+        self.weights = SharedWeights(ctx.RawArray("f", size), ctx.RawValue("q", 0), ctx.Lock())
+        self.weights.publish(layers)
+        self.published = trainer.updates
+        self.samples = ctx.Queue(maxsize=4 * c.actors)
+        self.stopping = ctx.Event()
+        spec = {
+            "game": trainer.game.name,
+            "players": c.players,
+            "options": c.options,
+            "seed": c.seed,
+            "epsilon": c.epsilon,
+            "batch_games": c.batch_games,
+            "opponents": list(c.opponents),
+            "opponent_share": c.opponent_share,
+            "shapes": [(w.shape, b.shape) for w, b in layers],
+        }
+        self.procs: list[Any] = []
+        try:
+            for i in range(c.actors):
+                first = trainer.actor_deals[i] if i < len(trainer.actor_deals) else 0
+                args = (i, spec | {"first_deal": first}, self.weights, self.samples, self.stopping)
+                proc = ctx.Process(target=actor_main, args=args, name=f"courtcards-actor-{i}", daemon=True)
+                proc.start()
+                self.procs.append(proc)
+        except BaseException:
+            self.stop()
+            raise
+        trainer.actor_pids = [p.pid for p in self.procs]
+
+    def publish(self, layers: Sequence[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]], updates: int) -> None:
+        self.weights.publish(layers)
+        self.published = updates
+
+    def receive(self, timeout: float) -> list[dict[str, Any]]:
+        """The messages waiting (at most one per actor and queue slot), waiting up to ``timeout`` s for one."""
+        out: list[dict[str, Any]] = []
+        try:
+            out.append(self.samples.get(timeout=timeout))
+            while len(out) < 4 * len(self.procs):
+                out.append(self.samples.get_nowait())
+        except queue.Empty:
+            pass
+        if not out:
+            for i, proc in enumerate(self.procs):
+                if proc.exitcode is not None:
+                    raise CourtcardsError(f"actor {i} (process {proc.pid}) ended with exit code {proc.exitcode}")
+        return out
+
+    def stop(self) -> None:
+        self.stopping.set()
+        deadline = time.monotonic() + 5.0
+        while any(p.is_alive() for p in self.procs) and time.monotonic() < deadline:
+            try:
+                while True:
+                    self.samples.get_nowait()  # unblock an actor waiting to put
+            except queue.Empty:
+                pass
+            for p in self.procs:
+                p.join(0.05)
+        for p in self.procs:
+            if p.is_alive():
+                p.terminate()
+                p.join(2.0)
+            if p.is_alive():
+                p.kill()
+                p.join()
+        self.samples.close()
+        self.samples.cancel_join_thread()
 
 
 class _TorchPolicy:
