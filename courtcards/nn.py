@@ -463,9 +463,13 @@ class SharedWeights:
 
     def publish(self, weights: Sequence[tuple[npt.NDArray[Any], npt.NDArray[Any]]]) -> None:
         flat = np.concatenate([a.reshape(-1) for wb in weights for a in wb]).astype(np.float32)
-        with self.lock:
+        if not self.lock.acquire(timeout=10.0):  # an actor died holding it
+            raise CourtcardsError("the actors' weights stayed locked for 10 s (an actor died while reading them?)")
+        try:
             np.frombuffer(self.buffer, dtype=np.float32)[:] = flat
             self.version.value += 1
+        finally:
+            self.lock.release()
 
     def read(
         self, shapes: Sequence[tuple[tuple[int, ...], tuple[int, ...]]], timeout: float = 1.0

@@ -468,6 +468,9 @@ class Trainer:
         return ended
 
 
+_BLAS_THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
 class _Actors:
     """The actor processes of a run (``--actors N``, the "spawn" context: a fresh interpreter each, no
     PyTorch): each plays ``batch_games`` self-play games with the NumPy network (courtcards.nn.actor_main)
@@ -497,7 +500,11 @@ class _Actors:
             "shapes": [(w.shape, b.shape) for w, b in layers],
         }
         self.procs: list[Any] = []
+        # one core an actor: their NumPy (BLAS) runs one thread unless the environment says otherwise
+        saved = {k: os.environ.get(k) for k in _BLAS_THREADS}
         try:
+            for k in _BLAS_THREADS:
+                os.environ.setdefault(k, "1")
             for i in range(c.actors):
                 first = trainer.actor_deals[i] if i < len(trainer.actor_deals) else 0
                 args = (i, spec | {"first_deal": first}, self.weights, self.samples, self.stopping)
@@ -507,6 +514,12 @@ class _Actors:
         except BaseException:
             self.stop()
             raise
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
         trainer.actor_pids = [p.pid for p in self.procs]
 
     def publish(self, layers: Sequence[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]], updates: int) -> None:
@@ -522,10 +535,9 @@ class _Actors:
                 out.append(self.samples.get_nowait())
         except queue.Empty:
             pass
-        if not out:
-            for i, proc in enumerate(self.procs):
-                if proc.exitcode is not None:
-                    raise CourtcardsError(f"actor {i} (process {proc.pid}) ended with exit code {proc.exitcode}")
+        for i, proc in enumerate(self.procs):
+            if proc.exitcode is not None:
+                raise CourtcardsError(f"actor {i} (process {proc.pid}) ended with exit code {proc.exitcode}")
         return out
 
     def stop(self) -> None:
