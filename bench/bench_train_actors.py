@@ -9,7 +9,9 @@ evaluation) in a temporary folder. ``--actors 0`` is the single process that pla
 with actors, the learner only learns and publishes its weights. The rates are measured over the run's
 training time after a warm-up (``--warmup`` seconds after the first finished games, which leaves out the
 actors' start-up): self-play games per second, decisions per second (network decisions, i.e. samples
-produced) and learning steps per second. The configurations alternate ``--rounds`` times; the median is
+produced) and learning steps per second, and with actors which side waits: the learner's share of time
+waiting for samples, and each actor's share waiting for room in the full queue (the learner is the limit).
+The configurations alternate ``--rounds`` times; the median is
 printed with the machine and its load average at the start and the end (the machine may be shared).
 """
 
@@ -39,10 +41,11 @@ def produced(t: Trainer) -> int:
 
 
 def measure(args: argparse.Namespace, actors: int, seed: int) -> dict[str, float]:
-    marks: list[tuple[float, int, int, int]] = []  # (training seconds, games, decisions, updates)
+    # (training seconds, games, decisions, updates, learner's wait, actors' wait)
+    marks: list[tuple[float, int, int, int, float, float]] = []
 
     def on_progress(t: Trainer, row: dict[str, Any] | None) -> None:
-        marks.append((t.seconds, t.games_done, produced(t), t.updates))
+        marks.append((t.seconds, t.games_done, produced(t), t.updates, t.learner_waited, t.actors_waited))
 
     config = TrainConfig(
         args.game,
@@ -66,6 +69,8 @@ def measure(args: argparse.Namespace, actors: int, seed: int) -> dict[str, float
         "games/s": (last[1] - first[1]) / span,
         "decisions/s": (last[2] - first[2]) / span,
         "updates/s": (last[3] - first[3]) / span,
+        "learner waiting": (last[4] - first[4]) / span,  # share of the time
+        "actors waiting": (last[5] - first[5]) / span / max(1, actors),
     }
 
 
@@ -96,11 +101,12 @@ def main() -> None:
             m = results[a][-1]
             print(f"  round {r + 1} actors {a}: " + ", ".join(f"{v:,.1f} {k}" for k, v in m.items()), flush=True)
     print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print("| actors | games/s | decisions/s | learning steps/s |")
-    print("| --- | --- | --- | --- |")
+    print("| actors | games/s | decisions/s | learning steps/s | learner waiting | each actor waiting |")
+    print("| --- | --- | --- | --- | --- | --- |")
     for a, runs in results.items():
         med = {k: statistics.median(m[k] for m in runs) for k in runs[0]}
-        print(f"| {a} | {med['games/s']:,.1f} | {med['decisions/s']:,.0f} | {med['updates/s']:,.2f} |")
+        waits = f"{med['learner waiting']:.0%} | {med['actors waiting']:.0%}" if a else "- | -"
+        print(f"| {a} | {med['games/s']:,.1f} | {med['decisions/s']:,.0f} | {med['updates/s']:,.2f} | {waits} |")
 
 
 if __name__ == "__main__":

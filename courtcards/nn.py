@@ -29,6 +29,7 @@ import queue
 import signal
 import sys
 import tempfile
+import time
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -527,6 +528,7 @@ def actor_main(index: int, spec: dict[str, Any], weights: SharedWeights, samples
     )
     games, trajectories = play.start(int(spec["batch_games"]))
     ended = 0
+    blocked = 0.0  # seconds waiting for room in the queue since the last message
     while not stop.is_set() and parent_alive():
         if weights.version.value != version:
             got = weights.read(spec["shapes"])
@@ -542,16 +544,19 @@ def actor_main(index: int, spec: dict[str, Any], weights: SharedWeights, samples
             "next_deal": play.next_deal,
             "version": version,
             "torch": "torch" in sys.modules,
+            "blocked": blocked,
             "obs": np.stack(play.obs),
             "ids": np.asarray(play.ids, dtype=np.int64),
             "ret": np.asarray(play.ret, dtype=np.float32),
             "seats": np.asarray(play.seats, dtype=np.int16),
         }
+        start = time.perf_counter()
         while not stop.is_set() and parent_alive():
             try:
                 samples.put(message, timeout=0.2)
                 break
             except queue.Full:
                 continue
+        blocked = time.perf_counter() - start
         play.obs, play.ids, play.ret, play.seats = [], [], [], []
         ended = 0

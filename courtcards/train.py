@@ -83,6 +83,8 @@ METRIC_FIELDS = (
     "wall_seconds",
     "actors",
     "actor_samples",
+    "learner_waited",
+    "actors_waited",
 )
 
 
@@ -222,6 +224,8 @@ class Trainer:
         self.actor_deals: list[int] = []  # per actor: its deal counter, where a resumed actor goes on
         self.actor_pids: list[int] = []  # the actor processes of the last run
         self.actors_imported_torch = False  # whether an actor reported PyTorch imported (it should not)
+        self.learner_waited = 0.0  # seconds the learner waited for actors' samples (this run)
+        self.actors_waited = 0.0  # seconds the actors waited for room in the queue, all together (this run)
 
     # -- checkpoints ----------------------------------------------------------------------------------
     def meta(self) -> dict[str, Any]:
@@ -384,6 +388,8 @@ class Trainer:
             "wall_seconds": round(self.wall_before + time.perf_counter() - self.wall_start, 1),
             "actors": c.actors,
             "actor_samples": self.actor_samples,
+            "learner_waited": round(self.learner_waited, 1),
+            "actors_waited": round(self.actors_waited, 1),
         }
         self.metrics.append(row)
         return row
@@ -428,7 +434,10 @@ class Trainer:
                         ended = self.selfplay_step(games, trajectories)
                         self.learn()
                     else:
-                        ended = self.take_samples(actors.receive(timeout=0.1))
+                        waiting = time.perf_counter()
+                        messages = actors.receive(timeout=0.1)
+                        self.learner_waited += time.perf_counter() - waiting
+                        ended = self.take_samples(messages)
                         self.learn()
                         if self.updates - actors.published >= c.publish_every:
                             actors.publish(self.net.weights(), self.updates)
@@ -464,6 +473,7 @@ class Trainer:
             self.actor_deals += [0] * (i + 1 - len(self.actor_deals))
             self.actor_deals[i] = int(m["next_deal"])
             self.actors_imported_torch |= bool(m["torch"])
+            self.actors_waited += float(m["blocked"])
             ended += int(m["games"])
         return ended
 
