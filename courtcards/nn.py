@@ -502,12 +502,24 @@ def actor_main(index: int, spec: dict[str, Any], weights: SharedWeights, samples
     actor's deal counter resumes). Its games come from ``actor_key(seed, index)``, its draws from a
     generator seeded by (seed, index, first_deal)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    samples.cancel_join_thread()  # a stopped actor exits without waiting for the learner to read
     parent = multiprocessing.parent_process()
 
     def parent_alive() -> bool:
         return parent is None or parent.is_alive()
 
+    try:
+        _act(index, spec, weights, samples, stop, parent_alive)
+    finally:
+        if stop.is_set() or not parent_alive():
+            # nobody reads any more: exit without flushing what is queued (a message may be cut short). An
+            # actor that fails while the learner reads flushes its messages whole, so the learner never
+            # waits on half a message, and then sees it ended.
+            samples.cancel_join_thread()
+
+
+def _act(
+    index: int, spec: dict[str, Any], weights: SharedWeights, samples: Any, stop: Any, parent_alive: Callable[[], bool]
+) -> None:
     got = weights.read(spec["shapes"], timeout=10.0)
     if got is None:
         return

@@ -551,16 +551,13 @@ class _Actors:
         return out
 
     def stop(self) -> None:
+        """Ask the actors to end (they look at each step, and every 0.2 s while the queue is full, and exit
+        without flushing their queued messages, which are not read any more: reading them could block on
+        a message an exiting actor cut short); terminate, then kill, those still there after 5 s."""
         self.stopping.set()
         deadline = time.monotonic() + 5.0
-        while any(p.is_alive() for p in self.procs) and time.monotonic() < deadline:
-            try:
-                while True:
-                    self.samples.get_nowait()  # unblock an actor waiting to put
-            except queue.Empty:
-                pass
-            for p in self.procs:
-                p.join(0.05)
+        for p in self.procs:
+            p.join(max(0.0, deadline - time.monotonic()))
         for p in self.procs:
             if p.is_alive():
                 p.terminate()
