@@ -23,7 +23,17 @@ several for a secret simultaneous choice) are collected with their observation t
 Batched self-play: ``batch_games`` games are stepped together; each step makes one network call for
 every deciding seat of every game. Games are dealt from seeds drawn from the run's seed, and the
 exploration draws come from the same generator, so a run is reproducible on one machine (same
-arguments, same device, same PyTorch build: same network and metrics).
+arguments, same device, same PyTorch build: same network and metrics). The self-play is
+:class:`courtcards.nn.SelfPlay`, torch-free, shared with the actors below.
+
+Actors (``actors=N``, ``--actors N``; DouZero's actor/learner split): N processes (the "spawn" context)
+each run :func:`courtcards.nn.actor_main`: ``batch_games`` games of their own stepped by ``SelfPlay``
+with the NumPy network built from the learner's latest weights (shared memory, republished every
+``publish_every`` learning steps), finished games' samples sent through one bounded queue. This
+process then only learns and evaluates. Actor ``i`` deals from (seed, ``i``, its deal counter, which
+checkpoints keep), so its games' seeds are reproducible; the network is not bit for bit, since which
+weights play which game depends on timing. Stopping (the end, Ctrl-C, SIGTERM) stops the actors before
+the last save; an actor whose learner was killed ends by itself.
 
 Outputs in ``--out``: ``checkpoint.pt`` (model, optimizer, generators and counters; ``--resume``
 continues from it), ``network.npz`` (the network in the torch-free format of :mod:`courtcards.nn`,
