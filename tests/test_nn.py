@@ -6,6 +6,7 @@ import csv
 import importlib.util
 import json
 import multiprocessing
+import os
 import signal
 import subprocess
 import sys
@@ -446,10 +447,13 @@ Trainer(config, Path(sys.argv[1])).run()
 @pytest.mark.slow
 @needs_torch
 @needs_proc
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["term", "kill"])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=["ctrl-c", "term", "kill"])
 def test_a_killed_learner_leaves_a_loadable_checkpoint_and_no_actor(tmp_path: Path, sig: signal.Signals) -> None:
+    """SIGTERM and SIGKILL to the learner; Ctrl-C as a terminal sends it, to the whole process group."""
     out = tmp_path / "run"
-    proc = subprocess.Popen([sys.executable, "-c", _KILLED_RUN, str(out)], cwd=ROOT, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _KILLED_RUN, str(out)], cwd=ROOT, stderr=subprocess.PIPE, start_new_session=True
+    )
     try:
 
         def trained() -> bool:
@@ -462,7 +466,10 @@ def test_a_killed_learner_leaves_a_loadable_checkpoint_and_no_actor(tmp_path: Pa
         assert proc.poll() is None, proc.stderr.read().decode()[-2000:] if proc.stderr else ""
         children = _children(proc.pid)
         assert len(children) >= 2  # the actors (and multiprocessing's resource tracker)
-        proc.send_signal(sig)
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
         proc.wait(timeout=30)
         assert _wait_until(lambda: all(_ended(pid) for pid in children), 20), "an actor outlived its learner"
     finally:
