@@ -23,10 +23,15 @@ for its table's player count and options.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
+import queue
+import signal
+import sys
 import tempfile
+import time
 import zipfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -35,11 +40,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from courtcards.bots.base import Bot, register_game_bot
+from courtcards.bots.base import Bot, bot_move, make_bot, register_game_bot
 from courtcards.core.errors import CourtcardsError, UnknownGameError
 from courtcards.core.game import Game, get_game
 from courtcards.core.ids import ACTION_IDS_VERSION, choose_by_steps
-from courtcards.core.state import Action
+from courtcards.core.rng import Rng
+from courtcards.core.state import Action, State
 
 NETWORK_FORMAT = 1
 META_KEYS = ("format", "game", "players", "options", "action_ids_version", "observation_shape", "num_actions")
@@ -308,3 +314,261 @@ def _nn_factory(game: str, seed: int, arg: str | None) -> Bot:
 
 
 register_game_bot("nn", _nn_factory, "nn (the game's shipped network), nn:PATH.npz", has_shipped_network)
+
+
+# -- batched self-play (the trainer's, in process, and its actor processes') -------------------------------
+
+
+def deal_seed(key: int, number: int) -> int:
+    """The seed of deal ``number`` of a self-play stream keyed by ``key`` (the run's seed, or an actor's key)."""
+    return Rng((key * 1_000_003 + number) & ((1 << 63) - 1)).next64()
+
+
+def actor_key(seed: int, index: int) -> int:
+    """The deal key of actor ``index`` of a run seeded ``seed``: its games are its own, derived from both."""
+    return int(np.random.SeedSequence([seed & ((1 << 63) - 1), 1 + index]).generate_state(1, np.uint64)[0] >> 1)
+
+
+class SelfPlay:
+    """Batched self-play by one value function (DouZero's DMC actor): ``step`` moves every game of a batch
+    once, with one call of ``values`` for every deciding seat of every game, epsilon-greedy over the legal
+    ids; a finished game's (observation, id, return, seat) samples are appended to ``obs``, ``ids``,
+    ``ret`` and ``seats``, and the game is replaced by a new deal.
+
+    Simultaneous secret choices: the seats that decide now (``state.to_move()``, several at a secret
+    choice) are collected with their observation tensors and masks *before* any of them is applied, so no
+    seat's input can hold another's pending choice; a composite choice is one id per step.
+
+    With ``opponents`` (bot kinds), a share ``opponent_share`` of new games have every seat but one (drawn)
+    played by bots drawn from them; only the value function's seats give samples. Every draw (exploration,
+    opponents) comes from ``rng``, every deal from ``deal_seed(key, n)``: the same generator state, key and
+    values give the same games. Used by :class:`courtcards.train.Trainer` (one process) and by its actor
+    processes (:func:`actor_main`, no PyTorch)."""
+
+    def __init__(
+        self,
+        game: Game[Any],
+        players: int,
+        options: Mapping[str, Any],
+        values: Callable[[npt.NDArray[np.float32]], npt.NDArray[np.float32]],
+        rng: np.random.Generator,
+        key: int,
+        epsilon: float = 0.1,
+        opponents: Sequence[str] = (),
+        opponent_share: float = 0.5,
+        next_deal: int = 0,
+    ) -> None:
+        self.game = game
+        self.players = players
+        self.options = dict(options)
+        self.values = values
+        self.rng = rng
+        self.key = key
+        self.epsilon = epsilon
+        self.opponents = tuple(opponents)
+        self.opponent_share = opponent_share
+        self.next_deal = next_deal
+        self.slot_bots: list[dict[int, Bot]] = []  # per game being played: the seats bots play
+        self.obs: list[npt.NDArray[np.float32]] = []
+        self.ids: list[int] = []
+        self.ret: list[float] = []
+        self.seats: list[int] = []
+
+    def deal(self) -> State:
+        state: State = self.game.new_game(self.players, self.options, seed=deal_seed(self.key, self.next_deal))
+        self.next_deal += 1
+        return state
+
+    def seat_opponents(self) -> dict[int, Bot]:
+        """The bots of a new game: none (pure self-play), or at a share ``opponent_share`` of games every
+        seat but one (drawn) played by bots drawn from ``opponents``."""
+        if not self.opponents or self.rng.random() >= self.opponent_share:
+            return {}
+        learner = int(self.rng.integers(self.players))
+        kinds = self.opponents
+        return {
+            s: make_bot(self.game.name, kinds[int(self.rng.integers(len(kinds)))], int(self.rng.integers(2**31)))
+            for s in range(self.players)
+            if s != learner
+        }
+
+    def start(self, batch: int) -> tuple[list[State], list[list[list[tuple[Any, int]]]]]:
+        """A batch of new games and their (empty) trajectories, one list of (observation, id) per seat."""
+        games = [self.deal() for _ in range(batch)]
+        self.slot_bots = [self.seat_opponents() for _ in range(batch)]
+        return games, [[[] for _ in range(self.players)] for _ in range(batch)]
+
+    def step(self, games: list[State], trajectories: list[list[list[tuple[Any, int]]]]) -> int:
+        """One step of every game: every deciding seat chooses one id (one call of ``values`` for all).
+        Finished games are scored, their samples appended, and replaced by new deals. Returns games ended."""
+        deciders: list[tuple[int, int]] = []
+        obs_list: list[npt.NDArray[np.float32]] = []
+        masks: list[npt.NDArray[np.bool_]] = []
+        bot_moves: list[tuple[int, int, Any]] = []
+        for g, state in enumerate(games):
+            bots = self.slot_bots[g] if g < len(self.slot_bots) else {}
+            for seat in state.to_move():  # every seat's tensor (or bot's move) before any is applied
+                if seat in bots:
+                    bot_moves.append((g, seat, bot_move(bots[seat], state, seat)))
+                    continue
+                deciders.append((g, seat))
+                obs_list.append(state.observation_tensor(seat).reshape(-1))
+                masks.append(state.legal_action_mask(seat))
+        chosen_ids: list[int] = []
+        if deciders:
+            mask = np.stack(masks)
+            values = self.values(np.stack(obs_list))
+            values[~mask] = -np.inf
+            chosen = values.argmax(axis=1)
+            explore = self.rng.random(len(deciders)) < self.epsilon
+            for k in range(len(deciders)):
+                a = int(chosen[k])
+                if explore[k]:
+                    legal = np.flatnonzero(mask[k])
+                    a = int(legal[self.rng.integers(len(legal))])
+                chosen_ids.append(a)
+        for g, seat, action in bot_moves:
+            games[g].apply(seat, action)
+        for k, (g, seat) in enumerate(deciders):
+            trajectories[g][seat].append((obs_list[k], chosen_ids[k]))
+            games[g].apply_id(seat, chosen_ids[k])
+        ended = 0
+        for g, state in enumerate(games):
+            if state.is_over():
+                returns = state.returns()
+                for seat, steps in enumerate(trajectories[g]):
+                    for o, a in steps:
+                        self.obs.append(o)
+                        self.ids.append(a)
+                        self.ret.append(returns[seat])
+                        self.seats.append(seat)
+                games[g] = self.deal()
+                if g < len(self.slot_bots):
+                    self.slot_bots[g] = self.seat_opponents()
+                trajectories[g] = [[] for _ in range(self.players)]
+                ended += 1
+        return ended
+
+
+# -- actor processes (``courtcards train --actors N``) ------------------------------------------------------
+
+
+@dataclass
+class SharedWeights:
+    """The learner's latest weights in shared memory: a flat float32 buffer, a version the learner raises
+    at each publication, and a lock held while it is written or copied."""
+
+    buffer: Any  # multiprocessing RawArray('f', size)
+    version: Any  # multiprocessing RawValue('q')
+    lock: Any  # multiprocessing Lock
+
+    def publish(self, weights: Sequence[tuple[npt.NDArray[Any], npt.NDArray[Any]]]) -> None:
+        flat = np.concatenate([a.reshape(-1) for wb in weights for a in wb]).astype(np.float32)
+        if not self.lock.acquire(timeout=10.0):  # an actor died holding it
+            raise CourtcardsError("the actors' weights stayed locked for 10 s (an actor died while reading them?)")
+        try:
+            np.frombuffer(self.buffer, dtype=np.float32)[:] = flat
+            self.version.value += 1
+        finally:
+            self.lock.release()
+
+    def read(
+        self, shapes: Sequence[tuple[tuple[int, ...], tuple[int, ...]]], timeout: float = 1.0
+    ) -> tuple[int, list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]] | None:
+        """(version, weights) copied out, or None when the lock is not had within ``timeout`` seconds."""
+        if not self.lock.acquire(timeout=timeout):
+            return None
+        try:
+            version = int(self.version.value)
+            flat = np.frombuffer(self.buffer, dtype=np.float32).copy()
+        finally:
+            self.lock.release()
+        out, at = [], 0
+        for ws, bs in shapes:
+            nw, nb = int(np.prod(ws)), int(np.prod(bs))
+            out.append((flat[at : at + nw].reshape(ws), flat[at + nw : at + nw + nb].reshape(bs)))
+            at += nw + nb
+        return version, out
+
+
+def actor_main(index: int, spec: dict[str, Any], weights: SharedWeights, samples: Any, stop: Any) -> None:
+    """An actor process: batched self-play (:class:`SelfPlay`) with the NumPy network built from the
+    learner's latest weights (re-read whenever their version changes), each finished game's samples sent
+    to the learner through the bounded queue ``samples``; it ends when ``stop`` is set or its parent
+    process is gone (a killed learner leaves no actor behind). Ctrl-C is the learner's to handle.
+
+    ``spec``: ``game``, ``players``, ``options``, ``seed``, ``epsilon``, ``batch_games``, ``opponents``,
+    ``opponent_share``, ``shapes`` (each layer's weight and bias shapes) and ``first_deal`` (where this
+    actor's deal counter resumes). Its games come from ``actor_key(seed, index)``, its draws from a
+    generator seeded by (seed, index, first_deal)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+
+    def parent_alive() -> bool:
+        return parent is None or parent.is_alive()
+
+    try:
+        _act(index, spec, weights, samples, stop, parent_alive)
+    finally:
+        if stop.is_set() or not parent_alive():
+            # nobody reads any more: exit without flushing what is queued (a message may be cut short). An
+            # actor that fails while the learner reads flushes its messages whole, so the learner never
+            # waits on half a message, and then sees it ended.
+            samples.cancel_join_thread()
+
+
+def _act(
+    index: int, spec: dict[str, Any], weights: SharedWeights, samples: Any, stop: Any, parent_alive: Callable[[], bool]
+) -> None:
+    got = weights.read(spec["shapes"], timeout=10.0)
+    if got is None:
+        return
+    version, layers = got
+    net = Network({}, layers)
+    seed = int(spec["seed"])
+    play = SelfPlay(
+        get_game(spec["game"]),
+        int(spec["players"]),
+        spec["options"],
+        lambda obs: net.forward(obs),
+        np.random.default_rng([seed & ((1 << 63) - 1), index, int(spec["first_deal"])]),
+        actor_key(seed, index),
+        epsilon=float(spec["epsilon"]),
+        opponents=spec["opponents"],
+        opponent_share=float(spec["opponent_share"]),
+        next_deal=int(spec["first_deal"]),
+    )
+    games, trajectories = play.start(int(spec["batch_games"]))
+    ended = 0
+    blocked = 0.0  # seconds waiting for room in the queue since the last message
+    while not stop.is_set() and parent_alive():
+        if weights.version.value != version:
+            got = weights.read(spec["shapes"])
+            if got is not None:
+                version, net.weights = got
+        ended += play.step(games, trajectories)
+        if not ended:
+            continue
+        message = {
+            "actor": index,
+            "pid": os.getpid(),
+            "games": ended,
+            "next_deal": play.next_deal,
+            "version": version,
+            "torch": "torch" in sys.modules,
+            "blocked": blocked,
+            "obs": np.stack(play.obs),
+            "ids": np.asarray(play.ids, dtype=np.int64),
+            "ret": np.asarray(play.ret, dtype=np.float32),
+            "seats": np.asarray(play.seats, dtype=np.int16),
+        }
+        start = time.perf_counter()
+        while not stop.is_set() and parent_alive():
+            try:
+                samples.put(message, timeout=0.2)
+                break
+            except queue.Full:
+                continue
+        blocked = time.perf_counter() - start
+        play.obs, play.ids, play.ret, play.seats = [], [], [], []
+        ended = 0

@@ -23,7 +23,17 @@ several for a secret simultaneous choice) are collected with their observation t
 Batched self-play: ``batch_games`` games are stepped together; each step makes one network call for
 every deciding seat of every game. Games are dealt from seeds drawn from the run's seed, and the
 exploration draws come from the same generator, so a run is reproducible on one machine (same
-arguments, same device, same PyTorch build: same network and metrics).
+arguments, same device, same PyTorch build: same network and metrics). The self-play is
+:class:`courtcards.nn.SelfPlay`, torch-free, shared with the actors below.
+
+Actors (``actors=N``, ``--actors N``; DouZero's actor/learner split): N processes (the "spawn" context)
+each run :func:`courtcards.nn.actor_main`: ``batch_games`` games of their own stepped by ``SelfPlay``
+with the NumPy network built from the learner's latest weights (shared memory, republished every
+``publish_every`` learning steps), finished games' samples sent through one bounded queue. This
+process then only learns and evaluates. Actor ``i`` deals from (seed, ``i``, its deal counter, which
+checkpoints keep), so its games' seeds are reproducible; the network is not bit for bit, since which
+weights play which game depends on timing. Stopping (the end, Ctrl-C, SIGTERM) stops the actors before
+the last save; an actor whose learner was killed ends by itself.
 
 Outputs in ``--out``: ``checkpoint.pt`` (model, optimizer, generators and counters; ``--resume``
 continues from it), ``network.npz`` (the network in the torch-free format of :mod:`courtcards.nn`,
@@ -38,7 +48,9 @@ import csv
 import io
 import itertools
 import json
+import multiprocessing
 import os
+import queue
 import signal
 import sys
 import tempfile
@@ -61,7 +73,7 @@ from courtcards.core.game import Game, get_game
 from courtcards.core.ids import ACTION_IDS_VERSION
 from courtcards.core.rng import Rng
 from courtcards.core.state import State
-from courtcards.nn import Network, save_network
+from courtcards.nn import Network, SelfPlay, SharedWeights, actor_main, save_network
 
 CHECKPOINT = "checkpoint.pt"
 NETWORK = "network.npz"
@@ -79,6 +91,10 @@ METRIC_FIELDS = (
     "fair_share",
     "opponent",
     "wall_seconds",
+    "actors",
+    "actor_samples",
+    "learner_waited",
+    "actors_waited",
 )
 
 
@@ -102,6 +118,8 @@ class TrainConfig:
     threads: int = 1  # torch's CPU threads
     opponents: tuple[str, ...] = ()  # bot kinds that fill the other seats of some games (none: pure self-play)
     opponent_share: float = 0.5  # the share of games with them
+    actors: int = 0  # actor processes playing the self-play games (0: self-play in this process)
+    publish_every: int = 4  # with actors: learning steps between publications of the weights to them
 
 
 class QNet(nn.Module):
@@ -195,11 +213,29 @@ class Trainer:
         self.wall_start = time.perf_counter()
         self.wall_before = 0.0  # wall time of the runs this one resumes
         self.metrics: list[dict[str, Any]] = []
-        self.next_deal = 0  # deals are derived from (seed, deal number)
-        self.pending_obs: list[npt.NDArray[np.float32]] = []
-        self.pending_ids: list[int] = []
-        self.pending_ret: list[float] = []
-        self.slot_bots: list[dict[int, Bot]] = []  # per game being played: the seats bots play
+        # self-play in this process (deals derived from (seed, deal number)); its finished games' samples
+        # are the learner's queue: pending_obs/ids/ret/seats are SelfPlay's lists, consumed by learn()
+        self.play = SelfPlay(
+            self.game,
+            c.players,
+            c.options,
+            self._values,
+            self.rng,
+            c.seed,
+            epsilon=c.epsilon,
+            opponents=c.opponents,
+            opponent_share=c.opponent_share,
+        )
+        self.pending_obs = self.play.obs
+        self.pending_ids = self.play.ids
+        self.pending_ret = self.play.ret
+        self.pending_seats = self.play.seats
+        self.actor_samples = 0  # samples received from actor processes (--actors)
+        self.actor_deals: list[int] = []  # per actor: its deal counter, where a resumed actor goes on
+        self.actor_pids: list[int] = []  # the actor processes of the last run
+        self.actors_imported_torch = False  # whether an actor reported PyTorch imported (it should not)
+        self.learner_waited = 0.0  # seconds the learner waited for actors' samples (this run)
+        self.actors_waited = 0.0  # seconds the actors waited for room in the queue, all together (this run)
 
     # -- checkpoints ----------------------------------------------------------------------------------
     def meta(self) -> dict[str, Any]:
@@ -216,6 +252,7 @@ class Trainer:
             "hidden": list(c.hidden),
             "opponents": list(c.opponents),
             "opponent_share": c.opponent_share if c.opponents else 0.0,
+            "actors": c.actors,
             "games": self.games_done,
             "seconds": round(self.seconds, 1),
             "wall_seconds": round(self.wall_before + time.perf_counter() - self.wall_start, 1),
@@ -238,6 +275,8 @@ class Trainer:
                 "updates": self.updates,
                 "seconds": self.seconds,
                 "next_deal": self.next_deal,
+                "actor_samples": self.actor_samples,
+                "actor_deals": list(self.actor_deals),
             },
             "metrics": self.metrics,
             "meta": self.meta(),
@@ -267,30 +306,26 @@ class Trainer:
         k = state["counters"]
         self.games_done, self.samples, self.updates = k["games"], k["samples"], k["updates"]
         self.seconds, self.next_deal = k["seconds"], k["next_deal"]
+        self.actor_samples, self.actor_deals = int(k.get("actor_samples", 0)), list(k.get("actor_deals", []))
         self.wall_before = float(saved.get("wall_seconds", 0.0))
         self.metrics = list(state["metrics"])
 
     # -- self-play --------------------------------------------------------------------------------------
-    def _deal(self) -> State:
-        seed = Rng((self.config.seed * 1_000_003 + self.next_deal) & ((1 << 63) - 1)).next64()
-        self.next_deal += 1
-        state: State = self.game.new_game(self.config.players, self.config.options, seed=seed)
-        return state
+    # The self-play itself is courtcards.nn.SelfPlay, shared with the actor processes (--actors).
+    @property
+    def next_deal(self) -> int:
+        return self.play.next_deal
 
-    def _seat_opponents(self) -> dict[int, Bot]:
-        """The bots of a new self-play game: none (pure self-play), or at a share ``opponent_share`` of
-        games every seat but one (drawn) played by bots drawn from ``opponents``."""
-        c = self.config
-        if not c.opponents or self.rng.random() >= c.opponent_share:
-            return {}
-        learner = int(self.rng.integers(c.players))
-        return {
-            s: make_bot(
-                self.game.name, c.opponents[int(self.rng.integers(len(c.opponents)))], int(self.rng.integers(2**31))
-            )
-            for s in range(c.players)
-            if s != learner
-        }
+    @next_deal.setter
+    def next_deal(self, value: int) -> None:
+        self.play.next_deal = value
+
+    @property
+    def slot_bots(self) -> list[dict[int, Bot]]:
+        return self.play.slot_bots
+
+    def _deal(self) -> State:
+        return self.play.deal()
 
     @torch.no_grad()
     def _values(self, obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -298,55 +333,9 @@ class Trainer:
         return self.net(x).float().cpu().numpy()  # type: ignore[no-any-return]
 
     def selfplay_step(self, games: list[State], trajectories: list[list[list[tuple[Any, int]]]]) -> int:
-        """One step of every game: every deciding seat chooses one id (one network call for all).
-        Finished games are scored, their samples queued, and replaced by new deals. Returns games ended."""
-        deciders: list[tuple[int, int]] = []
-        obs_list: list[npt.NDArray[np.float32]] = []
-        masks: list[npt.NDArray[np.bool_]] = []
-        bot_moves: list[tuple[int, int, Any]] = []
-        for g, state in enumerate(games):
-            bots = self.slot_bots[g] if g < len(self.slot_bots) else {}
-            for seat in state.to_move():  # every seat's tensor (or bot's move) before any is applied
-                if seat in bots:
-                    bot_moves.append((g, seat, bot_move(bots[seat], state, seat)))
-                    continue
-                deciders.append((g, seat))
-                obs_list.append(state.observation_tensor(seat).reshape(-1))
-                masks.append(state.legal_action_mask(seat))
-        chosen_ids: list[int] = []
-        if deciders:
-            obs = np.stack(obs_list)
-            mask = np.stack(masks)
-            values = self._values(obs)
-            values[~mask] = -np.inf
-            chosen = values.argmax(axis=1)
-            explore = self.rng.random(len(deciders)) < self.config.epsilon
-            for k in range(len(deciders)):
-                a = int(chosen[k])
-                if explore[k]:
-                    legal = np.flatnonzero(mask[k])
-                    a = int(legal[self.rng.integers(len(legal))])
-                chosen_ids.append(a)
-        for g, seat, action in bot_moves:
-            games[g].apply(seat, action)
-        for k, (g, seat) in enumerate(deciders):
-            trajectories[g][seat].append((obs_list[k], chosen_ids[k]))
-            games[g].apply_id(seat, chosen_ids[k])
-        ended = 0
-        for g, state in enumerate(games):
-            if state.is_over():
-                returns = state.returns()
-                for seat, steps in enumerate(trajectories[g]):
-                    for o, a in steps:
-                        self.pending_obs.append(o)
-                        self.pending_ids.append(a)
-                        self.pending_ret.append(returns[seat])
-                games[g] = self._deal()
-                if g < len(self.slot_bots):
-                    self.slot_bots[g] = self._seat_opponents()
-                trajectories[g] = [[] for _ in range(self.config.players)]
-                ended += 1
-        return ended
+        """One step of every game in this process (:meth:`courtcards.nn.SelfPlay.step`, one network call for
+        every deciding seat); finished games' samples are queued for :meth:`learn`. Returns games ended."""
+        return self.play.step(games, trajectories)
 
     def learn(self) -> None:
         """Gradient steps on the queued samples (each used once, as DMC's learner does)."""
@@ -355,7 +344,7 @@ class Trainer:
             obs = torch.from_numpy(np.stack(self.pending_obs[:bs])).to(self.device)
             ids = torch.tensor(self.pending_ids[:bs], device=self.device)
             ret = torch.tensor(self.pending_ret[:bs], dtype=torch.float32, device=self.device)
-            del self.pending_obs[:bs], self.pending_ids[:bs], self.pending_ret[:bs]
+            del self.pending_obs[:bs], self.pending_ids[:bs], self.pending_ret[:bs], self.pending_seats[:bs]
             q = self.net(obs).gather(1, ids[:, None]).squeeze(1)
             loss = torch.mean((q - ret) ** 2)
             self.opt.zero_grad()
@@ -407,6 +396,10 @@ class Trainer:
             "fair_share": round(1 / c.players, 4),
             "opponent": opponent,
             "wall_seconds": round(self.wall_before + time.perf_counter() - self.wall_start, 1),
+            "actors": c.actors,
+            "actor_samples": self.actor_samples,
+            "learner_waited": round(self.learner_waited, 1),
+            "actors_waited": round(self.actors_waited, 1),
         }
         self.metrics.append(row)
         return row
@@ -424,9 +417,8 @@ class Trainer:
     def run(self, on_progress: Callable[[Trainer, dict[str, Any] | None], None] | None = None) -> None:
         c = self.config
         torch.set_num_threads(max(1, c.threads))
-        games = [self._deal() for _ in range(c.batch_games)]
-        self.slot_bots = [self._seat_opponents() for _ in range(c.batch_games)]
-        trajectories: list[list[list[tuple[Any, int]]]] = [[[] for _ in range(c.players)] for _ in range(c.batch_games)]
+        games, trajectories = self.play.start(c.batch_games) if not c.actors else ([], [])
+        actors: _Actors | None = None
         last_eval = self.seconds if self.metrics else -1e18
         last_ckpt = self.seconds
 
@@ -437,6 +429,8 @@ class Trainer:
 
         with _term_as_interrupt():
             try:
+                if c.actors:
+                    actors = _Actors(self)
                 while not finished():
                     due = self.seconds - last_eval >= c.eval_every if c.eval_every > 0 else last_eval < -1e17
                     if c.eval_games and due:
@@ -446,8 +440,17 @@ class Trainer:
                         if on_progress:
                             on_progress(self, row)
                     start = time.perf_counter()
-                    ended = self.selfplay_step(games, trajectories)
-                    self.learn()
+                    if actors is None:
+                        ended = self.selfplay_step(games, trajectories)
+                        self.learn()
+                    else:
+                        waiting = time.perf_counter()
+                        messages = actors.receive(timeout=0.1)
+                        self.learner_waited += time.perf_counter() - waiting
+                        ended = self.take_samples(messages)
+                        self.learn()
+                        if self.updates - actors.published >= c.publish_every:
+                            actors.publish(self.net.weights(), self.updates)
                     self.seconds += time.perf_counter() - start
                     if ended:
                         self.games_done += ended
@@ -461,9 +464,119 @@ class Trainer:
                     if on_progress:
                         on_progress(self, row)
             finally:
+                if actors is not None:
+                    actors.stop()
                 self.save()
                 if self.metrics:
                     self.write_metrics()
+
+    def take_samples(self, messages: Sequence[Mapping[str, Any]]) -> int:
+        """Queue the samples of the actors' messages for :meth:`learn`; returns the games they finished."""
+        ended = 0
+        for m in messages:
+            self.pending_obs.extend(m["obs"])
+            self.pending_ids.extend(m["ids"].tolist())
+            self.pending_ret.extend(m["ret"].tolist())
+            self.pending_seats.extend(m["seats"].tolist())
+            self.actor_samples += len(m["ids"])
+            i = int(m["actor"])
+            self.actor_deals += [0] * (i + 1 - len(self.actor_deals))
+            self.actor_deals[i] = int(m["next_deal"])
+            self.actors_imported_torch |= bool(m["torch"])
+            self.actors_waited += float(m["blocked"])
+            ended += int(m["games"])
+        return ended
+
+
+_BLAS_THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+class _Actors:
+    """The actor processes of a run (``--actors N``, the "spawn" context: a fresh interpreter each, no
+    PyTorch): each plays ``batch_games`` self-play games with the NumPy network (courtcards.nn.actor_main)
+    and sends finished games' samples through one bounded queue; the learner publishes its weights to
+    shared memory every ``publish_every`` learning steps. ``stop`` ends them all (terminated, then killed,
+    if they do not end in 5 s); an actor whose learner is killed ends by itself."""
+
+    def __init__(self, trainer: Trainer) -> None:
+        c = trainer.config
+        ctx = multiprocessing.get_context("spawn")
+        layers = trainer.net.weights()
+        size = sum(w.size + b.size for w, b in layers)
+        self.weights = SharedWeights(ctx.RawArray("f", size), ctx.RawValue("q", 0), ctx.Lock())
+        self.weights.publish(layers)
+        self.published = trainer.updates
+        self.samples = ctx.Queue(maxsize=4 * c.actors)
+        self.stopping = ctx.Event()
+        spec = {
+            "game": trainer.game.name,
+            "players": c.players,
+            "options": c.options,
+            "seed": c.seed,
+            "epsilon": c.epsilon,
+            "batch_games": c.batch_games,
+            "opponents": list(c.opponents),
+            "opponent_share": c.opponent_share,
+            "shapes": [(w.shape, b.shape) for w, b in layers],
+        }
+        self.procs: list[Any] = []
+        # one core an actor: their NumPy (BLAS) runs one thread unless the environment says otherwise
+        saved = {k: os.environ.get(k) for k in _BLAS_THREADS}
+        try:
+            for k in _BLAS_THREADS:
+                os.environ.setdefault(k, "1")
+            for i in range(c.actors):
+                first = trainer.actor_deals[i] if i < len(trainer.actor_deals) else 0
+                args = (i, spec | {"first_deal": first}, self.weights, self.samples, self.stopping)
+                proc = ctx.Process(target=actor_main, args=args, name=f"courtcards-actor-{i}", daemon=True)
+                proc.start()
+                self.procs.append(proc)
+        except BaseException:
+            self.stop()
+            raise
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+        trainer.actor_pids = [p.pid for p in self.procs]
+
+    def publish(self, layers: Sequence[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]], updates: int) -> None:
+        self.weights.publish(layers)
+        self.published = updates
+
+    def receive(self, timeout: float) -> list[dict[str, Any]]:
+        """The messages waiting (at most one per actor and queue slot), waiting up to ``timeout`` s for one."""
+        out: list[dict[str, Any]] = []
+        try:
+            out.append(self.samples.get(timeout=timeout))
+            while len(out) < 4 * len(self.procs):
+                out.append(self.samples.get_nowait())
+        except queue.Empty:
+            pass
+        for i, proc in enumerate(self.procs):
+            if proc.exitcode is not None:
+                raise CourtcardsError(f"actor {i} (process {proc.pid}) ended with exit code {proc.exitcode}")
+        return out
+
+    def stop(self) -> None:
+        """Ask the actors to end (they look at each step, and every 0.2 s while the queue is full, and exit
+        without flushing their queued messages, which are not read any more: reading them could block on
+        a message an exiting actor cut short); terminate, then kill, those still there after 5 s."""
+        self.stopping.set()
+        deadline = time.monotonic() + 5.0
+        for p in self.procs:
+            p.join(max(0.0, deadline - time.monotonic()))
+        for p in self.procs:
+            if p.is_alive():
+                p.terminate()
+                p.join(2.0)
+            if p.is_alive():
+                p.kill()
+                p.join()
+        self.samples.close()
+        self.samples.cancel_join_thread()
 
 
 class _TorchPolicy:

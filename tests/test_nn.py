@@ -5,8 +5,12 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
+import multiprocessing
+import os
+import signal
 import subprocess
 import sys
+import time
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -348,3 +352,137 @@ def test_the_cli_and_the_bots_do_not_import_torch() -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "False"
+
+
+# -- actor processes (--actors) -------------------------------------------------------------------------------
+def _ended(pid: int) -> bool:
+    """Whether process ``pid`` is gone (or a zombie: ended, not yet reaped by whoever adopted it)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _wait_until(check: Any, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)")
+
+
+@needs_torch
+def test_actors_play_the_games_the_learner_trains_on(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["royale", "--seed", "4", "--out", str(out), "--batch-games", "4", "--hidden", "16", "--actors", "2"]
+    result = _train(tmp_path, *args, "--games", "150", "--eval-games", "2", "--eval-every", "0")
+    assert result.exit_code == 0, result.output
+    net = load_network(out / "network.npz")
+    assert net.meta["actors"] == 2 and net.meta["games"] > 0
+    last = _rows(out)[-1]
+    assert last["actors"] == "2" and int(last["actor_samples"]) > 0 and int(last["updates"]) > 0
+    assert multiprocessing.active_children() == []
+    sim = simulate("royale", [f"nn:{out / 'network.npz'}", "greedy"], games=1, seed=1, workers=1)
+    assert sim.games == 1
+
+
+@needs_torch
+def test_interrupted_actors_end_with_the_learner_and_resume(tmp_path: Path) -> None:
+    from courtcards.train import TrainConfig, Trainer
+
+    out = tmp_path / "run"
+
+    def config(games: int) -> TrainConfig:
+        return TrainConfig(
+            "royale", 2, seed=6, games=games, hidden=(16,), batch_games=4, batch_size=128, eval_games=0, actors=2
+        )
+
+    trainer = Trainer(config(100_000), out)
+
+    def interrupt(t: Trainer, row: Any) -> None:
+        if t.updates >= 2 and len(t.actor_deals) == 2 and min(t.actor_deals) > 0:  # both actors sent games
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        trainer.run(interrupt)
+    assert len(trainer.actor_pids) == 2 and all(_ended(pid) for pid in trainer.actor_pids)
+    assert multiprocessing.active_children() == []
+    assert not trainer.actors_imported_torch  # the actors play with the NumPy network
+    assert load_network(out / "network.npz").meta["games"] == trainer.games_done > 0
+    again = Trainer(config(trainer.games_done + 20), out)
+    again.resume()
+    assert again.actor_deals == trainer.actor_deals and again.actor_samples == trainer.actor_samples
+    again.run()
+    assert again.games_done >= trainer.games_done + 20 and again.actor_samples > trainer.actor_samples
+    assert all(_ended(pid) for pid in again.actor_pids) and multiprocessing.active_children() == []
+
+
+_KILLED_RUN = """
+import sys
+from pathlib import Path
+from courtcards.train import TrainConfig, Trainer
+config = TrainConfig("royale", 2, seed=7, minutes=5, hidden=(16,), batch_games=4, batch_size=128, eval_games=0,
+                     checkpoint_every=0.3, actors=2)
+Trainer(config, Path(sys.argv[1])).run()
+"""
+
+
+@pytest.mark.slow
+@needs_torch
+@needs_proc
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=["ctrl-c", "term", "kill"])
+def test_a_killed_learner_leaves_a_loadable_checkpoint_and_no_actor(tmp_path: Path, sig: signal.Signals) -> None:
+    """SIGTERM and SIGKILL to the learner; Ctrl-C as a terminal sends it, to the whole process group."""
+    out = tmp_path / "run"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _KILLED_RUN, str(out)], cwd=ROOT, stderr=subprocess.PIPE, start_new_session=True
+    )
+    try:
+
+        def trained() -> bool:
+            try:
+                return int(load_network(out / "network.npz").meta["games"]) > 0
+            except NetworkError:
+                return False
+
+        assert _wait_until(lambda: trained() or proc.poll() is not None, 120), "no checkpoint with games"
+        assert proc.poll() is None, proc.stderr.read().decode()[-2000:] if proc.stderr else ""
+        children = _children(proc.pid)
+        assert len(children) >= 2  # the actors (and multiprocessing's resource tracker)
+        if sig == signal.SIGINT:
+            os.killpg(proc.pid, sig)
+        else:
+            proc.send_signal(sig)
+        proc.wait(timeout=30)
+        assert _wait_until(lambda: all(_ended(pid) for pid in children), 20), "an actor outlived its learner"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    net = load_network(out / "network.npz")
+    assert net.meta["games"] > 0 and net.meta["actors"] == 2
+    state = torch_load(out / "checkpoint.pt")
+    assert state["counters"]["actor_samples"] > 0 and len(state["counters"]["actor_deals"]) == 2
+
+
+def torch_load(path: Path) -> Any:
+    import torch
+
+    return torch.load(path, weights_only=False)

@@ -77,6 +77,18 @@ def train_command(
     opponent_share: Annotated[
         float, typer.Option("--opponent-share", min=0, max=1, help="The share of games with --opponents.")
     ] = 0.5,
+    actors: Annotated[
+        int,
+        typer.Option(
+            "--actors",
+            min=0,
+            help="Actor processes playing the self-play games (--batch-games each) for one learner "
+            "(0: self-play in the learner's process, bit for bit reproducible).",
+        ),
+    ] = 0,
+    publish_every: Annotated[
+        int, typer.Option("--publish-every", min=1, help="With --actors: learning steps between weight updates.")
+    ] = 4,
 ) -> None:
     """Train a network by self-play (Deep Monte-Carlo); play it with the bot nn:OUT/network.npz."""
     from courtcards.train import NETWORK, TrainConfig, Trainer  # PyTorch: imported only by this command
@@ -111,6 +123,8 @@ def train_command(
             threads=threads,
             opponents=_opponents(found.name, opponents),
             opponent_share=opponent_share,
+            actors=actors,
+            publish_every=publish_every,
         )
         folder = out if out is not None else Path("train-out") / f"{found.name}-{n}p"
         command = " ".join([program(), *(shlex.quote(a) for a in sys.argv[1:])])
