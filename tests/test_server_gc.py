@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import time
 from pathlib import Path
 
 import pytest
@@ -103,13 +104,15 @@ def test_a_served_app_starts_the_freezer_after_loading_and_stops_it(
         assert app.state.gc_freezer is FREEZER and FREEZER.every == 0.05
         with TestClient(app) as c:
             assert FREEZER.steps >= steps + 1  # the first step, at startup
-            c.portal.call(asyncio.sleep, 0.3)  # type: ignore[union-attr]
+            deadline = time.monotonic() + 30  # two more steps, waited for on the app's own loop
+            while FREEZER.steps < steps + 3 and time.monotonic() < deadline:
+                c.portal.call(asyncio.sleep, 0.05)  # type: ignore[union-attr]
             assert FREEZER.steps >= steps + 3
             seen = FREEZER.steps
             assert samples(c.get("/metrics").text)[("courtcards_gc_freezes_total", "")] >= seen
         assert FREEZER._task is None
         stopped = FREEZER.steps
-        asyncio.run(asyncio.sleep(0.15))
+        time.sleep(0.15)  # three periods: a freezer left running would have stepped
         assert FREEZER.steps == stopped
     finally:
         FREEZER.every = 2.0
