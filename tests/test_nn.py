@@ -479,7 +479,8 @@ def test_a_killed_learner_leaves_a_loadable_checkpoint_and_no_actor(tmp_path: Pa
     net = load_network(out / "network.npz")
     assert net.meta["games"] > 0 and net.meta["actors"] == 2
     state = torch_load(out / "checkpoint.pt")
-    assert state["counters"]["actor_samples"] > 0 and len(state["counters"]["actor_deals"]) == 2
+    # the deal counters of the actors whose games reached the learner before the last save (one may not have)
+    assert state["counters"]["actor_samples"] > 0 and 1 <= len(state["counters"]["actor_deals"]) <= 2
 
 
 def torch_load(path: Path) -> Any:
