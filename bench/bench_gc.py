@@ -22,7 +22,6 @@ import json
 import os
 import platform
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -108,14 +107,7 @@ def measure(label: str, tree: Path, url: str | None, tmp: Path, args: argparse.N
             stats, _cpu, setup = runner.run(bs.run(bases, [p.pid for p in procs], args, procs, db_pid))
         mem = [rss(p.pid) for p in procs]
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.send_signal(signal.SIGINT)
-        for p in procs:
-            try:
-                p.wait(60)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        bs.stop_servers(procs, 60)
     lat = sorted(stats.latencies)
     n = len(lat)
     print(

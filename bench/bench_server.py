@@ -40,7 +40,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -505,6 +505,18 @@ class Case:
         return f"{self.tables} tables, {self.processes} process{'es' if self.processes > 1 else ''}, {pace}"
 
 
+def stop_servers(procs: Sequence[subprocess.Popen[bytes]], wait: float) -> None:
+    """Ask each server to stop (SIGINT), and kill the ones still running ``wait`` seconds later."""
+    for proc in procs:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+    for proc in procs:
+        try:
+            proc.wait(wait)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 def measure(args: argparse.Namespace, url: str | None, case: Case, tmp: Path, db_pid: int | None) -> dict[str, Any]:
     args.think, args.tables, args.kill = case.think, case.tables, case.kill
     procs, bases = start_servers(args, url, case.processes, tmp)
@@ -513,14 +525,7 @@ def measure(args: argparse.Namespace, url: str | None, case: Case, tmp: Path, db
         with asyncio.Runner(loop_factory=_loop_factory()) as runner:
             stats, cpu, setup = runner.run(run(bases, [p.pid for p in procs], args, procs, db_pid))
     finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGINT)
-        for proc in procs:
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop_servers(procs, 30)
     lat = sorted(stats.latencies)
     n = len(lat)
     where = ("PostgreSQL (fsync off)" if args.postgres else "PostgreSQL") if url else "SQLite (WAL, synchronous=FULL)"
