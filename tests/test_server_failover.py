@@ -105,6 +105,17 @@ class Player(threading.Thread):
             self.dropped = True
 
 
+def stop(*procs: subprocess.Popen[bytes]) -> None:
+    """SIGTERM each server still running, and kill it if it has not stopped 10 s later."""
+    for proc in procs:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
 def new_table(base: str, seed: int, bot_delay: float = 0.1, humans: int = 1) -> str:
     seats = [{"type": "human"}] * humans + [{"type": "bot", "bot": "greedy"}] * (3 - humans)
     body = {
@@ -196,13 +207,7 @@ def test_kill_9_of_one_process_moves_its_tables_to_the_other(postgres_url: str, 
         print(f"recovery after kill -9: {sorted(round(v, 2) for v in moved.values())} s")
         assert "Traceback" not in (tmp_path / "b.log").read_text()
     finally:
-        for proc in (a, b):
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
+        stop(a, b)
 
 
 def node_locks(url: str) -> int:
@@ -255,13 +260,7 @@ def test_a_dead_process_tables_move_on_long_before_its_leases_expire(postgres_ur
         log = (tmp_path / "b.log").read_text()
         assert "leases freed" in log and "Traceback" not in log
     finally:
-        for proc in (a, b):
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
+        stop(a, b)
 
 
 @pytest.mark.slow
@@ -308,10 +307,4 @@ def test_a_share_of_the_sockets_is_asked_to_reconnect_when_a_process_starts(
         time.sleep(2 * WATCH)  # (no more than the share: a later look must not ask again)
         assert closed == [(4408, REBALANCE_REASON)] * 4
     finally:
-        for proc in procs:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
+        stop(*procs)
