@@ -25,17 +25,14 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
-from io import BytesIO
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_server as bs
-
-ROOT = Path(__file__).resolve().parent.parent
 
 WRAPPER = """
 import atexit, gc, json, os, sys, time
@@ -57,14 +54,6 @@ try:
 except (SystemExit, KeyboardInterrupt):
     pass
 """
-
-
-def extract(ref: str) -> Path:
-    folder = Path(tempfile.mkdtemp(prefix="courtcards-baseline-"))
-    data = subprocess.run(["git", "-C", str(ROOT), "archive", ref], check=True, capture_output=True).stdout
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(folder, filter="tar")
-    return folder
 
 
 def start(
@@ -160,15 +149,17 @@ def main() -> int:
     args = p.parse_args()
     args.kill = False
     tmp = Path(tempfile.mkdtemp(prefix="cc-bench-gc-"))
-    url, db_pid, stop_pg = None, None, lambda: None
+    url: str | None = None
+    db_pid: int | None = None
+    stop_pg: Callable[[], None] = lambda: None  # noqa: E731
     if args.processes > 1:
         url, db_pid, stop_pg = bs.start_postgres(tmp)
     print(
         f"machine: {platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
         f"load average {os.getloadavg()[0]:.1f}"
     )
-    trees = [(f"baseline {args.baseline}", extract(args.baseline))] if args.baseline else []
-    trees.append(("this tree", ROOT))
+    trees = [(f"baseline {args.baseline}", bs.extract(args.baseline))] if args.baseline else []
+    trees.append(("this tree", bs.ROOT))
     try:
         for i, (label, tree) in enumerate(trees):
             where = bs.fresh_database(url, f"gc{i}") if url else None
@@ -178,7 +169,7 @@ def main() -> int:
         stop_pg()
         shutil.rmtree(tmp, ignore_errors=True)
         for _label, tree in trees:
-            if tree != ROOT:
+            if tree != bs.ROOT:
                 shutil.rmtree(tree, ignore_errors=True)
 
 

@@ -37,11 +37,14 @@ import socket
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from http.cookiejar import CookieJar, DefaultCookiePolicy
+from io import BytesIO
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +69,7 @@ finally:
 """
 
 
+ROOT = Path(__file__).resolve().parent.parent
 KILL_WAIT = 60  # seconds the bench waits for recovery after the kill
 
 
@@ -108,6 +112,10 @@ class Stats:
         self.during: dict[str, float] = {}  # CPU from the kill until every table moved on (Window.end)
         self.stop = 0.0
         self.ready = 0  # sockets that got their first state
+        self.forwarded = 0  # sockets whose table reached its --stagger start
+        self.accounts: list[dict[str, str]] = []  # --accounts: each one's request headers (session, CSRF)
+        self.polls: list[float] = []  # --accounts: "my games" request times, measured
+        self.chats = 0  # chat messages sent, measured
 
 
 def think_time(rng: random.Random, think: float) -> float:
@@ -137,14 +145,24 @@ async def play_seat(
     stats: Stats,
     think: float,
     first: asyncio.Event,
+    forward: int = 0,
+    chat: float = 0.0,
 ) -> bool:
+    """Play one seat until its game ends (True) or the time is up. Until the table's version reaches
+    ``forward`` the seat acts at once (--stagger); with ``chat`` it says something every ``chat`` seconds
+    on average."""
     at = home
+    forwarding = True
     sent: tuple[int, float, str] | None = None  # version, when first sent, action: until its update comes
     chosen: tuple[float, int, str] | None = None  # (when, version, action): thinking (a reconnect goes on)
     while True:
         url = bases[at].replace("http", "ws", 1) + f"/ws/tables/{table}?token={token}"
         try:
-            async with connect(url, max_size=None, ping_interval=None, compression=None) as ws:
+            async with contextlib.AsyncExitStack() as stack:
+                ws = await stack.enter_async_context(connect(url, max_size=None, ping_interval=None, compression=None))
+                if chat > 0:
+                    talk = asyncio.create_task(chatter(ws, rng, chat, stats))
+                    stack.callback(talk.cancel)
                 fresh = True  # the connection's first state: an action not answered is sent again
                 while True:
                     # Think while reading: a closed socket is noticed at once, as a browser does.
@@ -164,7 +182,12 @@ async def play_seat(
                         stats.refused[code] = stats.refused.get(code, 0) + 1
                         sent = None
                         continue
+                    if not raw.startswith('{"type":"state"'):  # chat, mutes
+                        continue
                     version, legal, finished = read_state(raw)
+                    if forwarding and version >= forward:
+                        forwarding = False
+                        stats.forwarded += 1
                     if token in stats.dropped and token not in stats.served:
                         stats.served[token] = time.time() - (stats.killed or 0.0)
                     if not first.is_set():
@@ -206,7 +229,8 @@ async def play_seat(
                     if chosen is not None and chosen[1] != version:
                         chosen = None  # the table moved meanwhile: choose again
                     if legal and sent is None and chosen is None:
-                        chosen = (time.perf_counter() + think_time(rng, think), version, rng.choice(legal))
+                        pause = 0.0 if forwarding else think_time(rng, think)
+                        chosen = (time.perf_counter() + pause, version, rng.choice(legal))
         except (OSError, ConnectionClosed, InvalidStatus) as exc:
             if stats.killed is None or len(bases) == 1:
                 raise
@@ -227,25 +251,80 @@ async def play_seat(
 
 
 async def new_table(
-    client: httpx.AsyncClient, base: str, body: dict[str, Any], players: int, gate: asyncio.Semaphore
+    client: httpx.AsyncClient,
+    base: str,
+    body: dict[str, Any],
+    seats: Sequence[dict[str, str] | None],
+    gate: asyncio.Semaphore,
 ) -> tuple[str, list[str]]:
-    """Create a table and join its seats (at most ``gate`` requests at once, over kept-alive connections)."""
+    """Create a table and join its human seats, each with its headers (an account's session; None: a
+    guest), the first seat's making it (at most ``gate`` requests at once, over kept-alive connections)."""
+    here = [None if h is None else {**h, "origin": base} for h in seats]  # the session works on every server
     async with gate:
-        tid = (await post(client, base + "/api/tables", body))["table"]["id"]
-        tokens = [(await post(client, base + f"/api/tables/{tid}/join", {}))["token"] for _ in range(players)]
+        tid = (await post(client, base + "/api/tables", body, here[0]))["table"]["id"]
+        tokens = [(await post(client, base + f"/api/tables/{tid}/join", {}, h))["token"] for h in here]
     return tid, tokens
 
 
-async def post(client: httpx.AsyncClient, url: str, body: dict[str, Any]) -> Any:
+async def post(client: httpx.AsyncClient, url: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> Any:
     for attempt in range(3):  # a kept-alive connection the server has just closed: again on a new one
         try:
-            r = await client.post(url, json=body)
+            r = await client.post(url, json=body, headers=headers)
             break
         except httpx.TransportError:
             if attempt == 2:
                 raise
-    r.raise_for_status()
+    if r.is_error:
+        raise RuntimeError(f"{r.status_code} from {url}: {r.text[:300]}")
     return r.json()
+
+
+def cookieless() -> CookieJar:
+    """A cookie jar that keeps nothing: the bench's one client speaks for many accounts, each request
+    with its own session header. (A jar, not httpx.Cookies, which the client would copy into a new jar.)"""
+    return CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
+
+
+async def sign_up(client: httpx.AsyncClient, bases: list[str], n: int) -> list[dict[str, str]]:
+    """Make ``n`` accounts through the API (spread over the servers, a few at a time: each hashes a
+    password); each one's request headers: its session cookie, CSRF token and Origin."""
+    gate = asyncio.Semaphore(4)
+
+    async def one(i: int) -> dict[str, str]:
+        base = bases[i % len(bases)]
+        async with gate:
+            r = await client.post(
+                base + "/api/accounts",
+                json={"username": f"bench{i}", "password": f"bench password {i}"},
+                headers={"origin": base},
+            )
+        r.raise_for_status()
+        return {"cookie": f"cc_session={r.cookies['cc_session']}", "x-csrf-token": r.json()["csrf"], "origin": base}
+
+    return list(await asyncio.gather(*(one(i) for i in range(n))))
+
+
+async def chatter(ws: Any, rng: random.Random, every: float, stats: Stats) -> None:
+    """A seat's chat: a short message every ``every`` seconds on average (exponential gaps)."""
+    while True:
+        await asyncio.sleep(rng.expovariate(1 / every))
+        await ws.send(json.dumps({"type": "chat", "text": f"well played {rng.randrange(100)}"}))
+        stats.chats += stats.measuring
+
+
+async def poll_my_games(
+    client: httpx.AsyncClient, base: str, headers: dict[str, str], every: float, stats: Stats
+) -> None:
+    """An account's lobby page: "my games" every ``every`` seconds (the browser's mygames.js polls every 10)."""
+    rng = random.Random(headers["cookie"])
+    await asyncio.sleep(rng.uniform(0, every))
+    while time.time() < stats.stop:
+        t0 = time.perf_counter()
+        r = await client.get(base + "/api/account/games", headers=headers)
+        r.raise_for_status()
+        if stats.measuring:
+            stats.polls.append(time.perf_counter() - t0)
+        await asyncio.sleep(every)
 
 
 async def table_slot(
@@ -259,27 +338,37 @@ async def table_slot(
 ) -> None:
     rng = random.Random(slot)
     home = slot % len(bases)
-    body = {
+    humans = args.players - args.bots
+    body: dict[str, Any] = {
         "game": args.game,
         "players": args.players,
         "preset": args.preset,
         "bot_delay": 0,
         "seed": rng.randrange(2**62),
-        "seats": [{"type": "human"}] * (args.players - args.bots) + [{"type": "bot", "bot": args.bot}] * args.bots,
+        "seats": [{"type": "human"}] * humans + [{"type": "bot", "bot": args.bot}] * args.bots,
         "private": False,
     }
+    seats: list[dict[str, str] | None] = [None] * humans
+    if stats.accounts:  # the slot's seats are accounts slot * humans + s (distinct at a table), the first makes it
+        n = len(stats.accounts)
+        seats = [stats.accounts[(slot * humans + s) % n] for s in range(humans)]
+        body["rated"] = True
+    forward = rng.randrange(args.stagger) if args.stagger else 0  # the first game only
     while time.time() < stats.stop and stats.killed is None:
-        tid, tokens = await new_table(client, bases[home], body, args.players - args.bots, gate)
+        tid, tokens = await new_table(client, bases[home], body, seats, gate)
         body["seed"] = rng.randrange(2**62)
         firsts = [asyncio.Event() for _ in tokens]
-        seats = [
-            asyncio.create_task(play_seat(bases, home, tid, t, random.Random(rng.random()), stats, args.think, f))
+        tasks = [
+            asyncio.create_task(
+                play_seat(bases, home, tid, t, random.Random(rng.random()), stats, args.think, f, forward, args.chat)
+            )
             for t, f in zip(tokens, firsts, strict=True)
         ]
+        forward = 0
         async with connected:  # connecting is bounded too
             await asyncio.wait([asyncio.create_task(f.wait()) for f in firsts], timeout=60)
         try:
-            done = await asyncio.wait_for(asyncio.gather(*seats), max(1.0, stats.stop - time.time() + 30))
+            done = await asyncio.wait_for(asyncio.gather(*tasks), max(1.0, stats.stop - time.time() + 30))
         except TimeoutError:
             return
         stats.games += any(done)
@@ -357,17 +446,25 @@ async def run(
     stats.stop = time.time() + 3600
     setup = time.perf_counter()
     limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
-    async with httpx.AsyncClient(limits=limits, timeout=60) as client:
+    async with httpx.AsyncClient(limits=limits, timeout=60, cookies=cookieless()) as client:
+        if args.accounts:
+            stats.accounts = await sign_up(client, bases, args.accounts)
+            print(f"{args.accounts} accounts made in {time.perf_counter() - setup:.1f} s")
         gate, connected = asyncio.Semaphore(16), asyncio.Semaphore(64)
         tasks = [
             asyncio.create_task(table_slot(bases, i, args, stats, client, gate, connected)) for i in range(args.tables)
         ]
-        while stats.ready < args.tables * (args.players - args.bots) and time.perf_counter() - setup < 600:
+        seats = args.tables * (args.players - args.bots)
+        while min(stats.ready, stats.forwarded) < seats and time.perf_counter() - setup < 900:
             await asyncio.sleep(0.2)
             if any(t.done() and t.exception() for t in tasks):
                 break
         setup = time.perf_counter() - setup
         stats.stop = time.time() + args.warmup + args.duration + (KILL_WAIT if args.kill else 0)
+        if stats.accounts and args.poll:
+            tasks += [
+                asyncio.create_task(poll_my_games(client, h["origin"], h, args.poll, stats)) for h in stats.accounts
+            ]
         await asyncio.sleep(args.warmup)
         stats.measuring = True
         window = Window(pids, db_pid)
@@ -439,48 +536,24 @@ def fresh_database(url: str, name: str) -> str:
 
 
 def start_servers(
-    args: argparse.Namespace, url: str | None, processes: int, tmp: Path
+    args: argparse.Namespace, url: str | None, processes: int, tmp: Path, tree: Path | None = None
 ) -> tuple[list[subprocess.Popen[bytes]], list[str]]:
+    """Start ``processes`` servers: this tree's, or ``tree``'s (a baseline from ``extract``)."""
     procs, bases = [], []
     db = ["--database-url", url] if url else ["--database", str(tmp / f"bench-{time.time()}.sqlite")]
+    limits: tuple[str, ...] = ("create", "join", "connect", "rematch", "read")
+    if args.accounts or args.chat:  # (options a baseline from before accounts would not know)
+        limits += ("signup", "login", "chat")
+    env = None if tree is None else {**os.environ, "PYTHONPATH": str(tree)}
     for _ in range(processes):
         port = free_port()
         prof = ["-c", PROFILED.format(out=str(Path(args.profile).resolve()))] if args.profile else ["-m", "courtcards"]
-        procs.append(
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    *prof,
-                    "serve",
-                    "--host",
-                    "127.0.0.1",
-                    "--port",
-                    str(port),
-                    *db,
-                    "--log-level",
-                    "warning",
-                    "--no-access-log",
-                    "--ws",
-                    args.ws,
-                    "--rate-create",
-                    "none",
-                    "--rate-join",
-                    "none",
-                    "--rate-connect",
-                    "none",
-                    "--rate-rematch",
-                    "none",
-                    "--rate-read",
-                    "none",
-                    "--max-connections",
-                    "0",
-                    "--max-inflight",
-                    "0",
-                    "--lease-ttl",
-                    str(args.lease_ttl),
-                ]
-            )
-        )
+        cmd = [sys.executable, *prof, "serve", "--host", "127.0.0.1", "--port", str(port), *db]
+        cmd += ["--log-level", "warning", "--no-access-log", "--ws", args.ws, "--lease-ttl", str(args.lease_ttl)]
+        for name in limits:
+            cmd += [f"--rate-{name}", "none"]
+        cmd += ["--max-connections", "0", "--max-inflight", "0"]  # every socket from one address
+        procs.append(subprocess.Popen(cmd, cwd=tree, env=env))
         bases.append(f"http://127.0.0.1:{port}")
     for base in bases:
         for _ in range(300):
@@ -498,11 +571,23 @@ class Case:
     tables: int
     think: float
     kill: bool = False
+    rev: str = ""  # a baseline revision's server (guests only), or "": this tree's
+    tree: Path | None = None  # that revision's tree (extract)
 
     @property
     def label(self) -> str:
         pace = f"pace {self.think:g} s" if self.think else "closed loop"
-        return f"{self.tables} tables, {self.processes} process{'es' if self.processes > 1 else ''}, {pace}"
+        who = f"baseline {self.rev}, " if self.rev else ""
+        return f"{who}{self.tables} tables, {self.processes} process{'es' if self.processes > 1 else ''}, {pace}"
+
+
+def extract(ref: str) -> Path:
+    """The tree of a git revision, in a new temporary folder (a baseline server runs from it)."""
+    folder = Path(tempfile.mkdtemp(prefix="courtcards-baseline-"))
+    data = subprocess.run(["git", "-C", str(ROOT), "archive", ref], check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(folder, filter="tar")
+    return folder
 
 
 def stop_servers(procs: Sequence[subprocess.Popen[bytes]], wait: float) -> None:
@@ -519,20 +604,25 @@ def stop_servers(procs: Sequence[subprocess.Popen[bytes]], wait: float) -> None:
 
 def measure(args: argparse.Namespace, url: str | None, case: Case, tmp: Path, db_pid: int | None) -> dict[str, Any]:
     args.think, args.tables, args.kill = case.think, case.tables, case.kill
-    procs, bases = start_servers(args, url, case.processes, tmp)
+    mine = args.accounts, args.chat
+    if case.rev:  # a server from before accounts and chat: its tables are played by guests
+        args.accounts, args.chat = 0, 0.0
+    procs, bases = start_servers(args, url, case.processes, tmp, case.tree)
     load = os.getloadavg()[0]
     try:
         with asyncio.Runner(loop_factory=_loop_factory()) as runner:
             stats, cpu, setup = runner.run(run(bases, [p.pid for p in procs], args, procs, db_pid))
     finally:
         stop_servers(procs, 30)
+        who = f"{args.accounts} accounts in rated games" if args.accounts else "guests"
+        args.accounts, args.chat = mine
     lat = sorted(stats.latencies)
     n = len(lat)
     where = ("PostgreSQL (fsync off)" if args.postgres else "PostgreSQL") if url else "SQLite (WAL, synchronous=FULL)"
     print(
         f"-- {case.label}, {where}: {args.game} ({args.players} players, preset {args.preset}), "
         f"{args.duration:.0f} s measured after {setup:.1f} s of setup and {args.warmup:.0f} s of warm-up; "
-        f"load average before {load:.1f}"
+        f"load average before {load:.1f}; seats: {who}"
     )
     out: dict[str, Any] = {"case": case, "n": n}
     if n == 0:
@@ -556,6 +646,13 @@ def measure(args: argparse.Namespace, url: str | None, case: Case, tmp: Path, db
         f"this client {cpu['client'] / n * 1000:.2f} ms; the machine's other processes used "
         f"{cpu['others'] / el:.2f} of its {os.cpu_count()} cores meanwhile"
     )
+    if stats.polls or stats.chats:
+        polls = sorted(stats.polls)
+        k = len(polls)
+        times = (
+            f"median {statistics.median(polls) * 1000:.1f} ms, p99 {polls[int(0.99 * k)] * 1000:.1f} ms" if k else ""
+        )
+        print(f"besides: {k} my-games requests ({times}), {stats.chats} chat messages")
     if stats.killed is not None:
         rec, back = sorted(stats.recovered.values()), sorted(stats.served.values())
         print(f"kill -9 of one process: {len(stats.on_dead)} tables had {len(stats.dropped)} sockets on it")
@@ -620,16 +717,20 @@ def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 
 def summary(results: list[dict[str, Any]]) -> None:
-    print("\n| tables | processes | pace | actions/s | p50 | p99 | server CPU/action | recovery after kill -9 |")
-    print("|---|---|---|---|---|---|---|---|")
+    print(
+        "\n| server | tables | processes | pace | actions/s | p50 | p99 | server CPU/action | recovery after kill -9 |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in results:
         c: Case = r["case"]
+        server = f"baseline {c.rev}" if c.rev else "this tree"
         if not r["n"]:
-            print(f"| {c.tables} | {c.processes} | {c.think or 'closed loop'} | no actions | | | | |")
+            print(f"| {server} | {c.tables} | {c.processes} | {c.think or 'closed loop'} | no actions | | | | |")
             continue
         rec = "served again by {:.1f} s, moved on by {:.1f} s".format(*r["recovery"]) if "recovery" in r else ""
         print(
-            f"| {c.tables} | {c.processes} | {f'{c.think:g} s' if c.think else 'closed loop'} | {r['rate']:.0f} | "
+            f"| {server} | {c.tables} | {c.processes} | {f'{c.think:g} s' if c.think else 'closed loop'} | "
+            f"{r['rate']:.0f} | "
             f"{r['p50'] * 1000:.0f} ms | {r['p99'] * 1000:.0f} ms | {r['cpu'] * 1000:.2f} ms | {rec} |"
         )
 
@@ -665,11 +766,37 @@ def main() -> int:
     )
     p.add_argument("--kill", action="store_true", help="With 2+ processes: kill -9 one and time the recovery.")
     p.add_argument("--lease-ttl", type=float, default=5.0, help="The servers' --lease-ttl (default 5).")
+    p.add_argument(
+        "--accounts",
+        type=int,
+        default=0,
+        help="Sign up this many accounts (through the API) and seat them at rated tables, spread so "
+        "every account is seated; each also asks for its games every --poll seconds.",
+    )
+    p.add_argument("--poll", type=float, default=10.0, help="With --accounts: my-games polling (default 10 s).")
+    p.add_argument("--chat", type=float, default=0.0, help="Each seat chats every this many seconds on average.")
+    p.add_argument(
+        "--stagger",
+        type=int,
+        default=0,
+        help="Before measuring, each table's first game is played at once up to a random version below this, "
+        "so games end (and rated ones are rated) throughout the measured time.",
+    )
+    p.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="Measure the server of this git revision first, each case on a fresh database (played by guests, "
+        "without chat: a baseline from before accounts has neither).",
+    )
     args = p.parse_args()
     if not 1 <= args.tables <= 1000 or not 0 < args.duration <= 600 or not 1 <= args.processes <= 8:
         p.error("--tables must be 1..1000, --duration at most 600 s, --processes 1..8")
     if not 0 <= args.bots < args.players:
         p.error("--bots must leave at least one human seat")
+    if args.accounts and (args.kill or args.bots):
+        p.error("--accounts is measured without --kill and --bots")
+    if args.accounts and args.accounts < args.players:
+        p.error("--accounts: at least one account a seat of a table")
     if args.figures and not args.postgres:
         p.error("--figures needs --postgres (each measurement gets its own database)")
     tmp = Path(tempfile.mkdtemp(prefix="cc-bench-"))
@@ -695,6 +822,9 @@ def main() -> int:
         cases = [Case(1, args.tables, args.think), Case(2, args.tables, args.think, args.kill)]
     else:
         cases = [Case(args.processes, args.tables, args.think, args.kill)]
+    if args.baseline:
+        tree = extract(args.baseline)
+        cases = [Case(c.processes, c.tables, c.think, c.kill, args.baseline, tree) for c in cases] + cases
     try:
         results = []
         for i, case in enumerate(cases):
@@ -705,6 +835,9 @@ def main() -> int:
     finally:
         stop_pg()
         shutil.rmtree(tmp, ignore_errors=True)
+        for c in cases:
+            if c.tree is not None:
+                shutil.rmtree(c.tree, ignore_errors=True)
 
 
 if __name__ == "__main__":
