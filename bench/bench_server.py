@@ -17,8 +17,19 @@ from sending an action to its update for every action answered after the kill.
 ``--bots N`` makes N seats of each table bots (played by the lease holder), so the
 takeover of a dead process's leases is measured too.
 
+``--accounts N`` signs N accounts up through the API first and seats them at rated tables (which
+take accounts only; each table's seats are distinct accounts, spread so that every account plays),
+so the games' ends are rated; each account also asks for its games every ``--poll`` seconds, as
+the lobby's My games does, and ``--chat S`` makes every seat say something every S seconds on
+average. ``--stagger V`` plays each table's first game at once up to a random version below V
+before measuring, so that games end, are rated and start again throughout the measured time.
+``--baseline REV`` measures the server of a git revision first, on a fresh database, its seats
+played by guests (a server from before accounts has neither accounts nor chat).
+
     python bench/bench_server.py --tables 200 --duration 20
     python bench/bench_server.py --postgres --compare --think 0.5 --kill   # 1 vs 2 processes, recovery
+    python bench/bench_server.py --postgres --processes 2 --tables 300 --accounts 1000 --think 2 \\
+        --chat 30 --preset quick --stagger 180 --warmup 10 --duration 120 --baseline e5df52b
 """
 
 from __future__ import annotations
