@@ -146,8 +146,7 @@ def main() -> int:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--preset", default=None)
     p.add_argument("--baseline", metavar="REV", help="Also measure the server of this git revision, first.")
-    args = p.parse_args()
-    args.kill = False
+    args = bs.with_defaults(p.parse_args())  # (no kill, no bots, guests)
     tmp = Path(tempfile.mkdtemp(prefix="cc-bench-gc-"))
     url: str | None = None
     db_pid: int | None = None

@@ -19,8 +19,8 @@ takeover of a dead process's leases is measured too.
 
 ``--accounts N`` signs N accounts up through the API first and seats them at rated tables (which
 take accounts only; each table's seats are distinct accounts, spread so that every account plays),
-so the games' ends are rated; each account also asks for its games every ``--poll`` seconds, as
-the lobby's My games does, and ``--chat S`` makes every seat say something every S seconds on
+so the games' ends are rated; with ``--poll S`` each account also has a lobby open that asks
+for its games every S seconds, and ``--chat S`` makes every seat say something every S seconds on
 average. ``--stagger V`` plays each table's first game at once up to a random version below V
 before measuring, so that games end, are rated and start again throughout the measured time.
 ``--baseline REV`` measures the server of a git revision first, on a fresh database, its seats
@@ -584,6 +584,7 @@ class Case:
     kill: bool = False
     rev: str = ""  # a baseline revision's server (guests only), or "": this tree's
     tree: Path | None = None  # that revision's tree (extract)
+    guests: bool = False  # played by guests even with --accounts
 
     @property
     def label(self) -> str:
@@ -616,7 +617,7 @@ def stop_servers(procs: Sequence[subprocess.Popen[bytes]], wait: float) -> None:
 def measure(args: argparse.Namespace, url: str | None, case: Case, tmp: Path, db_pid: int | None) -> dict[str, Any]:
     args.think, args.tables, args.kill = case.think, case.tables, case.kill
     mine = args.accounts, args.chat
-    if case.rev:  # a server from before accounts and chat: its tables are played by guests
+    if case.rev or case.guests:  # (a server from before accounts and chat has neither)
         args.accounts, args.chat = 0, 0.0
     procs, bases = start_servers(args, url, case.processes, tmp, case.tree)
     load = os.getloadavg()[0]
@@ -734,7 +735,7 @@ def summary(results: list[dict[str, Any]]) -> None:
     print("|---|---|---|---|---|---|---|---|---|")
     for r in results:
         c: Case = r["case"]
-        server = f"baseline {c.rev}" if c.rev else "this tree"
+        server = f"baseline {c.rev}" if c.rev else "this tree" + (", guests" if c.guests else "")
         if not r["n"]:
             print(f"| {server} | {c.tables} | {c.processes} | {c.think or 'closed loop'} | no actions | | | | |")
             continue
@@ -746,7 +747,15 @@ def summary(results: list[dict[str, Any]]) -> None:
         )
 
 
-def main() -> int:
+def with_defaults(args: argparse.Namespace) -> argparse.Namespace:
+    """``args`` of another bench that drives :func:`run`, completed with this bench's defaults."""
+    for key, value in vars(parser().parse_args([])).items():
+        if not hasattr(args, key):
+            setattr(args, key, value)
+    return args
+
+
+def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--tables", type=int, default=200, help="Tables played at once (default 200).")
     p.add_argument("--duration", type=float, default=20.0, help="Measured seconds (default 20).")
@@ -784,7 +793,13 @@ def main() -> int:
         help="Sign up this many accounts (through the API) and seat them at rated tables, spread so "
         "every account is seated; each also asks for its games every --poll seconds.",
     )
-    p.add_argument("--poll", type=float, default=10.0, help="With --accounts: my-games polling (default 10 s).")
+    p.add_argument(
+        "--poll",
+        type=float,
+        default=0.0,
+        help="With --accounts: each account also has a lobby open, which asks for its games every this many "
+        "seconds (the page's own pace is 10 s); 0 (the default): every account is at its tables.",
+    )
     p.add_argument("--chat", type=float, default=0.0, help="Each seat chats every this many seconds on average.")
     p.add_argument(
         "--stagger",
@@ -797,8 +812,14 @@ def main() -> int:
         "--baseline",
         metavar="REV",
         help="Measure the server of this git revision first, each case on a fresh database (played by guests, "
-        "without chat: a baseline from before accounts has neither).",
+        "without chat: a baseline from before accounts has neither); with --accounts, this tree's played by "
+        "guests too.",
     )
+    return p
+
+
+def main() -> int:
+    p = parser()
     args = p.parse_args()
     if not 1 <= args.tables <= 1000 or not 0 < args.duration <= 600 or not 1 <= args.processes <= 8:
         p.error("--tables must be 1..1000, --duration at most 600 s, --processes 1..8")
@@ -835,7 +856,10 @@ def main() -> int:
         cases = [Case(args.processes, args.tables, args.think, args.kill)]
     if args.baseline:
         tree = extract(args.baseline)
-        cases = [Case(c.processes, c.tables, c.think, c.kill, args.baseline, tree) for c in cases] + cases
+        before = [Case(c.processes, c.tables, c.think, c.kill, args.baseline, tree) for c in cases]
+        if args.accounts:  # this tree's guests too: what changed apart from the accounts
+            before += [Case(c.processes, c.tables, c.think, c.kill, guests=True) for c in cases]
+        cases = before + cases
     try:
         results = []
         for i, case in enumerate(cases):

@@ -86,7 +86,7 @@ def test_freezer_freezes_survivors_collects_the_young_and_refreshes_when_the_fro
 
 def test_freeze_every_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(FREEZE_EVERY_ENV, raising=False)
-    assert freeze_every() == 2.0
+    assert freeze_every() == 10.0
     monkeypatch.setenv(FREEZE_EVERY_ENV, "2.5")
     assert freeze_every() == 2.5
     monkeypatch.setenv(FREEZE_EVERY_ENV, "often")
