@@ -60,7 +60,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # courtcards: this tree
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_playout import cpu_model
+from bench_engine import cpu_model
 
 ROOT = Path(__file__).resolve().parent.parent
 RLCARD_LAYERS = "512,512,512,512,512"  # DMCModel's default, which DMCTrainer uses
@@ -169,10 +169,10 @@ def courtcards_worker(
         torch.set_num_threads(1)
         qnet = QNet(inputs, hidden, sizes[-1])
         with torch.no_grad():
-            for layer, (w, b) in zip(qnet.layers, layers, strict=True):
+            for layer, (weight, bias) in zip(qnet.layers, layers, strict=True):
                 assert isinstance(layer, torch.nn.Linear)
-                layer.weight.copy_(torch.from_numpy(w.T))
-                layer.bias.copy_(torch.from_numpy(b))
+                layer.weight.copy_(torch.from_numpy(weight.T))
+                layer.bias.copy_(torch.from_numpy(bias))
 
         @torch.no_grad()
         def forward(obs: Any) -> Any:  # Trainer._values
@@ -313,7 +313,15 @@ def main() -> None:
     print(f"load average at end {load()}")
 
     def med(runs: list[dict[str, Any]], key: str) -> float:
-        return statistics.median(x["decisions"] / x[key] for x in runs)
+        return float(statistics.median(x["decisions"] / x[key] for x in runs))
+
+    def ratio(runs: list[dict[str, Any]], key: str) -> str:
+        """The median over rounds of each round's ratio to RLCard's run of that round (same load)."""
+        ref = next(iter(theirs.values()), [])
+        if not ref:
+            return "-"
+        each = [x["decisions"] / x[key] / (y["decisions"] / y[key]) for x, y in zip(runs, ref, strict=True)]
+        return f"{statistics.median(each):.2f}x"
 
     def shape(layers: str) -> str:
         widths = layers.split(",")
@@ -325,27 +333,33 @@ def main() -> None:
     print()
     print(
         f"Medians of {args.rounds} rounds of {args.seconds:g} s each, one thread per side; courtcards: "
-        f"--hidden {args.hidden}, --batch-games {args.batch_games}."
+        f"--hidden {args.hidden}, --batch-games {args.batch_games}. The ratios are medians of each round's "
+        "ratio to RLCard's run in that round (with its own DMC layers)."
     )
     print()
     print("| actor | network | decisions/s (wall) | decisions/CPU s | vs RLCard (wall) | vs RLCard (CPU) |", end="")
     print(" network's share |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
-    peer_wall = peer_cpu = 0.0
-    for layers, peer_runs in theirs.items():
-        w, c = med(peer_runs, "wall"), med(peer_runs, "cpu")
-        if not peer_wall:  # the first (by default RLCard's own layers) is the reference
-            peer_wall, peer_cpu = w, c
-        net = f"PyTorch {shape(layers)}, obs + play features -> 1"
-        print(
-            f"| RLCard {peer_runs[0]['rlcard']} DMC actor, Dou Dizhu 3p | {net} | {w:,.0f} | {c:,.0f} |"
-            f" {w / peer_wall:.2f}x | {c / peer_cpu:.2f}x | {share(peer_runs)} |"
+    rows = [
+        (
+            f"RLCard {runs[0]['rlcard']} DMC actor, Dou Dizhu 3p",
+            f"PyTorch {shape(layers)}, obs + play features -> 1",
+            runs,
         )
-    for (name, n, backend), runs in ours.items():
+        for layers, runs in theirs.items()
+    ] + [
+        (
+            f"courtcards {name} {n}p",
+            f"{'NumPy' if backend == 'numpy' else 'PyTorch'} {shape(args.hidden)}, obs -> ids",
+            runs,
+        )
+        for (name, n, backend), runs in ours.items()
+    ]
+    for actor, net, runs in rows:
         w, c = med(runs, "wall"), med(runs, "cpu")
-        vs = f"{w / peer_wall:.2f}x | {c / peer_cpu:.2f}x" if peer_wall else "- | -"
-        net = f"{'NumPy' if backend == 'numpy' else 'PyTorch'} {shape(args.hidden)}, obs -> ids"
-        print(f"| courtcards {name} {n}p | {net} | {w:,.0f} | {c:,.0f} | {vs} | {share(runs)} |")
+        print(
+            f"| {actor} | {net} | {w:,.0f} | {c:,.0f} | {ratio(runs, 'wall')} | {ratio(runs, 'cpu')} | {share(runs)} |"
+        )
 
 
 if __name__ == "__main__":
