@@ -26,8 +26,11 @@ Both sides run in their own process with one thread: ``torch.set_num_threads(1)`
 ``OMP_NUM_THREADS``, ``OPENBLAS_NUM_THREADS`` and ``MKL_NUM_THREADS`` set to 1 for both (courtcards'
 actors run NumPy so too). Each measures ``--seconds`` after ``--warmup`` seconds, in decisions per wall
 second and per CPU second of its process. The sides alternate ``--rounds`` times (each round: every
-courtcards game, then RLCard); the medians and the ratios to RLCard are printed as a markdown table,
-with the machine, the load average before each round and the command. courtcards' rows also give the
+courtcards game, then RLCard); the medians and the ratios to RLCard (the median of each round's ratio
+to RLCard's run in that round, so that both sides of a ratio saw about the same load) are printed as a
+markdown table, with the machine, the load average before each round and the command. ``--peer-layers``
+runs RLCard's actor with other hidden layers as well (``256,256``: courtcards' size), each with its
+column of ratios; ``--torch`` runs courtcards with the PyTorch copy of its network too. courtcards' rows also give the
 share of its wall time spent in the network's forward pass (the rest is the engine: observation
 tensors, masks, applying ids, dealing).
 
@@ -315,9 +318,9 @@ def main() -> None:
     def med(runs: list[dict[str, Any]], key: str) -> float:
         return float(statistics.median(x["decisions"] / x[key] for x in runs))
 
-    def ratio(runs: list[dict[str, Any]], key: str) -> str:
+    def ratio(runs: list[dict[str, Any]], key: str, ref: list[dict[str, Any]] | None = None) -> str:
         """The median over rounds of each round's ratio to RLCard's run of that round (same load)."""
-        ref = next(iter(theirs.values()), [])
+        ref = next(iter(theirs.values()), []) if ref is None else ref
         if not ref:
             return "-"
         each = [x["decisions"] / x[key] / (y["decisions"] / y[key]) for x, y in zip(runs, ref, strict=True)]
@@ -360,6 +363,15 @@ def main() -> None:
         print(
             f"| {actor} | {net} | {w:,.0f} | {c:,.0f} | {ratio(runs, 'wall')} | {ratio(runs, 'cpu')} | {share(runs)} |"
         )
+    if len(theirs) > 1:  # the same network size on both sides, and the like
+        print()
+        print("Decisions per CPU second against each RLCard configuration (medians of the rounds' ratios):")
+        print()
+        print("| actor | " + " | ".join(f"vs RLCard {shape(layers)}" for layers in theirs) + " |")
+        print("| --- |" + " --- |" * len(theirs))
+        for actor, net, runs in rows[len(theirs) :]:
+            cells = " | ".join(ratio(runs, "cpu", ref) for ref in theirs.values())
+            print(f"| {actor}, {net} | {cells} |")
 
 
 if __name__ == "__main__":
