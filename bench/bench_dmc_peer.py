@@ -42,15 +42,18 @@ GitPython).
     python bench/bench_dmc_peer.py --install        # once
     python bench/bench_dmc_peer.py --seconds 20 --rounds 3
     python bench/bench_dmc_peer.py --games rank:4 royale --seconds 10 --rounds 1
+    python bench/bench_dmc_peer.py --profile --games kqp --seconds 10   # where courtcards' time goes
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import itertools
 import json
 import os
 import platform
+import pstats
 import shlex
 import statistics
 import subprocess
@@ -243,6 +246,11 @@ def main() -> None:
         help=f"RLCard's hidden layers, one run each (default: its DMC trainer's {RLCARD_LAYERS})",
     )
     ap.add_argument("--no-peer", action="store_true", help="courtcards only (no RLCard environment needed)")
+    ap.add_argument(
+        "--profile",
+        action="store_true",
+        help="courtcards' half only, under cProfile: where a self-play step's time goes (top 25 by cumulative time)",
+    )
     ap.add_argument("--worker", help=argparse.SUPPRESS)  # GAME:PLAYERS, one courtcards measurement
     ap.add_argument("--backend", default="numpy", choices=["numpy", "torch"], help=argparse.SUPPRESS)
     ap.add_argument("--seed", type=int, default=1)
@@ -250,10 +258,14 @@ def main() -> None:
     hidden = [int(w) for w in args.hidden.split(",") if w.strip()]
     if args.worker:
         name, _, n = args.worker.partition(":")
-        x = courtcards_worker(
-            name, int(n), args.seconds, args.warmup, args.batch_games, hidden, args.seed, args.backend
-        )
-        print(json.dumps(x))
+        call = (name, int(n), args.seconds, args.warmup, args.batch_games, hidden, args.seed, args.backend)
+        if args.profile:
+            profile = cProfile.Profile()
+            x = profile.runcall(courtcards_worker, *call)
+            print(f"{name} {n}p ({args.backend}): {x['decisions'] / x['wall']:,.0f} decisions/s under the profiler")
+            pstats.Stats(profile, stream=sys.stdout).sort_stats("cumulative").print_stats(25)
+        else:
+            print(json.dumps(courtcards_worker(*call)))
         return
     python = args.venv / "bin" / "python"
     if args.install:
@@ -261,12 +273,24 @@ def main() -> None:
         pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
         subprocess.run([*pip, "torch==2.13.0"], check=True)  # the CPU build in pip's wheels, before rlcard
         subprocess.run([*pip, "rlcard[torch]"], check=True)
-    if not args.no_peer and not python.exists():
+    if not args.no_peer and not args.profile and not python.exists():
         sys.exit(f"no RLCard environment at {args.venv}: run with --install first (or --no-peer)")
 
     games = parse_games(args.games)
     backends = ["numpy", "torch"] if args.torch else ["numpy"]
     env = dict(os.environ, **THREADS)
+    if args.profile:
+        for (name, n), backend in itertools.product(games, backends):
+            subprocess.run(
+                [
+                    *(sys.executable, __file__, "--worker", f"{name}:{n}", "--seconds", str(args.seconds)),
+                    *("--warmup", str(args.warmup), "--batch-games", str(args.batch_games), "--hidden", args.hidden),
+                    *("--seed", str(args.seed), "--backend", backend, "--profile"),
+                ],
+                check=True,
+                env=env,
+            )
+        return
     print(f"command: python {shlex.join(['bench/bench_dmc_peer.py', *sys.argv[1:]])}")
     print(
         f"machine: {platform.machine()} {cpu_model()}, {os.cpu_count()} cores, {platform.platform()}; "
