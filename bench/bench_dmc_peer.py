@@ -9,7 +9,8 @@ with the PyTorch copy of the network): the defaults of ``courtcards train`` (``-
 network; the games are as long as an early training run's), each game at its default table size and
 options. A decision is one row of the batched network call: one seat choosing one id (a composite choice
 of several ids is several decisions). No learning step is taken, and finished games' samples are
-dropped as soon as a step has appended them, as a learner would take them: pure actor throughput.
+dropped as soon as a step has appended them, as a learner would take them (an actor process also stacks
+them into its message to the learner, not done here): pure actor throughput.
 
 RLCard (version installed by ``--install``): ``rlcard.make("doudizhu")`` and RLCard's own DMC actor,
 ``rlcard.agents.dmc_agent.utils.act``, called as ``DMCTrainer.start`` calls it in each actor process
@@ -30,9 +31,11 @@ courtcards game, then RLCard); the medians and the ratios to RLCard (the median 
 to RLCard's run in that round, so that both sides of a ratio saw about the same load) are printed as a
 markdown table, with the machine, the load average before each round and the command. ``--peer-layers``
 runs RLCard's actor with other hidden layers as well (``256,256``: courtcards' size), each with its
-column of ratios; ``--torch`` runs courtcards with the PyTorch copy of its network too. courtcards' rows also give the
-share of its wall time spent in the network's forward pass (the rest is the engine: observation
-tensors, masks, applying ids, dealing).
+column of ratios; ``--torch`` runs courtcards with the PyTorch copy of its network too
+(``courtcards.train.QNet``, called as ``Trainer._values`` calls it). The last column is the share of the
+wall time in the network: courtcards' forward pass (the rest is the engine: observation tensors, masks,
+applying ids, dealing), RLCard's ``DMCAgent.predict`` (the play features and the forward pass; the rest
+is its Dou Dizhu env and ``act``'s buffers). ``--profile`` runs courtcards' half under cProfile instead.
 
 RLCard is not a dependency of courtcards: ``--install`` creates a virtual environment for it (default
 ``bench/.venv-rlcard``) and installs ``torch==2.13.0`` first (from pip's configured wheels, the CPU
