@@ -206,6 +206,8 @@ _CONSECUTIVE = "; consecutive mode: every play on this pile must be one value up
 # The log's data for the hot path, made once: _SEAT_DATA[seat] ({"seat": s}, shared, read-only: a view's
 # log copies it), _PLAYS[action] (its template, and its data for each seat, sharing one list of cards)
 _SEAT_DATA = tuple({"seat": s} for s in range(16))
+# the entries of a pile's log (seat, text), shared (tuples): _PASSED[seat], _LOGGED[action][seat]
+_PASSED = tuple((s, "pass") for s in range(16))
 _ONE_SEAT = tuple((s,) for s in range(16))
 
 
@@ -216,6 +218,9 @@ def _play_data(act: A.KqpAction) -> tuple[str, tuple[dict[str, Any], ...]]:
 
 _PLAYS: dict[A.KqpAction, tuple[str, tuple[dict[str, Any], ...]]] = {
     act: _play_data(act) for act in [*(a for row in _SETS for a in row[1:]), _Q1, _QQ, _K1]
+}
+_LOGGED: dict[A.KqpAction, tuple[tuple[int, str], ...]] = {
+    act: tuple((s, act.text) for s in range(16)) for act in _PLAYS
 }
 
 
@@ -440,12 +445,26 @@ class KqpState(State):
         return self.turn if self.phase == PLAY else -1
 
     def _apply_one(self, seat: int, action: Action) -> int:
-        if self.phase == PLAY:  # _pass and _play answer who plays next, as _single_mover would
-            if action is PASS:
-                return self._pass(seat)
+        """An action of the one seat to decide; answers who decides next, as _single_mover would."""
+        if self.phase != PLAY:
+            self._resolve({seat: action})
+            return self.turn if self.phase == PLAY else -1
+        if action is not PASS:
             return self._play(seat, action)  # type: ignore[arg-type]
-        self._resolve({seat: action})
-        return self.turn if self.phase == PLAY else -1  # _single_mover, inline
+        # a pass (KQ-6), here rather than in a method of its own: most actions of a playout are passes
+        passes = self.passes
+        passes.append(seat)
+        self.pile_log.append(_PASSED[seat])
+        sizes = self.sizes
+        if len(passes) >= self.num_players - len(self.finished) - (1 if sizes[self.owner] else 0):
+            return self._win_pile(seat)
+        self.log_event(seat, "pass", "{seat} passes.", _SEAT_DATA[seat])
+        nxt = self.nxt
+        s = nxt[seat]
+        while not sizes[s]:
+            s = nxt[s]
+        self.turn = s
+        return s
 
     def _committed(self, seat: int, action: Action) -> None:
         # a give-back chosen in secret (KQ-4): only the seat sees which
@@ -512,10 +531,7 @@ class KqpState(State):
     def _resolve(self, actions: dict[int, Action]) -> None:
         if self.phase == PLAY:
             ((seat, act),) = actions.items()
-            if act is A.PASS:
-                self._pass(seat)
-            else:
-                self._play(seat, act)  # type: ignore[arg-type]
+            self._apply_one(seat, act)
             return
         for seat in sorted(actions):  # TAX: both give-backs are revealed together
             act = actions[seat]
@@ -549,7 +565,7 @@ class KqpState(State):
         self.pile_value = value
         self.owner = seat
         self.passes = []
-        self.pile_log.append((seat, act.text))
+        self.pile_log.append(_LOGGED[act][seat])
         if sizes[seat] == 0:
             self.finished.append(seat)
             k = len(self.finished)  # KQ-8: the k-th out scores k
@@ -580,40 +596,28 @@ class KqpState(State):
         self.turn = s
         return s
 
-    def _pass(self, seat: int) -> int:
-        """Carry out a pass; answer who plays next."""
-        passes = self.passes
-        passes.append(seat)
-        self.pile_log.append((seat, "pass"))
+    def _win_pile(self, seat: int) -> int:
+        """``seat``'s pass (logged in the pile already) ends the pile (KQ-6): the owner leads a new
+        pile, or the next holder to the owner's left; answers who leads."""
         owner = self.owner
-        sizes = self.sizes
-        if len(passes) >= self.num_players - len(self.finished) - (1 if sizes[owner] else 0):
-            # KQ-6: the owner leads a new pile, or the next holder to the owner's left
-            if sizes[owner]:
-                self.log_event(
-                    seat,
-                    "pile_won",
-                    "{seat} passes: {owner} wins the pile and leads.",
-                    {"seat": seat, "owner": owner, "leader": owner},
-                )
-                self._new_pile(owner)
-            else:
-                leader = self._next_holder(owner)
-                self.log_event(
-                    seat,
-                    "pile_won",
-                    "{seat} passes: {owner} wins the pile; {owner} is out, so {leader} leads.",
-                    {"seat": seat, "owner": owner, "leader": leader},
-                )
-                self._new_pile(leader)
-            return self.turn
-        self.log_event(seat, "pass", "{seat} passes.", _SEAT_DATA[seat])
-        nxt = self.nxt
-        s = nxt[seat]
-        while not sizes[s]:
-            s = nxt[s]
-        self.turn = s
-        return s
+        if self.sizes[owner]:
+            self.log_event(
+                seat,
+                "pile_won",
+                "{seat} passes: {owner} wins the pile and leads.",
+                {"seat": seat, "owner": owner, "leader": owner},
+            )
+            self._new_pile(owner)
+        else:
+            leader = self._next_holder(owner)
+            self.log_event(
+                seat,
+                "pile_won",
+                "{seat} passes: {owner} wins the pile; {owner} is out, so {leader} leads.",
+                {"seat": seat, "owner": owner, "leader": leader},
+            )
+            self._new_pile(leader)
+        return self.turn
 
     def _next_holder(self, seat: int) -> int:
         nxt, sizes = self.nxt, self.sizes
