@@ -449,16 +449,54 @@ class KqpState(State):
         if self.phase != PLAY:
             self._resolve({seat: action})
             return self.turn if self.phase == PLAY else -1
-        if action is not PASS:
-            return self._play(seat, action)  # type: ignore[arg-type]
-        # a pass (KQ-6), here rather than in a method of its own: most actions of a playout are passes
-        passes = self.passes
-        passes.append(seat)
-        self.pile_log.append(_PASSED[seat])
+        # a pass or a play, here rather than in methods of their own (a call costs about as much as
+        # the pass itself): random playouts and search spend most of their time here
         sizes = self.sizes
-        if len(passes) >= self.num_players - len(self.finished) - (1 if sizes[self.owner] else 0):
-            return self._win_pile(seat)
-        self.log_event(seat, "pass", "{seat} passes.", _SEAT_DATA[seat])
+        if action is PASS:  # KQ-6
+            passes = self.passes
+            passes.append(seat)
+            self.pile_log.append(_PASSED[seat])
+            if len(passes) >= self.num_players - len(self.finished) - (1 if sizes[self.owner] else 0):
+                return self._win_pile(seat)
+            self.log_event(seat, "pass", "{seat} passes.", _SEAT_DATA[seat])
+        else:  # a play (KQ-5, KQ-7)
+            act: A.KqpAction = action  # type: ignore[assignment]
+            cards = act.cards
+            count = act.count
+            c = cards[0]
+            h = self.hands[seat]
+            had = h[c]
+            h[c] = left = had - count
+            self.played[seat][c] += count
+            levels, bits = self.levels, _LEVELS[c]
+            levels[seat] = levels[seat] & ~bits[had] | bits[left]
+            self.pile.extend(cards)
+            sizes[seat] -= count
+            value = act.value
+            plays = self.plays = self.plays + 1
+            if plays == 1:
+                self.pile_count = count
+                self.first_value = value
+            elif plays == 2 and value == self.first_value + 1:
+                self.consecutive = True  # KQ-7
+            self.top = cards
+            self.pile_value = value
+            self.owner = seat
+            self.passes = []
+            self.pile_log.append(_LOGGED[act][seat])
+            if sizes[seat] == 0:
+                if self._went_out(seat, act, plays):
+                    return self.turn if self.phase == PLAY else -1
+            elif plays == 2 and self.consecutive:
+                self.log_event(
+                    seat,
+                    "play",
+                    "{seat} plays " + act.text + _CONSECUTIVE + ".",
+                    {"seat": seat, "cards": act.text.split(), "consecutive": True},
+                )
+            else:
+                template, data = _PLAYS[act]
+                self.log_event(seat, "play", template, data[seat])
         nxt = self.nxt
         s = nxt[seat]
         while not sizes[s]:
@@ -540,61 +578,22 @@ class KqpState(State):
         self._begin_play()
 
     # -- play ------------------------------------------------------------------------------
-    def _play(self, seat: int, act: A.KqpAction) -> int:
-        """Carry out a play; answer who plays next (-1: no one, the round is over)."""
-        cards = act.cards
-        count = act.count
-        c = cards[0]
-        h = self.hands[seat]
-        had = h[c]
-        h[c] = left = had - count
-        self.played[seat][c] += count
-        levels, bits = self.levels, _LEVELS[c]
-        levels[seat] = levels[seat] & ~bits[had] | bits[left]
-        self.pile.extend(cards)
-        sizes = self.sizes
-        sizes[seat] -= count
-        value = act.value
-        plays = self.plays = self.plays + 1
-        if plays == 1:
-            self.pile_count = count
-            self.first_value = value
-        elif plays == 2 and value == self.first_value + 1:
-            self.consecutive = True  # KQ-7
-        self.top = cards
-        self.pile_value = value
-        self.owner = seat
-        self.passes = []
-        self.pile_log.append(_LOGGED[act][seat])
-        if sizes[seat] == 0:
-            self.finished.append(seat)
-            k = len(self.finished)  # KQ-8: the k-th out scores k
-            mode = _CONSECUTIVE if plays == 2 and self.consecutive else ""
-            self.log_event(
-                seat,
-                "play",
-                f"{{seat}} plays {act.text} and goes out {_ORDINAL[k]}: {k} point{'s' if k > 1 else ''}{mode}.",
-                {"seat": seat, "cards": act.text.split(), "place": k, "consecutive": bool(mode)},
-            )
-            if k == self.num_players - 1:
-                self._end_round()
-                return self.turn if self.phase == PLAY else -1
-        elif plays == 2 and self.consecutive:
-            self.log_event(
-                seat,
-                "play",
-                "{seat} plays " + act.text + _CONSECUTIVE + ".",
-                {"seat": seat, "cards": act.text.split(), "consecutive": True},
-            )
-        else:
-            template, data = _PLAYS[act]
-            self.log_event(seat, "play", template, data[seat])
-        nxt = self.nxt
-        s = nxt[seat]
-        while not sizes[s]:
-            s = nxt[s]
-        self.turn = s
-        return s
+    def _went_out(self, seat: int, act: A.KqpAction, plays: int) -> bool:
+        """``seat``'s play ``act`` (the pile's ``plays``-th) emptied its hand: log it (KQ-8: the k-th
+        out scores k), and end the round if one seat is left holding cards; True if it ended."""
+        self.finished.append(seat)
+        k = len(self.finished)
+        mode = _CONSECUTIVE if plays == 2 and self.consecutive else ""
+        self.log_event(
+            seat,
+            "play",
+            f"{{seat}} plays {act.text} and goes out {_ORDINAL[k]}: {k} point{'s' if k > 1 else ''}{mode}.",
+            {"seat": seat, "cards": act.text.split(), "place": k, "consecutive": bool(mode)},
+        )
+        if k == self.num_players - 1:
+            self._end_round()
+            return True
+        return False
 
     def _win_pile(self, seat: int) -> int:
         """``seat``'s pass (logged in the pile already) ends the pile (KQ-6): the owner leads a new
