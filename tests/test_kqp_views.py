@@ -427,7 +427,7 @@ def test_format_2_names_in_a_format_3_position_are_refused_with_the_reason() -> 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_the_fast_generators_list_exactly_what_the_rules_allow(seed: int) -> None:
-    # KQ-4 to KQ-7: refusal() is the rules' one statement; _gives and _legal_plays must agree with it
+    # KQ-4 to KQ-7: refusal() is the rules' one statement; _gives and _legal must agree with it
     import itertools
 
     from courtcards.core.rng import Rng

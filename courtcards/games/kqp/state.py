@@ -25,6 +25,7 @@ from courtcards.games.kqp.cards import (
     NCODES,
     PLAIN,
     QUEEN,
+    SILVER,
     TEXT,
     counts_of,
     deck_counts,
@@ -54,7 +55,6 @@ _FOLLOW: list[list[tuple[tuple[int, A.KqpAction], ...]]] = [
     [tuple((t, _SETS[t][k]) for t in range(max(v + 1, 3), GOLD + 1)) if k else () for v in range(NCODES)]
     for k in range(11)
 ]
-_LEAD_ROWS = tuple((v, _SETS[v]) for v in PLAIN)
 
 # Each seat's hand is also kept as one integer of "levels" (see hand_levels): bit
 # k*19 + v is set when the hand holds at least k cards of value v. A following play
@@ -86,10 +86,10 @@ def _allowed(v: int, k: int, consecutive: bool) -> int:
 _ALLOW = [[[_allowed(v, k, c) if v >= 3 else 0 for v in range(NCODES)] for k in range(11)] for c in (False, True)]
 
 
-def _follow_list(k: int, key: int) -> _Legal:
+def _follow_list(k: int, key: int) -> list[Action]:
     """The legal plays on k cards when ``key`` holds the bits of the allowed values
     held at least k times (Queens: a single needs one, a double both) and of the King."""
-    out = _Legal(_SETS[t][k] for t in range(3, GOLD + 1) if key >> t & 1)
+    out: list[Action] = [_SETS[t][k] for t in range(3, GOLD + 1) if key >> t & 1]
     if key & _QBIT:
         out.append(_Q1 if k == 1 else _QQ)
     if key & _KBIT:
@@ -98,10 +98,11 @@ def _follow_list(k: int, key: int) -> _Legal:
     return out
 
 
-_FOLLOWS: list[dict[int, _Legal]] = [{} for _ in range(11)]
+# plain lists, not LegalLists: the core copies the list it hands out, and list() copies an exact list fastest
+_FOLLOWS: list[dict[int, list[Action]]] = [{} for _ in range(11)]
 
 
-def _follows(k: int, key: int) -> _Legal:
+def _follows(k: int, key: int) -> list[Action]:
     """``_follow_list``, cached by the bits that matter."""
     lists = _FOLLOWS[k]
     cached = lists.get(key)
@@ -112,21 +113,30 @@ def _follows(k: int, key: int) -> _Legal:
     return cached
 
 
-def _lead_list(h: list[int]) -> _Legal:
-    """Leading: any number of cards of one value (KQ-5)."""
-    out = _Legal()
-    for v, row in _LEAD_ROWS:
-        c = h[v]
-        if c:
-            out += row[1 : c + 1]
-    q = h[QUEEN]
-    if q:
-        out.append(_Q1)
-        if q > 1:
-            out.append(_QQ)
-    if h[KING]:
-        out.append(_K1)
-    return out
+def _lead_list(h: list[int]) -> list[Action]:
+    """Leading: any number of cards of one value (KQ-5), value by value up to the King: for each
+    value the plays its count allows (a hand holds at most 10 of one), joined in one list display
+    (written out: a loop over the values costs nearly three times as much)."""
+    _, _, _, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, c13, c14, cs, cg, cq, ck = h
+    L = _LEADS
+    return [
+        *L[3][c3],
+        *L[4][c4],
+        *L[5][c5],
+        *L[6][c6],
+        *L[7][c7],
+        *L[8][c8],
+        *L[9][c9],
+        *L[10][c10],
+        *L[11][c11],
+        *L[12][c12],
+        *L[13][c13],
+        *L[14][c14],
+        *L[SILVER][cs],
+        *L[GOLD][cg],
+        *L[QUEEN][cq],
+        *L[KING][ck],
+    ]
 
 
 def plays_for(hand: list[int], count: int, value: int, consecutive: bool) -> list[Action]:
@@ -140,7 +150,7 @@ def plays_for(hand: list[int], count: int, value: int, consecutive: bool) -> lis
             f"{NCODES} counts of at least 0, a pile 0-10 cards of a card code 0-{NCODES - 1}"
         )
     if count == 0:
-        return _lead_list(hand)
+        return _lead_list([min(c, 10) for c in hand])  # _LEADS has rows for up to 10 cards of a value
     return _follows(count, hand_levels(hand) >> count * LEVEL & _ALLOW[consecutive][count][value])
 
 
@@ -150,6 +160,14 @@ _GIVE2 = {v: {w: A.make("give", (v, w)) for w in PLAIN if w >= v} for v in PLAIN
 _Q1 = A.make("play", (QUEEN,))
 _QQ = A.make("play", (QUEEN, QUEEN))
 _K1 = A.make("play", (KING,))
+# _LEADS[code][c]: the leads with c cards of ``code`` in hand, fewest cards first (KQ-5)
+_LEADS: tuple[tuple[tuple[A.KqpAction, ...], ...], ...] = tuple(
+    tuple(
+        tuple(_SETS[v][1 : c + 1]) if v in PLAIN else (_Q1, _QQ)[:c] if v == QUEEN else (_K1,)[:c] if v == KING else ()
+        for c in range(11)
+    )
+    for v in range(NCODES)
+)
 
 _record = frozen_record  # read-only log entries, lists as tuples, that copies of a state share
 _json_record = thawed_record
@@ -188,6 +206,8 @@ _CONSECUTIVE = "; consecutive mode: every play on this pile must be one value up
 # The log's data for the hot path, made once: _SEAT_DATA[seat] ({"seat": s}, shared, read-only: a view's
 # log copies it), _PLAYS[action] (its template, and its data for each seat, sharing one list of cards)
 _SEAT_DATA = tuple({"seat": s} for s in range(16))
+# the entries of a pile's log (seat, text), shared (tuples): _PASSED[seat], _LOGGED[action][seat]
+_PASSED = tuple((s, "pass") for s in range(16))
 _ONE_SEAT = tuple((s,) for s in range(16))
 
 
@@ -198,6 +218,9 @@ def _play_data(act: A.KqpAction) -> tuple[str, tuple[dict[str, Any], ...]]:
 
 _PLAYS: dict[A.KqpAction, tuple[str, tuple[dict[str, Any], ...]]] = {
     act: _play_data(act) for act in [*(a for row in _SETS for a in row[1:]), _Q1, _QQ, _K1]
+}
+_LOGGED: dict[A.KqpAction, tuple[tuple[int, str], ...]] = {
+    act: tuple((s, act.text) for s in range(16)) for act in _PLAYS
 }
 
 
@@ -405,13 +428,11 @@ class KqpState(State):
 
     def _legal(self, seat: int) -> list[Action]:
         if self.phase == PLAY:
-            k = self.pile_count  # following: the list for the bits that matter, if met before
-            legal: list[Action] | None = (
-                _FOLLOWS[k].get(self.levels[seat] >> k * LEVEL & _ALLOW[self.consecutive][k][self.pile_value])
-                if k
-                else None
-            )
-            return legal or self._legal_plays(seat)
+            k = self.pile_count
+            if k:  # following: the list for the bits that matter, made if not met before
+                key = self.levels[seat] >> k * LEVEL & _ALLOW[self.consecutive][k][self.pile_value]
+                return _FOLLOWS[k].get(key) or _follows(k, key)
+            return _lead_list(self.hands[seat])
         if self.phase == TAX:
             return self._gives(seat)  # type: ignore[return-value]
         return []
@@ -424,13 +445,64 @@ class KqpState(State):
         return self.turn if self.phase == PLAY else -1
 
     def _apply_one(self, seat: int, action: Action) -> int:
+        """An action of the one seat to decide; answers who decides next, as _single_mover would."""
         if self.phase != PLAY:
             self._resolve({seat: action})
-        elif action is PASS:
-            self._pass(seat)
-        else:
-            self._play(seat, action)  # type: ignore[arg-type]
-        return self.turn if self.phase == PLAY else -1  # _single_mover, inline
+            return self.turn if self.phase == PLAY else -1
+        # a pass or a play, here rather than in methods of their own (a call costs about as much as
+        # the pass itself): random playouts and search spend most of their time here
+        sizes = self.sizes
+        if action is PASS:  # KQ-6
+            passes = self.passes
+            passes.append(seat)
+            self.pile_log.append(_PASSED[seat])
+            if len(passes) >= self.num_players - len(self.finished) - (1 if sizes[self.owner] else 0):
+                return self._win_pile(seat)
+            self.log_event(seat, "pass", "{seat} passes.", _SEAT_DATA[seat])
+        else:  # a play (KQ-5, KQ-7)
+            act: A.KqpAction = action  # type: ignore[assignment]
+            cards = act.cards
+            count = act.count
+            c = cards[0]
+            h = self.hands[seat]
+            had = h[c]
+            h[c] = left = had - count
+            self.played[seat][c] += count
+            levels, bits = self.levels, _LEVELS[c]
+            levels[seat] = levels[seat] & ~bits[had] | bits[left]
+            self.pile.extend(cards)
+            sizes[seat] -= count
+            value = act.value
+            plays = self.plays = self.plays + 1
+            if plays == 1:
+                self.pile_count = count
+                self.first_value = value
+            elif plays == 2 and value == self.first_value + 1:
+                self.consecutive = True  # KQ-7
+            self.top = cards
+            self.pile_value = value
+            self.owner = seat
+            self.passes = []
+            self.pile_log.append(_LOGGED[act][seat])
+            if sizes[seat] == 0:
+                if self._went_out(seat, act, plays):
+                    return self.turn if self.phase == PLAY else -1
+            elif plays == 2 and self.consecutive:
+                self.log_event(
+                    seat,
+                    "play",
+                    "{seat} plays " + act.text + _CONSECUTIVE + ".",
+                    {"seat": seat, "cards": act.text.split(), "consecutive": True},
+                )
+            else:
+                template, data = _PLAYS[act]
+                self.log_event(seat, "play", template, data[seat])
+        nxt = self.nxt
+        s = nxt[seat]
+        while not sizes[s]:
+            s = nxt[s]
+        self.turn = s
+        return s
 
     def _committed(self, seat: int, action: Action) -> None:
         # a give-back chosen in secret (KQ-4): only the seat sees which
@@ -451,7 +523,7 @@ class KqpState(State):
         cache = self._legal_cache
         if cache[0] == self.version and cache[1] == seat and cache[3] is not None:
             return cache[2], cache[3]
-        legal: Any = self._legal_plays(seat) if self.phase == PLAY else _Legal(self._legal(seat))
+        legal = _Legal(self._legal(seat))  # a copy: the lists of plays are shared
         self._legal_cache = (self.version, seat, legal, legal, self._move_entry()[3])
         return legal, legal
 
@@ -494,19 +566,10 @@ class KqpState(State):
         extend(0, (), k)
         return out
 
-    def _legal_plays(self, seat: int) -> _Legal:
-        k = self.pile_count
-        if k == 0:
-            return _lead_list(self.hands[seat])
-        return _follows(k, self.levels[seat] >> k * LEVEL & _ALLOW[self.consecutive][k][self.pile_value])
-
     def _resolve(self, actions: dict[int, Action]) -> None:
         if self.phase == PLAY:
             ((seat, act),) = actions.items()
-            if act is A.PASS:
-                self._pass(seat)
-            else:
-                self._play(seat, act)  # type: ignore[arg-type]
+            self._apply_one(seat, act)
             return
         for seat in sorted(actions):  # TAX: both give-backs are revealed together
             act = actions[seat]
@@ -515,90 +578,45 @@ class KqpState(State):
         self._begin_play()
 
     # -- play ------------------------------------------------------------------------------
-    def _play(self, seat: int, act: A.KqpAction) -> None:
-        h = self.hands[seat]
-        p = self.played[seat]
-        c = act.cards[0]
-        had = h[c]
-        h[c] = left = had - act.count
-        p[c] += act.count
-        self.levels[seat] = self.levels[seat] & ~_LEVELS[c][had] | _LEVELS[c][left]
-        self.pile.extend(act.cards)
-        self.sizes[seat] -= act.count
-        value = act.value
-        self.plays += 1
-        if self.plays == 1:
-            self.pile_count = act.count
-            self.first_value = value
-        elif self.plays == 2 and value == self.first_value + 1:
-            self.consecutive = True  # KQ-7
-        self.top = act.cards
-        self.pile_value = value
-        self.owner = seat
-        self.passes = []
-        self.pile_log.append((seat, act.text))
-        sizes = self.sizes
-        if sizes[seat] == 0:
-            self.finished.append(seat)
-            k = len(self.finished)  # KQ-8: the k-th out scores k
-            mode = _CONSECUTIVE if self.consecutive and self.plays == 2 else ""
-            self.log_event(
-                seat,
-                "play",
-                f"{{seat}} plays {act.text} and goes out {_ORDINAL[k]}: {k} point{'s' if k > 1 else ''}{mode}.",
-                {"seat": seat, "cards": act.text.split(), "place": k, "consecutive": bool(mode)},
-            )
-            if k == self.num_players - 1:
-                self._end_round()
-                return
-        elif self.consecutive and self.plays == 2:
-            self.log_event(
-                seat,
-                "play",
-                "{seat} plays " + act.text + _CONSECUTIVE + ".",
-                {"seat": seat, "cards": act.text.split(), "consecutive": True},
-            )
-        else:
-            template, data = _PLAYS[act]
-            self.log_event(seat, "play", template, data[seat])
-        nxt = self.nxt
-        s = nxt[seat]
-        while not sizes[s]:
-            s = nxt[s]
-        self.turn = s
+    def _went_out(self, seat: int, act: A.KqpAction, plays: int) -> bool:
+        """``seat``'s play ``act`` (the pile's ``plays``-th) emptied its hand: log it (KQ-8: the k-th
+        out scores k), and end the round if one seat is left holding cards; True if it ended."""
+        self.finished.append(seat)
+        k = len(self.finished)
+        mode = _CONSECUTIVE if plays == 2 and self.consecutive else ""
+        self.log_event(
+            seat,
+            "play",
+            f"{{seat}} plays {act.text} and goes out {_ORDINAL[k]}: {k} point{'s' if k > 1 else ''}{mode}.",
+            {"seat": seat, "cards": act.text.split(), "place": k, "consecutive": bool(mode)},
+        )
+        if k == self.num_players - 1:
+            self._end_round()
+            return True
+        return False
 
-    def _pass(self, seat: int) -> None:
-        self.passes.append(seat)
-        self.pile_log.append((seat, "pass"))
+    def _win_pile(self, seat: int) -> int:
+        """``seat``'s pass (logged in the pile already) ends the pile (KQ-6): the owner leads a new
+        pile, or the next holder to the owner's left; answers who leads."""
         owner = self.owner
-        holders = self.num_players - len(self.finished)
-        sizes = self.sizes
-        if len(self.passes) >= holders - (1 if sizes[owner] else 0):
-            # KQ-6: the owner leads a new pile, or the next holder to the owner's left
-            if sizes[owner]:
-                self.log_event(
-                    seat,
-                    "pile_won",
-                    "{seat} passes: {owner} wins the pile and leads.",
-                    {"seat": seat, "owner": owner, "leader": owner},
-                )
-                self._new_pile(owner)
-            else:
-                leader = self._next_holder(owner)
-                self.log_event(
-                    seat,
-                    "pile_won",
-                    "{seat} passes: {owner} wins the pile; {owner} is out, so {leader} leads.",
-                    {"seat": seat, "owner": owner, "leader": leader},
-                )
-                self._new_pile(leader)
+        if self.sizes[owner]:
+            self.log_event(
+                seat,
+                "pile_won",
+                "{seat} passes: {owner} wins the pile and leads.",
+                {"seat": seat, "owner": owner, "leader": owner},
+            )
+            self._new_pile(owner)
         else:
-            self.log_event(seat, "pass", "{seat} passes.", _SEAT_DATA[seat])
-            nxt = self.nxt
-            s = nxt[seat]
-            while not sizes[s]:
-                s = nxt[s]
-            self.turn = s
+            leader = self._next_holder(owner)
+            self.log_event(
+                seat,
+                "pile_won",
+                "{seat} passes: {owner} wins the pile; {owner} is out, so {leader} leads.",
+                {"seat": seat, "owner": owner, "leader": leader},
+            )
+            self._new_pile(leader)
+        return self.turn
 
     def _next_holder(self, seat: int) -> int:
         nxt, sizes = self.nxt, self.sizes
@@ -768,7 +786,7 @@ class KqpState(State):
 
     def refusal(self, seat: int, action: Action) -> Refusal | None:
         """KQ-4 to KQ-7 for one action: why it is refused, None if it is legal. The rules'
-        one statement; the fast generators (``_gives``, ``_legal_plays``) list exactly the
+        one statement; the fast generators (``_gives``, ``_legal``) list exactly the
         actions it allows (tests/test_kqp_views.py and the conformance suite check it)."""
         assert isinstance(action, A.KqpAction)
         return _why_not(self, seat, action)
