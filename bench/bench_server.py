@@ -791,7 +791,7 @@ def parser() -> argparse.ArgumentParser:
         type=int,
         default=0,
         help="Sign up this many accounts (through the API) and seat them at rated tables, spread so "
-        "every account is seated; each also asks for its games every --poll seconds.",
+        "every account is seated.",
     )
     p.add_argument(
         "--poll",

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -11,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_modules import load_bench
 
 from courtcards.core.game import registered_games
 
@@ -18,12 +18,7 @@ BENCH = Path(__file__).resolve().parents[1] / "bench" / "bench_dmc_peer.py"
 
 
 def _bench() -> Any:
-    spec = importlib.util.spec_from_file_location("bench_dmc_peer", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_dmc_peer"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("bench_dmc_peer")
 
 
 @pytest.mark.parametrize("game", [g.name for g in registered_games()])

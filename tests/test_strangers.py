@@ -4,13 +4,11 @@ seed, and unlike greedy in the way each documents; and the strength bench drives
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from bench_modules import load_bench
 from plugin_examples import register_examples
 
 from courtcards.bots.base import Bot, bot_kinds, bot_move, game_bots, make_bot
@@ -179,13 +177,7 @@ def test_royale_aggressive_plays_its_strongest_card_and_hoarder_a_tiers_weakest(
 
 
 def _bench() -> Any:
-    path = Path(__file__).resolve().parents[1] / "bench" / "bench_strength.py"
-    spec = importlib.util.spec_from_file_location("bench_strength", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_strength"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("bench_strength")
 
 
 @pytest.mark.parametrize(("game", "tested", "opponents"), [("rank", "greedy", "pool"), ("royale", "noisy", "greedy")])
