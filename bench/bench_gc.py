@@ -23,13 +23,10 @@ import os
 import platform
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_server as bs
@@ -56,31 +53,6 @@ except (SystemExit, KeyboardInterrupt):
 """
 
 
-def start(
-    tree: Path, url: str | None, n: int, tmp: Path, out: Path, args: argparse.Namespace
-) -> tuple[list[Any], list[str]]:
-    db = ["--database-url", url] if url else ["--database", str(tmp / f"gc-{time.time()}.sqlite")]
-    procs, bases = [], []
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    for _ in range(n):
-        port = bs.free_port()
-        cmd = [sys.executable, "-c", WRAPPER.format(out=str(out)), "serve", "--host", "127.0.0.1"]
-        cmd += ["--port", str(port), *db, "--log-level", "warning", "--no-access-log"]
-        for rate in ("create", "join", "connect", "read"):
-            cmd += [f"--rate-{rate}", "none"]
-        cmd += ["--max-connections", "0", "--max-inflight", "0"]  # every socket from one address
-        procs.append(subprocess.Popen(cmd, cwd=tree, env=env))
-        bases.append(f"http://127.0.0.1:{port}")
-    for base in bases:
-        for _ in range(300):
-            try:
-                bs.http(base + "/api/games")
-                break
-            except OSError:
-                time.sleep(0.1)
-    return procs, bases
-
-
 def rss(pid: int) -> tuple[float, float]:
     """VmRSS and VmHWM (peak) in MB."""
     fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
@@ -89,7 +61,7 @@ def rss(pid: int) -> tuple[float, float]:
 
 def measure(label: str, tree: Path, url: str | None, tmp: Path, args: argparse.Namespace, db_pid: int | None) -> None:
     out = tmp / f"gc-{label}"
-    procs, bases = start(tree, url, args.processes, tmp, out, args)
+    procs, bases = bs.start_servers(args, url, args.processes, tmp, tree, ["-c", WRAPPER.format(out=str(out))])
     load = os.getloadavg()[0]
     try:
         with asyncio.Runner(loop_factory=bs._loop_factory()) as runner:

@@ -122,8 +122,7 @@ class Stats:
         self.fault_waits: list[tuple[bool, float]] = []  # (table was on the killed server, send -> update) then
         self.during: dict[str, float] = {}  # CPU from the kill until every table moved on (Window.end)
         self.stop = 0.0
-        self.ready = 0  # sockets that got their first state
-        self.forwarded = 0  # sockets whose table reached its --stagger start
+        self.forwarded = 0  # seats that got a state at or past their table's --stagger start (or their first)
         self.accounts: list[dict[str, str]] = []  # --accounts: each one's request headers (session, CSRF)
         self.polls: list[float] = []  # --accounts: "my games" request times, measured
         self.chats = 0  # chat messages sent, measured
@@ -201,9 +200,7 @@ async def play_seat(
                         stats.forwarded += 1
                     if token in stats.dropped and token not in stats.served:
                         stats.served[token] = time.time() - (stats.killed or 0.0)
-                    if not first.is_set():
-                        first.set()
-                        stats.ready += 1
+                    first.set()
                     if stats.bots_from is not None:  # how long a bot's turn lasts: the lease holder plays it
                         now, bt = time.time(), stats.bot_turn.get(table)
                         if bt is not None and version > bt[0]:
@@ -466,7 +463,7 @@ async def run(
             asyncio.create_task(table_slot(bases, i, args, stats, client, gate, connected)) for i in range(args.tables)
         ]
         seats = args.tables * (args.players - args.bots)
-        while min(stats.ready, stats.forwarded) < seats and time.perf_counter() - setup < 900:
+        while stats.forwarded < seats and time.perf_counter() - setup < 900:
             await asyncio.sleep(0.2)
             if any(t.done() and t.exception() for t in tasks):
                 break
@@ -547,9 +544,15 @@ def fresh_database(url: str, name: str) -> str:
 
 
 def start_servers(
-    args: argparse.Namespace, url: str | None, processes: int, tmp: Path, tree: Path | None = None
+    args: argparse.Namespace,
+    url: str | None,
+    processes: int,
+    tmp: Path,
+    tree: Path | None = None,
+    program: Sequence[str] = (),
 ) -> tuple[list[subprocess.Popen[bytes]], list[str]]:
-    """Start ``processes`` servers: this tree's, or ``tree``'s (a baseline from ``extract``)."""
+    """Start ``processes`` servers: this tree's, or ``tree``'s (a baseline from ``extract``); ``program``:
+    Python's arguments before ``serve`` (a wrapper's ``-c``), instead of ``-m courtcards`` (or --profile's)."""
     procs, bases = [], []
     db = ["--database-url", url] if url else ["--database", str(tmp / f"bench-{time.time()}.sqlite")]
     limits: tuple[str, ...] = ("create", "join", "connect", "rematch", "read")
@@ -559,7 +562,7 @@ def start_servers(
     for _ in range(processes):
         port = free_port()
         prof = ["-c", PROFILED.format(out=str(Path(args.profile).resolve()))] if args.profile else ["-m", "courtcards"]
-        cmd = [sys.executable, *prof, "serve", "--host", "127.0.0.1", "--port", str(port), *db]
+        cmd = [sys.executable, *(program or prof), "serve", "--host", "127.0.0.1", "--port", str(port), *db]
         cmd += ["--log-level", "warning", "--no-access-log", "--ws", args.ws, "--lease-ttl", str(args.lease_ttl)]
         for name in limits:
             cmd += [f"--rate-{name}", "none"]
