@@ -286,10 +286,13 @@ def resample_hidden(state: State, seat: int | None, rng: Rng) -> State:
 
 def check_views(state: State, rng: Rng, samples: int = 2) -> None:
     """A seat's view is JSON-ready, shows its own decision, and does not change
-    when the cards it cannot see are shuffled among the places it cannot see."""
+    when the cards it cannot see are shuffled among the places it cannot see; its JSON text as a
+    server pushes it (``view_json``) reads back as the view."""
     for seat in [None, *range(state.num_players)]:
         view = state.view(seat)
         before = json.dumps(view, sort_keys=True)
+        if json.dumps(json.loads(state.view_json(seat)), sort_keys=True) != before:
+            raise _fail(state, f"view_json of seat {seat} does not read back as its view")
         for _ in range(samples):
             other = resample_hidden(state, seat, rng)
             if json.dumps(other.view(seat), sort_keys=True) != before:

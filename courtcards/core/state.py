@@ -9,8 +9,9 @@ the public methods here check seats, legality and turn order for every game.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, cast
 
@@ -41,6 +42,12 @@ JSON = dict[str, Any]
 
 STATE_FORMAT = "courtcards/state"
 _node: Final = tuple.__new__
+
+
+def _compact(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
 STATE_FORMAT_VERSION = 3  # 2: one position format (piles top card first, shared names); 3: the event log
 #: to_move's answer for one seat, made once (for more seats than any game has)
 _ONE: Final = tuple((s,) for s in range(1024))
@@ -186,6 +193,23 @@ class State(ABC):
     @abstractmethod
     def view(self, seat: int | None) -> JSON:
         """What ``seat`` may know, as JSON-ready data; ``None`` for a spectator."""
+
+    def view_json(self, seat: int | None, dumps: Callable[[Any], str] = _compact) -> str:
+        """``seat``'s view as JSON text, for a push: the view without its log encoded by ``dumps``, and the
+        log from each event's entry encoded once (:meth:`EventLog.last_json`); ``json.loads`` of it
+        equals the view."""
+        keep = self.log_in_views
+        self.log_in_views = False
+        try:
+            view = self.view(seat)
+        finally:
+            self.log_in_views = keep
+        if not keep or view.get("log") != []:  # a view that does not build its log with log_view
+            return dumps(view)
+        del view["log"]
+        head = dumps(view)
+        log = self.events.last_json(LOG_LIMIT, seat)
+        return f'{head[:-1]},"log":{log}}}' if view else f'{{"log":{log}}}'
 
     @abstractmethod
     def _to_json(self) -> JSON:

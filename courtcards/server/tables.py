@@ -440,7 +440,7 @@ class Table:
             deadline = deadlines.get(seat) if mine and seat is not None else first
             due = "null" if deadline is None else f"{deadline:.3f}"
             out[seat] = (
-                f'{head}"seat":{dumps(seat)},"view":{dumps(self.state.view(seat))},'
+                f'{head}"seat":{dumps(seat)},"view":{self.state.view_json(seat, dumps)},'
                 f'"legal":{dumps(legal)},{tail}"deadline":{due}}}'
             )
         return out
