@@ -366,11 +366,13 @@ async def table_slot(
         tid, tokens = await new_table(client, bases[home], body, seats, gate)
         body["seed"] = rng.randrange(2**62)
         firsts = [asyncio.Event() for _ in tokens]
+        mode, n = getattr(args, "sockets_now", "home"), len(bases)
+        at = [home if mode == "home" else (home + (1 if mode == "other" else k)) % n for k in range(len(tokens))]
         tasks = [
             asyncio.create_task(
-                play_seat(bases, home, tid, t, random.Random(rng.random()), stats, args.think, f, forward, args.chat)
+                play_seat(bases, a, tid, t, random.Random(rng.random()), stats, args.think, f, forward, args.chat)
             )
-            for t, f in zip(tokens, firsts, strict=True)
+            for a, t, f in zip(at, tokens, firsts, strict=True)
         ]
         forward = 0
         async with connected:  # connecting is bounded too
@@ -588,12 +590,14 @@ class Case:
     rev: str = ""  # a baseline revision's server (guests only), or "": this tree's
     tree: Path | None = None  # that revision's tree (extract)
     guests: bool = False  # played by guests even with --accounts
+    sockets: str = "home"  # where a table's sockets connect (--sockets)
 
     @property
     def label(self) -> str:
         pace = f"pace {self.think:g} s" if self.think else "closed loop"
         who = f"baseline {self.rev}, " if self.rev else ""
-        return f"{who}{self.tables} tables, {self.processes} process{'es' if self.processes > 1 else ''}, {pace}"
+        where = f", sockets {self.sockets}" if self.sockets != "home" else ""
+        return f"{who}{self.tables} tables, {self.processes} process{'es' if self.processes > 1 else ''}, {pace}{where}"
 
 
 def extract(ref: str) -> Path:
@@ -618,7 +622,7 @@ def stop_servers(procs: Sequence[subprocess.Popen[bytes]], wait: float) -> None:
 
 
 def measure(args: argparse.Namespace, url: str | None, case: Case, tmp: Path, db_pid: int | None) -> dict[str, Any]:
-    args.think, args.tables, args.kill = case.think, case.tables, case.kill
+    args.think, args.tables, args.kill, args.sockets_now = case.think, case.tables, case.kill, case.sockets
     mine = args.accounts, args.chat
     if case.rev or case.guests:  # (a server from before accounts and chat has neither)
         args.accounts, args.chat = 0, 0.0
@@ -739,6 +743,7 @@ def summary(results: list[dict[str, Any]]) -> None:
     for r in results:
         c: Case = r["case"]
         server = f"baseline {c.rev}" if c.rev else "this tree" + (", guests" if c.guests else "")
+        server += f", sockets {c.sockets}" if c.sockets != "home" else ""
         if not r["n"]:
             print(f"| {server} | {c.tables} | {c.processes} | {c.think or 'closed loop'} | no actions | | | | |")
             continue
@@ -788,6 +793,14 @@ def parser() -> argparse.ArgumentParser:
         "the pace of --think and closed loop, then 1000 tables on 2 processes with --kill.",
     )
     p.add_argument("--kill", action="store_true", help="With 2+ processes: kill -9 one and time the recovery.")
+    p.add_argument(
+        "--sockets",
+        default="home",
+        help="Where a table's sockets connect, with 2+ processes: home (the process that made the table, as "
+        "behind a proxy that sends a table's sockets to one process), other (all to another one: it takes the "
+        "table over), spread (seat k to process home+k, as the kernel spreads --workers' connections); "
+        "several, comma-separated, are measured in turn (default home).",
+    )
     p.add_argument("--lease-ttl", type=float, default=5.0, help="The servers' --lease-ttl (default 5).")
     p.add_argument(
         "--accounts",
@@ -839,6 +852,8 @@ def main() -> int:
     url, db_pid = args.database_url, None
     if args.postgres:
         url, db_pid, stop_pg = start_postgres(tmp)
+    if not set(args.sockets.split(",")) <= {"home", "other", "spread"}:
+        p.error("--sockets takes home, other, spread (comma-separated)")
     if (args.processes > 1 or args.compare or args.figures) and not url:
         p.error("several processes need PostgreSQL: --postgres or --database-url")
     print(
@@ -856,10 +871,10 @@ def main() -> int:
     elif args.compare:
         cases = [Case(1, args.tables, args.think), Case(2, args.tables, args.think, args.kill)]
     else:
-        cases = [Case(args.processes, args.tables, args.think, args.kill)]
+        cases = [Case(args.processes, args.tables, args.think, args.kill, sockets=m) for m in args.sockets.split(",")]
     if args.baseline:
         tree = extract(args.baseline)
-        before = [Case(c.processes, c.tables, c.think, c.kill, args.baseline, tree) for c in cases]
+        before = [Case(c.processes, c.tables, c.think, c.kill, args.baseline, tree, sockets=c.sockets) for c in cases]
         if args.accounts:  # this tree's guests too: what changed apart from the accounts
             before += [Case(c.processes, c.tables, c.think, c.kill, guests=True) for c in cases]
         cases = before + cases

@@ -155,9 +155,13 @@ def test_kill_9_of_one_process_moves_its_tables_to_the_other(postgres_url: str, 
         while not all(len(t["log"]) > 3 for t in tables):
             assert time.time() < end, "play did not start"
             time.sleep(0.05)
-        # A plays the bots of a table whose human is connected to B: it knows the human is there.
+        # A table made on A whose human is connected to B moved to B (A handed its lease over), and no
+        # stand-in ever played for that human meanwhile.
         across = tables[2]
-        assert http(base_a + f"/api/tables/{across['id']}")["table"]["seats"][0]["connected"] is True
+        end = time.time() + 10
+        while f"table {across['id']}: its people are connected elsewhere" not in (tmp_path / "a.log").read_text():
+            assert time.time() < end, "the table did not move to the process its human is connected to"
+            time.sleep(0.1)
         assert not any(m["seats"][0]["stand_in"] for _, m in across["log"])
         a.send_signal(signal.SIGKILL)
         a.wait(10)
@@ -206,6 +210,72 @@ def test_kill_9_of_one_process_moves_its_tables_to_the_other(postgres_url: str, 
                 assert msg["legal"] == ([a.text for a in st.legal_actions(0)] if 0 in msg["to_move"] else [])
         print(f"recovery after kill -9: {sorted(round(v, 2) for v in moved.values())} s")
         assert "Traceback" not in (tmp_path / "b.log").read_text()
+    finally:
+        stop(a, b)
+
+
+def test_a_table_moves_to_the_process_its_people_are_connected_to(postgres_url: str, tmp_path: Path) -> None:  # noqa: F811
+    """Made on A, played from B (as behind a proxy that sends a table's sockets to one process): A hands the
+    lease over and forgets the table, B plays its bots; a table with a socket on each process stays put."""
+    pytest.importorskip("psycopg")
+    a, base_a = start(postgres_url, tmp_path / "a.log")
+    b, base_b = start(postgres_url, tmp_path / "b.log")
+    try:
+        moving = new_table(base_a, seed=5, humans=1)
+        split = new_table(base_a, seed=6, humans=2)
+        logs: list[list[Any]] = [[], [], []]
+        players = [
+            Player(
+                base_b,
+                moving,
+                http(base_a + f"/api/tables/{moving}/join", "POST", {"seat": 0})["token"],
+                0,
+                random.Random(1),
+                logs[0],
+            ),
+            Player(
+                base_b,
+                split,
+                http(base_a + f"/api/tables/{split}/join", "POST", {"seat": 0})["token"],
+                0,
+                random.Random(2),
+                logs[1],
+            ),
+            Player(
+                base_a,
+                split,
+                http(base_a + f"/api/tables/{split}/join", "POST", {"seat": 1})["token"],
+                1,
+                random.Random(3),
+                logs[2],
+            ),
+        ]
+        for p in players:
+            p.start()
+        end = time.time() + 20
+        while f"table {moving}: this process plays its bots now" not in (tmp_path / "b.log").read_text():
+            assert time.time() < end, "B did not take the table its human is connected to"
+            time.sleep(0.1)
+        assert (
+            f"table {moving}: its people are connected elsewhere; lease handed over" in (tmp_path / "a.log").read_text()
+        )
+        handed = len(logs[0])
+        end = time.time() + 20
+        while len(logs[0]) < handed + 3:  # B plays the bots: the game goes on
+            assert time.time() < end, "the table stopped after moving"
+            time.sleep(0.05)
+        assert not any(m["seats"][0]["stand_in"] for _, m in logs[0])
+        metrics = urllib.request.urlopen(base_a + "/metrics", timeout=5).read().decode()
+        assert "courtcards_handovers_total 1.0" in metrics and "courtcards_failovers_total 0.0" in metrics
+        metrics = urllib.request.urlopen(base_b + "/metrics", timeout=5).read().decode()
+        assert "courtcards_failovers_total 0.0" in metrics  # a table handed over is not a failover
+        assert f"table {split}: its people are connected elsewhere" not in (tmp_path / "a.log").read_text()
+        assert f"table {split}: this process plays its bots now" not in (tmp_path / "b.log").read_text()
+        for p in players:
+            p.stop.set()
+        for p in players:
+            p.join(5)
+        assert "Traceback" not in (tmp_path / "a.log").read_text() + (tmp_path / "b.log").read_text()
     finally:
         stop(a, b)
 

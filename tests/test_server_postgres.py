@@ -95,7 +95,7 @@ def test_a_lease_taken_during_a_renewal_is_not_lost(postgres_url: str, monkeypat
 
     renew = Cluster._renew
 
-    def slow_renew(self: Cluster, waiting: list[str]) -> tuple[set[str], list[str]]:
+    def slow_renew(self: Cluster, waiting: list[str]) -> tuple[set[str], list[str], set[str]]:
         held = renew(self, waiting)
         time.sleep(0.4)  # a loaded machine: tables are created between the query and its result
         return held

@@ -56,11 +56,13 @@ TAKE_AT_ONCE = 2  # orphaned tables loaded and taken at once (the reconnecting c
 TAKE_AFTER = 1.0  # seconds an orphaned table not in memory is left to the reconnecting clients to load first
 REBALANCE_STEP = (50, 0.2)  # when a process starts: sockets asked to reconnect at a time, and seconds between
 REBALANCE_REASON = "rebalancing: another server process started; reconnect"
+MOVED_REASON = "the table moved to the server process its players are connected to; reconnect"
 
 
 class Cluster:
     def __init__(self, store: Store, lobby: Lobby, ttl: float) -> None:
         self.taken_over = 0  # tables whose lease this process took after it expired (metrics: failovers)
+        self.handed_over = 0  # tables given up to the process their people are connected to
         self.store = store
         self.lobby = lobby
         self.ttl = ttl
@@ -97,9 +99,9 @@ class Cluster:
         with self.store.engine.begin() as conn:
             return conn.execute(stmt).scalar() == self.node
 
-    def _renew(self, waiting: list[str]) -> tuple[set[str], list[str]]:
+    def _renew(self, waiting: list[str]) -> tuple[set[str], list[str], set[str]]:
         """Renew this process's leases; (those it holds, tables whose lease is free: unfinished tables with an
-        expired lease, and those of ``waiting`` (loaded here, not held) without one)."""
+        expired lease, and those of ``waiting`` (loaded here, not held) without one; the expired ones)."""
         now = time.time()
         with self.store.engine.begin() as conn:
             held = {
@@ -120,12 +122,13 @@ class Cluster:
                     .limit(1000)
                 )
             ]
+            expired = set(free)
             if waiting:
                 leased = {
                     r[0] for r in conn.execute(sa.select(leases_t.c.table_id).where(leases_t.c.table_id.in_(waiting)))
                 }
                 free += [tid for tid in waiting if tid not in leased or tid in held]
-        return held, free
+        return held, free, expired
 
     def _release(self, tids: list[str]) -> None:
         with self.store.engine.begin() as conn:
@@ -233,7 +236,7 @@ class Cluster:
                 waiting = [t.id for t in self.lobby.tables.values() if not t.owned and not t.state.is_over()]
                 # leases taken meanwhile are not lost (nor those of tables being made, owned before own())
                 owned = {t.id for t in self.lobby.tables.values() if t.owned and t.id in self._leased}
-                held, free = await asyncio.get_running_loop().run_in_executor(self._pool, self._renew, waiting)
+                held, free, expired = await asyncio.get_running_loop().run_in_executor(self._pool, self._renew, waiting)
                 # Connections here, said again so they do not expire elsewhere; and forget the silent.
                 self._say(
                     [
@@ -252,16 +255,19 @@ class Cluster:
                         if table.driver is not None:
                             table.driver.cancel()
                         log.warning("table %s: lease lost", table.id)
+                for table in list(self.lobby.tables.values()):
+                    if table.id in held and self._elsewhere(table):
+                        self._spawn(self._hand_over(table))
                 # Tables in memory at once (a lease to write); those to load in the background, after
                 # TAKE_AFTER and a few at a time, so renewals go on and the reconnecting clients' own loads
                 # (which take the free lease too) share the threads with fewer of them.
                 loaded = [tid for tid in free if tid in self.lobby.tables]
                 inline = asyncio.Semaphore(16)
-                await asyncio.gather(*(self._take(tid, inline) for tid in loaded))
+                await asyncio.gather(*(self._take(tid, inline, failover=tid in expired) for tid in loaded))
                 for tid in free:
                     if tid not in self.lobby.tables and tid not in self._taking:
                         self._taking.add(tid)
-                        self._spawn(self._take(tid, self._gate, TAKE_AFTER))
+                        self._spawn(self._take(tid, self._gate, TAKE_AFTER, failover=tid in expired))
                 if len(free) >= 1000:
                     self.wake()  # more to take
             except asyncio.CancelledError:
@@ -273,8 +279,34 @@ class Cluster:
                 await asyncio.wait_for(self._wake.wait(), self.ttl / 3)
             self._wake.clear()
 
-    async def _take(self, tid: str, gate: asyncio.Semaphore, after: float = 0.0) -> None:
-        """Load a table whose lease is free and take its lease (its bots play here from now on)."""
+    @staticmethod
+    def _elsewhere(table: Table) -> bool:
+        """Its people are connected to other processes only (none here, not even a spectator)."""
+        return (
+            table.owned
+            and not table.conns
+            and not table.state.is_over()
+            and any(s.remote for s in table.seats)
+            and not any(s.connections for s in table.seats)
+        )
+
+    async def _hand_over(self, table: Table) -> None:
+        """Give up a table whose people are served by another process: unloaded here and its lease freed,
+        that process (which has it loaded) takes the lease at its next renewal and plays the table, so
+        one process does its work instead of both (a proxy that sends a table's sockets to one process,
+        docs/server.md, makes this the rule)."""
+        async with table.lock:
+            if not self._elsewhere(table):
+                return
+            await self.lobby.unload(table)  # out of the lobby before any await: a new socket loads it again
+        for conn in list(table.conns):  # one that found it just before: reconnect to the table as loaded
+            conn.drop(MOVED_REASON)
+        self.handed_over += 1
+        log.info("table %s: its people are connected elsewhere; lease handed over", table.id)
+
+    async def _take(self, tid: str, gate: asyncio.Semaphore, after: float = 0.0, failover: bool = True) -> None:
+        """Load a table whose lease is free and take its lease (its bots play here from now on); ``failover``:
+        its lease had expired (not handed over, nor a table nobody had taken yet)."""
         if after:
             await asyncio.sleep(after)
         async with gate:
@@ -287,7 +319,7 @@ class Cluster:
                     await self.own(table)
                 else:
                     return
-                if table is not None and table.owned:
+                if table is not None and table.owned and failover:
                     self.taken_over += 1
             except Exception as exc:
                 log.error("table %s: taking it over failed: %s", tid, type(exc).__name__)

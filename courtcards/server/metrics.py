@@ -70,6 +70,10 @@ class ServerCollector(Collector):
         )
         taken = lobby.cluster.taken_over if lobby.cluster is not None else 0
         yield CounterMetricFamily("courtcards_failovers", "Tables taken over from a process that stopped", value=taken)
+        handed = lobby.cluster.handed_over if lobby.cluster is not None else 0
+        yield CounterMetricFamily(
+            "courtcards_handovers", "Tables given up to the process their people are connected to", value=handed
+        )
 
 
 def install(app: Any, lobby: Lobby, spectators: dict[str, int]) -> None:
