@@ -197,7 +197,7 @@ def _entry(
     key: Any, node: tuple[Any, ...], secret: tuple[str, Mapping[str, Any]] | None
 ) -> tuple[tuple[Any, ...], dict[str, Any]]:
     got = (node, _made(node, secret))
-    if len(_entries) >= 16384:
+    if len(_entries) >= 32768:  # about 40 MB at the most (1.3 kB an entry, Royals)
         _entries.clear()
     _entries[key] = got
     return got
@@ -324,50 +324,50 @@ class EventLog(tuple):  # type: ignore[type-arg]
     def __repr__(self) -> str:
         return f"<EventLog of {self[1]} events>"
 
+    def _seen(self, k: int, viewer: int | None) -> list[tuple[tuple[Any, ...], Any, Any]]:
+        """The last ``k`` events as ``viewer`` sees them, oldest first: each (node, its entry's key in the
+        caches: ``id(node)``, or ``(id(node), viewer)`` for the viewer's secret record, that record or None)."""
+        out: list[tuple[tuple[Any, ...], Any, Any]] = []
+        node: tuple[Any, ...] = self
+        while node[0] is not None and len(out) < k:
+            secret = node[4]
+            if secret is not None and viewer is not None and viewer in secret:
+                out.append((node, (id(node), viewer), secret[viewer]))
+            else:
+                out.append((node, id(node), None))
+            node = node[0]
+        out.reverse()
+        return out
+
     def last(self, k: int = LOG_LIMIT, viewer: int | None = None) -> list[dict[str, Any]]:
         """The last ``k`` events as ``viewer`` sees them (None: a spectator), oldest first: each
         ``{"n", "seat", "kind", "template", "data", "text"}`` (a view's ``log``), the caller's own
         copy (its data's lists are the log's: read them only). Each event's entry is made once
         (events never change) and copied for every view that shows it."""
         out: list[dict[str, Any]] = []
-        node: tuple[Any, ...] = self
         get = _entries.get
-        while node[0] is not None and len(out) < k:
-            secret = node[4]
-            key: Any = id(node)
-            if secret is not None and viewer is not None and viewer in secret:
-                key = (key, viewer)
+        for node, key, mine in self._seen(k, viewer):
             got = get(key)
             if got is None or got[0] is not node:
-                got = _entry(key, node, secret[viewer] if type(key) is tuple else None)
+                got = _entry(key, node, mine)
             entry = got[1].copy()
             entry["data"] = entry["data"].copy()
             out.append(entry)
-            node = node[0]
-        out.reverse()
         return out
 
     def last_json(self, k: int = LOG_LIMIT, viewer: int | None = None) -> str:
         """:meth:`last` as compact JSON text (``json.loads`` gives it back), each entry encoded once
         (a server pushes the same events in every view, version after version)."""
         parts: list[str] = []
-        node: tuple[Any, ...] = self
         get = _encoded.get
-        while node[0] is not None and len(parts) < k:
-            secret = node[4]
-            key: Any = id(node)
-            if secret is not None and viewer is not None and viewer in secret:
-                key = (key, viewer)
+        for node, key, mine in self._seen(k, viewer):
             got = get(key)
             if got is None or got[0] is not node:
-                made = _made(node, secret[viewer] if type(key) is tuple else None)
-                got = (node, json.dumps(made, separators=(",", ":"), ensure_ascii=False))
-                if len(_encoded) >= 65536:  # enough for every view of a busy server's tables (40 events each)
+                got = (node, json.dumps(_made(node, mine), separators=(",", ":"), ensure_ascii=False))
+                if len(_encoded) >= 65536:  # 0.4 kB an entry: a busy server's tables, 40 events each
                     _encoded.clear()
                 _encoded[key] = got
             parts.append(got[1])
-            node = node[0]
-        parts.reverse()
         return "[" + ",".join(parts) + "]"
 
     def texts(self, k: int = LOG_LIMIT, viewer: int | None = None) -> list[str]:
