@@ -203,8 +203,15 @@ class RoyaleState(State):
             plays = A.PLAYS
             return [plays[c] for c in hand]
         if self.phase == DISCARD and seat == self.loser:
-            make = A.discard_sorted
-            return [make(combo) for combo in combinations(hand, self.owe)]
+            # A.discard_sorted written out: a call of it per discard listed is a Python call in the
+            # compiled build (actions.py is not compiled), the most of a random playout's discard decision
+            new, put, cls = A.new_action, A.set_field, A.RoyaleAction
+            out: list[Action] = []
+            for combo in combinations(hand, self.owe):
+                act = new(cls)
+                put(act, "cards", combo)
+                out.append(act)
+            return out
         return []
 
     def refusal(self, seat: int, action: Action) -> str | None:
@@ -561,3 +568,6 @@ class _Seen(Mapping[int, tuple[str, Mapping[str, Any]]]):
 
     def __len__(self) -> int:
         return 2 if self.data is not None else 1
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # by its arguments: the compiled class pickles no slots
+        return _Seen, (self.seat, self.said, self.data, self.a, self.b)

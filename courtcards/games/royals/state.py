@@ -1124,6 +1124,9 @@ class _Told(Mapping[int, tuple[str, Mapping[str, Any]]]):
     def __len__(self) -> int:
         return 1
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # by its arguments: the compiled class pickles no slots
+        return _Told, (self.parts, self.told)
+
 
 def _cards(k: int) -> str:
     """``0 cards``, ``1 card``, ``2 cards``, ..."""
