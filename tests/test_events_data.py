@@ -5,6 +5,7 @@ template filled with the engine's names; the schemas published under docs/schema
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import re
 from pathlib import Path
@@ -106,6 +107,28 @@ def test_every_declared_kind_happens() -> None:
         declared = set(kinds_of(game).kinds) - {"note", "commit"}
         rare = {"round_limit", "no_tax", "no_give_back", "lone", "shed", "new_round"}  # need particular hands
         assert declared - seen <= rare, (name, declared - seen)
+
+
+@pytest.mark.parametrize("name", BUILTIN)
+def test_a_games_log_pickles_with_what_each_seat_reads(name: str) -> None:
+    """A game's log pickled reads the same for every viewer: the games' records made only
+    when read (an action's steps, a seat's secret record) pickle with what they are made of."""
+    game = get_game(name)
+    n = game.max_players
+    for seed in range(3):
+        state = game.new_game(n, seed=seed)
+        rng = random.Random(seed)
+        for step in range(120):
+            if step % 7 == 0 or state.is_over():
+                log = state.events
+                again = pickle.loads(pickle.dumps(log))
+                for viewer in [None, *range(n)]:
+                    assert again.last(viewer=viewer) == log.last(viewer=viewer)
+                assert again.to_json() == log.to_json() and again.n == log.n
+            if state.is_over():
+                break
+            seat = state.to_move()[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
 
 
 def test_fill_names_seats_with_the_clients_names() -> None:

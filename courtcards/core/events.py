@@ -121,27 +121,36 @@ def fill(template: str, data: Mapping[str, Any], name: Name = seat_name) -> str:
 
 
 # -- events of steps ---------------------------------------------------------------------------------------------
-Steps = Sequence[tuple[str, Mapping[str, Any]]]
+#: one part of an event of steps, made only when read: ``(word, *values)``, where ``word(*values)`` gives the
+#: part's (template, data with its own ``kind``); the values must not change once logged
+Step = tuple[Any, ...]
+Steps = Sequence[Step]
 _STEP: Final = tuple(f"{{steps.{i}." for i in range(256))
 
 
-def join_steps(parts: Steps) -> tuple[str, dict[str, Any]]:
+def step_records(parts: Steps) -> list[tuple[str, Mapping[str, Any]]]:
+    """Each part's (template, data): ``word(*values)`` of a :data:`Step`."""
+    return [part[0](*part[1:]) for part in parts]
+
+
+def join_steps(records: Sequence[tuple[str, Mapping[str, Any]]]) -> tuple[str, dict[str, Any]]:
     """One event of an action's parts, each (template, data with its own ``kind``): their templates
     joined by "; " (each placeholder made a path into its own step: ``{steps.2.seat}``), the first
     letter a capital, and ``{"steps": [data, ...]}``. ``State.log_event`` takes the parts themselves
-    (template None) and the log joins them only when the event is read: a playout never reads it."""
-    texts = [t.replace("{", _STEP[i]) for i, (t, _) in enumerate(parts)]
+    as :data:`Steps` (template None) and the log words and joins them only when the event is read:
+    a playout never reads it."""
+    texts = [t.replace("{", _STEP[i]) for i, (t, _) in enumerate(records)]
     template = "; ".join(texts)
     first = template[:1]
     if first != "{" and not first.isupper():
         template = first.upper() + template[1:]
-    return template, {"steps": [d for _, d in parts]}
+    return template, {"steps": [d for _, d in records]}
 
 
 def record_of(template: str | None, data: Any) -> tuple[str, Mapping[str, Any]]:
-    """A node's (template, data): its steps joined if it holds them unjoined (template None)."""
+    """A node's (template, data): its steps worded and joined if it holds them unjoined (template None)."""
     if template is None:
-        return join_steps(data)
+        return join_steps(step_records(data))
     return template, data
 
 
@@ -152,7 +161,7 @@ def since(log: tuple[Any, ...], n: int) -> list[tuple[str, Mapping[str, Any]]]:
     node = log
     while node[1] > n and node[0] is not None:
         data = node[7]
-        out.append((node[6], data if node[3] is not None else {"steps": [d for _, d in data]}))
+        out.append((node[6], data if node[3] is not None else {"steps": [d for _, d in step_records(data)]}))
         node = node[0]
     out.reverse()
     return out

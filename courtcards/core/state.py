@@ -473,7 +473,8 @@ class State(ABC):
         events module), ``data`` (seats as ints, cards as lists of card texts, numbers as ints) and
         ``template``, the engine's sentence with each seat a placeholder naming its data
         ("{seat} passes."); ``secret[s]``, a (template, data) seat ``s`` sees instead. An event made
-        of several steps may give its parts as ``data`` and None as ``template``: they are joined
+        of several steps may give its parts as ``data`` and None as ``template``, each part a
+        ``(word, *values)`` (courtcards.core.events.Step): they are worded and joined
         (courtcards.core.events.join_steps) only when the event is read, which a playout never does."""
         log = self._log
         depth: int = log[5]

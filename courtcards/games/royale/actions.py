@@ -21,8 +21,8 @@ class RoyaleKind(StrEnum):
 
 
 PLAY, DISCARD = RoyaleKind.PLAY, RoyaleKind.DISCARD
-_set = object.__setattr__
-_new = object.__new__
+_set = set_field = object.__setattr__  # an action's fields are set once, when it is made
+_new = new_action = object.__new__
 
 
 class RoyaleAction(Action):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, Self, TypeAlias
@@ -203,8 +203,15 @@ class RoyaleState(State):
             plays = A.PLAYS
             return [plays[c] for c in hand]
         if self.phase == DISCARD and seat == self.loser:
-            make = A.discard_sorted
-            return [make(combo) for combo in combinations(hand, self.owe)]
+            # A.discard_sorted written out: a call of it per discard listed is a Python call in the
+            # compiled build (actions.py is not compiled), the most of a random playout's discard decision
+            new, put, cls = A.new_action, A.set_field, A.RoyaleAction
+            out: list[Action] = []
+            for combo in combinations(hand, self.owe):
+                act = new(cls)
+                put(act, "cards", combo)
+                out.append(act)
+            return out
         return []
 
     def refusal(self, seat: int, action: Action) -> str | None:
@@ -249,7 +256,7 @@ class RoyaleState(State):
             "commit",
             _CHOSEN,
             {"seat": seat},
-            {seat: ("{seat} chooses " + text + " (hidden until both have chosen)", {"seat": seat, "action": text})},
+            _Seen(seat, text, None, -1, -1),
         )
 
     def _resolve(self, actions: dict[int, Action]) -> None:
@@ -381,12 +388,9 @@ class RoyaleState(State):
             a, b = d0.pop(0), d1.pop(0)
             insort(h0, a)
             insort(h1, b)
-            secret: dict[int, tuple[str, Mapping[str, Any]]]
-            if seen is None:  # the usual round: each seat reads its own draw (no comprehension: a hot path)
-                secret = {
-                    0: (f"{said}; {DRAWS_SEEN[0][a]}", {**data, "drawn": [TEXT[a]]}),
-                    1: (f"{said}; {DRAWS_SEEN[1][b]}", {**data, "drawn": [TEXT[b]]}),
-                }
+            secret: Mapping[int, tuple[str, Mapping[str, Any]]]
+            if seen is None:  # the usual round: each seat reads its own draw (worded when a view asks: _Seen)
+                secret = _Seen(-1, said, data, a, b)
             else:
                 secret = {
                     s: (
@@ -519,3 +523,51 @@ class RoyaleState(State):
             "winner": self.winner,
             "end_reason": self.end_reason,
         }
+
+
+class _Seen(Mapping[int, tuple[str, Mapping[str, Any]]]):
+    """The secret records of an event (``courtcards.core.events``), worded only when a view asks:
+    for ``seat`` >= 0, its choice ``said`` (RR-3: a commit); else each seat's own draw of a round's
+    event (RR-5: seat 0 drew ``a``, seat 1 ``b``) after ``said``, its public words, and ``data``."""
+
+    __slots__ = ("a", "b", "data", "records", "said", "seat")
+
+    def __init__(self, seat: int, said: str, data: dict[str, Any] | None, a: int, b: int) -> None:
+        self.seat, self.said, self.data, self.a, self.b = seat, said, data, a, b
+        self.records: dict[int, tuple[str, Mapping[str, Any]]] | None = None
+
+    def _records(self) -> dict[int, tuple[str, Mapping[str, Any]]]:
+        if self.records is None:  # made once, when a view first asks
+            said, seat, data = self.said, self.seat, self.data
+            if data is None:
+                self.records = {
+                    seat: (
+                        "{seat} chooses " + said + " (hidden until both have chosen)",
+                        {"seat": seat, "action": said},
+                    )
+                }
+            else:
+                a, b = self.a, self.b
+                self.records = {
+                    0: (f"{said}; {DRAWS_SEEN[0][a]}", {**data, "drawn": [TEXT[a]]}),
+                    1: (f"{said}; {DRAWS_SEEN[1][b]}", {**data, "drawn": [TEXT[b]]}),
+                }
+        return self.records
+
+    def __getitem__(self, seat: int) -> tuple[str, Mapping[str, Any]]:
+        return self._records()[seat]
+
+    def get(self, seat: int, default: Any = None) -> Any:
+        return self._records().get(seat, default)
+
+    def __contains__(self, seat: object) -> bool:
+        return seat in (0, 1) if self.data is not None else seat == self.seat
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._records())
+
+    def __len__(self) -> int:
+        return 2 if self.data is not None else 1
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # by its arguments: the compiled class pickles no slots
+        return _Seen, (self.seat, self.said, self.data, self.a, self.b)

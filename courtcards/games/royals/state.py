@@ -22,7 +22,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Self
 
 from courtcards.core.errors import PositionError, Refusal
-from courtcards.core.events import join_steps
+from courtcards.core.events import Step, join_steps, step_records
 from courtcards.core.positions import Fields, as_int, as_list
 from courtcards.core.rng import Rng
 from courtcards.core.state import JSON, Action, Result, State
@@ -60,7 +60,8 @@ Royal = tuple[int, int]  # (face card, number card)
 
 # sentences of the log worded once here, for the hot paths (random playouts word every event)
 # (courtcards.core.events: each part of an action's event is a step, (template, data with its "kind"),
-# its placeholders naming the step's own data; the log joins them into the event: join_steps)
+# its placeholders naming the step's own data, logged as (its wording function, its values): the
+# functions at the end of this module; the log words and joins them into the event when it is read)
 _COMMITTED = "{seat} has committed (hidden until the reveal)"  # an event of its own
 _DRAWS = ("no card", "1 card", *(f"{k} cards" for k in range(2, 13)))
 _ROYAL = {
@@ -259,7 +260,7 @@ class RoyalsState(State):
         self.winner: int | None = None
         # what the action being carried out has caused so far: (public sentence, seat told more, its
         # sentences); apply() words them as one event of the log (RoyalsState._flush)
-        self._said: list[tuple[str, dict[str, Any]]] = []
+        self._said: list[Step] = []
         # the part of it one seat is told more of: (index in _said, seat, the cards it drew or committed)
         self._told: tuple[int, int, list[int] | tuple[int, ...]] | None = None
         # per seat, the cards of its discard pile when it was last shuffled into a new
@@ -363,12 +364,7 @@ class RoyalsState(State):
                 deck.extend(pile)
                 pile.clear()
                 self.rng.shuffle(deck)
-                self._said.append(
-                    (
-                        "{seat} shuffles its discard pile into a new deck (" + _cards(len(deck)) + ")",
-                        {"kind": "reshuffle", "seat": seat, "count": len(deck)},
-                    )
-                )
+                self._said.append((_reshuffle, seat, len(deck)))
             take = min(self.hand_limit - len(hand), len(deck))
             cards = deck[-take:]  # from the top (the end)
             cards.reverse()
@@ -385,43 +381,20 @@ class RoyalsState(State):
         if self.points(seat) >= self.target:  # RY-2: winning at the start of one's turn
             self.winner = seat
             self.phase = OVER
-            self._said.append(
-                (
-                    f"{{seat}} begins its turn with {self.points(seat)} points in play (target {self.target}) and wins",
-                    {"kind": "wins", "seat": seat, "points": self.points(seat), "target": self.target},
-                )
-            )
+            self._said.append((_wins, seat, self.points(seat), self.target))
             return
         limit = self.options.get("max_turns")
         if isinstance(limit, int) and self.turns >= limit:  # RY-8
             self.phase = OVER
-            self._said.append(
-                (
-                    f"{limit} turn{'s' if limit > 1 else ''} played: the game is a draw (turn limit)",
-                    {"kind": "turn_limit", "limit": limit},
-                )
-            )
+            self._said.append((_turn_limit, limit))
             return
         self.turns += 1
         drawn = self._draw_up(seat)
         k = len(drawn)
-        if k:
-            # RY-2: the drawer alone sees the cards (named only when a view asks: see _Told)
-            said = self._said
+        said = self._said
+        if k:  # RY-2: the drawer alone sees the cards (named only when a view asks: see _Told)
             self._told = (len(said), seat, drawn)
-            said.append(
-                (
-                    f"turn {self.turns}: {{seat}} draws {_DRAWS[k]}",
-                    {"kind": "draw", "turn": self.turns, "seat": seat, "count": k},
-                )
-            )
-        else:
-            self._said.append(
-                (
-                    f"turn {self.turns}: {{seat}} draws no card",
-                    {"kind": "draw", "turn": self.turns, "seat": seat, "count": 0},
-                )
-            )
+        said.append((_draw, self.turns, seat, k))
 
     # -- decisions ---------------------------------------------------------------------
     def _actors(self) -> tuple[int, ...]:
@@ -633,20 +606,10 @@ class RoyalsState(State):
             royals = self.royals[seat]
             royals.append((face, number))
             royals.sort()
-            self._said.append(
-                (
-                    "{seat} plays " + _ROYAL[face, number],
-                    {"kind": "royal", "seat": seat, "cards": [TEXT[face], TEXT[number]]},
-                )
-            )
+            self._said.append((_royal, seat, face, number))
             self._begin_turn((seat + 1) % self.num_players)
         elif kind == "discard_hand":
-            self._said.append(
-                (
-                    "{seat} discards its hand: " + (_names(hand) or "no cards"),
-                    {"kind": "discard_hand", "seat": seat, "cards": [TEXT[c] for c in hand]},
-                )
-            )
+            self._said.append((_discard_hand, seat, tuple(hand)))
             self.discards[seat] += hand
             hand.clear()
             self._begin_turn((seat + 1) % self.num_players)
@@ -664,21 +627,7 @@ class RoyalsState(State):
         self.fight = Fight(ATTACK, attacker, defender, need=need)
         # RY-4: what each seat must (the defender: may) commit is public
         committers = [s for s, k in need.items() if k]
-        counts = ", ".join(
-            [f"{{committers.{i}}} {'up to ' if s == defender else ''}{need[s]}" for i, s in enumerate(committers)]
-        )
-        self._said.append(
-            (
-                "{seat} attacks {defender} (cards to commit: " + (counts or "none") + ")",
-                {
-                    "kind": "attack",
-                    "seat": attacker,
-                    "defender": defender,
-                    "committers": committers,
-                    "counts": [need[s] for s in committers],
-                },
-            )
-        )
+        self._said.append((_attack, attacker, defender, committers, [need[s] for s in committers]))
         self._open_commitments()
 
     def _begin_assassination(self, assassin: int, owner: int, face: int) -> None:
@@ -688,20 +637,7 @@ class RoyalsState(State):
         need[owner] = min(1, len(self.hands[owner]))
         self.fight = Fight(ASSASSINATE, assassin, owner, target=face, need=need)
         committers = [s for s, k in need.items() if k]
-        counts = ", ".join([f"{{committers.{i}}} {need[s]}" for i, s in enumerate(committers)])
-        self._said.append(
-            (
-                f"{{seat}} tries to assassinate {{owner}}'s Royal {TEXT[face]} (cards to commit: {counts or 'none'})",
-                {
-                    "kind": "assassinate",
-                    "seat": assassin,
-                    "owner": owner,
-                    "face": TEXT[face],
-                    "committers": committers,
-                    "counts": [need[s] for s in committers],
-                },
-            )
-        )
+        self._said.append((_assassinate, assassin, owner, face, committers, [need[s] for s in committers]))
         self._open_commitments()
 
     def _open_commitments(self) -> None:
@@ -714,8 +650,7 @@ class RoyalsState(State):
         fight = self.fight
         assert fight is not None
         if commits:  # the last seat to commit (the others were logged as they committed): revealed at once
-            self._said.append(("{seat} has committed", {"kind": "commit", "seat": self.history[-1][0]}))
-        shown: list[str] = []
+            self._said.append((_commit, self.history[-1][0]))
         seats: list[int] = []
         tables: list[str] = []
         for s in sorted(commits):
@@ -724,31 +659,19 @@ class RoyalsState(State):
             for c in cards:
                 hand.remove(c)
             table += cards
-            names = _names(table)
-            shown.append(f"{{seats.{len(seats)}}} {names or 'nothing'}")
             seats.append(s)
-            tables.append(names)
+            tables.append(_names(table))
         fight.revealed = True
         played = [c for cards in self.table for c in cards]
         attacks = fight.attacks = sorted([v for v in map(ATTACK_VALUES.__getitem__, played) if v])
         blocks = fight.blocks = sorted([v for v in map(BLOCK_VALUES.__getitem__, played) if v])
         # RY-4, RY-5: red number cards attack, black ones block, whoever committed them
-        self._said.append(
-            (
-                f"revealed: {', '.join(shown) or 'no cards'} (attacks {_values(attacks)}, blocks {_values(blocks)})",
-                {"kind": "reveal", "seats": seats, "tables": tables, "attacks": attacks, "blocks": blocks},
-            )
-        )
+        self._said.append((_reveal, seats, tables, attacks, blocks))
         if fight.kind == ASSASSINATE:
             # at most one card each way: the block cancels the attack if it is as high
             if attacks and blocks and len(attacks) == 1 and blocks[-1] >= attacks[0]:
                 fight.pairs.append((attacks[0], blocks[-1]))
-                self._said.append(
-                    (
-                        f"the block of {blocks[-1]} cancels the attack of {attacks[0]}",
-                        {"kind": "cancel", "attack": attacks[0], "block": blocks[-1]},
-                    )
-                )
+                self._said.append((_cancel, attacks[0], blocks[-1]))
             self._count_hits()
             return
         self.phase = PAIR
@@ -760,17 +683,12 @@ class RoyalsState(State):
     def _pair(self, act: A.RoyalsAction) -> None:
         assert self.fight is not None
         if act.kind == "done":
-            self._said.append(("{seat} pairs no more blocks", {"kind": "pairs_done", "seat": self.fight.defender}))
+            self._said.append((_pairs_done, self.fight.defender))
             self._count_hits()
             return
         a, b = act.values
         self.fight.pairs.append((a, b))
-        self._said.append(
-            (
-                f"{{seat}} blocks the attack of {a} with the {b}",
-                {"kind": "block", "seat": self.fight.defender, "attack": a, "block": b},
-            )
-        )
+        self._said.append((_block, self.fight.defender, a, b))
         self._after_pairing_step()
 
     def _after_pairing_step(self) -> None:
@@ -785,14 +703,9 @@ class RoyalsState(State):
         assert fight is not None
         hits = fight.hits = len(fight.attacks) - len(fight.pairs)
         if fight.kind == ASSASSINATE:
-            self._said.append(
-                (
-                    f"{{seat}} takes {_HITS[hits]} on its Royal {TEXT[fight.target]}",
-                    {"kind": "hits", "seat": fight.defender, "hits": hits, "face": TEXT[fight.target]},
-                )
-            )
+            self._said.append((_hits_on, fight.defender, hits, fight.target))
         else:
-            self._said.append((f"{{seat}} takes {_HITS[hits]}", {"kind": "hits", "seat": fight.defender, "hits": hits}))
+            self._said.append((_hits, fight.defender, hits))
         if fight.kind == ASSASSINATE:
             fight.assigned = [fight.target] * fight.hits  # RY-5: all on the chosen Royal
             self._start_losses()
@@ -811,38 +724,14 @@ class RoyalsState(State):
             if len(choices) > 1:
                 return
             fight.assigned.append(choices[0])
-        wounds = fight.wounds()
-        spread = ", ".join(f"{TEXT[f]} {h}" for f, h in wounds)
-        self._said.append(
-            (
-                f"{{seat}} spreads the hits: {spread}",
-                {
-                    "kind": "spread",
-                    "seat": fight.defender,
-                    "faces": [TEXT[f] for f, _ in wounds],
-                    "hits": [h for _, h in wounds],
-                },
-            )
-        )
+        self._said.append((_spread, fight.defender, fight.wounds()))
         self._start_losses()
 
     def _hit(self, face: int) -> None:
         assert self.fight is not None
         self.fight.assigned.append(face)
         if len(self.fight.assigned) < self.fight.hits:
-            d = self.fight.defender
-            self._said.append(
-                (
-                    f"{{seat}} puts hit {len(self.fight.assigned)} of {self.fight.hits} on {TEXT[face]}",
-                    {
-                        "kind": "hit",
-                        "seat": d,
-                        "hit": len(self.fight.assigned),
-                        "hits": self.fight.hits,
-                        "face": TEXT[face],
-                    },
-                )
-            )
+            self._said.append((_hit, self.fight.defender, len(self.fight.assigned), self.fight.hits, face))
         self._auto_hits()
 
     def _start_losses(self) -> None:
@@ -875,13 +764,7 @@ class RoyalsState(State):
             self.royals[seat] = sorted((f, new if f == face else n) for f, n in self.royals[seat])
             self.hands[seat].remove(new)
             self.discards[seat].append(old)  # RY-7
-            self._said.append(
-                (
-                    f"{{seat}} puts {TEXT[new]} under its Royal {TEXT[face]} in place of "
-                    f"{TEXT[old]} ({RANKS[old]} to {RANKS[new]} points)",
-                    {"kind": "replace", "seat": seat, "face": TEXT[face], "cards": [TEXT[new], TEXT[old]]},
-                )
-            )
+            self._said.append((_replace, seat, face, new, old))
         fight.resolved += 1
         self._next_loss()
 
@@ -889,12 +772,7 @@ class RoyalsState(State):
         number = dict(self.royals[seat])[face]
         self.royals[seat].remove((face, number))
         self.discards[seat].extend((face, number))  # RY-6, RY-7
-        self._said.append(
-            (
-                "{seat} discards its Royal " + TEXT[face] + " " + TEXT[number],
-                {"kind": "discard_royal", "seat": seat, "cards": [TEXT[face], TEXT[number]]},
-            )
-        )
+        self._said.append((_discard_royal, seat, face, number))
 
     def _end_fight(self) -> None:
         self.last_fight, self.last_table = self.fight, self.table
@@ -1213,9 +1091,7 @@ class _Told(Mapping[int, tuple[str, Mapping[str, Any]]]):
 
     __slots__ = ("parts", "record", "seat", "told")
 
-    def __init__(
-        self, parts: list[tuple[str, dict[str, Any]]], told: tuple[int, int, list[int] | tuple[int, ...]]
-    ) -> None:
+    def __init__(self, parts: list[Step], told: tuple[int, int, list[int] | tuple[int, ...]]) -> None:
         self.parts = parts
         self.told = told
         self.seat = told[1]
@@ -1226,7 +1102,7 @@ class _Told(Mapping[int, tuple[str, Mapping[str, Any]]]):
             raise KeyError(seat)
         if self.record is None:  # made once, when a view first asks
             index, _, cards = self.told
-            out = list(self.parts)
+            out = step_records(self.parts)
             template, data = out[index]
             shown = [TEXT[c] for c in cards]
             if isinstance(cards, tuple):  # a commitment (RY-4, RY-5)
@@ -1248,6 +1124,9 @@ class _Told(Mapping[int, tuple[str, Mapping[str, Any]]]):
     def __len__(self) -> int:
         return 1
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # by its arguments: the compiled class pickles no slots
+        return _Told, (self.parts, self.told)
+
 
 def _cards(k: int) -> str:
     """``0 cards``, ``1 card``, ``2 cards``, ..."""
@@ -1260,3 +1139,141 @@ def _names(cards: list[int] | tuple[int, ...]) -> str:
 
 def _values(values: list[int]) -> str:
     return " ".join(map(str, values)) or "none"
+
+
+# -- the steps of an action's event (see _said): each (template, data) from the values logged -----------------
+def _reshuffle(seat: int, count: int) -> tuple[str, dict[str, Any]]:
+    return (
+        "{seat} shuffles its discard pile into a new deck (" + _cards(count) + ")",
+        {"kind": "reshuffle", "seat": seat, "count": count},
+    )
+
+
+def _wins(seat: int, points: int, target: int) -> tuple[str, dict[str, Any]]:
+    return (
+        f"{{seat}} begins its turn with {points} points in play (target {target}) and wins",
+        {"kind": "wins", "seat": seat, "points": points, "target": target},
+    )
+
+
+def _turn_limit(limit: int) -> tuple[str, dict[str, Any]]:
+    return (
+        f"{limit} turn{'s' if limit > 1 else ''} played: the game is a draw (turn limit)",
+        {"kind": "turn_limit", "limit": limit},
+    )
+
+
+def _draw(turn: int, seat: int, count: int) -> tuple[str, dict[str, Any]]:
+    return f"turn {turn}: {{seat}} draws {_DRAWS[count]}", {"kind": "draw", "turn": turn, "seat": seat, "count": count}
+
+
+def _commit(seat: int) -> tuple[str, dict[str, Any]]:
+    return "{seat} has committed", {"kind": "commit", "seat": seat}
+
+
+def _royal(seat: int, face: int, number: int) -> tuple[str, dict[str, Any]]:
+    return "{seat} plays " + _ROYAL[face, number], {"kind": "royal", "seat": seat, "cards": [TEXT[face], TEXT[number]]}
+
+
+def _discard_hand(seat: int, hand: tuple[int, ...]) -> tuple[str, dict[str, Any]]:
+    return (
+        "{seat} discards its hand: " + (_names(hand) or "no cards"),
+        {"kind": "discard_hand", "seat": seat, "cards": [TEXT[c] for c in hand]},
+    )
+
+
+def _attack(attacker: int, defender: int, committers: list[int], counts: list[int]) -> tuple[str, dict[str, Any]]:
+    said = ", ".join(
+        [
+            f"{{committers.{i}}} {'up to ' if s == defender else ''}{k}"
+            for i, (s, k) in enumerate(zip(committers, counts, strict=True))
+        ]
+    )
+    return (
+        "{seat} attacks {defender} (cards to commit: " + (said or "none") + ")",
+        {"kind": "attack", "seat": attacker, "defender": defender, "committers": committers, "counts": counts},
+    )
+
+
+def _assassinate(
+    assassin: int, owner: int, face: int, committers: list[int], counts: list[int]
+) -> tuple[str, dict[str, Any]]:
+    said = ", ".join([f"{{committers.{i}}} {k}" for i, k in enumerate(counts)])
+    return (
+        f"{{seat}} tries to assassinate {{owner}}'s Royal {TEXT[face]} (cards to commit: {said or 'none'})",
+        {
+            "kind": "assassinate",
+            "seat": assassin,
+            "owner": owner,
+            "face": TEXT[face],
+            "committers": committers,
+            "counts": counts,
+        },
+    )
+
+
+def _reveal(seats: list[int], tables: list[str], attacks: list[int], blocks: list[int]) -> tuple[str, dict[str, Any]]:
+    shown = ", ".join([f"{{seats.{i}}} {names or 'nothing'}" for i, names in enumerate(tables)])
+    return (
+        f"revealed: {shown or 'no cards'} (attacks {_values(attacks)}, blocks {_values(blocks)})",
+        {"kind": "reveal", "seats": seats, "tables": tables, "attacks": attacks, "blocks": blocks},
+    )
+
+
+def _cancel(attack: int, block: int) -> tuple[str, dict[str, Any]]:
+    return (
+        f"the block of {block} cancels the attack of {attack}",
+        {"kind": "cancel", "attack": attack, "block": block},
+    )
+
+
+def _pairs_done(seat: int) -> tuple[str, dict[str, Any]]:
+    return "{seat} pairs no more blocks", {"kind": "pairs_done", "seat": seat}
+
+
+def _block(seat: int, attack: int, block: int) -> tuple[str, dict[str, Any]]:
+    return (
+        f"{{seat}} blocks the attack of {attack} with the {block}",
+        {"kind": "block", "seat": seat, "attack": attack, "block": block},
+    )
+
+
+def _hits(seat: int, hits: int) -> tuple[str, dict[str, Any]]:
+    return f"{{seat}} takes {_HITS[hits]}", {"kind": "hits", "seat": seat, "hits": hits}
+
+
+def _hits_on(seat: int, hits: int, face: int) -> tuple[str, dict[str, Any]]:
+    return (
+        f"{{seat}} takes {_HITS[hits]} on its Royal {TEXT[face]}",
+        {"kind": "hits", "seat": seat, "hits": hits, "face": TEXT[face]},
+    )
+
+
+def _spread(seat: int, wounds: list[tuple[int, int]]) -> tuple[str, dict[str, Any]]:
+    spread = ", ".join(f"{TEXT[f]} {h}" for f, h in wounds)
+    return (
+        f"{{seat}} spreads the hits: {spread}",
+        {"kind": "spread", "seat": seat, "faces": [TEXT[f] for f, _ in wounds], "hits": [h for _, h in wounds]},
+    )
+
+
+def _hit(seat: int, hit: int, hits: int, face: int) -> tuple[str, dict[str, Any]]:
+    return (
+        f"{{seat}} puts hit {hit} of {hits} on {TEXT[face]}",
+        {"kind": "hit", "seat": seat, "hit": hit, "hits": hits, "face": TEXT[face]},
+    )
+
+
+def _replace(seat: int, face: int, new: int, old: int) -> tuple[str, dict[str, Any]]:
+    return (
+        f"{{seat}} puts {TEXT[new]} under its Royal {TEXT[face]} in place of "
+        f"{TEXT[old]} ({RANKS[old]} to {RANKS[new]} points)",
+        {"kind": "replace", "seat": seat, "face": TEXT[face], "cards": [TEXT[new], TEXT[old]]},
+    )
+
+
+def _discard_royal(seat: int, face: int, number: int) -> tuple[str, dict[str, Any]]:
+    return (
+        "{seat} discards its Royal " + TEXT[face] + " " + TEXT[number],
+        {"kind": "discard_royal", "seat": seat, "cards": [TEXT[face], TEXT[number]]},
+    )
