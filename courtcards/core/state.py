@@ -414,6 +414,64 @@ class State(ABC):
         if self._infolog is not None:
             self._log_observations()
 
+    # -- whole random playouts ---------------------------------------------------------
+    def play_random(self, rng: Rng, limit: int = -1) -> int:
+        """Play uniformly random legal actions from here, drawn from ``rng``, to the end of the game
+        or until ``limit`` actions were played (negative: no limit); answers how many were played.
+
+        The same game, and ``rng`` left in the same state, as the loop ``seat = to_move()[0]``,
+        ``legal = legal_actions(seat)``, ``apply(seat, legal[rng.below(len(legal))])`` while the
+        game is not over, but in one call: compiled with the engine (setup.py), the whole loop runs
+        in C. Random playouts are the inner loop of search and of conformance checks. A game may
+        answer through its own :meth:`_play_random` (which must play that same game)."""
+        return self._play_random(rng, limit)
+
+    def _play_random(self, rng: Rng, limit: int) -> int:
+        """:meth:`play_random`'s loop: while one seat decides (``_apply_one``'s answer), straight
+        from the game's ``_legal`` to its ``_apply_one``, with the bookkeeping of :meth:`apply`'s
+        fast path; a simultaneous choice goes through :meth:`apply` itself."""
+        played = 0
+        if self._infolog is not None:  # the observation logs grow at every action: the public path
+            while played != limit and not self.is_over():
+                seat = self.to_move()[0]
+                legal = self._legal_list(seat)
+                self.apply(seat, legal[rng.below(len(legal))])
+                played += 1
+            return played
+        solo = -1  # the seat that alone decides now, when _apply_one said so
+        moved = False  # whether the last action went the fast way (the caches are then set at the end)
+        while played != limit:
+            if solo < 0:
+                if self.is_over():
+                    break
+                entry = self._move_entry()
+                seat = entry[2][0]
+                if not entry[3]:  # several seats decide: apply's general path (pending choices)
+                    legal = self._legal_list(seat)
+                    self.apply(seat, legal[rng.below(len(legal))])
+                    played += 1
+                    moved = False
+                    continue
+            else:
+                seat = solo
+            legal = self._legal(seat)
+            action = legal[rng.below(len(legal))]
+            self.history.append((seat, action.text))
+            self.version += 1
+            if self.id_prefixes:
+                self.id_prefixes.pop(seat, None)
+            solo = self._apply_one(seat, action)
+            played += 1
+            moved = True
+        if moved:  # as apply leaves them
+            if solo >= 0:
+                one = _ONE[solo]
+                self._move_cache = (self.version, one, one, True)
+            else:
+                self._move_cache = _NO_MOVES
+            self._legal_cache = _NO_LEGAL
+        return played
+
     # -- the event log ------------------------------------------------------------------
     @property
     def events(self) -> EventLog:
