@@ -39,7 +39,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("rank:4", "royale:2", "royals:4", "kqp:6")
 MODES = ("step", "whole")
-TITLES = {"rank": "Rank", "royale": "Rank Royale", "royals": "Royals", "kqp": "KQP"}
 PEER_ROWS = {"python": "OpenSpiel Dou Dizhu, Python loop", "cpp": "OpenSpiel Dou Dizhu, whole game in C++"}
 
 PEER = r"""
@@ -174,6 +173,8 @@ def main() -> None:
             flush=True,
         )
 
+    from courtcards.core.game import get_game  # this tree's, for the games' titles
+
     peer = {k: statistics.median(v) for k, v in theirs.items()}
     print(f"\nmedians of {args.rounds} rounds, player actions per CPU second (ratio: to each OpenSpiel row)")
     print("| row | build | actions/s | / OpenSpiel Python loop | / OpenSpiel C++ |")
@@ -187,7 +188,7 @@ def main() -> None:
                 m = statistics.median(ours[f"{spec}/{mode}/{build}"])
                 what = "one call per action" if mode == "step" else "whole playout (play_random)"
                 print(
-                    f"| {TITLES.get(name, name)} {players}p, {what} | {build} | {m:,.0f} | "
+                    f"| {get_game(name).title} {players}p, {what} | {build} | {m:,.0f} | "
                     f"{m / peer['python']:.2f} | {m / peer['cpp']:.2f} |"
                 )
     load = os.getloadavg()

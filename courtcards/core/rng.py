@@ -27,13 +27,24 @@ _STEPS: Final = np.arange(1, 1025, dtype=np.uint64) * np.uint64(_GAMMA)  # k * G
 _SHIFTS: Final = [64 - n.bit_length() for n in range(1025)]  # below(n) keeps the top bits of a draw
 
 
+_S30: Final = np.uint64(30)
+_S27: Final = np.uint64(27)
+_S31: Final = np.uint64(31)
+_M1: Final = np.uint64(0xBF58476D1CE4E5B9)
+_M2: Final = np.uint64(0x94D049BB133111EB)
+
+
 def _outputs(state: int, count: int) -> list[int]:
     """The next ``count`` (at most 1024) outputs of SplitMix64 from ``state``: its state
-    after k draws is ``state + k * GAMMA``, and each output a fixed mix of that."""
+    after k draws is ``state + k * GAMMA``, and each output a fixed mix of that. (NumPy's
+    calls cost more than its arithmetic here: the constants are made once, the steps in place.)"""
     z = _STEPS[:count] + np.uint64(state)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    out: list[int] = (z ^ (z >> np.uint64(31))).tolist()
+    z ^= z >> _S30
+    z *= _M1
+    z ^= z >> _S27
+    z *= _M2
+    z ^= z >> _S31
+    out: list[int] = z.tolist()
     return out
 
 

@@ -427,9 +427,10 @@ class State(ABC):
         return self._play_random(rng, limit)
 
     def _play_random(self, rng: Rng, limit: int) -> int:
-        """:meth:`play_random`'s loop: while one seat decides (``_apply_one``'s answer), straight
-        from the game's ``_legal`` to its ``_apply_one``, with the bookkeeping of :meth:`apply`'s
-        fast path; a simultaneous choice goes through :meth:`apply` itself."""
+        """:meth:`play_random`'s loop: straight from the game's ``_legal`` to its ``_apply_one``
+        while one seat decides (``_apply_one`` names the next such seat), and to the commitments of
+        a simultaneous choice otherwise, with the bookkeeping of :meth:`apply` (which checks nothing
+        more for an action just listed)."""
         played = 0
         if self._infolog is not None:  # the observation logs grow at every action: the public path
             while played != limit and not self.is_over():
@@ -439,36 +440,40 @@ class State(ABC):
                 played += 1
             return played
         solo = -1  # the seat that alone decides now, when _apply_one said so
-        moved = False  # whether the last action went the fast way (the caches are then set at the end)
+        actors = 1
         while played != limit:
-            if solo < 0:
+            seat = solo
+            if seat < 0:
                 if self.is_over():
                     break
                 entry = self._move_entry()
                 seat = entry[2][0]
-                if not entry[3]:  # several seats decide: apply's general path (pending choices)
-                    legal = self._legal_list(seat)
-                    self.apply(seat, legal[rng.below(len(legal))])
-                    played += 1
-                    moved = False
-                    continue
-            else:
-                seat = solo
+                actors = len(entry[1])
             legal = self._legal(seat)
             action = legal[rng.below(len(legal))]
             self.history.append((seat, action.text))
             self.version += 1
             if self.id_prefixes:
                 self.id_prefixes.pop(seat, None)
-            solo = self._apply_one(seat, action)
+            if actors == 1:
+                solo = self._apply_one(seat, action)
+            else:  # one of several seats deciding at once: it commits, the last one resolves them all
+                solo = -1
+                pending = self.pending
+                pending[seat] = action
+                if len(pending) == actors:
+                    self.pending = {}
+                    self._resolve(pending)
+                else:
+                    self._committed(seat, action)
+            if solo < 0:  # no cache of this version holds (the game may have looked while resolving)
+                actors = 1
+                self._move_cache = _NO_MOVES
             played += 1
-            moved = True
-        if moved:  # as apply leaves them
+        if played:  # as apply leaves them
             if solo >= 0:
                 one = _ONE[solo]
                 self._move_cache = (self.version, one, one, True)
-            else:
-                self._move_cache = _NO_MOVES
             self._legal_cache = _NO_LEGAL
         return played
 
