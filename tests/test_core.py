@@ -246,7 +246,7 @@ def test_batched_shuffle_and_draws_are_exactly_one_draw_at_a_time(seed: int) -> 
     # every game's deals depend on it: same order and same generator state after
     from courtcards.core.rng import Rng
 
-    for size in (0, 1, 2, 3, 13, 52, 98, 196, 700, 1500):  # 1500: more draws than one batch
+    for size in (0, 1, 2, 3, 13, 52, 98, 196, 700, 1500, 4096, 4097):  # 1500: more draws than one batch; 4097: all bits
         a, b = list(range(size)), list(range(size))
         r1, r2 = Rng(seed), Rng(seed)
         r1.shuffle_slow(a)

@@ -403,6 +403,10 @@ class ISMCTSBot:
         depth = ctx.depth if value is not None else None
         mark = marker(world) if value is not None and marker is not None else None
         mine, model, me = ctx.policy, ctx.others, ctx.seat
+        if mine is None and model is None and (value is None or marker is None):
+            # every seat random and no marker to watch: the engine's whole playout, one call (the same moves)
+            world.play_random(rng, -1 if depth is None else depth)
+            return value(world) if value is not None and not world.is_over() else world.returns()
         moves = 0
         while not world.is_over():
             if value is not None and ((marker is not None and marker(world) != mark) or moves == depth):

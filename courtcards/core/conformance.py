@@ -459,16 +459,13 @@ def random_playout(
     seed: int = 0,
     max_actions: int = 200_000,
 ) -> State:
-    """Play uniformly random legal actions to the end; raise if it does not end."""
+    """Play uniformly random legal actions to the end (the engine's whole playout,
+    :meth:`State.play_random`); raise if it does not end."""
     state: State = game.new_game(num_players, options, seed)
-    rng = Rng(seed ^ 0x5EED)
-    for _ in range(max_actions):
-        if state.is_over():
-            return state
-        seat = min(state.to_move())
-        legal = state.legal_actions(seat)
-        state.apply(seat, legal[rng.below(len(legal))])
-    raise _fail(state, f"no end after {max_actions} actions")
+    state.play_random(Rng(seed ^ 0x5EED), max_actions)
+    if not state.is_over():
+        raise _fail(state, f"no end after {max_actions} actions")
+    return state
 
 
 def check_playout(

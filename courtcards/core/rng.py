@@ -15,7 +15,7 @@ A seeded generator's draws are one such script, so the same outcomes give the sa
 from __future__ import annotations
 
 from collections.abc import MutableSequence
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 import numpy as np
 
@@ -27,13 +27,40 @@ _STEPS: Final = np.arange(1, 1025, dtype=np.uint64) * np.uint64(_GAMMA)  # k * G
 _SHIFTS: Final = [64 - n.bit_length() for n in range(1025)]  # below(n) keeps the top bits of a draw
 
 
-def _outputs(state: int, count: int) -> list[int]:
-    """The next ``count`` (at most 1024) outputs of SplitMix64 from ``state``: its state
-    after k draws is ``state + k * GAMMA``, and each output a fixed mix of that."""
+_S30: Final = np.uint64(30)
+_S27: Final = np.uint64(27)
+_S31: Final = np.uint64(31)
+_M1: Final = np.uint64(0xBF58476D1CE4E5B9)
+_M2: Final = np.uint64(0x94D049BB133111EB)
+
+
+_TOP: Final = 51  # a shuffle of at most 4096 items (bounds of 13 bits at most) reads the top 13 bits only
+_S_TOP: Final = np.uint64(_TOP)
+
+
+def _mix(state: int, count: int) -> Any:
+    """The next ``count`` (at most 1024) outputs of SplitMix64 from ``state``, a NumPy array: its
+    state after k draws is ``state + k * GAMMA``, and each output a fixed mix of that. (NumPy's
+    calls cost more than its arithmetic here: the constants are made once, the steps in place.)"""
     z = _STEPS[:count] + np.uint64(state)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    out: list[int] = (z ^ (z >> np.uint64(31))).tolist()
+    z ^= z >> _S30
+    z *= _M1
+    z ^= z >> _S27
+    z *= _M2
+    z ^= z >> _S31
+    return z
+
+
+def _outputs(state: int, count: int) -> list[int]:
+    """The next ``count`` (at most 1024) outputs of SplitMix64 from ``state``."""
+    out: list[int] = _mix(state, count).tolist()
+    return out
+
+
+def _tops(state: int, count: int) -> list[int]:
+    """The top 13 bits of each of those outputs (``output >> 51``): small ints, which a compiled
+    shuffle shifts without making a Python int of 64 bits at every draw."""
+    out: list[int] = (_mix(state, count) >> _S_TOP).tolist()
     return out
 
 
@@ -164,15 +191,17 @@ class Rng:
                 items[i], items[j] = items[j], items[i]
             return
         start = self.state
-        buffer = _outputs(start, min(1024, size + size // 2 + 8))  # under 1.5 draws a card on average
+        top = _TOP if size <= 4096 else 0  # up to 4096 items every draw is >> 51 or more: the top bits only
+        draw = _tops if top else _outputs
+        buffer = draw(start, min(1024, size + size // 2 + 8))  # under 1.5 draws a card on average
         pos = 0
         shifts = _SHIFTS if size < len(_SHIFTS) else [64 - n.bit_length() for n in range(size + 1)]
         for i in range(size - 1, 0, -1):
             n = i + 1
-            shift = shifts[n]
+            shift = shifts[n] - top
             while True:
                 if pos == len(buffer):
-                    buffer += _outputs((start + pos * _GAMMA) & _MASK, 256)
+                    buffer += draw((start + pos * _GAMMA) & _MASK, 256)
                 j = buffer[pos] >> shift
                 pos += 1
                 if j < n:

@@ -438,6 +438,69 @@ class State(ABC):
         if self._infolog is not None:
             self._log_observations()
 
+    # -- whole random playouts ---------------------------------------------------------
+    def play_random(self, rng: Rng, limit: int = -1) -> int:
+        """Play uniformly random legal actions from here, drawn from ``rng``, to the end of the game
+        or until ``limit`` actions were played (negative: no limit); answers how many were played.
+
+        The same game, and ``rng`` left in the same state, as the loop ``seat = to_move()[0]``,
+        ``legal = legal_actions(seat)``, ``apply(seat, legal[rng.below(len(legal))])`` while the
+        game is not over, but in one call: compiled with the engine (setup.py), the whole loop runs
+        in C. Random playouts are the inner loop of search and of conformance checks. A game may
+        answer through its own :meth:`_play_random` (which must play that same game)."""
+        return self._play_random(rng, limit)
+
+    def _play_random(self, rng: Rng, limit: int) -> int:
+        """:meth:`play_random`'s loop: straight from the game's ``_legal`` to its ``_apply_one``
+        while one seat decides (``_apply_one`` names the next such seat), and to the commitments of
+        a simultaneous choice otherwise, with the bookkeeping of :meth:`apply` (which checks nothing
+        more for an action just listed)."""
+        played = 0
+        if self._infolog is not None:  # the observation logs grow at every action: the public path
+            while played != limit and not self.is_over():
+                seat = self.to_move()[0]
+                legal = self._legal_list(seat)
+                self.apply(seat, legal[rng.below(len(legal))])
+                played += 1
+            return played
+        solo = -1  # the seat that alone decides now, when _apply_one said so
+        actors = 1
+        while played != limit:
+            seat = solo
+            if seat < 0:
+                if self.is_over():
+                    break
+                entry = self._move_entry()
+                seat = entry[2][0]
+                actors = len(entry[1])
+            legal = self._legal(seat)
+            action = legal[rng.below(len(legal))]
+            self.history.append((seat, action.text))
+            self.version += 1
+            if self.id_prefixes:
+                self.id_prefixes.pop(seat, None)
+            if actors == 1:
+                solo = self._apply_one(seat, action)
+            else:  # one of several seats deciding at once: it commits, the last one resolves them all
+                solo = -1
+                pending = self.pending
+                pending[seat] = action
+                if len(pending) == actors:
+                    self.pending = {}
+                    self._resolve(pending)
+                else:
+                    self._committed(seat, action)
+            if solo < 0:  # no cache of this version holds (the game may have looked while resolving)
+                actors = 1
+                self._move_cache = _NO_MOVES
+            played += 1
+        if played:  # as apply leaves them
+            if solo >= 0:
+                one = _ONE[solo]
+                self._move_cache = (self.version, one, one, True)
+            self._legal_cache = _NO_LEGAL
+        return played
+
     # -- the event log ------------------------------------------------------------------
     @property
     def events(self) -> EventLog:

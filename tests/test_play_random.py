@@ -1,0 +1,107 @@
+"""The engine's whole random playout (State.play_random) plays exactly the game of the step-by-step loop
+(to_move, legal_actions, apply of ``legal[rng.below(len(legal))]``), for every registered game and
+configuration, the plug-in examples too: the same state (events and generator included), the same
+draws from the picking generator, and caches that answer as a fresh state's would."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from plugin_examples import register_examples
+
+from courtcards.core.game import game_names, get_game
+from courtcards.core.options import OptionValue
+from courtcards.core.rng import Rng
+from courtcards.core.state import State
+
+register_examples()
+CONFIGS = [
+    pytest.param(name, n, opts, id=f"{name}-{n}p-" + ("-".join(f"{k}={v}" for k, v in opts.items()) or "default"))
+    for name in game_names()
+    for n, opts in get_game(name).test_configs()
+]
+
+
+def step(state: State, rng: Rng, limit: int = -1) -> int:
+    """The loop of bench_playout.py and of agents: one public call per step."""
+    played = 0
+    while played != limit and not state.is_over():
+        seat = state.to_move()[0]
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[rng.below(len(legal))])
+        played += 1
+    return played
+
+
+def text(state: State) -> str:
+    return json.dumps(state.to_json(), sort_keys=True)
+
+
+def answers(state: State) -> Any:
+    """What the decision methods answer now (from the caches, where the state has them)."""
+    return (
+        state.is_over(),
+        state.to_move(),
+        [[a.text for a in state.legal_actions(s)] for s in range(state.num_players)],
+        state.returns(),
+    )
+
+
+def fresh(state: State) -> State:
+    again = state.copy()
+    again.forget_caches()
+    return again
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CONFIGS)
+def test_whole_playout_is_the_step_loop(name: str, players: int, options: dict[str, OptionValue]) -> None:
+    game = get_game(name)
+    for seed in (3, 40):
+        whole, steps = game.new_game(players, options, seed), game.new_game(players, options, seed)
+        a, b = Rng(seed ^ 0x5EED), Rng(seed ^ 0x5EED)
+        played = whole.play_random(a)
+        assert played == step(steps, b) > 0
+        assert whole.is_over() and a.state == b.state
+        assert text(whole) == text(steps)
+        assert whole.events.to_json() == steps.events.to_json()
+        assert answers(whole) == answers(steps) == answers(fresh(whole))
+        assert whole.play_random(a) == 0 and a.state == b.state  # over: nothing to play, nothing drawn
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CONFIGS)
+def test_limits_and_mixed_calls(name: str, players: int, options: dict[str, OptionValue]) -> None:
+    """Pieces of whole playouts, with single steps between and with the legal actions listed before (the
+    caches of the state then in use), give the step loop's game; after each piece the state answers as a
+    fresh one."""
+    game = get_game(name)
+    seed = 77
+    whole, steps = game.new_game(players, options, seed), game.new_game(players, options, seed)
+    a, b = Rng(seed), Rng(seed)
+    chunks = Rng(5)
+    while not steps.is_over():
+        limit = chunks.below(9)
+        assert whole.play_random(a, limit) == step(steps, b, limit)
+        assert text(whole) == text(steps) and a.state == b.state
+        assert answers(whole) == answers(fresh(whole))
+        step(whole, a, 1)  # listed and applied through the public calls, between the pieces
+        step(steps, b, 1)
+    assert whole.is_over() and text(whole) == text(steps)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_observation_logs_follow(name: str) -> None:
+    """A state that keeps each seat's observation log (information_state_string) extends it at every
+    action of a whole playout too."""
+    game = get_game(name)
+    players = game.default_players
+    whole, steps = game.new_game(players, {}, 9), game.new_game(players, {}, 9)
+    for state in (whole, steps):
+        state.information_state_string(0)
+    a, b = Rng(1), Rng(1)
+    assert whole.play_random(a, 25) == step(steps, b, 25)
+    assert text(whole) == text(steps)
+    assert [whole.information_state_string(s) for s in range(players)] == [
+        steps.information_state_string(s) for s in range(players)
+    ]
