@@ -128,3 +128,63 @@ def test_a_resent_move_that_was_stored_is_acknowledged_not_refused(tmp_path: Pat
             assert table_of(c, tid).state.version == version + 1  # and nothing was applied twice
             mover.send_json({"type": "action", "action": move + "x", "version": version})  # not that move
             assert mover.receive_json()["code"] in ("stale_version", "malformed_action")
+
+
+def _burst_to_spectators(tmp_path: Path, rate: float) -> tuple[list[list[tuple[float, str]]], list[str], float]:
+    """Four spectators attached to a bot table that waits; five new states 10 ms apart; what each
+    spectator was sent and when (loop time), the five states' messages, and when the burst began."""
+    config = ServerConfig(spectator_rate=rate)
+    with TestClient(create_app(database_url(None, tmp_path / f"cc{rate}.sqlite"), config=config)) as c:
+        tid = create(c, "royale", 2, seats=[{"type": "bot"}, {"type": "bot"}], bot_delay=30)["id"]
+        table = table_of(c, tid)
+
+        async def scenario() -> tuple[list[list[tuple[float, str]]], list[str], float]:
+            loop = asyncio.get_running_loop()
+            sent: list[list[tuple[float, str]]] = []
+            watchers = []
+            for _ in range(4):
+                out: list[tuple[float, str]] = []
+
+                async def send(text: str, out: list[tuple[float, str]] = out) -> None:
+                    out.append((loop.time(), text))
+
+                conn = Client(None, send, behind=1)
+                sent.append(out)
+                watchers.append((conn, asyncio.create_task(conn.pump())))
+                table.attach(conn)
+            assert table.pace is not None and table.pace.watching == 4
+            await asyncio.sleep(0.05)
+            began, states = loop.time(), []
+            for i in range(5):
+                table.seats[0].name = f"bot {i}"  # a new state message, as after an action
+                table.broadcast()
+                states.append(table.message(None))
+                await asyncio.sleep(0.01)
+            deadline = time.monotonic() + 10
+            while table._fan_task is not None or any(not conn.queue.empty() for conn, _ in watchers):
+                assert time.monotonic() < deadline, "the fan-out did not finish"
+                await asyncio.sleep(0.01)
+            for conn, pump in watchers:
+                table.detach(conn)
+                conn.close()
+                await pump
+            assert table.pace.watching == 0
+            return sent, states, began
+
+        result: tuple[list[list[tuple[float, str]]], list[str], float] = c.portal.call(scenario)  # type: ignore[union-attr]
+        return result
+
+
+def test_a_crowd_of_spectators_is_paced_and_ends_on_the_newest_state(tmp_path: Path) -> None:
+    # 4 spectators sharing 4 pushes a second: each gets a new state at most every second
+    sent, states, began = _burst_to_spectators(tmp_path, rate=4)
+    for got in sent:
+        texts = [text for _, text in got]
+        assert texts[1:] == [states[0], states[-1]]  # the first at once, then only the newest
+        assert got[2][0] - began >= 1.0
+
+
+def test_without_a_pace_spectators_that_keep_up_get_every_state(tmp_path: Path) -> None:
+    sent, states, _ = _burst_to_spectators(tmp_path, rate=0)
+    for got in sent:
+        assert [text for _, text in got][1:] == states

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import socket
@@ -131,6 +132,14 @@ def serve(
         int,
         typer.Option("--max-spectators-per-address", help="Spectator sockets of one client address (0: no cap)."),
     ] = 50,
+    spectator_rate: Annotated[
+        float,
+        typer.Option(
+            "--spectator-rate",
+            help="State pushes a second shared by all spectators of a process: each spectator gets its table's "
+            "newest state at most every (spectators / rate) seconds (0: every state at once).",
+        ),
+    ] = 2000.0,
     compute_workers: Annotated[
         int,
         typer.Option(
@@ -243,11 +252,14 @@ def serve(
         ("--max-hints-per-address", max_hints_per_address),
         ("--max-spectators", max_spectators),
         ("--max-spectators-per-address", max_spectators_per_address),
+        ("--spectator-rate", spectator_rate),
         ("--max-connections", max_connections),
         ("--head-timeout", head_timeout),
     ):
         if number < 0:
             raise fail(f"{name} must be 0 or more, not {number}")
+    if not math.isfinite(spectator_rate):
+        raise fail(f"--spectator-rate must be a number, not {spectator_rate}")
     if not 1 <= workers <= 64:
         raise fail(f"--workers must be 1..64, not {workers}")
     if workers > 1 and not url.startswith("postgresql"):
@@ -293,6 +305,7 @@ def serve(
         max_hints_per_address=max_hints_per_address,
         max_spectators=max_spectators,
         max_spectators_per_address=max_spectators_per_address,
+        spectator_rate=spectator_rate,
         max_connections=max_connections,
         head_timeout=head_timeout,
         max_head=max_head,

@@ -173,6 +173,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
     if cfg.compute_workers > 0:
         lobby.compute = Compute(cfg.compute_workers, cfg.compute_queue)
     lobby.max_search_tables = cfg.max_search_tables
+    lobby.pace.rate = cfg.spectator_rate
     lobby.max_search_tables_per_address = cfg.max_search_tables_per_address
     rates = RateLimits(cfg, store.engine if store.shared else None)
     replays = Replays()

@@ -287,7 +287,6 @@ class Cluster:
             and not table.conns
             and not table.state.is_over()
             and any(s.remote for s in table.seats)
-            and not any(s.connections for s in table.seats)
         )
 
     async def _hand_over(self, table: Table) -> None:

@@ -56,6 +56,8 @@ class ServerConfig:
     secure_cookies: bool = False  # session cookies Secure even over plain HTTP (behind a TLS proxy)
     max_spectators: int = 500  # spectator sockets per table (0: no cap)
     max_spectators_per_address: int = 50  # spectator sockets of one address, all tables (0: no cap)
+    # state pushes a second shared by all of a process's spectators (SpectatorPace; 0: every state at once)
+    spectator_rate: float = 2000.0
     compute_workers: int = 1  # worker processes for search bots and hints (0: threads, in this process)
     compute_queue: int = 64  # searches waiting for a worker besides those running
     # tables in play with a CPU-heavy (search) bot seat, in one server process / made from one address (0: no cap)

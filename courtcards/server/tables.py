@@ -239,6 +239,20 @@ def stored_info(st: StoredTable) -> dict[str, Any]:
     )
 
 
+class SpectatorPace:
+    """The state pushes a process's spectators share: each spectator gets a table's newest state at most
+    every ``watching / rate`` seconds, so the fan-out costs at most ``rate`` pushes a second whatever the
+    number of spectators (``rate`` 0: every state at once). Few spectators see every state; a crowd sees
+    the newest one now and then (each state carries the whole view, its log included, so nothing is lost)."""
+
+    def __init__(self, rate: float = 0.0) -> None:
+        self.rate = rate
+        self.watching = 0  # spectator sockets in this process
+
+    def interval(self) -> float:
+        return self.watching / self.rate if self.rate > 0 else 0.0
+
+
 class Client:
     """One WebSocket: a seat (or None for a spectator) and a bounded outgoing queue.
 
@@ -356,8 +370,10 @@ class Table:
     _pushed: dict[int | None, str] = field(default_factory=dict)
     _pushed_key: Any = None
     # spectators the running fan-out has yet to reach (a newer broadcast replaces the list), and its task
-    _fan_rest: list[Client] = field(default_factory=list)
     _fan_task: asyncio.Task[None] | None = None
+    _fan_due: bool = False  # a broadcast came while the fan-out ran: it goes round again
+    _fanned_at: float = float("-inf")  # loop time of the last round of spectator pushes
+    pace: SpectatorPace | None = None  # shared by the process's tables (None: every state at once)
 
     # spectators pushed per turn of the event loop: a table with many never holds the loop for long
     FAN_CHUNK: ClassVar[int] = 64
@@ -465,8 +481,9 @@ class Table:
 
     def broadcast(self) -> None:
         """Push the new state: every seat's socket first, then the spectators, ``FAN_CHUNK`` now and the
-        rest ``FAN_CHUNK`` per turn of the event loop (other tables' players are served in between). A
-        push only puts the encoded message in the socket's queue; each socket's own task sends it."""
+        rest ``FAN_CHUNK`` per turn of the event loop (other tables' players are served in between), and no
+        sooner than the process's spectator pace allows. A push only puts the encoded message in the
+        socket's queue; each socket's own task sends it."""
         if self.conns:
             messages = self._messages(list({c.seat for c in self.conns}))
             self._pushed, self._pushed_key = messages, self._message_key()
@@ -477,28 +494,50 @@ class Table:
                 else:
                     conn.push(messages[conn.seat], state=True)
             if watching:
-                text = messages[None]
-                for conn in watching[: self.FAN_CHUNK]:
-                    conn.push(text, state=True)
-                self._fan_rest = watching[self.FAN_CHUNK :]
-                if self._fan_rest and self._fan_task is None:
-                    self._fan_task = asyncio.get_running_loop().create_task(self._fan_out(), name=f"fan-{self.id}")
+                if self._fan_task is not None:
+                    self._fan_due = True
+                else:
+                    loop = asyncio.get_running_loop()
+                    wait = self._fan_wait(loop.time())
+                    rest: list[Client] | None = None  # None: all of them, after the wait
+                    if wait <= 0:
+                        self._fanned_at = loop.time()
+                        text = messages[None]
+                        for conn in watching[: self.FAN_CHUNK]:
+                            conn.push(text, state=True)
+                        rest = watching[self.FAN_CHUNK :]
+                    if rest is None or rest:
+                        self._fan_task = loop.create_task(self._fan_out(wait, rest), name=f"fan-{self.id}")
         self.changed.set()
 
-    async def _fan_out(self) -> None:
-        """The spectators a broadcast left for later, ``FAN_CHUNK`` per turn of the loop, each given the
-        newest spectator state (unless it has it already: it came in meanwhile, or a newer broadcast
-        reached it)."""
+    def _fan_wait(self, now: float) -> float:
+        pace = self.pace
+        return 0.0 if pace is None or pace.rate <= 0 else self._fanned_at + pace.interval() - now
+
+    async def _fan_out(self, wait: float, rest: list[Client] | None) -> None:
+        """The spectators a broadcast left for later (``rest``; None: every spectator, after ``wait``
+        seconds), ``FAN_CHUNK`` per turn of the loop, each given the newest spectator state unless it has
+        it already; again, paced, while broadcasts came meanwhile."""
+        loop = asyncio.get_running_loop()
         try:
-            while self._fan_rest:  # (a task's first step runs a turn after the broadcast)
-                batch = self._fan_rest[: self.FAN_CHUNK]
-                del self._fan_rest[: self.FAN_CHUNK]
-                text = self.message(None)
-                for conn in batch:
-                    if conn.last_state != text:
-                        conn.push(text, state=True)
-                if self._fan_rest:
-                    await asyncio.sleep(0)
+            while True:
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                if rest is None:
+                    self._fanned_at = loop.time()
+                    rest = [c for c in self.conns if c.seat is None]
+                self._fan_due = False
+                while rest:  # (a task's first step runs a turn after the broadcast)
+                    batch, rest = rest[: self.FAN_CHUNK], rest[self.FAN_CHUNK :]
+                    text = self.message(None)
+                    for conn in batch:
+                        if conn.last_state != text:
+                            conn.push(text, state=True)
+                    if rest:
+                        await asyncio.sleep(0)
+                if not self._fan_due:
+                    return
+                wait, rest = self._fan_wait(loop.time()), None
         finally:
             self._fan_task = None
 
@@ -824,6 +863,8 @@ class Table:
     def attach(self, conn: Client) -> None:
         self.conns.add(conn)
         self.last_seen = time.time()
+        if conn.seat is None and self.pace is not None:
+            self.pace.watching += 1
         if conn.seat is not None:
             seat = self.seats[conn.seat]
             seat.connections += 1
@@ -840,6 +881,8 @@ class Table:
             return
         self.conns.discard(conn)
         self.last_seen = time.time()
+        if conn.seat is None and self.pace is not None:
+            self.pace.watching -= 1
         if conn.seat is not None:
             seat = self.seats[conn.seat]
             seat.connections -= 1
@@ -919,6 +962,7 @@ class Lobby:
         self._sweeper: asyncio.Task[None] | None = None
         self.started = False  # /readyz
         self.compute: Compute | None = None  # set by the app: search bots' worker processes
+        self.pace = SpectatorPace()  # its rate set by the app (ServerConfig.spectator_rate)
         # tables in play with a CPU-heavy bot seat (a search), in this process and per creating address
         # (0: no cap); set by the app from ServerConfig
         self.max_search_tables = 0
@@ -1020,6 +1064,7 @@ class Lobby:
             owner_hash=st.owner_hash,
             snapshot_every=self.config.snapshot_every,
             compute=self.compute,
+            pace=self.pace,
             heavy=any(s.type == "bot" and s.bot is not None and cpu_heavy(game.name, s.bot) for s in seats),
         )
         table.track_decisions()
@@ -1215,6 +1260,7 @@ class Lobby:
             owner_hash=owner_hash,
             snapshot_every=self.config.snapshot_every,
             compute=self.compute,
+            pace=self.pace,
             heavy=heavy,
             creator=creator,
         )
