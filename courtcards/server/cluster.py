@@ -282,12 +282,7 @@ class Cluster:
     @staticmethod
     def _elsewhere(table: Table) -> bool:
         """Its people are connected to other processes only (none here, not even a spectator)."""
-        return (
-            table.owned
-            and not table.conns
-            and not table.state.is_over()
-            and any(s.remote for s in table.seats)
-        )
+        return table.owned and not table.conns and not table.state.is_over() and any(s.remote for s in table.seats)
 
     async def _hand_over(self, table: Table) -> None:
         """Give up a table whose people are served by another process: unloaded here and its lease freed,
