@@ -369,7 +369,7 @@ class Table:
     # the state messages of the last broadcast, by seat (None: spectators), and what they were made from
     _pushed: dict[int | None, str] = field(default_factory=dict)
     _pushed_key: Any = None
-    # spectators the running fan-out has yet to reach (a newer broadcast replaces the list), and its task
+    # the task pushing to the spectators that a broadcast left for later or for the pace
     _fan_task: asyncio.Task[None] | None = None
     _fan_due: bool = False  # a broadcast came while the fan-out ran: it goes round again
     _fanned_at: float = float("-inf")  # loop time of the last round of spectator pushes
@@ -498,15 +498,16 @@ class Table:
                     self._fan_due = True
                 else:
                     loop = asyncio.get_running_loop()
-                    wait = self._fan_wait(loop.time())
-                    rest: list[Client] | None = None  # None: all of them, after the wait
+                    now = loop.time()
+                    wait = self._fan_wait(now)
+                    rest: list[Client] | None = None  # None: every spectator, after the wait
                     if wait <= 0:
-                        self._fanned_at = loop.time()
+                        self._fanned_at = now
                         text = messages[None]
                         for conn in watching[: self.FAN_CHUNK]:
                             conn.push(text, state=True)
                         rest = watching[self.FAN_CHUNK :]
-                    if rest is None or rest:
+                    if wait > 0 or rest:
                         self._fan_task = loop.create_task(self._fan_out(wait, rest), name=f"fan-{self.id}")
         self.changed.set()
 
