@@ -9,7 +9,9 @@ the same code for both trees, so the baseline needs no metrics of its own) and w
 the longest pause (wall clock, and the CPU time of the collecting thread: on a busy machine the
 difference is time the process waited for a core) and the pauses over 50 ms when it stops; the
 resident memory (VmRSS, VmHWM) is read from /proc just before. ``--baseline REV`` (``git archive
-REV``) is measured first, then this tree, each on a fresh database.
+REV``) is measured first, then this tree, each on a fresh database. Where a tree has the server's
+freezer (``courtcards.server.gcwatch.Freezer``), each of its steps is timed whole as well: its
+collection and its own bookkeeping, which the callbacks do not see.
 
     python bench/bench_gc.py --tables 300 --processes 2 --think 2 --duration 180 --baseline HEAD~1
 """
@@ -40,9 +42,21 @@ def cb(phase, info):
     else:
         pauses.append((time.time(), info["generation"], time.perf_counter() - t0[0], time.thread_time() - t0[1]))
 gc.callbacks.append(cb)
+steps = []  # every freezer step, its collection and bookkeeping together: [wall time, seconds, CPU seconds]
+try:
+    from courtcards.server.gcwatch import Freezer
+except ImportError:  # a tree without the freezer
+    Freezer = None
+if Freezer is not None:
+    _step = Freezer.step
+    def timed_step(self):
+        w, c = time.perf_counter(), time.thread_time()
+        _step(self)
+        steps.append((time.time(), time.perf_counter() - w, time.thread_time() - c))
+    Freezer.step = timed_step
 def dump():
     with open({out!r} + "." + str(os.getpid()), "w") as f:
-        json.dump({{"pauses": pauses, "frozen": gc.get_freeze_count()}}, f)
+        json.dump({{"pauses": pauses, "steps": steps, "frozen": gc.get_freeze_count()}}, f)
 atexit.register(dump)
 from courtcards.cli.main import main
 sys.argv[0] = "courtcards"
@@ -98,6 +112,12 @@ def measure(label: str, tree: Path, url: str | None, tmp: Path, args: argparse.N
             per.append(
                 f"gen{g}: {len(ds)}, max {max(ds, default=0) * 1000:.1f} ms "
                 f"(CPU {max(cpus, default=0) * 1000:.1f} ms), total {sum(ds):.2f} s"
+            )
+        stepped = [(d, cpu) for t, d, cpu in gcs.get("steps", []) if t0 <= t <= t1]
+        if stepped:
+            per.append(
+                f"freezer steps (collection and bookkeeping): {len(stepped)}, max "
+                f"{max(d for d, _c in stepped) * 1000:.1f} ms (CPU {max(c for _d, c in stepped) * 1000:.1f} ms)"
             )
         over = sorted(d for _g, d, _cpu in seen if d > 0.05)
         print(f"  process {p.pid}: RSS {now:.0f} MB (peak {peak:.0f} MB), frozen {gcs['frozen']} objects at exit")
