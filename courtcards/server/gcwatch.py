@@ -7,14 +7,13 @@ walks all of them, and stops the event loop for as long (0.2-0.4 s from a few hu
 seconds, after a collection of what is not frozen yet (only the objects made since the last step,
 so a short pause): full collections then walk only what is young. Frozen objects are still freed
 when their last reference goes; only reference cycles among them would wait (an unloaded table
-leaves none: measured, see docs/server.md), so at most once an hour, and only when the frozen count
-has doubled since the last time, the freezer unfreezes, collects everything once and freezes again
+leaves none: measured, see docs/server.md), so at most once an hour, and only when the heap has
+doubled since the last time, the freezer unfreezes, collects everything once and freezes again
 (one long pause, rare: memory stays bounded).
 
-The freezer never asks CPython how many objects are frozen (``gc.get_freeze_count()`` walks the
-whole permanent generation: 70 ms at 1,000 tables, longer than the step's own collection) except
-at its first step and after a refresh, pauses that walk everything anyway. It counts the survivors
-it freezes instead (``gc.get_objects(2)`` after a collection: only the young).
+The heap is measured by Python's allocator (``sys.getallocatedblocks()``: under a millisecond),
+never by the count of frozen objects: ``gc.get_freeze_count()`` walks the whole permanent
+generation, 70 ms at 1,000 tables, longer than the step's own collection.
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ import contextlib
 import gc
 import logging
 import os
+import sys
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -111,11 +111,11 @@ class GcCollector(Collector):
         yield longest
         yield collected
         f = FREEZER
+        yield CounterMetricFamily(
+            "courtcards_gc_frozen", "Objects the freezer's steps moved into the permanent generation", f.frozen
+        )
         yield GaugeMetricFamily(
-            "courtcards_gc_frozen_objects",
-            "Objects the freezer froze: at its first step or last refresh, plus its steps' survivors since "
-            "(those freed since still counted until the next refresh)",
-            f.frozen,
+            "courtcards_heap_blocks", "Memory blocks Python's allocator holds (the freezer's measure)", heap()
         )
         yield CounterMetricFamily("courtcards_gc_freezes", "Freezer steps (collect the young, freeze)", f.steps)
         yield CounterMetricFamily(
@@ -123,10 +123,15 @@ class GcCollector(Collector):
         )
 
 
+def heap() -> int:
+    """The memory blocks Python's allocator holds now: the heap's size, read without walking it."""
+    return sys.getallocatedblocks()
+
+
 class Freezer:
     """Every ``every`` seconds: collect what is not frozen, then freeze the survivors; refresh the
-    whole heap when the frozen count has grown ``refresh_growth`` times, at most once every
-    ``refresh_after`` seconds (see the module's text)."""
+    whole heap when it has grown ``refresh_growth`` times, at most once every ``refresh_after``
+    seconds (see the module's text)."""
 
     def __init__(
         self, every: float = FREEZE_EVERY, refresh_growth: float = REFRESH_GROWTH, refresh_after: float = REFRESH_AFTER
@@ -134,39 +139,31 @@ class Freezer:
         self.every = every
         self.refresh_growth = refresh_growth
         self.refresh_after = refresh_after  # seconds from the first step or the last refresh
-        self.base = 0  # frozen objects after the first step or the last refresh
+        self.base = 0  # the heap (heap()) after the first step or the last refresh
         self.based = 0.0  # when (time.monotonic())
-        self.added = 0  # objects frozen by the steps since then (some may be freed since: still counted)
+        self.frozen = 0  # objects the steps froze (counted as they are frozen; many are freed since)
         self.steps = 0
         self.refreshes = 0
         self._task: asyncio.Task[None] | None = None
 
-    @property
-    def frozen(self) -> int:
-        """The objects frozen at the first step or the last refresh, plus those the steps froze since
-        (an upper bound: a frozen object freed since is still counted, until the next refresh)."""
-        return self.base + self.added
-
     def step(self) -> None:
         gc.collect()  # walks only the unfrozen objects: those made since the last step
-        if not self.base:
-            gc.freeze()
-            self.base, self.based = gc.get_freeze_count(), time.monotonic()
-        else:
-            survivors = len(gc.get_objects(2))  # after a full collection every unfrozen object is in 2
-            gc.freeze()
-            self.added += survivors
+        self.frozen += len(gc.get_objects(2))  # after a full collection every unfrozen object is in 2
+        gc.freeze()
         self.steps += 1
-        if self.frozen > self.refresh_growth * self.base and time.monotonic() - self.based >= self.refresh_after:
+        size = heap()
+        if not self.base:
+            self.base, self.based = size, time.monotonic()
+        elif size > self.refresh_growth * self.base and time.monotonic() - self.based >= self.refresh_after:
             self.refresh()
 
     def refresh(self) -> None:
         gc.unfreeze()
         gc.collect()
         gc.freeze()
-        self.base, self.based, self.added = gc.get_freeze_count(), time.monotonic(), 0
+        self.base, self.based = heap(), time.monotonic()
         self.refreshes += 1
-        log.info("garbage collector refreshed: %d objects frozen", self.base)
+        log.info("garbage collector refreshed: %d memory blocks", self.base)
 
     async def _loop(self) -> None:
         while True:
