@@ -121,7 +121,7 @@ def test_a_step_never_walks_the_frozen_heap(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_freeze_every_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(FREEZE_EVERY_ENV, raising=False)
-    assert freeze_every() == 10.0
+    assert freeze_every() == 2.0
     monkeypatch.setenv(FREEZE_EVERY_ENV, "2.5")
     assert freeze_every() == 2.5
     monkeypatch.setenv(FREEZE_EVERY_ENV, "often")
