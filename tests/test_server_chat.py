@@ -139,6 +139,28 @@ def test_the_creator_mutes_a_seat(client: TestClient) -> None:
         assert next_of(a, "chat")["text"] == "thanks"
 
 
+def test_a_new_connection_is_told_the_mutes_and_the_history_in_one_read(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reconnection burst (a failover) costs the database one round trip a socket for the chat, not two."""
+    from courtcards.server import db
+
+    tid, owner, (ann, _bo) = two_humans(client)
+    with client.websocket_connect(f"/ws/tables/{tid}?token={ann}") as a:
+        a.send_json({"type": "chat", "text": "hello"})
+        assert next_of(a, "chat")["text"] == "hello"
+        a.send_json({"type": "mute", "seat": 1, "muted": True, "owner": owner})
+        assert next_of(a, "muted")["seats"] == [1]
+        reads: list[str] = []
+        greeting, mutes = db.chat_greeting, db.chat_mutes
+        monkeypatch.setattr(db, "chat_greeting", lambda *args: reads.append("greeting") or greeting(*args))
+        monkeypatch.setattr(db, "chat_mutes", lambda *args: reads.append("mutes") or mutes(*args))
+        with client.websocket_connect(f"/ws/tables/{tid}?token={ann}") as again:
+            told = chat_then_ping(again)
+        assert [m.get("seats", m.get("text")) for m in told] == [[1], "hello"]
+        assert reads == ["greeting"]
+
+
 # -- chat kept in the database ---------------------------------------------------------------------------
 def test_chat_survives_a_restart_each_channel_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from courtcards.server import chat
@@ -194,9 +216,9 @@ def test_a_message_sent_while_a_socket_reads_the_history_reaches_it_once(
 
     tid, _, (ann, bo) = two_humans(client)
     reading, go = threading.Event(), threading.Event()
-    real = db.recent_chat
+    real = db.chat_greeting
 
-    def slow(*args: Any) -> list[dict[str, Any]]:
+    def slow(*args: Any) -> tuple[list[int], list[dict[str, Any]]]:
         reading.set()
         assert go.wait(10)
         return real(*args)
@@ -204,7 +226,7 @@ def test_a_message_sent_while_a_socket_reads_the_history_reaches_it_once(
     with client.websocket_connect(f"/ws/tables/{tid}?token={ann}") as a:
         a.send_json({"type": "chat", "text": "before"})
         assert next_of(a, "chat")["text"] == "before"
-        monkeypatch.setattr(db, "recent_chat", slow)
+        monkeypatch.setattr(db, "chat_greeting", slow)
         opened: list[Any] = []
         opener = threading.Thread(
             target=lambda: opened.append(client.websocket_connect(f"/ws/tables/{tid}?token={bo}").__enter__())
@@ -213,7 +235,7 @@ def test_a_message_sent_while_a_socket_reads_the_history_reaches_it_once(
         assert reading.wait(10)
         a.send_json({"type": "chat", "text": "during"})
         assert next_of(a, "chat")["text"] == "during"
-        monkeypatch.setattr(db, "recent_chat", real)
+        monkeypatch.setattr(db, "chat_greeting", real)
         go.set()
         opener.join(10)
         b = opened[0]

@@ -205,35 +205,42 @@ async def mute(table: Table, owner: str, seat: int, muted: bool) -> str | None:
 async def read_mutes(table: Table, to: Client | None = None, everyone: bool = False) -> None:
     """Read the table's mutes from the database; tell every connection here if they changed (or
     ``everyone``), else ``to`` (a new connection) if any seat is muted."""
-    from courtcards.server.tables import dumps
-
-    room = table.chat
-    async with room.mutes_lock:  # reads in turn: a later read never pushes an older answer
+    async with table.chat.mutes_lock:  # reads in turn: a later read never pushes an older answer
         try:
             seats = await asyncio.to_thread(db.chat_mutes, table.store.engine, table.id)
         except Exception as exc:
             log.error("table %s: the mutes could not be read: %s", table.id, type(exc).__name__)
             return
-        changed = set(seats) != room.muted
-        room.muted = set(seats)
-        push = dumps({"type": "muted", "seats": seats})
-        if changed or everyone:
-            for conn in list(table.conns):
-                conn.push(push)
-        elif to is not None and seats:
-            to.push(push)
+        _tell_mutes(table, seats, to, everyone)
+
+
+def _tell_mutes(table: Table, seats: list[int], to: Client | None, everyone: bool = False) -> None:
+    from courtcards.server.tables import dumps
+
+    room = table.chat
+    changed = set(seats) != room.muted
+    room.muted = set(seats)
+    push = dumps({"type": "muted", "seats": seats})
+    if changed or everyone:
+        for conn in list(table.conns):
+            conn.push(push)
+    elif to is not None and seats:
+        to.push(push)
 
 
 async def greet(table: Table, client: Client) -> None:
     """What a new connection is told of the chat: the mutes and its channel's last messages, read from the
-    database (nothing while nobody has chatted: a client that knows no chat gets no message it does not
-    know). Messages sent while they are read follow them, none twice."""
+    database in one round trip (nothing while nobody has chatted: a client that knows no chat gets no
+    message it does not know). Messages sent while they are read follow them, none twice."""
     room = table.chat
     room.greeting[client] = []
     rows: list[dict[str, Any]] = []
     try:
-        await read_mutes(table, to=client)
-        rows = await asyncio.to_thread(db.recent_chat, table.store.engine, table.id, channel(client.seat), HISTORY)
+        async with room.mutes_lock:  # the mutes are read in turn with read_mutes' reads
+            seats, rows = await asyncio.to_thread(
+                db.chat_greeting, table.store.engine, table.id, channel(client.seat), HISTORY
+            )
+            _tell_mutes(table, seats, to=client)
     except Exception as exc:
         log.error("table %s: the chat could not be read: %s", table.id, type(exc).__name__)
     finally:

@@ -370,16 +370,22 @@ def list_by_ids(engine: Engine, ids: list[str]) -> list[StoredTable]:
     return list(out.values())
 
 
-def recent_chat(engine: Engine, tid: str, channel: str, limit: int) -> list[dict[str, Any]]:
-    """The last ``limit`` messages of one channel of a table, oldest first."""
+def _recent_chat(conn: Connection, tid: str, channel: str, limit: int) -> list[dict[str, Any]]:
     q = (
         sa.select(chat_t.c.id, chat_t.c.seat, chat_t.c.name, chat_t.c.text, chat_t.c.at)
         .where(chat_t.c.table_id == tid, chat_t.c.channel == channel)
         .order_by(chat_t.c.id.desc())
         .limit(limit)
     )
+    return [dict(r) for r in reversed(conn.execute(q).mappings().all())]
+
+
+def chat_greeting(engine: Engine, tid: str, channel: str, limit: int) -> tuple[list[int], list[dict[str, Any]]]:
+    """What a new connection is told of a table's chat, read through one connection (a burst of
+    reconnections makes one round trip each, not two): the muted seats, and the last ``limit``
+    messages of its channel, oldest first."""
     with engine.connect() as conn:
-        return [dict(r) for r in reversed(conn.execute(q).mappings().all())]
+        return _chat_mutes(conn, tid), _recent_chat(conn, tid, channel, limit)
 
 
 def chat_message(engine: Engine, mid: int) -> dict[str, Any] | None:
@@ -389,11 +395,15 @@ def chat_message(engine: Engine, mid: int) -> dict[str, Any] | None:
     return None if row is None else dict(row)
 
 
+def _chat_mutes(conn: Connection, tid: str) -> list[int]:
+    q = sa.select(chat_mutes_t.c.seat).where(chat_mutes_t.c.table_id == tid).order_by(chat_mutes_t.c.seat)
+    return [int(r[0]) for r in conn.execute(q)]
+
+
 def chat_mutes(engine: Engine, tid: str) -> list[int]:
     """The muted seats of a table, in order."""
-    q = sa.select(chat_mutes_t.c.seat).where(chat_mutes_t.c.table_id == tid).order_by(chat_mutes_t.c.seat)
     with engine.connect() as conn:
-        return [int(r[0]) for r in conn.execute(q)]
+        return _chat_mutes(conn, tid)
 
 
 INSERT_ACTION = actions_t.insert()  # built once: its compiled form is cached
