@@ -152,9 +152,16 @@ def test_a_new_connection_is_told_the_mutes_and_the_history_in_one_read(
         a.send_json({"type": "mute", "seat": 1, "muted": True, "owner": owner})
         assert next_of(a, "muted")["seats"] == [1]
         reads: list[str] = []
-        greeting, mutes = db.chat_greeting, db.chat_mutes
-        monkeypatch.setattr(db, "chat_greeting", lambda *args: reads.append("greeting") or greeting(*args))
-        monkeypatch.setattr(db, "chat_mutes", lambda *args: reads.append("mutes") or mutes(*args))
+
+        def counted(name: str, real: Any) -> Any:
+            def read(*args: Any) -> Any:
+                reads.append(name)
+                return real(*args)
+
+            return read
+
+        monkeypatch.setattr(db, "chat_greeting", counted("greeting", db.chat_greeting))
+        monkeypatch.setattr(db, "chat_mutes", counted("mutes", db.chat_mutes))
         with client.websocket_connect(f"/ws/tables/{tid}?token={ann}") as again:
             told = chat_then_ping(again)
         assert [m.get("seats", m.get("text")) for m in told] == [[1], "hello"]
