@@ -78,7 +78,8 @@ def play_against_bots(c: TestClient, tid: str, token: str, rng: random.Random) -
 
 def board_after(c: TestClient, games: int) -> list[dict[str, Any]]:
     """The royale leaderboard once its players have ``games`` rated games in all (the rating is stored in the
-    transaction that ends the game, just after the final state is pushed)."""
+    transaction that ends the game, before the final state is pushed: the other players' sockets may still be
+    reading it)."""
     deadline = time.monotonic() + 20
     while True:
         players: list[dict[str, Any]] = c.get("/api/ratings/royale").json()["players"]
@@ -146,6 +147,16 @@ def test_a_rated_game_between_accounts_rates_both(client: TestClient, db_path: P
         assert time.monotonic() < deadline
         time.sleep(0.02)
     assert [p["games"] for p in client.get("/api/ratings/royale").json()["players"]] == [1, 1]
+
+
+def test_the_final_state_is_pushed_once_the_rating_is_stored(client: TestClient) -> None:
+    """A player who sees the end and opens their profile at once finds the game rated."""
+    ann, acsrf = account(client, "ann")
+    tid = rated_table(ann, acsrf, [{"type": "human"}, {"type": "bot", "bot": "random"}], seed=3)
+    last = play_against_bots(client, tid, sit(ann, acsrf, tid, 0), random.Random(3))
+    assert last["status"] == "finished"
+    prof = client.get("/api/players/ann").json()  # no wait: the push came after the write
+    assert list(prof["ratings"]) == ["royale"] and prof["ratings"]["royale"]["games"] == 1
 
 
 def test_bots_are_fixed_anchors(client: TestClient, db_path: Path) -> None:

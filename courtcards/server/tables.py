@@ -682,28 +682,32 @@ class Table:
         self.store.actions += 1
         log.debug("table %s: seat %d acted, version %d", tid, seat, idx + 1)  # never the text: it may be secret
         self.track_decisions(acted=seat)
-        self.broadcast()
-        if self.state.is_over():
-            result = self.result()
-            log.info("table %s: game over after %d actions", self.id, self.state.version)
-            rate = self.rating_input()
+        if not self.state.is_over():
+            self.broadcast()
+            if self.snapshot_every and self.state.version % self.snapshot_every == 0:
+                self.snapshot()
+            return
+        result = self.result()
+        log.info("table %s: game over after %d actions", self.id, self.state.version)
+        rate = self.rating_input()
 
-            def finish(conn: Connection) -> None:
-                if rate is not None:
-                    from courtcards.server.ratings import rate_game
+        def finish(conn: Connection) -> None:
+            if rate is not None:
+                from courtcards.server.ratings import rate_game
 
-                    rate_game(conn, self.game.name, tid, rate[0], rate[1], now)
-                conn.execute(
-                    sa.update(tables_t)
-                    .where(tables_t.c.id == tid)
-                    .values(finished=True, status="finished", result=result, version=idx + 1, updated=now)
-                )
-                conn.execute(leases_t.delete().where(leases_t.c.table_id == tid))
+                rate_game(conn, self.game.name, tid, rate[0], rate[1], now)
+            conn.execute(
+                sa.update(tables_t)
+                .where(tables_t.c.id == tid)
+                .values(finished=True, status="finished", result=result, version=idx + 1, updated=now)
+            )
+            conn.execute(leases_t.delete().where(leases_t.c.table_id == tid))
 
+        try:  # the end is pushed once the result and the ratings are stored: a player who sees it finds them
             await self.store.write(finish)
-            self.snapshot()
-        elif self.snapshot_every and self.state.version % self.snapshot_every == 0:
-            self.snapshot()
+        finally:
+            self.broadcast()
+        self.snapshot()
 
     def rating_input(self) -> tuple[list[str], list[int]] | None:
         """A rated game's players (account or bot keys, by seat) and its ranking; None: not rated."""
