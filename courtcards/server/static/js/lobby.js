@@ -62,7 +62,23 @@ function buildOptions() {
 
 // New defaults for the player count and preset: untouched fields follow them, typed ones keep their value.
 let defaultsAsked = 0;
-async function updateDefaults() {
+let defaultsPending = Promise.resolve();
+function updateDefaults() {
+  defaultsPending = loadDefaults();
+  return defaultsPending;
+}
+
+// Until the defaults of the game, player count and preset chosen now have come: a table created sooner
+// would compare its options with another choice's defaults.
+async function defaultsSettled() {
+  let pending;
+  do {
+    pending = defaultsPending;
+    await pending;
+  } while (pending !== defaultsPending);
+}
+
+async function loadDefaults() {
   const g = currentGame();
   const players = Number($("players").value) || g.default_players;
   const preset = $("preset").value;
@@ -197,6 +213,7 @@ async function create(event) {
   $("create-error").textContent = "";
   $("create").disabled = true;
   try {
+    await defaultsSettled();
     const { table, owner_key: owner } = await api.createTable(tableBody());
     if (owner) localStorage.setItem(ownerKey(table.id), owner);
     await showCreated(table);
