@@ -102,8 +102,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     log = open(db.with_suffix(".log"), "w")  # noqa: SIM115 - closed below
     path = os.pathsep.join([*map(str, EXAMPLES_SRC), str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
     proc = subprocess.Popen(
-        # one server for every browser test, all from one address: its read limit (600 GETs a minute by
-        # default, tested in tests/test_server_guards.py) would refuse the suite's page loads and polls
+        # one server for every browser test, all from one address: its per-address limits (600 GETs, 30 new
+        # tables and 60 joins a minute by default, tested in tests/test_server_guards.py and
+        # tests/test_server_limits.py) would refuse the suite's page loads, polls and tables when it runs fast
         [
             sys.executable,
             "-c",
@@ -114,6 +115,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             "--database",
             str(db),
             "--rate-read",
+            "100000/minute",
+            "--rate-create",
+            "100000/minute",
+            "--rate-join",
             "100000/minute",
         ],
         cwd=ROOT,
