@@ -340,8 +340,13 @@ class SelfPlay:
     seat's input can hold another's pending choice; a composite choice is one id per step.
 
     With ``opponents`` (bot kinds), a share ``opponent_share`` of new games have every seat but one (drawn)
-    played by bots drawn from them; only the value function's seats give samples. Every draw (exploration,
-    opponents) comes from ``rng``, every deal from ``deal_seed(key, n)``: the same generator state, key and
+    played by bots drawn from them; only the value function's seats give samples.
+
+    With a ``teacher`` (a bot kind), each decision of the value function's seats is the teacher's move at a
+    share ``teacher_share`` of them (a composite move is followed id by id), still with the epsilon
+    exploration on top: the samples then estimate the values of the teacher's policy, and acting greedily
+    on them improves on it (Monte-Carlo policy iteration started from the teacher). Every draw (exploration,
+    opponents, teacher) comes from ``rng``, every deal from ``deal_seed(key, n)``: the same generator state, key and
     values give the same games. Used by :class:`courtcards.train.Trainer` (one process) and by its actor
     processes (:func:`actor_main`, no PyTorch)."""
 
@@ -357,6 +362,8 @@ class SelfPlay:
         opponents: Sequence[str] = (),
         opponent_share: float = 0.5,
         next_deal: int = 0,
+        teacher: str | None = None,
+        teacher_share: float = 0.0,
     ) -> None:
         self.game = game
         self.players = players
@@ -368,7 +375,11 @@ class SelfPlay:
         self.opponents = tuple(opponents)
         self.opponent_share = opponent_share
         self.next_deal = next_deal
+        self.teacher = teacher if teacher_share > 0 else None
+        self.teacher_share = teacher_share
         self.slot_bots: list[dict[int, Bot]] = []  # per game being played: the seats bots play
+        self.teachers: list[dict[int, Bot] | None] = []  # per game being played: the teacher's bot a seat
+        self.taught: dict[tuple[int, int], list[int]] = {}  # (game, seat): the teacher's ids still to play
         self.obs: list[npt.NDArray[np.float32]] = []
         self.ids: list[int] = []
         self.ret: list[float] = []
@@ -392,10 +403,32 @@ class SelfPlay:
             if s != learner
         }
 
+    def new_teacher(self) -> dict[int, Bot] | None:
+        """A new game's teachers: one bot a seat, made at the seat's first taught decision."""
+        return None if self.teacher is None else {}
+
+    def _teach(self, g: int, state: State, seat: int) -> int | None:
+        """The teacher's next id for ``seat`` of game ``g`` when this decision is the teacher's, else None."""
+        key = (g, seat)
+        pending = self.taught.get(key)
+        if pending:  # the rest of a composite move the teacher chose
+            return pending.pop(0)
+        bots = self.teachers[g] if g < len(self.teachers) else None
+        if bots is None or state.id_prefix(seat) or self.rng.random() >= self.teacher_share:
+            return None  # not taught, or the network began this composite move
+        teacher = bots.get(seat)
+        if teacher is None:
+            teacher = bots[seat] = make_bot(self.game.name, str(self.teacher), int(self.rng.integers(2**31)))
+        ids = list(state.action_ids(bot_move(teacher, state, seat)))
+        self.taught[key] = ids[1:]
+        return ids[0]
+
     def start(self, batch: int) -> tuple[list[State], list[list[list[tuple[Any, int]]]]]:
         """A batch of new games and their (empty) trajectories, one list of (observation, id) per seat."""
         games = [self.deal() for _ in range(batch)]
         self.slot_bots = [self.seat_opponents() for _ in range(batch)]
+        self.teachers = [self.new_teacher() for _ in range(batch)]
+        self.taught = {}
         return games, [[[] for _ in range(self.players)] for _ in range(batch)]
 
     def step(self, games: list[State], trajectories: list[list[list[tuple[Any, int]]]]) -> int:
@@ -421,11 +454,16 @@ class SelfPlay:
             values[~mask] = -np.inf
             chosen = values.argmax(axis=1)
             explore = self.rng.random(len(deciders)) < self.epsilon
-            for k in range(len(deciders)):
+            for k, (g, seat) in enumerate(deciders):
                 a = int(chosen[k])
+                if self.teacher is not None:
+                    taught = self._teach(g, games[g], seat)
+                    if taught is not None:
+                        a = taught
                 if explore[k]:
                     legal = np.flatnonzero(mask[k])
                     a = int(legal[self.rng.integers(len(legal))])
+                    self.taught.pop((g, seat), None)
                 chosen_ids.append(a)
         for g, seat, action in bot_moves:
             games[g].apply(seat, action)
@@ -445,6 +483,10 @@ class SelfPlay:
                 games[g] = self.deal()
                 if g < len(self.slot_bots):
                     self.slot_bots[g] = self.seat_opponents()
+                if g < len(self.teachers):
+                    self.teachers[g] = self.new_teacher()
+                for seat in range(self.players):
+                    self.taught.pop((g, seat), None)
                 trajectories[g] = [[] for _ in range(self.players)]
                 ended += 1
         return ended
@@ -498,9 +540,9 @@ def actor_main(index: int, spec: dict[str, Any], weights: SharedWeights, samples
     process is gone (a killed learner leaves no actor behind). Ctrl-C is the learner's to handle.
 
     ``spec``: ``game``, ``players``, ``options``, ``seed``, ``epsilon``, ``batch_games``, ``opponents``,
-    ``opponent_share``, ``shapes`` (each layer's weight and bias shapes) and ``first_deal`` (where this
-    actor's deal counter resumes). Its games come from ``actor_key(seed, index)``, its draws from a
-    generator seeded by (seed, index, first_deal)."""
+    ``opponent_share``, ``teacher``, ``teacher_share``, ``shapes`` (each layer's weight and bias shapes) and
+    ``first_deal`` (where this actor's deal counter resumes). Its games come from ``actor_key(seed, index)``,
+    its draws from a generator seeded by (seed, index, first_deal)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
 
@@ -537,6 +579,8 @@ def _act(
         opponents=spec["opponents"],
         opponent_share=float(spec["opponent_share"]),
         next_deal=int(spec["first_deal"]),
+        teacher=spec.get("teacher"),
+        teacher_share=float(spec.get("teacher_share", 0.0)),
     )
     games, trajectories = play.start(int(spec["batch_games"]))
     ended = 0

@@ -118,6 +118,8 @@ class TrainConfig:
     threads: int = 1  # torch's CPU threads
     opponents: tuple[str, ...] = ()  # bot kinds that fill the other seats of some games (none: pure self-play)
     opponent_share: float = 0.5  # the share of games with them
+    teacher: str | None = None  # a bot kind whose moves the network's seats play at teacher_share of decisions
+    teacher_share: float = 0.0
     actors: int = 0  # actor processes playing the self-play games (0: self-play in this process)
     publish_every: int = 4  # with actors: learning steps between publications of the weights to them
 
@@ -225,6 +227,8 @@ class Trainer:
             epsilon=c.epsilon,
             opponents=c.opponents,
             opponent_share=c.opponent_share,
+            teacher=c.teacher,
+            teacher_share=c.teacher_share,
         )
         self.pending_obs = self.play.obs
         self.pending_ids = self.play.ids
@@ -252,6 +256,8 @@ class Trainer:
             "hidden": list(c.hidden),
             "opponents": list(c.opponents),
             "opponent_share": c.opponent_share if c.opponents else 0.0,
+            "teacher": c.teacher if c.teacher_share > 0 else None,
+            "teacher_share": c.teacher_share if c.teacher else 0.0,
             "actors": c.actors,
             "games": self.games_done,
             "seconds": round(self.seconds, 1),
@@ -517,6 +523,8 @@ class _Actors:
             "batch_games": c.batch_games,
             "opponents": list(c.opponents),
             "opponent_share": c.opponent_share,
+            "teacher": c.teacher,
+            "teacher_share": c.teacher_share,
             "shapes": [(w.shape, b.shape) for w, b in layers],
         }
         self.procs: list[Any] = []

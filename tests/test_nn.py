@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 from courtcards.bots.base import bot_kinds, bot_move, make_bot
 from courtcards.core.errors import OptionError
 from courtcards.core.game import get_game, registered_games
-from courtcards.nn import NetworkError, NNBot, load_network, save_network, shipped_networks
+from courtcards.nn import NetworkError, NNBot, SelfPlay, deal_seed, load_network, save_network, shipped_networks
 from courtcards.sim import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -303,6 +303,68 @@ def test_simultaneous_choices_are_made_from_each_seats_own_view(tmp_path: Path) 
             assert np.array_equal(trajectories[0][s][-1][0], before[s])
         simultaneous += len(movers) > 1
     assert simultaneous > 0
+
+
+class _KeptDeals(SelfPlay):
+    """SelfPlay that keeps every game it deals, to read the finished ones."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.dealt: list[Any] = []
+        super().__init__(*args, **kwargs)
+
+    def deal(self) -> Any:
+        state = super().deal()
+        self.dealt.append(state)
+        return state
+
+
+def test_a_teacher_plays_the_network_seats_moves_id_by_id() -> None:
+    """With --teacher greedy at share 1 and no exploration, self-play is greedy's game, composite moves
+    included (Rank Royale's greedy is deterministic), and every id the teacher chose is a sample."""
+    game = get_game("royale")
+    play = _KeptDeals(
+        game, 2, {}, lambda obs: np.zeros((len(obs), 104), np.float32), np.random.default_rng(1), 5,
+        epsilon=0.0, teacher="greedy", teacher_share=1.0,
+    )  # fmt: skip
+    games, trajectories = play.start(1)
+    while not play.step(games, trajectories):
+        pass
+    finished = play.dealt[0]
+    state = game.new_game(2, {}, seed=deal_seed(5, 0))
+    bots = [make_bot("royale", "greedy", 100 + s) for s in range(2)]
+    ids = 0
+    composite = 0
+    while not state.is_over():
+        moves = {s: bot_move(bots[s], state, s) for s in state.to_move()}
+        for s, move in moves.items():
+            n = len(state.action_ids(move))
+            ids, composite = ids + n, composite + (n > 1)
+            state.apply(s, move)
+    assert composite > 0
+    assert finished.history == state.history
+    assert len(play.ids) == ids
+
+
+def test_no_teacher_draws_nothing_more() -> None:
+    """Without a teacher (or at share 0) the generator's draws are those of plain self-play."""
+    game = get_game("royale")
+    rngs = []
+    for teacher, share in ((None, 0.0), ("greedy", 0.0)):
+        rng = np.random.default_rng(4)
+        play = SelfPlay(game, 2, {}, lambda obs: np.ones((len(obs), 104), np.float32), rng, 1, teacher=teacher,
+                        teacher_share=share)  # fmt: skip
+        games, trajectories = play.start(2)
+        for _ in range(30):
+            play.step(games, trajectories)
+        rngs.append(rng.random())
+    assert rngs[0] == rngs[1]
+
+
+@needs_torch
+def test_an_unknown_teacher_is_refused(tmp_path: Path) -> None:
+    result = _train(tmp_path, "royale", "--games", "2", "--teacher", "nosuch", "--out", str(tmp_path / "r"))
+    assert result.exit_code != 0 and "nosuch" in result.output
+    assert not (tmp_path / "r").exists()
 
 
 @pytest.mark.slow

@@ -77,6 +77,17 @@ def train_command(
     opponent_share: Annotated[
         float, typer.Option("--opponent-share", min=0, max=1, help="The share of games with --opponents.")
     ] = 0.5,
+    teacher: Annotated[
+        str | None,
+        typer.Option(
+            "--teacher",
+            help="A bot whose moves the network's seats play at --teacher-share of their decisions (the "
+            "network then learns that bot's values and improves on it).",
+        ),
+    ] = None,
+    teacher_share: Annotated[
+        float, typer.Option("--teacher-share", min=0, max=1, help="The share of decisions --teacher makes.")
+    ] = 0.8,
     actors: Annotated[
         int,
         typer.Option(
@@ -101,6 +112,10 @@ def train_command(
             raise CourtcardsError(f"--device must be cpu or cuda, not {device!r}")
         found = get_game(game)
         n = found.default_players if players is None else players
+        if teacher is not None:
+            from courtcards.bots.base import check_bot
+
+            check_bot(found.name, teacher)
         try:
             widths = tuple(int(w) for w in hidden.split(",") if w.strip())
         except ValueError:
@@ -123,6 +138,8 @@ def train_command(
             threads=threads,
             opponents=_opponents(found.name, opponents),
             opponent_share=opponent_share,
+            teacher=teacher,
+            teacher_share=teacher_share if teacher else 0.0,
             actors=actors,
             publish_every=publish_every,
         )
