@@ -329,6 +329,10 @@ def actor_key(seed: int, index: int) -> int:
     return int(np.random.SeedSequence([seed & ((1 << 63) - 1), 1 + index]).generate_state(1, np.uint64)[0] >> 1)
 
 
+# per game, per seat: (observation, chosen id, whether the teacher chose it)
+Trajectories = list[list[list[tuple[Any, int, bool]]]]
+
+
 class SelfPlay:
     """Batched self-play by one value function (DouZero's DMC actor): ``step`` moves every game of a batch
     once, with one call of ``values`` for every deciding seat of every game, epsilon-greedy over the legal
@@ -384,6 +388,7 @@ class SelfPlay:
         self.ids: list[int] = []
         self.ret: list[float] = []
         self.seats: list[int] = []
+        self.taught_flags: list[bool] = []  # per sample: the teacher chose its id
 
     def deal(self) -> State:
         state: State = self.game.new_game(self.players, self.options, seed=deal_seed(self.key, self.next_deal))
@@ -423,7 +428,7 @@ class SelfPlay:
         self.taught[key] = ids[1:]
         return ids[0]
 
-    def start(self, batch: int) -> tuple[list[State], list[list[list[tuple[Any, int]]]]]:
+    def start(self, batch: int) -> tuple[list[State], Trajectories]:
         """A batch of new games and their (empty) trajectories, one list of (observation, id) per seat."""
         games = [self.deal() for _ in range(batch)]
         self.slot_bots = [self.seat_opponents() for _ in range(batch)]
@@ -431,7 +436,7 @@ class SelfPlay:
         self.taught = {}
         return games, [[[] for _ in range(self.players)] for _ in range(batch)]
 
-    def step(self, games: list[State], trajectories: list[list[list[tuple[Any, int]]]]) -> int:
+    def step(self, games: list[State], trajectories: Trajectories) -> int:
         """One step of every game: every deciding seat chooses one id (one call of ``values`` for all).
         Finished games are scored, their samples appended, and replaced by new deals. Returns games ended."""
         deciders: list[tuple[int, int]] = []
@@ -448,6 +453,7 @@ class SelfPlay:
                 obs_list.append(state.observation_tensor(seat).reshape(-1))
                 masks.append(state.legal_action_mask(seat))
         chosen_ids: list[int] = []
+        taught_now: list[bool] = []
         if deciders:
             mask = np.stack(masks)
             values = self.values(np.stack(obs_list))
@@ -456,30 +462,32 @@ class SelfPlay:
             explore = self.rng.random(len(deciders)) < self.epsilon
             for k, (g, seat) in enumerate(deciders):
                 a = int(chosen[k])
-                if self.teacher is not None:
-                    taught = self._teach(g, games[g], seat)
-                    if taught is not None:
-                        a = taught
+                taught = self._teach(g, games[g], seat) if self.teacher is not None else None
+                if taught is not None:
+                    a = taught
                 if explore[k]:
                     legal = np.flatnonzero(mask[k])
                     a = int(legal[self.rng.integers(len(legal))])
                     self.taught.pop((g, seat), None)
+                    taught = None
                 chosen_ids.append(a)
+                taught_now.append(taught is not None)
         for g, seat, action in bot_moves:
             games[g].apply(seat, action)
         for k, (g, seat) in enumerate(deciders):
-            trajectories[g][seat].append((obs_list[k], chosen_ids[k]))
+            trajectories[g][seat].append((obs_list[k], chosen_ids[k], taught_now[k]))
             games[g].apply_id(seat, chosen_ids[k])
         ended = 0
         for g, state in enumerate(games):
             if state.is_over():
                 returns = state.returns()
                 for seat, steps in enumerate(trajectories[g]):
-                    for o, a in steps:
+                    for o, a, t in steps:
                         self.obs.append(o)
                         self.ids.append(a)
                         self.ret.append(returns[seat])
                         self.seats.append(seat)
+                        self.taught_flags.append(t)
                 games[g] = self.deal()
                 if g < len(self.slot_bots):
                     self.slot_bots[g] = self.seat_opponents()
@@ -604,6 +612,7 @@ def _act(
             "obs": np.stack(play.obs),
             "ids": np.asarray(play.ids, dtype=np.int64),
             "ret": np.asarray(play.ret, dtype=np.float32),
+            "taught": np.asarray(play.taught_flags, dtype=np.bool_),
             "seats": np.asarray(play.seats, dtype=np.int16),
         }
         start = time.perf_counter()
@@ -614,5 +623,5 @@ def _act(
             except queue.Full:
                 continue
         blocked = time.perf_counter() - start
-        play.obs, play.ids, play.ret, play.seats = [], [], [], []
+        play.obs, play.ids, play.ret, play.seats, play.taught_flags = [], [], [], [], []
         ended = 0

@@ -73,7 +73,7 @@ from courtcards.core.game import Game, get_game
 from courtcards.core.ids import ACTION_IDS_VERSION
 from courtcards.core.rng import Rng
 from courtcards.core.state import State
-from courtcards.nn import Network, SelfPlay, SharedWeights, actor_main, save_network
+from courtcards.nn import Network, SelfPlay, SharedWeights, Trajectories, actor_main, save_network
 
 CHECKPOINT = "checkpoint.pt"
 NETWORK = "network.npz"
@@ -120,6 +120,10 @@ class TrainConfig:
     opponent_share: float = 0.5  # the share of games with them
     teacher: str | None = None  # a bot kind whose moves the network's seats play at teacher_share of decisions
     teacher_share: float = 0.0
+    imitation: float = 0.0  # weight of DQfD's large-margin loss on the teacher's ids (0: none)
+    margin: float = 0.2  # its margin
+    reuse: int = 1  # gradient steps per fresh batch (1: each sample learned once; more: from the replay)
+    replay: int = 65536  # with reuse > 1: the last samples kept to draw the extra batches from
     actors: int = 0  # actor processes playing the self-play games (0: self-play in this process)
     publish_every: int = 4  # with actors: learning steps between publications of the weights to them
 
@@ -234,6 +238,10 @@ class Trainer:
         self.pending_ids = self.play.ids
         self.pending_ret = self.play.ret
         self.pending_seats = self.play.seats
+        self.pending_taught = self.play.taught_flags
+        self.replay: tuple[npt.NDArray[Any], ...] = ()  # with reuse > 1: obs, ids, returns, taught (a ring)
+        self.replay_next = 0
+        self.replay_filled = 0
         self.actor_samples = 0  # samples received from actor processes (--actors)
         self.actor_deals: list[int] = []  # per actor: its deal counter, where a resumed actor goes on
         self.actor_pids: list[int] = []  # the actor processes of the last run
@@ -258,6 +266,9 @@ class Trainer:
             "opponent_share": c.opponent_share if c.opponents else 0.0,
             "teacher": c.teacher if c.teacher_share > 0 else None,
             "teacher_share": c.teacher_share if c.teacher else 0.0,
+            "imitation": c.imitation if c.teacher else 0.0,
+            "margin": c.margin if c.teacher and c.imitation else 0.0,
+            "reuse": c.reuse,
             "actors": c.actors,
             "games": self.games_done,
             "seconds": round(self.seconds, 1),
@@ -338,28 +349,80 @@ class Trainer:
         x = torch.from_numpy(obs).to(self.device)
         return self.net(x).float().cpu().numpy()  # type: ignore[no-any-return]
 
-    def selfplay_step(self, games: list[State], trajectories: list[list[list[tuple[Any, int]]]]) -> int:
+    def selfplay_step(self, games: list[State], trajectories: Trajectories) -> int:
         """One step of every game in this process (:meth:`courtcards.nn.SelfPlay.step`, one network call for
         every deciding seat); finished games' samples are queued for :meth:`learn`. Returns games ended."""
         return self.play.step(games, trajectories)
 
     def learn(self) -> None:
-        """Gradient steps on the queued samples (each used once, as DMC's learner does)."""
+        """Gradient steps on the queued samples, each learned once as DMC's learner does; with ``reuse``
+        K > 1, each fresh step is followed by K - 1 steps on batches drawn from the last ``replay`` samples."""
         bs = self.config.batch_size
+        c = self.config
         while len(self.pending_ids) >= bs:
-            obs = torch.from_numpy(np.stack(self.pending_obs[:bs])).to(self.device)
-            ids = torch.tensor(self.pending_ids[:bs], device=self.device)
-            ret = torch.tensor(self.pending_ret[:bs], dtype=torch.float32, device=self.device)
+            obs = np.stack(self.pending_obs[:bs])
+            ids = np.asarray(self.pending_ids[:bs], dtype=np.int64)
+            ret = np.asarray(self.pending_ret[:bs], dtype=np.float32)
+            taught = np.asarray(self.pending_taught[:bs], dtype=np.bool_)
             del self.pending_obs[:bs], self.pending_ids[:bs], self.pending_ret[:bs], self.pending_seats[:bs]
-            q = self.net(obs).gather(1, ids[:, None]).squeeze(1)
-            loss = torch.mean((q - ret) ** 2)
-            self.opt.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
-            nn.utils.clip_grad_norm_(self.net.parameters(), 40.0)
-            self.opt.step()
-            self.updates += 1
+            del self.pending_taught[:bs]
+            self._gradient_step(obs, ids, ret, taught)
             self.samples += bs
-            self.last_loss = float(loss.item())
+            if c.reuse > 1:
+                self._remember(obs, ids, ret, taught)
+                for _ in range(c.reuse - 1):
+                    pick = self.rng.integers(self.replay_filled, size=bs)
+                    r = self.replay
+                    self._gradient_step(r[0][pick], r[1][pick], r[2][pick], r[3][pick])
+
+    def _remember(
+        self,
+        obs: npt.NDArray[np.float32],
+        ids: npt.NDArray[np.int64],
+        ret: npt.NDArray[np.float32],
+        taught: npt.NDArray[np.bool_],
+    ) -> None:
+        """Keep a learned batch in the replay ring (``replay`` samples; not checkpointed)."""
+        size = max(self.config.replay, len(ids))
+        if not self.replay:
+            self.replay = (
+                np.zeros((size, self.obs_size), np.float32),
+                np.zeros(size, np.int64),
+                np.zeros(size, np.float32),
+                np.zeros(size, np.bool_),
+            )
+        at = (self.replay_next + np.arange(len(ids))) % size
+        for buf, new in zip(self.replay, (obs, ids, ret, taught), strict=True):
+            buf[at] = new
+        self.replay_next = int((self.replay_next + len(ids)) % size)
+        self.replay_filled = min(size, self.replay_filled + len(ids))
+
+    def _gradient_step(
+        self,
+        obs_np: npt.NDArray[np.float32],
+        ids_np: npt.NDArray[np.int64],
+        ret_np: npt.NDArray[np.float32],
+        taught_np: npt.NDArray[np.bool_],
+    ) -> None:
+        c = self.config
+        obs = torch.from_numpy(obs_np).to(self.device)
+        ids = torch.from_numpy(ids_np).to(self.device)
+        ret = torch.from_numpy(ret_np).to(self.device)
+        values = self.net(obs)
+        q = values.gather(1, ids[:, None]).squeeze(1)
+        loss = torch.mean((q - ret) ** 2)
+        if c.imitation > 0 and bool(taught_np.any()):
+            # DQfD's large-margin loss: the teacher's id is worth `margin` more than any other id
+            taught = torch.from_numpy(taught_np).to(self.device)
+            margins = torch.full_like(values, c.margin).scatter_(1, ids[:, None], 0.0)
+            gap = (values + margins).max(dim=1).values - q
+            loss = loss + c.imitation * gap[taught].mean()
+        self.opt.zero_grad()
+        loss.backward()  # type: ignore[no-untyped-call]
+        nn.utils.clip_grad_norm_(self.net.parameters(), 40.0)
+        self.opt.step()
+        self.updates += 1
+        self.last_loss = float(loss.item())
 
     # -- evaluation -------------------------------------------------------------------------------------
     def evaluate(self) -> dict[str, Any]:
@@ -484,6 +547,7 @@ class Trainer:
             self.pending_ids.extend(m["ids"].tolist())
             self.pending_ret.extend(m["ret"].tolist())
             self.pending_seats.extend(m["seats"].tolist())
+            self.pending_taught.extend(m["taught"].tolist())
             self.actor_samples += len(m["ids"])
             i = int(m["actor"])
             self.actor_deals += [0] * (i + 1 - len(self.actor_deals))

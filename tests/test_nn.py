@@ -22,7 +22,16 @@ from typer.testing import CliRunner
 from courtcards.bots.base import bot_kinds, bot_move, make_bot
 from courtcards.core.errors import OptionError
 from courtcards.core.game import get_game, registered_games
-from courtcards.nn import NetworkError, NNBot, SelfPlay, deal_seed, load_network, save_network, shipped_networks
+from courtcards.nn import (
+    NetworkError,
+    NNBot,
+    SelfPlay,
+    Trajectories,
+    deal_seed,
+    load_network,
+    save_network,
+    shipped_networks,
+)
 from courtcards.sim import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -289,7 +298,7 @@ def test_simultaneous_choices_are_made_from_each_seats_own_view(tmp_path: Path) 
 
     trainer = Trainer(TrainConfig("royale", 2, games=1, hidden=(8,), batch_games=1, eval_games=0), tmp_path)
     games = [trainer._deal()]
-    trajectories: list[list[list[tuple[Any, int]]]] = [[[], []]]
+    trajectories: Trajectories = [[[], []]]
     simultaneous = 0
     for _ in range(200):
         state = games[0]
@@ -358,6 +367,35 @@ def test_no_teacher_draws_nothing_more() -> None:
             play.step(games, trajectories)
         rngs.append(rng.random())
     assert rngs[0] == rngs[1]
+
+
+@needs_torch
+def test_the_imitation_loss_makes_the_teachers_ids_the_best_valued(tmp_path: Path) -> None:
+    """DQfD's margin loss: on taught samples whose returns say nothing (all 0), learning makes each
+    teacher's id the argmax; untaught samples get no such push."""
+    import torch
+
+    from courtcards.train import TrainConfig, Trainer
+
+    results = {}
+    for imitation in (0.0, 1.0):
+        torch.manual_seed(0)
+        cfg = TrainConfig("royale", 2, games=1, hidden=(64,), batch_size=8, lr=1e-3, eval_games=0,
+                          teacher="greedy", teacher_share=1.0, imitation=imitation)  # fmt: skip
+        trainer = Trainer(cfg, tmp_path / str(imitation))
+        rng = np.random.default_rng(0)
+        obs = [rng.normal(size=trainer.obs_size).astype(np.float32) for _ in range(8)]
+        teacher_ids = [int(i) for i in rng.integers(trainer.num_actions, size=8)]
+        for _ in range(200):
+            trainer.pending_obs.extend(obs)
+            trainer.pending_ids.extend(teacher_ids)
+            trainer.pending_ret.extend([0.0] * 8)
+            trainer.pending_seats.extend([0] * 8)
+            trainer.pending_taught.extend([True] * 8)
+            trainer.learn()
+        results[imitation] = trainer._values(np.stack(obs)).argmax(axis=1).tolist()
+    assert results[1.0] == teacher_ids
+    assert results[0.0] != teacher_ids
 
 
 @needs_torch

@@ -88,6 +88,26 @@ def train_command(
     teacher_share: Annotated[
         float, typer.Option("--teacher-share", min=0, max=1, help="The share of decisions --teacher makes.")
     ] = 0.8,
+    imitation: Annotated[
+        float,
+        typer.Option(
+            "--imitation",
+            min=0,
+            help="Weight of a large-margin loss (DQfD's) that keeps the teacher's moves the best valued unless "
+            "the returns say otherwise (0: none).",
+        ),
+    ] = 0.0,
+    margin: Annotated[float, typer.Option("--margin", min=0, help="The margin of --imitation.")] = 0.2,
+    reuse: Annotated[
+        int,
+        typer.Option(
+            "--reuse",
+            min=1,
+            help="Gradient steps per fresh batch of samples: 1 learns each once (DMC); K adds K-1 steps on "
+            "batches drawn from the last --replay samples.",
+        ),
+    ] = 1,
+    replay: Annotated[int, typer.Option("--replay", min=1, help="Samples kept for --reuse.")] = 65536,
     actors: Annotated[
         int,
         typer.Option(
@@ -140,6 +160,10 @@ def train_command(
             opponent_share=opponent_share,
             teacher=teacher,
             teacher_share=teacher_share if teacher else 0.0,
+            imitation=imitation if teacher else 0.0,
+            margin=margin,
+            reuse=reuse,
+            replay=replay,
             actors=actors,
             publish_every=publish_every,
         )
