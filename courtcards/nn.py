@@ -329,8 +329,8 @@ def actor_key(seed: int, index: int) -> int:
     return int(np.random.SeedSequence([seed & ((1 << 63) - 1), 1 + index]).generate_state(1, np.uint64)[0] >> 1)
 
 
-# per game, per seat: (observation, chosen id, whether the teacher chose it)
-Trajectories = list[list[list[tuple[Any, int, bool]]]]
+# per game, per seat: (observation, chosen id, the legal ids packed by np.packbits if the teacher chose it, else None)
+Trajectories = list[list[list[tuple[Any, int, Any]]]]
 
 
 class SelfPlay:
@@ -388,7 +388,7 @@ class SelfPlay:
         self.ids: list[int] = []
         self.ret: list[float] = []
         self.seats: list[int] = []
-        self.taught_flags: list[bool] = []  # per sample: the teacher chose its id
+        self.taught_masks: list[npt.NDArray[np.uint8] | None] = []  # per sample: its legal ids, packed, if taught
 
     def deal(self) -> State:
         state: State = self.game.new_game(self.players, self.options, seed=deal_seed(self.key, self.next_deal))
@@ -453,7 +453,7 @@ class SelfPlay:
                 obs_list.append(state.observation_tensor(seat).reshape(-1))
                 masks.append(state.legal_action_mask(seat))
         chosen_ids: list[int] = []
-        taught_now: list[bool] = []
+        taught_now: list[npt.NDArray[np.uint8] | None] = []
         if deciders:
             mask = np.stack(masks)
             values = self.values(np.stack(obs_list))
@@ -471,7 +471,7 @@ class SelfPlay:
                     self.taught.pop((g, seat), None)
                     taught = None
                 chosen_ids.append(a)
-                taught_now.append(taught is not None)
+                taught_now.append(None if taught is None else np.packbits(mask[k]))
         for g, seat, action in bot_moves:
             games[g].apply(seat, action)
         for k, (g, seat) in enumerate(deciders):
@@ -487,7 +487,7 @@ class SelfPlay:
                         self.ids.append(a)
                         self.ret.append(returns[seat])
                         self.seats.append(seat)
-                        self.taught_flags.append(t)
+                        self.taught_masks.append(t)
                 games[g] = self.deal()
                 if g < len(self.slot_bots):
                     self.slot_bots[g] = self.seat_opponents()
@@ -591,6 +591,7 @@ def _act(
         teacher_share=float(spec.get("teacher_share", 0.0)),
     )
     games, trajectories = play.start(int(spec["batch_games"]))
+    packed = (play.game.num_distinct_actions(play.players, play.options) + 7) // 8
     ended = 0
     blocked = 0.0  # seconds waiting for room in the queue since the last message
     while not stop.is_set() and parent_alive():
@@ -612,7 +613,8 @@ def _act(
             "obs": np.stack(play.obs),
             "ids": np.asarray(play.ids, dtype=np.int64),
             "ret": np.asarray(play.ret, dtype=np.float32),
-            "taught": np.asarray(play.taught_flags, dtype=np.bool_),
+            "taught": np.asarray([t is not None for t in play.taught_masks], dtype=np.bool_),
+            "masks": np.stack([np.zeros(packed, np.uint8) if t is None else t for t in play.taught_masks]),
             "seats": np.asarray(play.seats, dtype=np.int16),
         }
         start = time.perf_counter()
@@ -623,5 +625,5 @@ def _act(
             except queue.Full:
                 continue
         blocked = time.perf_counter() - start
-        play.obs, play.ids, play.ret, play.seats, play.taught_flags = [], [], [], [], []
+        play.obs, play.ids, play.ret, play.seats, play.taught_masks = [], [], [], [], []
         ended = 0

@@ -238,7 +238,7 @@ class Trainer:
         self.pending_ids = self.play.ids
         self.pending_ret = self.play.ret
         self.pending_seats = self.play.seats
-        self.pending_taught = self.play.taught_flags
+        self.pending_taught = self.play.taught_masks
         self.replay: tuple[npt.NDArray[Any], ...] = ()  # with reuse > 1: obs, ids, returns, taught (a ring)
         self.replay_next = 0
         self.replay_filled = 0
@@ -363,7 +363,7 @@ class Trainer:
             obs = np.stack(self.pending_obs[:bs])
             ids = np.asarray(self.pending_ids[:bs], dtype=np.int64)
             ret = np.asarray(self.pending_ret[:bs], dtype=np.float32)
-            taught = np.asarray(self.pending_taught[:bs], dtype=np.bool_)
+            taught = self._masks(self.pending_taught[:bs])
             del self.pending_obs[:bs], self.pending_ids[:bs], self.pending_ret[:bs], self.pending_seats[:bs]
             del self.pending_taught[:bs]
             self._gradient_step(obs, ids, ret, taught)
@@ -374,6 +374,14 @@ class Trainer:
                     pick = self.rng.integers(self.replay_filled, size=bs)
                     r = self.replay
                     self._gradient_step(r[0][pick], r[1][pick], r[2][pick], r[3][pick])
+
+    def _masks(self, packed: Sequence[npt.NDArray[np.uint8] | None]) -> npt.NDArray[np.bool_]:
+        """The legal ids of each taught sample as a bool matrix; a row of False for a sample not taught."""
+        out = np.zeros((len(packed), self.num_actions), np.bool_)
+        for k, row in enumerate(packed):
+            if row is not None:
+                out[k] = np.unpackbits(row, count=self.num_actions).astype(np.bool_)
+        return out
 
     def _remember(
         self,
@@ -389,7 +397,7 @@ class Trainer:
                 np.zeros((size, self.obs_size), np.float32),
                 np.zeros(size, np.int64),
                 np.zeros(size, np.float32),
-                np.zeros(size, np.bool_),
+                np.zeros((size, self.num_actions), np.bool_),
             )
         at = (self.replay_next + np.arange(len(ids))) % size
         for buf, new in zip(self.replay, (obs, ids, ret, taught), strict=True):
@@ -411,12 +419,15 @@ class Trainer:
         values = self.net(obs)
         q = values.gather(1, ids[:, None]).squeeze(1)
         loss = torch.mean((q - ret) ** 2)
-        if c.imitation > 0 and bool(taught_np.any()):
-            # DQfD's large-margin loss: the teacher's id is worth `margin` more than any other id
-            taught = torch.from_numpy(taught_np).to(self.device)
-            margins = torch.full_like(values, c.margin).scatter_(1, ids[:, None], 0.0)
-            gap = (values + margins).max(dim=1).values - q
-            loss = loss + c.imitation * gap[taught].mean()
+        rows = taught_np.any(axis=1)  # the samples whose id the teacher chose (their legal ids are True)
+        if c.imitation > 0 and bool(rows.any()):
+            # DQfD's large-margin loss: the teacher's id is worth `margin` more than any other legal id
+            legal = torch.from_numpy(taught_np[rows]).to(self.device)
+            picked = ids[torch.from_numpy(rows).to(self.device)]
+            margins = torch.full_like(legal, c.margin, dtype=values.dtype).scatter_(1, picked[:, None], 0.0)
+            best = (values[torch.from_numpy(rows).to(self.device)] + margins).masked_fill(~legal, -torch.inf)
+            gap = best.max(dim=1).values - q[torch.from_numpy(rows).to(self.device)]
+            loss = loss + c.imitation * gap.mean()
         self.opt.zero_grad()
         loss.backward()  # type: ignore[no-untyped-call]
         nn.utils.clip_grad_norm_(self.net.parameters(), 40.0)
@@ -547,7 +558,7 @@ class Trainer:
             self.pending_ids.extend(m["ids"].tolist())
             self.pending_ret.extend(m["ret"].tolist())
             self.pending_seats.extend(m["seats"].tolist())
-            self.pending_taught.extend(m["taught"].tolist())
+            self.pending_taught.extend(mask if t else None for t, mask in zip(m["taught"], m["masks"], strict=True))
             self.actor_samples += len(m["ids"])
             i = int(m["actor"])
             self.actor_deals += [0] * (i + 1 - len(self.actor_deals))

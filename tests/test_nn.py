@@ -391,7 +391,7 @@ def test_the_imitation_loss_makes_the_teachers_ids_the_best_valued(tmp_path: Pat
             trainer.pending_ids.extend(teacher_ids)
             trainer.pending_ret.extend([0.0] * 8)
             trainer.pending_seats.extend([0] * 8)
-            trainer.pending_taught.extend([True] * 8)
+            trainer.pending_taught.extend([np.packbits(np.ones(trainer.num_actions, np.bool_))] * 8)
             trainer.learn()
         results[imitation] = trainer._values(np.stack(obs)).argmax(axis=1).tolist()
     assert results[1.0] == teacher_ids
