@@ -60,7 +60,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -126,6 +126,16 @@ class TrainConfig:
     replay: int = 65536  # with reuse > 1: the last samples kept to draw the extra batches from
     actors: int = 0  # actor processes playing the self-play games (0: self-play in this process)
     publish_every: int = 4  # with actors: learning steps between publications of the weights to them
+
+
+class Batch(NamedTuple):
+    """Samples to learn: observations, chosen ids, returns, and each taught sample's legal ids (a row of
+    False where the teacher did not choose)."""
+
+    obs: npt.NDArray[np.float32]
+    ids: npt.NDArray[np.int64]
+    ret: npt.NDArray[np.float32]
+    legal: npt.NDArray[np.bool_]
 
 
 class QNet(nn.Module):
@@ -360,20 +370,21 @@ class Trainer:
         bs = self.config.batch_size
         c = self.config
         while len(self.pending_ids) >= bs:
-            obs = np.stack(self.pending_obs[:bs])
-            ids = np.asarray(self.pending_ids[:bs], dtype=np.int64)
-            ret = np.asarray(self.pending_ret[:bs], dtype=np.float32)
-            taught = self._masks(self.pending_taught[:bs])
+            batch = Batch(
+                np.stack(self.pending_obs[:bs]),
+                np.asarray(self.pending_ids[:bs], dtype=np.int64),
+                np.asarray(self.pending_ret[:bs], dtype=np.float32),
+                self._masks(self.pending_taught[:bs]),
+            )
             del self.pending_obs[:bs], self.pending_ids[:bs], self.pending_ret[:bs], self.pending_seats[:bs]
             del self.pending_taught[:bs]
-            self._gradient_step(obs, ids, ret, taught)
+            self._gradient_step(batch)
             self.samples += bs
             if c.reuse > 1:
-                self._remember(obs, ids, ret, taught)
+                self._remember(batch)
                 for _ in range(c.reuse - 1):
                     pick = self.rng.integers(self.replay_filled, size=bs)
-                    r = self.replay
-                    self._gradient_step(r[0][pick], r[1][pick], r[2][pick], r[3][pick])
+                    self._gradient_step(Batch(*(column[pick] for column in self.replay)))
 
     def _masks(self, packed: Sequence[npt.NDArray[np.uint8] | None]) -> npt.NDArray[np.bool_]:
         """The legal ids of each taught sample as a bool matrix; a row of False for a sample not taught."""
@@ -383,15 +394,9 @@ class Trainer:
                 out[k] = np.unpackbits(row, count=self.num_actions).astype(np.bool_)
         return out
 
-    def _remember(
-        self,
-        obs: npt.NDArray[np.float32],
-        ids: npt.NDArray[np.int64],
-        ret: npt.NDArray[np.float32],
-        taught: npt.NDArray[np.bool_],
-    ) -> None:
+    def _remember(self, batch: Batch) -> None:
         """Keep a learned batch in the replay ring (``replay`` samples; not checkpointed)."""
-        size = max(self.config.replay, len(ids))
+        size = max(self.config.replay, len(batch.ids))
         if not self.replay:
             self.replay = (
                 np.zeros((size, self.obs_size), np.float32),
@@ -399,35 +404,28 @@ class Trainer:
                 np.zeros(size, np.float32),
                 np.zeros((size, self.num_actions), np.bool_),
             )
-        at = (self.replay_next + np.arange(len(ids))) % size
-        for buf, new in zip(self.replay, (obs, ids, ret, taught), strict=True):
+        at = (self.replay_next + np.arange(len(batch.ids))) % size
+        for buf, new in zip(self.replay, batch, strict=True):
             buf[at] = new
-        self.replay_next = int((self.replay_next + len(ids)) % size)
-        self.replay_filled = min(size, self.replay_filled + len(ids))
+        self.replay_next = int((self.replay_next + len(batch.ids)) % size)
+        self.replay_filled = min(size, self.replay_filled + len(batch.ids))
 
-    def _gradient_step(
-        self,
-        obs_np: npt.NDArray[np.float32],
-        ids_np: npt.NDArray[np.int64],
-        ret_np: npt.NDArray[np.float32],
-        taught_np: npt.NDArray[np.bool_],
-    ) -> None:
+    def _gradient_step(self, batch: Batch) -> None:
         c = self.config
-        obs = torch.from_numpy(obs_np).to(self.device)
-        ids = torch.from_numpy(ids_np).to(self.device)
-        ret = torch.from_numpy(ret_np).to(self.device)
+        obs = torch.from_numpy(batch.obs).to(self.device)
+        ids = torch.from_numpy(batch.ids).to(self.device)
+        ret = torch.from_numpy(batch.ret).to(self.device)
         values = self.net(obs)
         q = values.gather(1, ids[:, None]).squeeze(1)
         loss = torch.mean((q - ret) ** 2)
-        rows = taught_np.any(axis=1)  # the samples whose id the teacher chose (their legal ids are True)
-        if c.imitation > 0 and bool(rows.any()):
+        rows_np = batch.legal.any(axis=1)  # the samples whose id the teacher chose (their legal ids are True)
+        if c.imitation > 0 and bool(rows_np.any()):
             # DQfD's large-margin loss: the teacher's id is worth `margin` more than any other legal id
-            legal = torch.from_numpy(taught_np[rows]).to(self.device)
-            picked = ids[torch.from_numpy(rows).to(self.device)]
-            margins = torch.full_like(legal, c.margin, dtype=values.dtype).scatter_(1, picked[:, None], 0.0)
-            best = (values[torch.from_numpy(rows).to(self.device)] + margins).masked_fill(~legal, -torch.inf)
-            gap = best.max(dim=1).values - q[torch.from_numpy(rows).to(self.device)]
-            loss = loss + c.imitation * gap.mean()
+            rows = torch.from_numpy(rows_np).to(self.device)
+            legal = torch.from_numpy(batch.legal[rows_np]).to(self.device)
+            margins = torch.full_like(legal, c.margin, dtype=values.dtype).scatter_(1, ids[rows][:, None], 0.0)
+            best = (values[rows] + margins).masked_fill(~legal, -torch.inf)
+            loss = loss + c.imitation * (best.max(dim=1).values - q[rows]).mean()
         self.opt.zero_grad()
         loss.backward()  # type: ignore[no-untyped-call]
         nn.utils.clip_grad_norm_(self.net.parameters(), 40.0)

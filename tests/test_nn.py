@@ -399,6 +399,22 @@ def test_the_imitation_loss_makes_the_teachers_ids_the_best_valued(tmp_path: Pat
 
 
 @needs_torch
+def test_a_taught_training_with_reuse_runs_and_records_how(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["royale", "--seed", "3", "--out", str(out), "--batch-games", "4", "--hidden", "16", "--games", "60"]
+    taught = ["--teacher", "greedy", "--teacher-share", "0.5", "--imitation", "1", "--reuse", "3", "--replay", "4096"]
+    result = _train(tmp_path, *args, *taught, "--eval-games", "0")
+    assert result.exit_code == 0, result.output
+    meta = load_network(out / "network.npz").meta
+    assert (meta["teacher"], meta["teacher_share"], meta["imitation"], meta["reuse"]) == ("greedy", 0.5, 1.0, 3)
+    assert meta["games"] >= 60
+    import torch
+
+    counters = torch.load(out / "checkpoint.pt", weights_only=False)["counters"]
+    assert counters["samples"] >= 1024 and counters["updates"] == 3 * counters["samples"] // 1024
+
+
+@needs_torch
 def test_an_unknown_teacher_is_refused(tmp_path: Path) -> None:
     result = _train(tmp_path, "royale", "--games", "2", "--teacher", "nosuch", "--out", str(tmp_path / "r"))
     assert result.exit_code != 0 and "nosuch" in result.output
