@@ -382,7 +382,7 @@ class SelfPlay:
         self.teacher = teacher if teacher_share > 0 else None
         self.teacher_share = teacher_share
         self.slot_bots: list[dict[int, Bot]] = []  # per game being played: the seats bots play
-        self.teachers: list[dict[int, Bot] | None] = []  # per game being played: the teacher's bot a seat
+        self.teacher_bots: dict[tuple[int, int], Bot] = {}  # (game, seat): its teacher, made at its first lesson
         self.taught: dict[tuple[int, int], list[int]] = {}  # (game, seat): the teacher's ids still to play
         self.obs: list[npt.NDArray[np.float32]] = []
         self.ids: list[int] = []
@@ -408,22 +408,17 @@ class SelfPlay:
             if s != learner
         }
 
-    def new_teacher(self) -> dict[int, Bot] | None:
-        """A new game's teachers: one bot a seat, made at the seat's first taught decision."""
-        return None if self.teacher is None else {}
-
     def _teach(self, g: int, state: State, seat: int) -> int | None:
         """The teacher's next id for ``seat`` of game ``g`` when this decision is the teacher's, else None."""
         key = (g, seat)
         pending = self.taught.get(key)
         if pending:  # the rest of a composite move the teacher chose
             return pending.pop(0)
-        bots = self.teachers[g] if g < len(self.teachers) else None
-        if bots is None or state.id_prefix(seat) or self.rng.random() >= self.teacher_share:
+        if self.teacher is None or state.id_prefix(seat) or self.rng.random() >= self.teacher_share:
             return None  # not taught, or the network began this composite move
-        teacher = bots.get(seat)
+        teacher = self.teacher_bots.get(key)
         if teacher is None:
-            teacher = bots[seat] = make_bot(self.game.name, str(self.teacher), int(self.rng.integers(2**31)))
+            teacher = self.teacher_bots[key] = make_bot(self.game.name, self.teacher, int(self.rng.integers(2**31)))
         ids = list(state.action_ids(bot_move(teacher, state, seat)))
         self.taught[key] = ids[1:]
         return ids[0]
@@ -432,8 +427,7 @@ class SelfPlay:
         """A batch of new games and their (empty) trajectories, one list of (observation, id) per seat."""
         games = [self.deal() for _ in range(batch)]
         self.slot_bots = [self.seat_opponents() for _ in range(batch)]
-        self.teachers = [self.new_teacher() for _ in range(batch)]
-        self.taught = {}
+        self.teacher_bots, self.taught = {}, {}
         return games, [[[] for _ in range(self.players)] for _ in range(batch)]
 
     def step(self, games: list[State], trajectories: Trajectories) -> int:
@@ -462,7 +456,7 @@ class SelfPlay:
             explore = self.rng.random(len(deciders)) < self.epsilon
             for k, (g, seat) in enumerate(deciders):
                 a = int(chosen[k])
-                taught = self._teach(g, games[g], seat) if self.teacher is not None else None
+                taught = self._teach(g, games[g], seat)
                 if taught is not None:
                     a = taught
                 if explore[k]:
@@ -491,9 +485,8 @@ class SelfPlay:
                 games[g] = self.deal()
                 if g < len(self.slot_bots):
                     self.slot_bots[g] = self.seat_opponents()
-                if g < len(self.teachers):
-                    self.teachers[g] = self.new_teacher()
                 for seat in range(self.players):
+                    self.teacher_bots.pop((g, seat), None)
                     self.taught.pop((g, seat), None)
                 trajectories[g] = [[] for _ in range(self.players)]
                 ended += 1
@@ -613,7 +606,7 @@ def _act(
             "obs": np.stack(play.obs),
             "ids": np.asarray(play.ids, dtype=np.int64),
             "ret": np.asarray(play.ret, dtype=np.float32),
-            "taught": np.asarray([t is not None for t in play.taught_masks], dtype=np.bool_),
+            # a taught sample's packed legal ids; a row of zeros for one not taught (a legal set is never empty)
             "masks": np.stack([np.zeros(packed, np.uint8) if t is None else t for t in play.taught_masks]),
             "seats": np.asarray(play.seats, dtype=np.int16),
         }

@@ -211,6 +211,8 @@ class Trainer:
         self.game: Game[Any] = get_game(config.game)
         c = config
         c.options = self.game.resolve_options(c.players, c.options)
+        if not c.teacher or c.teacher_share <= 0:  # no teacher: nothing taught, nothing to imitate
+            c.teacher, c.teacher_share, c.imitation = None, 0.0, 0.0
         self.obs_shape = tuple(self.game.observation_shape(c.players, c.options))
         self.obs_size = int(np.prod(self.obs_shape))
         self.num_actions = self.game.num_distinct_actions(c.players, c.options)
@@ -274,10 +276,10 @@ class Trainer:
             "hidden": list(c.hidden),
             "opponents": list(c.opponents),
             "opponent_share": c.opponent_share if c.opponents else 0.0,
-            "teacher": c.teacher if c.teacher_share > 0 else None,
-            "teacher_share": c.teacher_share if c.teacher else 0.0,
-            "imitation": c.imitation if c.teacher else 0.0,
-            "margin": c.margin if c.teacher and c.imitation else 0.0,
+            "teacher": c.teacher,
+            "teacher_share": c.teacher_share,
+            "imitation": c.imitation,
+            "margin": c.margin if c.imitation else 0.0,
             "reuse": c.reuse,
             "actors": c.actors,
             "games": self.games_done,
@@ -556,7 +558,7 @@ class Trainer:
             self.pending_ids.extend(m["ids"].tolist())
             self.pending_ret.extend(m["ret"].tolist())
             self.pending_seats.extend(m["seats"].tolist())
-            self.pending_taught.extend(mask if t else None for t, mask in zip(m["taught"], m["masks"], strict=True))
+            self.pending_taught.extend(mask if mask.any() else None for mask in m["masks"])
             self.actor_samples += len(m["ids"])
             i = int(m["actor"])
             self.actor_deals += [0] * (i + 1 - len(self.actor_deals))
