@@ -289,9 +289,10 @@ class Trainer:
         }
 
     def save(self) -> None:
-        """Checkpoint and network file, each written atomically (the network first)."""
+        """Checkpoint and network file, each written atomically, the checkpoint first: a network file
+        found on disk always has a checkpoint at least as far along beside it."""
         self.out.mkdir(parents=True, exist_ok=True)
-        save_network(self.out / NETWORK, self.meta(), self.net.weights())
+        meta = self.meta()
         state = {
             "config": asdict(self.config),
             "model": self.net.state_dict(),
@@ -308,9 +309,10 @@ class Trainer:
                 "actor_deals": list(self.actor_deals),
             },
             "metrics": self.metrics,
-            "meta": self.meta(),
+            "meta": meta,
         }
         _write_atomic(self.out / CHECKPOINT, lambda f: torch.save(state, f))
+        save_network(self.out / NETWORK, meta, self.net.weights())
 
     def resume(self) -> None:
         path = self.out / CHECKPOINT
