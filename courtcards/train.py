@@ -251,7 +251,7 @@ class Trainer:
         self.pending_ret = self.play.ret
         self.pending_seats = self.play.seats
         self.pending_taught = self.play.taught_masks
-        self.replay: tuple[npt.NDArray[Any], ...] = ()  # with reuse > 1: obs, ids, returns, taught (a ring)
+        self.replay: tuple[npt.NDArray[Any], ...] = ()  # with reuse > 1: obs, ids, returns, packed legal ids
         self.replay_next = 0
         self.replay_filled = 0
         self.actor_samples = 0  # samples received from actor processes (--actors)
@@ -388,7 +388,9 @@ class Trainer:
                 self._remember(batch)
                 for _ in range(c.reuse - 1):
                     pick = self.rng.integers(self.replay_filled, size=bs)
-                    self._gradient_step(Batch(*(column[pick] for column in self.replay)))
+                    obs, ids, ret, packed = (column[pick] for column in self.replay)
+                    legal = np.unpackbits(packed, axis=1, count=self.num_actions).astype(np.bool_)
+                    self._gradient_step(Batch(obs, ids, ret, legal))
 
     def _masks(self, packed: Sequence[npt.NDArray[np.uint8] | None]) -> npt.NDArray[np.bool_]:
         """The legal ids of each taught sample as a bool matrix; a row of False for a sample not taught."""
@@ -399,17 +401,19 @@ class Trainer:
         return out
 
     def _remember(self, batch: Batch) -> None:
-        """Keep a learned batch in the replay ring (``replay`` samples; not checkpointed)."""
+        """Keep a learned batch in the replay ring (``replay`` samples, legal ids packed 8 to a byte; not
+        checkpointed)."""
         size = max(self.config.replay, len(batch.ids))
         if not self.replay:
             self.replay = (
                 np.zeros((size, self.obs_size), np.float32),
                 np.zeros(size, np.int64),
                 np.zeros(size, np.float32),
-                np.zeros((size, self.num_actions), np.bool_),
+                np.zeros((size, (self.num_actions + 7) // 8), np.uint8),
             )
         at = (self.replay_next + np.arange(len(batch.ids))) % size
-        for buf, new in zip(self.replay, batch, strict=True):
+        kept = (batch.obs, batch.ids, batch.ret, np.packbits(batch.legal, axis=1))
+        for buf, new in zip(self.replay, kept, strict=True):
             buf[at] = new
         self.replay_next = int((self.replay_next + len(batch.ids)) % size)
         self.replay_filled = min(size, self.replay_filled + len(batch.ids))
