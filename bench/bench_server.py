@@ -126,6 +126,7 @@ class Stats:
         self.accounts: list[dict[str, str]] = []  # --accounts: each one's request headers (session, CSRF)
         self.polls: list[float] = []  # --accounts: "my games" request times, measured
         self.chats = 0  # chat messages sent, measured
+        self.spread = 0.0  # --reconnect-spread: a seat with nothing to send waits up to this long to reconnect
 
 
 def think_time(rng: random.Random, think: float) -> float:
@@ -255,7 +256,9 @@ async def play_seat(
             at = (at + 1) % len(bases)  # as a proxy would: another server
             if bases[at] == stats.dead:
                 at = (at + 1) % len(bases)
-            await asyncio.sleep(0.05)
+            # --reconnect-spread: a seat with an action to send (or being chosen) at once, the others later
+            urgent = sent is not None or chosen is not None
+            await asyncio.sleep(0.05 + (0.0 if urgent else rng.uniform(0.0, stats.spread)))
 
 
 async def new_table(
@@ -454,6 +457,7 @@ async def run(
     stats = Stats()
     stats.bots_from = args.players - args.bots if args.bots else None
     stats.stop = time.time() + 3600
+    stats.spread = args.reconnect_spread
     setup = time.perf_counter()
     limits = httpx.Limits(max_connections=16, max_keepalive_connections=16)
     async with httpx.AsyncClient(limits=limits, timeout=60, cookies=cookieless()) as client:
@@ -674,7 +678,10 @@ def measure(args: argparse.Namespace, url: str | None, case: Case, tmp: Path, db
         print(f"besides: {k} my-games requests ({times}), {stats.chats} chat messages")
     if stats.killed is not None:
         rec, back = sorted(stats.recovered.values()), sorted(stats.served.values())
-        print(f"kill -9 of one process: {len(stats.on_dead)} tables had {len(stats.dropped)} sockets on it")
+        print(
+            f"kill -9 of one process: {len(stats.on_dead)} tables had {len(stats.dropped)} sockets on it "
+            f"(reconnection spread {args.reconnect_spread:g} s)"
+        )
         if stats.during:
             d = stats.during
             print(
@@ -802,6 +809,14 @@ def parser() -> argparse.ArgumentParser:
         "several, comma-separated, are measured in turn (default home).",
     )
     p.add_argument("--lease-ttl", type=float, default=5.0, help="The servers' --lease-ttl (default 5).")
+    p.add_argument(
+        "--reconnect-spread",
+        type=float,
+        default=0.0,
+        help="With --kill: a seat that has no action to send waits a random 0 to this many seconds before "
+        "reconnecting, a seat to move at once (a policy the browser's page does not follow: it gained nothing "
+        "here, docs/server.md); 0 (the default): every socket at once.",
+    )
     p.add_argument(
         "--accounts",
         type=int,
