@@ -415,6 +415,16 @@ def test_a_taught_training_with_reuse_runs_and_records_how(tmp_path: Path) -> No
 
 
 @needs_torch
+def test_a_teacher_at_share_zero_teaches_nothing_and_is_not_recorded(tmp_path: Path) -> None:
+    from courtcards.train import TrainConfig, Trainer
+
+    for teacher, share in (("greedy", 0.0), (None, 0.5)):
+        config = TrainConfig("royale", 2, seed=3, teacher=teacher, teacher_share=share, imitation=1.0, margin=0.2)
+        meta = Trainer(config, tmp_path / "run").meta()
+        assert (meta["teacher"], meta["teacher_share"], meta["imitation"], meta["margin"]) == (None, 0.0, 0.0, 0.0)
+
+
+@needs_torch
 def test_an_unknown_teacher_is_refused(tmp_path: Path) -> None:
     result = _train(tmp_path, "royale", "--games", "2", "--teacher", "nosuch", "--out", str(tmp_path / "r"))
     assert result.exit_code != 0 and "nosuch" in result.output
