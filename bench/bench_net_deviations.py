@@ -23,7 +23,7 @@ import bench_strength
 
 from courtcards.bots.base import Bot, make_bot, register_game_bot
 from courtcards.core.actions import Action
-from courtcards.nn import NNBot
+from courtcards.nn import NetworkError, NNBot
 
 
 class Overruled:
@@ -60,6 +60,10 @@ def main() -> None:
     ap.add_argument("--delta", type=float, required=True)
     ap.add_argument("--teacher", default="greedy")
     args, rest = ap.parse_known_args()
+    try:  # a missing or corrupt file, or one of another game, is said before any game
+        Overruled(args.game, 0, args.network, args.teacher, args.delta)
+    except (NetworkError, ValueError) as exc:
+        ap.error(str(exc))
     spec = f"overruled:{args.delta}"
     register_game_bot(
         "overruled",
