@@ -491,6 +491,7 @@ async def run(
             stats.fault = True
             procs[0].send_signal(signal.SIGKILL)
             during = Window(pids[1:], db_pid)
+            sampler = start_sampler(args.sample_survivor, pids[1]) if args.sample_survivor else None
             end = time.time() + KILL_WAIT
             while time.time() < end and (
                 not stats.on_dead or len(stats.recovered) < len(stats.on_dead) or len(stats.served) < len(stats.dropped)
@@ -498,12 +499,38 @@ async def run(
                 await asyncio.sleep(0.1)
             stats.fault = False
             stats.during = during.end()
+            if sampler is not None:
+                sampler.send_signal(signal.SIGINT)  # py-spy writes what it sampled so far
+                sampler.wait(30)
             stats.stop = time.time()
         results = await asyncio.gather(*tasks, return_exceptions=True)
     failed = [r for r in results if isinstance(r, BaseException)]
     if failed:
         print(f"{len(failed)} table slots failed, e.g. {failed[0]!r}")
     return stats, cpu, setup
+
+
+def start_sampler(out: str, pid: int) -> subprocess.Popen[bytes]:
+    """py-spy sampling ``pid`` (the survivor) into ``out`` as collapsed stacks, until it is interrupted."""
+    spy = shutil.which("py-spy")
+    if spy is None:
+        raise SystemExit("--sample-survivor needs py-spy on PATH (pip install py-spy, in any environment)")
+    # --gil: only the thread holding the GIL, so the stacks add up to the process's Python CPU time
+    cmd = [
+        spy,
+        "record",
+        "--pid",
+        str(pid),
+        "--rate",
+        "100",
+        "--gil",
+        "--nonblocking",
+        "--format",
+        "raw",
+        "--output",
+        out,
+    ]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def start_postgres(tmp: Path) -> tuple[str, int, Callable[[], None]]:
@@ -789,6 +816,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--preset", default=None)
     p.add_argument("--ws", default="auto", help="The server's uvicorn WebSocket implementation.")
     p.add_argument("--profile", metavar="FILE", help="Run the server under cProfile, writing FILE.")
+    p.add_argument(
+        "--sample-survivor",
+        metavar="FILE",
+        help="With --kill: sample the surviving process with py-spy from the kill until every table moved on, "
+        "writing the stacks of the thread holding the GIL to FILE (py-spy's raw format; py-spy runs beside it, on the "
+        "machine's CPU).",
+    )
     p.add_argument("--database-url", help="PostgreSQL to use (default: SQLite, or --postgres).")
     p.add_argument("--postgres", action="store_true", help="Start a throwaway PostgreSQL (initdb) for the run.")
     p.add_argument("--processes", type=int, default=1, help="Server processes (more than 1: PostgreSQL).")

@@ -449,3 +449,56 @@ def test_upgrade_from_0005_keeps_chat_and_adds_mutes(tmp_path: Path) -> None:
         assert not {"cc_chat_mutes", "cc_quickplay"} & set(sa.inspect(conn).get_table_names())
         assert conn.execute(sa.text("SELECT count(*) FROM cc_chat")).scalar() == 1
     engine.dispose()
+
+
+class _Conn:
+    """A connection as greet sees one: a seat, and what it was pushed."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.got: list[dict[str, Any]] = []
+
+    def push(self, text: str, state: bool = False) -> None:
+        self.got.append(json.loads(text))
+
+
+def test_connections_waiting_together_share_one_read_of_the_chat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reconnection burst reads a table's chat once per channel while the sockets wait together, not once
+    a socket: those that came during a read share the next one (started after they all came, so a message
+    sent meanwhile is in it or follows it), and each is told the mutes and the history."""
+    import asyncio
+    import threading
+    from types import SimpleNamespace
+
+    from courtcards.server import chat, db
+
+    reads: list[str] = []
+    first, go = threading.Event(), threading.Event()
+    row = {"id": 7, "channel": "players", "seat": 0, "name": "Ann", "text": "hello", "at": 1.0}
+
+    def greeting(_engine: Any, tid: str, channel: str, limit: int) -> tuple[list[int], list[dict[str, Any]]]:
+        reads.append(channel)
+        if len(reads) == 1:
+            first.set()
+            assert go.wait(10)
+        return [1], [row]
+
+    monkeypatch.setattr(db, "chat_greeting", greeting)
+    table = SimpleNamespace(id="t1", chat=chat.ChatRoom(), store=SimpleNamespace(engine=None), conns=[])
+    conns = [_Conn(0), _Conn(1), _Conn(0), _Conn(None)]
+    table.conns.extend(conns)
+
+    async def burst() -> None:
+        opening = asyncio.create_task(chat.greet(table, conns[0]))  # type: ignore[arg-type]
+        assert await asyncio.to_thread(first.wait, 10)
+        rest = [asyncio.create_task(chat.greet(table, c)) for c in conns[1:]]  # type: ignore[arg-type]
+        await asyncio.sleep(0.05)  # all three wait behind the first read
+        go.set()
+        await asyncio.gather(opening, *rest)
+
+    asyncio.run(burst())
+    assert sorted(reads) == ["players", "players", "spectators"]  # four sockets: three reads, not four
+    for conn in conns:
+        assert {"type": "muted", "seats": [1]} in conn.got
+        assert [m["text"] for m in conn.got if m["type"] == "chat"] == ["hello"]
+    assert not table.chat.greeting and not table.chat.greeted and not any(table.chat.to_greet.values())

@@ -99,3 +99,46 @@ def test_the_count_holds_the_key_lock_only(postgres_url: str) -> None:  # noqa: 
         t.join(10)
     assert finished, "the count waited for rows another transaction held"
     engine.dispose()
+
+
+def test_a_burst_of_connections_is_told_the_other_processes_in_a_few_notifies() -> None:
+    """Each socket's arrival was one NOTIFY queued before the actions' writes: 1,500 reconnections after a
+    failover held the acknowledgements of every table for seconds. Counts said within ANNOUNCE_DELAY go
+    out together, in order, 200 to a NOTIFY."""
+    import asyncio
+    from types import SimpleNamespace
+    from typing import Any
+
+    from courtcards.server.cluster import ANNOUNCE_DELAY, Cluster
+
+    writes: list[Any] = []
+
+    class Store:
+        node = "n1"
+
+        def write(self, fn: Any) -> asyncio.Future[None]:
+            writes.append(fn)
+            fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            fut.set_result(None)
+            return fut
+
+    said: list[str] = []
+
+    class Conn:
+        def execute(self, stmt: Any) -> None:
+            said.append(str(stmt.compile(compile_kwargs={"literal_binds": True})))
+
+    async def burst() -> None:
+        cluster = Cluster(Store(), SimpleNamespace(tables={}), ttl=5.0)  # type: ignore[arg-type]
+        for i in range(450):
+            cluster.announce(f"t{i}", i % 4, 1)
+        cluster.announce("t0", 0, 0)
+        assert writes == []  # not yet
+        await asyncio.sleep(ANNOUNCE_DELAY + 0.05)
+
+    asyncio.run(burst())
+    assert len(writes) == 3  # 451 counts: 200 + 200 + 51
+    for w in writes:
+        w(Conn())
+    items = [x for s in said for x in s.split("'P n1 ", 1)[1].split("'", 1)[0].split(" ")]
+    assert items[:2] == ["t0:0:1", "t1:1:1"] and items[-1] == "t0:0:0" and len(items) == 451

@@ -53,6 +53,9 @@ class ChatRoom:
     shown: weakref.WeakKeyDictionary[Client, set[int]] = field(default_factory=weakref.WeakKeyDictionary)
     muted: set[int] = field(default_factory=set)  # as last read from the database (told to the connections)
     mutes_lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one read of the mutes at a time
+    # greet: connections waiting for a read of their channel's greeting, and the reads made for them
+    to_greet: dict[str, list[Client]] = field(default_factory=dict)
+    greeted: dict[Client, tuple[list[int], list[dict[str, Any]]] | Exception] = field(default_factory=dict)
     sent: dict[object, deque[float]] = field(default_factory=dict)  # spectator's connection -> recent times
 
     def allow(self, key: object, amount: int, per: float, now: float) -> bool:
@@ -231,24 +234,45 @@ def _tell_mutes(table: Table, seats: list[int], to: Client | None, everyone: boo
 async def greet(table: Table, client: Client) -> None:
     """What a new connection is told of the chat: the mutes and its channel's last messages, read from the
     database in one round trip (nothing while nobody has chatted: a client that knows no chat gets no
-    message it does not know). Messages sent while they are read follow them, none twice."""
+    message it does not know). Messages sent while they are read follow them, none twice. Connections of
+    one channel waiting together share one read that started after they all came (a reconnection burst
+    reads once per table, not once per socket)."""
     room = table.chat
     room.greeting[client] = []
+    key = channel(client.seat)
+    room.to_greet.setdefault(key, []).append(client)
     rows: list[dict[str, Any]] = []
     try:
         async with room.mutes_lock:  # the mutes are read in turn with read_mutes' reads
-            seats, rows = await asyncio.to_thread(
-                db.chat_greeting, table.store.engine, table.id, channel(client.seat), HISTORY
-            )
-            _tell_mutes(table, seats, to=client)
+            read = room.greeted.pop(client, None)
+            if read is None:  # nobody read for this connection meanwhile: read for every one waiting
+                batch = room.to_greet.pop(key, [])
+                try:
+                    read = await asyncio.to_thread(db.chat_greeting, table.store.engine, table.id, key, HISTORY)
+                except Exception as exc:
+                    read = exc
+                for other in batch:
+                    if other is not client:
+                        room.greeted[other] = read
+                        if not isinstance(read, Exception):  # the mutes now: a later read comes after
+                            _tell_mutes(table, read[0], to=other)
+                if not isinstance(read, Exception):
+                    _tell_mutes(table, read[0], to=client)
+            if isinstance(read, Exception):
+                raise read
+            rows = read[1]
     except Exception as exc:
         log.error("table %s: the chat could not be read: %s", table.id, type(exc).__name__)
     finally:
         waiting = room.greeting.pop(client, [])
+        room.greeted.pop(client, None)
+        batch = room.to_greet.get(key, [])
+        if client in batch:  # (cancelled before it was read for)
+            batch.remove(client)
     ids = {int(r["id"]) for r in rows}
     room.shown[client] = ids
     for r in rows:
-        client.push(render({**r, "channel": channel(client.seat)}))
+        client.push(render({**r, "channel": key}))
     for mid, msg in waiting:
         if mid not in ids:
             client.push(msg)

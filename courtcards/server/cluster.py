@@ -43,7 +43,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Connection
 
 from courtcards.server import chat
-from courtcards.server.db import NOTIFY_CHANNEL, Store, leases_t, tables_t
+from courtcards.server.db import NOTIFY_CHANNEL, Changes, Store, leases_t, read_changes, tables_t
 
 if TYPE_CHECKING:
     from courtcards.server.tables import Lobby, Table
@@ -54,6 +54,7 @@ NODE_LOCK = 0x63634E44  # advisory locks (NODE_LOCK, hashtext(node)): held by ea
 WATCH = 0.5  # seconds between looks at which processes hold their lock
 TAKE_AT_ONCE = 2  # orphaned tables loaded and taken at once (the reconnecting clients load theirs meanwhile)
 TAKE_AFTER = 1.0  # seconds an orphaned table not in memory is left to the reconnecting clients to load first
+ANNOUNCE_DELAY = 0.05  # seconds connection counts are gathered before they are told (one NOTIFY per 200)
 REBALANCE_STEP = (50, 0.2)  # when a process starts: sockets asked to reconnect at a time, and seconds between
 REBALANCE_REASON = "rebalancing: another server process started; reconnect"
 MOVED_REASON = "the table moved to the server process its players are connected to; reconnect"
@@ -78,6 +79,8 @@ class Cluster:
         self._gate = asyncio.Semaphore(TAKE_AT_ONCE)
         self._tasks: set[asyncio.Future[None]] = set()
         self._wake: asyncio.Event | None = None  # set: renew and take free leases now
+        self._owns: dict[str, asyncio.Future[None]] = {}  # own_soon's tasks under way, by table
+        self._announcing: list[str] = []  # seats' connection counts here, to tell the others (announce)
         self._seen: set[int] = set()  # the lock keys of the other processes seen alive
         self.locked = False  # this process holds its own lock (on the listening connection)
         self._own_key: int | None = None  # that lock's objid in pg_locks
@@ -88,7 +91,9 @@ class Cluster:
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="courtcards-leases")
 
     # -- leases -------------------------------------------------------------------
-    def _acquire(self, tid: str) -> bool:
+    def _acquire(self, tid: str, since: int) -> Changes | None:
+        """Take the table's lease if it is free or expired; then (in the same round trip to a thread) what
+        was stored of it from action ``since`` on. None: another process holds it."""
         now = time.time()
         insert = pg_insert(leases_t).values(table_id=tid, owner=self.node, expires=now + self.ttl)
         stmt = insert.on_conflict_do_update(
@@ -97,7 +102,9 @@ class Cluster:
             where=sa.or_(leases_t.c.expires < now, leases_t.c.owner == self.node),
         ).returning(leases_t.c.owner)
         with self.store.engine.begin() as conn:
-            return conn.execute(stmt).scalar() == self.node
+            if conn.execute(stmt).scalar() != self.node:
+                return None
+            return read_changes(conn, tid, since)
 
     def _renew(self, waiting: list[str]) -> tuple[set[str], list[str], set[str]]:
         """Renew this process's leases; (those it holds, tables whose lease is free: unfinished tables with an
@@ -206,16 +213,30 @@ class Cluster:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def own_soon(self, table: Table) -> None:
+        """Take the table's lease (own) in a task of its own; ``owned_soon`` waits for it."""
+        task = asyncio.ensure_future(self.own(table))
+        self._owns[table.id] = task
+        task.add_done_callback(lambda t: self._owns.pop(table.id, None) if self._owns.get(table.id) is t else None)
+
+    async def owned_soon(self, tid: str) -> None:
+        """Wait for the lease taking own_soon started for table ``tid``, if any is under way."""
+        task = self._owns.get(tid)
+        if task is not None:
+            await asyncio.shield(task)
+
     async def own(self, table: Table) -> None:
         """Take the table's lease if it is free (or expired); then play its bots here."""
         if table.owned or table.state.is_over() or table.id in self._owning:
             return
         self._owning.add(table.id)
         try:
-            if not await asyncio.to_thread(self._acquire, table.id):
+            since = table.state.version
+            changes = await asyncio.to_thread(self._acquire, table.id, since)
+            if changes is None:
                 return
             async with table.lock:
-                await table.catch_up()  # the previous owner's last moves
+                await table.catch_up((since, changes))  # the previous owner's last moves
         finally:
             self._owning.discard(table.id)
         table.owned = True
@@ -309,6 +330,7 @@ class Cluster:
                 table = self.lobby.tables.get(tid)
                 if table is None:
                     table = await self.lobby.find(tid)  # loads it and takes its lease
+                    await self.owned_soon(tid)
                 elif not table.owned:
                     await self.own(table)
                 else:
@@ -394,8 +416,16 @@ class Cluster:
         task.add_done_callback(self._tasks.discard)
 
     def announce(self, tid: str, seat: int, count: int) -> None:
-        """Tell the other processes this one has ``count`` connections to a seat."""
-        self._say([f"{tid}:{seat}:{count}"])
+        """Tell the other processes this one has ``count`` connections to a seat: gathered for
+        ``ANNOUNCE_DELAY``, so a burst of reconnections makes a few NOTIFYs, not one per socket queued before
+        the actions' writes."""
+        self._announcing.append(f"{tid}:{seat}:{count}")
+        if len(self._announcing) == 1:
+            asyncio.get_running_loop().call_later(ANNOUNCE_DELAY, self._announce_now)
+
+    def _announce_now(self) -> None:
+        items, self._announcing = self._announcing, []
+        self._say(items)
 
     def _say(self, items: list[str]) -> None:
         for i in range(0, len(items), 200):  # NOTIFY payloads stay under 8000 bytes
@@ -442,6 +472,8 @@ class Cluster:
 
     async def stop(self) -> None:
         self._stop.set()
+        for owning in list(self._owns.values()):
+            owning.cancel()
         for task in (self._task, self._watcher):
             if task is not None:
                 task.cancel()

@@ -16,6 +16,7 @@ import queue
 import secrets
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -221,7 +222,19 @@ def make_engine(url: str) -> Engine:
 
         return engine
     # hide_parameters: SQL errors and debug logs must not show action texts (secret choices).
-    return sa.create_engine(url, pool_pre_ping=True, hide_parameters=True)
+    # a connection for each thread of the event loop's pool (io_pool), the writer's, the leases' two, and spare
+    pool = IO_THREADS + 4
+    return sa.create_engine(url, pool_pre_ping=True, hide_parameters=True, pool_size=pool, max_overflow=pool // 2)
+
+
+IO_THREADS = 16  # threads running the database reads of one process on PostgreSQL (asyncio.to_thread)
+
+
+def io_pool() -> ThreadPoolExecutor:
+    """The threads of ``asyncio.to_thread`` in a process on PostgreSQL: its reads mostly wait for the
+    database's answers, and a failover's burst of reconnections (loading tables, taking their leases,
+    reading their chat) was served six at a time by asyncio's default (min(32, cores + 4) threads)."""
+    return ThreadPoolExecutor(max_workers=IO_THREADS, thread_name_prefix="courtcards-io")
 
 
 def migrate(engine: Engine) -> None:
@@ -291,6 +304,17 @@ def read_actions(conn: Connection, tid: str, start: int) -> list[tuple[int, str]
             raise RuntimeError(f"table {tid}: action log has a gap at index {start + len(out)}")
         out.append((seat, text))
     return out
+
+
+Changes = tuple[list[tuple[int, str]], list[dict[str, Any]]]  # a table's actions from an index on, its seats
+
+
+def read_changes(conn: Connection, tid: str, start: int) -> Changes:
+    seats = [
+        dict(r)
+        for r in conn.execute(sa.select(seats_t).where(seats_t.c.table_id == tid).order_by(seats_t.c.seat)).mappings()
+    ]
+    return read_actions(conn, tid, start), seats
 
 
 def load_table(engine: Engine, tid: str) -> StoredTable | None:
@@ -460,16 +484,10 @@ class Store:
         for i in range(0, len(tids), 400):  # NOTIFY payloads stay under 8000 bytes
             conn.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, " ".join(["C", self.node, *tids[i : i + 400]]))))
 
-    def changes(self, tid: str, start: int) -> tuple[list[tuple[int, str]], list[dict[str, Any]]]:
+    def changes(self, tid: str, start: int) -> Changes:
         """The actions from index ``start`` on, and the seats, of one table."""
         with self.engine.connect() as conn:
-            seats = [
-                dict(r)
-                for r in conn.execute(
-                    sa.select(seats_t).where(seats_t.c.table_id == tid).order_by(seats_t.c.seat)
-                ).mappings()
-            ]
-            return read_actions(conn, tid, start), seats
+            return read_changes(conn, tid, start)
 
     def close(self) -> None:
         if self._thread is not None:

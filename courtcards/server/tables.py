@@ -38,6 +38,7 @@ from courtcards.core.record import GameRecord
 from courtcards.core.state import Action, State
 from courtcards.server.chat import ChatRoom
 from courtcards.server.db import (
+    Changes,
     Store,
     StoredTable,
     leases_t,
@@ -724,9 +725,14 @@ class Table:
                 return None  # a guest's seat (only from before the table was rated): nobody is rated
         return keys, list(res.ranking)
 
-    async def catch_up(self) -> bool:
-        """Apply what other processes stored (actions, joined seats). Lock held. Whether anything changed."""
-        actions, rows = await asyncio.to_thread(self.store.changes, self.id, self.state.version)
+    async def catch_up(self, read: tuple[int, Changes] | None = None) -> bool:
+        """Apply what other processes stored (actions, joined seats). Lock held. Whether anything changed.
+        ``read``: the changes from an index on, read already (the actions this process applied since are
+        skipped)."""
+        if read is not None and read[0] <= self.state.version:
+            actions, rows = read[1][0][self.state.version - read[0] :], read[1][1]
+        else:
+            actions, rows = await asyncio.to_thread(self.store.changes, self.id, self.state.version)
         changed = False
         for by, text in actions:
             self.state.apply(by, text)
@@ -1017,7 +1023,7 @@ class Lobby:
             if self.cluster is not None:
                 table.owned = False
                 table.announce = self.cluster.announce
-                await self.cluster.own(table)
+                self.cluster.own_soon(table)  # its lease in the background: the asking socket is served meanwhile
             table.start_driver()
         fut.set_result(table)
         return table
