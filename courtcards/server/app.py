@@ -26,7 +26,7 @@ from courtcards.core.errors import CourtcardsError
 from courtcards.core.game import game_names, get_game, registered_games
 from courtcards.server import browser, chat, gcwatch, hints, lessons, metrics, pages, players, quickplay
 from courtcards.server.compute import Compute
-from courtcards.server.db import Store, io_pool
+from courtcards.server.db import Store
 from courtcards.server.guards import Guard, RateLimits, ServerConfig, origin_allowed, rate_item
 from courtcards.server.replay import Replays
 from courtcards.server.schemas import (
@@ -186,8 +186,6 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        if store.shared:
-            asyncio.get_running_loop().set_default_executor(io_pool())
         await asyncio.to_thread(store.start)
         # each game's lesson table is measured by playouts: once, here, not in a request on the event loop
         await asyncio.to_thread(lambda: [lessons.lesson(n) for n in game_names()])

@@ -16,7 +16,6 @@ import queue
 import secrets
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -222,19 +221,7 @@ def make_engine(url: str) -> Engine:
 
         return engine
     # hide_parameters: SQL errors and debug logs must not show action texts (secret choices).
-    # a connection for each thread of the event loop's pool (io_pool), the writer's, the leases' two, and spare
-    pool = IO_THREADS + 4
-    return sa.create_engine(url, pool_pre_ping=True, hide_parameters=True, pool_size=pool, max_overflow=pool // 2)
-
-
-IO_THREADS = 16  # threads running the database reads of one process on PostgreSQL (asyncio.to_thread)
-
-
-def io_pool() -> ThreadPoolExecutor:
-    """The threads of ``asyncio.to_thread`` in a process on PostgreSQL: its reads mostly wait for the
-    database's answers, and a failover's burst of reconnections (loading tables, taking their leases,
-    reading their chat) was served six at a time by asyncio's default (min(32, cores + 4) threads)."""
-    return ThreadPoolExecutor(max_workers=IO_THREADS, thread_name_prefix="courtcards-io")
+    return sa.create_engine(url, pool_pre_ping=True, hide_parameters=True)
 
 
 def migrate(engine: Engine) -> None:
