@@ -28,3 +28,14 @@ def test_the_accounts_bench_seats_accounts_at_rated_tables_that_end_and_start_ag
     assert games and polls, out
     assert int(games[1]) >= 2  # rated games ended, were rated, and new tables were made by accounts
     assert int(polls[1]) > 0 and int(polls[2]) > 0
+
+
+def test_sampling_the_survivor_without_py_spy_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from bench_modules import load_bench
+
+    bench = load_bench("bench_server")
+    monkeypatch.setattr(shutil, "which", lambda _name: None)
+    with pytest.raises(SystemExit, match="needs py-spy on PATH"):
+        bench.start_sampler("out.txt", 1)
