@@ -126,3 +126,29 @@ def test_reconnects_by_itself_after_a_dropped_connection(pages: Pages, server: S
     wait_turn_or_end(page)
     assert page.locator(".player.me .player-name").inner_text().startswith("Cid")
     play_first_legal(page)  # still seated and playing
+
+
+def test_a_socket_with_nothing_to_do_spreads_its_reconnection(pages: Pages, server: Server) -> None:
+    """After a dropped connection, the player to move retries at once (0.32-0.48 s), while a spectator's
+    page spreads its first retry over SPREAD_MS more: in a failover the survivor serves the players to
+    move first. Math.random is pinned to its extremes, so the two delays are exact bounds."""
+    table = server.create_table(
+        game="rank",
+        players=3,
+        options={"tokens_to_win": 1},
+        seed=12,
+        seats=[{"type": "human"}, {"type": "bot", "bot": "greedy"}, {"type": "bot", "bot": "greedy"}],
+    )
+    player = pages.new(f"/join/{table['id']}/0")
+    join(player, "Cid")
+    wait_turn_or_end(player)
+    watcher = pages.new(f"/table/{table['id']}")
+    spread = watcher.evaluate("async () => (await import('/static/js/ws.js')).SPREAD_MS")
+    assert spread >= 1000
+    for page, high in ((player, 0.48), (watcher, 0.48 + spread / 1000)):
+        page.wait_for_selector("#conn.ok")
+        page.evaluate("() => { Math.random = () => 0.999999; window.courtcards.state.socket.ws.close(); }")
+        page.wait_for_selector("#conn.bad")
+        delay = page.evaluate("() => window.courtcards.state.socket.delay") / 1000
+        assert high - 0.01 < delay <= high, (page.url, delay)
+        page.wait_for_selector("#conn.ok", timeout=high * 1000 + 10000)

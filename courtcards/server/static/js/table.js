@@ -544,6 +544,7 @@ async function main() {
       onCheck,
       onChat,
       onMuted,
+      urgent: () => st.sending || currentLegal().length > 0,
       onStatus: (text, kind) => {
         const c = $("conn");
         c.textContent = text;

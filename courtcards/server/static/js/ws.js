@@ -1,10 +1,17 @@
 // A table's WebSocket that reconnects by itself (exponential backoff) and pings to stay alive.
 
+// A socket with nothing to do now (not its seat's turn, no action waiting for its answer) spreads its
+// first retry over this many more milliseconds: when a server process dies, every socket it held
+// reconnects to the survivor at once, and the players to move are served first (docs/server.md).
+export const SPREAD_MS = 4000;
+
 export class TableSocket {
-  constructor(tableId, token, { onState, onError, onCheck, onStatus, onFatal, onChat, onMuted } = {}) {
+  constructor(tableId, token, { onState, onError, onCheck, onStatus, onFatal, onChat, onMuted, urgent } = {}) {
     this.tableId = tableId;
     this.token = token;
     this.handlers = { onState, onError, onCheck, onStatus, onFatal, onChat, onMuted };
+    this.urgent = urgent || (() => true); // whether this socket has something to do now
+    this.delay = null; // the last retry's delay (ms)
     this.attempt = 0;
     this.closed = false;
     this.ws = null;
@@ -56,7 +63,9 @@ export class TableSocket {
       }
       if (this.closed) return;
       this.attempt += 1;
-      const delay = Math.min(10000, 400 * 2 ** Math.min(this.attempt - 1, 5)) * (0.8 + Math.random() * 0.4);
+      let delay = Math.min(10000, 400 * 2 ** Math.min(this.attempt - 1, 5)) * (0.8 + Math.random() * 0.4);
+      if (this.attempt === 1 && !this.urgent()) delay += Math.random() * SPREAD_MS;
+      this.delay = delay;
       this.status(`disconnected — retrying in ${Math.ceil(delay / 1000)} s`, "bad");
       this.retryTimer = setTimeout(() => this.connect(), delay);
     };
