@@ -10,6 +10,7 @@ from browser_ui import finished, join, play_first_legal, play_until_over, wait_s
 
 if TYPE_CHECKING:
     from conftest import Pages, Screenshot, Server
+    from playwright.sync_api import Page
 
 
 def test_lobby_rank_three_bots_whole_game_with_reload(pages: Pages, screenshot: Screenshot) -> None:
@@ -107,7 +108,8 @@ def test_illegal_selection_explained_and_play_disabled(pages: Pages, server: Ser
     assert page.locator('#hand .card[aria-pressed="true"]').count() == 0
 
 
-def test_reconnects_by_itself_after_a_dropped_connection(pages: Pages, server: Server) -> None:
+def seated_against_bots(pages: Pages, server: Server) -> tuple[str, Page]:
+    """A Rank table of Cid and two greedy bots, Cid's page at Cid's turn: (the table's id, the page)."""
     table = server.create_table(
         game="rank",
         players=3,
@@ -118,6 +120,11 @@ def test_reconnects_by_itself_after_a_dropped_connection(pages: Pages, server: S
     page = pages.new(f"/join/{table['id']}/0")
     join(page, "Cid")
     wait_turn_or_end(page)
+    return table["id"], page
+
+
+def test_reconnects_by_itself_after_a_dropped_connection(pages: Pages, server: Server) -> None:
+    _, page = seated_against_bots(pages, server)
     page.wait_for_selector("#conn.ok")
     page.evaluate("() => window.courtcards.state.socket.ws.close()")
     page.wait_for_selector("#conn.bad")
@@ -132,17 +139,8 @@ def test_a_socket_with_nothing_to_do_spreads_its_reconnection(pages: Pages, serv
     """After a dropped connection, the player to move retries at once (0.32-0.48 s), while a spectator's
     page spreads its first retry over SPREAD_MS more: in a failover the survivor serves the players to
     move first. Math.random is pinned to its extremes, so the two delays are exact bounds."""
-    table = server.create_table(
-        game="rank",
-        players=3,
-        options={"tokens_to_win": 1},
-        seed=12,
-        seats=[{"type": "human"}, {"type": "bot", "bot": "greedy"}, {"type": "bot", "bot": "greedy"}],
-    )
-    player = pages.new(f"/join/{table['id']}/0")
-    join(player, "Cid")
-    wait_turn_or_end(player)
-    watcher = pages.new(f"/table/{table['id']}")
+    tid, player = seated_against_bots(pages, server)
+    watcher = pages.new(f"/table/{tid}")
     spread = watcher.evaluate("async () => (await import('/static/js/ws.js')).SPREAD_MS")
     assert spread >= 1000
     for page, high in ((player, 0.48), (watcher, 0.48 + spread / 1000)):
