@@ -491,7 +491,7 @@ async def run(
             stats.fault = True
             procs[0].send_signal(signal.SIGKILL)
             during = Window(pids[1:], db_pid)
-            sampler = start_sampler(args.sample_survivor, pids[1]) if args.sample_survivor else None
+            sampler = start_sampler(args.py_spy, args.sample_survivor, pids[1]) if args.sample_survivor else None
             end = time.time() + KILL_WAIT
             while time.time() < end and (
                 not stats.on_dead or len(stats.recovered) < len(stats.on_dead) or len(stats.served) < len(stats.dropped)
@@ -510,11 +510,9 @@ async def run(
     return stats, cpu, setup
 
 
-def start_sampler(out: str, pid: int) -> subprocess.Popen[bytes]:
-    """py-spy sampling ``pid`` (the survivor) into ``out`` as collapsed stacks, until it is interrupted."""
-    spy = shutil.which("py-spy")
-    if spy is None:
-        raise SystemExit("--sample-survivor needs py-spy on PATH (pip install py-spy, in any environment)")
+def start_sampler(spy: str, out: str, pid: int) -> subprocess.Popen[bytes]:
+    """py-spy (the program ``spy``) sampling ``pid`` (the survivor) into ``out`` as collapsed stacks, until it
+    is interrupted."""
     # --gil: only the thread holding the GIL, so the stacks add up to the process's Python CPU time
     cmd = [
         spy,
@@ -896,6 +894,12 @@ def main() -> int:
         p.error("--accounts: at least one account a seat of a table")
     if args.figures and not args.postgres:
         p.error("--figures needs --postgres (each measurement gets its own database)")
+    if args.sample_survivor:  # said now, not after the setup and the measured window
+        if not (args.kill or args.figures):
+            p.error("--sample-survivor samples the survivor of a kill: add --kill")
+        args.py_spy = shutil.which("py-spy")
+        if args.py_spy is None:
+            p.error("--sample-survivor needs py-spy on PATH (pip install py-spy, in any environment)")
     tmp = Path(tempfile.mkdtemp(prefix="cc-bench-"))
     stop_pg: Callable[[], None] = lambda: None  # noqa: E731
     url, db_pid = args.database_url, None

@@ -30,12 +30,9 @@ def test_the_accounts_bench_seats_accounts_at_rated_tables_that_end_and_start_ag
     assert int(polls[1]) > 0 and int(polls[2]) > 0
 
 
-def test_sampling_the_survivor_without_py_spy_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    import shutil
-
-    from bench_modules import load_bench
-
-    bench = load_bench("bench_server")
-    monkeypatch.setattr(shutil, "which", lambda _name: None)
-    with pytest.raises(SystemExit, match="needs py-spy on PATH"):
-        bench.start_sampler("out.txt", 1)
+def test_sampling_the_survivor_is_refused_before_any_work_without_py_spy_or_a_kill() -> None:
+    script = str(ROOT / "bench" / "bench_server.py")
+    for extra, why in (([], "add --kill"), (["--kill"], "needs py-spy on PATH")):
+        cmd = [sys.executable, script, "--processes", "2", "--sample-survivor", "s.txt", *extra]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=60, cwd=ROOT, env={"PATH": ""})
+        assert done.returncode == 2 and why in done.stderr and "Traceback" not in done.stderr, done.stderr
