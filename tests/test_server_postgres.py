@@ -12,6 +12,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -113,6 +114,55 @@ def test_a_lease_taken_during_a_renewal_is_not_lost(postgres_url: str, monkeypat
             table = table_of(c, tid)
             assert table.owned or table.state.is_over(), "this process holds the lease and must play the bots"
             assert table.state.version > 0
+
+
+def test_leases_asked_for_together_are_taken_in_one_transaction(postgres_url: str) -> None:
+    """A reconnection burst takes its tables' leases a batch at a time (``Cluster._take_lease``): a free or
+    expired lease is taken, with what was stored of its table since the version the process loaded, in
+    one transaction; a lease another process holds is left to it."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    import sqlalchemy as sa
+
+    from courtcards.server.cluster import Cluster
+    from courtcards.server.db import Store, leases_t
+
+    url = database_url(postgres_url, None)
+    with TestClient(create_app(url)) as one:  # three tables with some moves; its leases go when it stops
+        bots = [{"type": "bot", "bot": "random"}] * 3
+        tids = [create(one, "rank", 3, seats=bots, preset="quick")["id"] for _ in range(3)]
+        end = time.time() + 60
+        while not all(table_of(one, t).state.version >= 2 for t in tids):
+            assert time.time() < end, "the bots did not move"
+            time.sleep(0.05)
+    store = Store(url)
+    cluster = Cluster(store, None, 5.0)  # type: ignore[arg-type]  # (no lobby: only its leases are used)
+    rows = [
+        {"table_id": tids[1], "owner": "gone", "expires": 0.0},  # expired
+        {"table_id": tids[2], "owner": "other", "expires": time.time() + 60},  # held
+    ]
+    with store.engine.begin() as conn:
+        conn.execute(leases_t.delete().where(leases_t.c.table_id.in_(tids)))
+        conn.execute(leases_t.insert(), rows)
+    wanted = {tids[0]: 0, tids[1]: 1, tids[2]: 0}
+
+    async def ask() -> list[Any]:
+        return list(await asyncio.gather(*(cluster._take_lease(t, v) for t, v in wanted.items())))
+
+    with ThreadPoolExecutor(1) as pool:  # its own thread: a loop another test left running here is not in the way
+        got = dict(zip(wanted, pool.submit(asyncio.run, ask()).result(), strict=True))
+    assert got[tids[2]] is None
+    for tid in tids[:2]:
+        assert got[tid] == store.changes(tid, wanted[tid])
+        actions, seats = got[tid]
+        assert len(actions) >= 2 - wanted[tid] and [s["seat"] for s in seats] == [0, 1, 2]
+    with store.engine.connect() as conn:
+        q = sa.select(leases_t.c.table_id, leases_t.c.owner).where(leases_t.c.table_id.in_(tids))
+        owners = dict(conn.execute(q).all())
+    assert owners == {tids[0]: store.node, tids[1]: store.node, tids[2]: "other"}
+    cluster._pool.shutdown()
+    store.engine.dispose()
 
 
 @pytest.mark.slow

@@ -30,6 +30,7 @@ from courtcards.server.db import Store
 from courtcards.server.guards import Guard, RateLimits, ServerConfig, origin_allowed, rate_item
 from courtcards.server.replay import Replays
 from courtcards.server.schemas import (
+    ActionMessage,
     ChatMessage,
     CheckMessage,
     CheckReply,
@@ -428,25 +429,26 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
         )
         pump = asyncio.create_task(client.pump())
         table.attach(client)
-        receiver: asyncio.Task[None] | None = None
+        # Its moves are heard at once, while its channel's last chat messages are read (its other messages
+        # wait for them, so their answers come after): a reconnection burst's moves never queue behind the
+        # chat's reads.
+        greeting = asyncio.create_task(chat.greet(table, client))
+        receiver = asyncio.create_task(_receive(websocket, table, client, greeting))
         try:
-            await chat.greet(table, client)  # the chat's last messages (read before this socket is heard)
-            receiver = asyncio.create_task(_receive(websocket, table, client))
             await asyncio.wait([pump, receiver], return_when=asyncio.FIRST_COMPLETED)
         finally:
             table.detach(client)
             client.close()
+            greeting.cancel()
             if dropped:  # too slow: say why, if the socket still takes it
                 log.info("table %s: a connection was dropped: %s", table.id, dropped[0])
-                if receiver is not None:
-                    receiver.cancel()
+                receiver.cancel()
                 with contextlib.suppress(BaseException):
                     await asyncio.wait_for(websocket.close(4408, reason=dropped[0][:120]), 5.0)
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(pump, 1.0)
             pump.cancel()
-            if receiver is not None:
-                receiver.cancel()
+            receiver.cancel()
             if seat is None:
                 left = spectators[address] - 1
                 if left:
@@ -454,7 +456,7 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
                 else:
                     del spectators[address]
 
-    async def _receive(websocket: WebSocket, table: Table, client: Client) -> None:
+    async def _receive(websocket: WebSocket, table: Table, client: Client, greeting: asyncio.Task[None]) -> None:
         try:
             while True:
                 msg = await websocket.receive()
@@ -467,16 +469,18 @@ def create_app(database_url: str, static_dir: Path | None = None, config: Server
                 if len(text) > cfg.max_message:
                     client.push(table.error("bad_message", f"messages are at most {cfg.max_message} bytes"))
                     continue
-                await _handle(table, client, text)
+                await _handle(table, client, text, greeting)
         except Exception as exc:  # the socket broke
             log.debug("table %s: connection ended: %s", table.id, type(exc).__name__)
 
-    async def _handle(table: Table, client: Client, text: str) -> None:
+    async def _handle(table: Table, client: Client, text: str, greeting: asyncio.Task[None]) -> None:
         try:
             msg = parse_client_message(text, cfg.max_action)
         except ValueError as exc:
             client.push(table.error("bad_message", str(exc)))
             return
+        if not isinstance(msg, ActionMessage) and not greeting.done():
+            await asyncio.wait([greeting])
         if isinstance(msg, PingMessage):
             client.push('{"type":"pong"}')
             return

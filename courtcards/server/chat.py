@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 MAX_CHAT = 200  # characters of one message
 HISTORY = 50  # messages of each channel sent to a new connection
+HISTORY_KEYS = ("id", "seat", "name", "text", "at")
 
 log = logging.getLogger("courtcards.server")
 
@@ -57,6 +58,22 @@ class ChatRoom:
     to_greet: dict[str, list[Client]] = field(default_factory=dict)
     greeted: dict[Client, tuple[list[int], list[dict[str, Any]]] | Exception] = field(default_factory=dict)
     sent: dict[object, deque[float]] = field(default_factory=dict)  # spectator's connection -> recent times
+    # Each channel's last messages once read, kept current by deliver(), and the mutes: later connections
+    # are greeted from memory. Valid while this process has missed no other process's announcement since
+    # the read (``Store.missed`` unchanged); ``reading``: messages delivered while a read is under way.
+    history: dict[str, tuple[int, list[dict[str, Any]]]] = field(default_factory=dict)  # (Store.missed, rows)
+    reading: list[dict[str, Any]] | None = None
+
+    def remember(self, key: str, row: dict[str, Any]) -> None:
+        """A message delivered in channel ``key``: into the kept history (and the read under way's)."""
+        kept = {k: row[k] for k in HISTORY_KEYS}
+        if self.reading is not None:
+            self.reading.append({**kept, "channel": key})
+        rows = self.history.get(key, (0, None))[1]
+        if rows is not None and all(r["id"] != kept["id"] for r in rows):
+            rows.append(kept)
+            rows.sort(key=lambda r: int(r["id"]))
+            del rows[:-HISTORY]
 
     def allow(self, key: object, amount: int, per: float, now: float) -> bool:
         """A moving window of ``amount`` messages per ``per`` seconds for one sender."""
@@ -154,6 +171,7 @@ def deliver(table: Table, row: dict[str, Any]) -> None:
     """Push a stored message to this process's connections in its channel."""
     room = table.chat
     mid, msg = int(row["id"]), render(row)
+    room.remember(row["channel"], row)
     for conn in list(table.conns):
         if channel(conn.seat) != row["channel"]:
             continue
@@ -238,8 +256,13 @@ async def greet(table: Table, client: Client) -> None:
     one channel waiting together share one read that started after they all came (a reconnection burst
     reads once per table, not once per socket)."""
     room = table.chat
-    room.greeting[client] = []
     key = channel(client.seat)
+    missed, kept = room.history.get(key, (-1, []))
+    if missed == table.store.missed:  # read since this process last missed an announcement: from memory
+        _tell_mutes(table, sorted(room.muted), to=client)
+        _greet(room, client, key, kept, [])
+        return
+    room.greeting[client] = []
     room.to_greet.setdefault(key, []).append(client)
     rows: list[dict[str, Any]] = []
     try:
@@ -247,10 +270,15 @@ async def greet(table: Table, client: Client) -> None:
             read = room.greeted.pop(client, None)
             if read is None:  # nobody read for this connection meanwhile: read for every one waiting
                 batch = room.to_greet.pop(key, [])
+                missed, room.reading = table.store.missed, []
                 try:
                     read = await asyncio.to_thread(db.chat_greeting, table.store.engine, table.id, key, HISTORY)
                 except Exception as exc:
                     read = exc
+                finally:
+                    came, room.reading = room.reading, None
+                if not isinstance(read, Exception) and missed == table.store.missed:
+                    _keep(room, key, read[1], came, missed)
                 for other in batch:
                     if other is not client:
                         room.greeted[other] = read
@@ -269,6 +297,21 @@ async def greet(table: Table, client: Client) -> None:
         batch = room.to_greet.get(key, [])
         if client in batch:  # (cancelled before it was read for)
             batch.remove(client)
+    _greet(room, client, key, rows, waiting)
+
+
+def _keep(room: ChatRoom, key: str, rows: list[dict[str, Any]], came: list[dict[str, Any]], missed: int) -> None:
+    """Keep a channel's read history, with the messages delivered while it was read (in it or not)."""
+    merged = {int(r["id"]): {k: r[k] for k in HISTORY_KEYS} for r in rows}
+    for r in came:
+        if r["channel"] == key:
+            merged.setdefault(int(r["id"]), {k: r[k] for k in HISTORY_KEYS})
+    room.history[key] = (missed, [merged[i] for i in sorted(merged)][-HISTORY:])
+
+
+def _greet(
+    room: ChatRoom, client: Client, key: str, rows: list[dict[str, Any]], waiting: list[tuple[int, str]]
+) -> None:
     ids = {int(r["id"]) for r in rows}
     room.shown[client] = ids
     for r in rows:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import threading
 import time
@@ -43,7 +44,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Connection
 
 from courtcards.server import chat
-from courtcards.server.db import NOTIFY_CHANNEL, Changes, Store, leases_t, read_changes, tables_t
+from courtcards.server.db import NOTIFY_CHANNEL, Changes, Store, leases_t, read_many, tables_t
 
 if TYPE_CHECKING:
     from courtcards.server.tables import Lobby, Table
@@ -54,6 +55,7 @@ NODE_LOCK = 0x63634E44  # advisory locks (NODE_LOCK, hashtext(node)): held by ea
 WATCH = 0.5  # seconds between looks at which processes hold their lock
 TAKE_AT_ONCE = 2  # orphaned tables loaded and taken at once (the reconnecting clients load theirs meanwhile)
 TAKE_AFTER = 1.0  # seconds an orphaned table not in memory is left to the reconnecting clients to load first
+ACQUIRE_BATCH = 200  # leases taken in one transaction
 ANNOUNCE_DELAY = 0.05  # seconds connection counts are gathered before they are told (one NOTIFY per 200)
 REBALANCE_STEP = (50, 0.2)  # when a process starts: sockets asked to reconnect at a time, and seconds between
 REBALANCE_REASON = "rebalancing: another server process started; reconnect"
@@ -80,6 +82,9 @@ class Cluster:
         self._tasks: set[asyncio.Future[None]] = set()
         self._wake: asyncio.Event | None = None  # set: renew and take free leases now
         self._owns: dict[str, asyncio.Future[None]] = {}  # own_soon's tasks under way, by table
+        # leases to take (_take_lease): table -> (version loaded, its answer) for each asking, in order
+        self._wanted: dict[str, list[tuple[int, asyncio.Future[Changes | None]]]] = {}
+        self._acquiring = False  # _acquire_loop runs
         self._announcing: list[str] = []  # seats' connection counts here, to tell the others (announce)
         self._seen: set[int] = set()  # the lock keys of the other processes seen alive
         self.locked = False  # this process holds its own lock (on the listening connection)
@@ -91,20 +96,56 @@ class Cluster:
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="courtcards-leases")
 
     # -- leases -------------------------------------------------------------------
-    def _acquire(self, tid: str, since: int) -> Changes | None:
-        """Take the table's lease if it is free or expired; then (in the same round trip to a thread) what
-        was stored of it from action ``since`` on. None: another process holds it."""
+    def _acquire(self, wanted: dict[str, int]) -> dict[str, Changes | None]:
+        """Take the leases of the tables ``wanted`` (id -> the version loaded here) that are free or expired, in
+        one transaction; then, in it, what was stored of each taken one since that version. None for a table
+        another process holds."""
         now = time.time()
-        insert = pg_insert(leases_t).values(table_id=tid, owner=self.node, expires=now + self.ttl)
+        insert = pg_insert(leases_t).values(
+            [{"table_id": tid, "owner": self.node, "expires": now + self.ttl} for tid in wanted]
+        )
         stmt = insert.on_conflict_do_update(
             index_elements=[leases_t.c.table_id],
-            set_={"owner": self.node, "expires": now + self.ttl},
+            set_={"owner": insert.excluded.owner, "expires": insert.excluded.expires},
             where=sa.or_(leases_t.c.expires < now, leases_t.c.owner == self.node),
-        ).returning(leases_t.c.owner)
+        ).returning(leases_t.c.table_id)
         with self.store.engine.begin() as conn:
-            if conn.execute(stmt).scalar() != self.node:
-                return None
-            return read_changes(conn, tid, since)
+            taken = {r[0]: wanted[r[0]] for r in conn.execute(stmt)}
+            changes = read_many(conn, taken) if taken else {}
+        return {tid: changes.get(tid) for tid in wanted}
+
+    async def _take_lease(self, tid: str, since: int) -> Changes | None:
+        """:meth:`_acquire` for one table, gathered with the others asked for meanwhile: a burst of
+        reconnections takes its leases in a few transactions, ahead of the tables' loads (on the lease
+        threads), so their bots play again soon."""
+        fut: asyncio.Future[Changes | None] = asyncio.get_running_loop().create_future()
+        self._wanted.setdefault(tid, []).append((since, fut))
+        if not self._acquiring:
+            self._acquiring = True
+            self._spawn(self._acquire_loop())
+        return await fut
+
+    async def _acquire_loop(self) -> None:
+        try:
+            while self._wanted:
+                batch = dict(itertools.islice(self._wanted.items(), ACQUIRE_BATCH))
+                for tid in batch:
+                    del self._wanted[tid]
+                wanted = {tid: min(since for since, _ in asked) for tid, asked in batch.items()}
+                try:
+                    got = await asyncio.get_running_loop().run_in_executor(self._pool, self._acquire, wanted)
+                except Exception as exc:
+                    for asked in batch.values():
+                        for _, fut in asked:
+                            if not fut.done():
+                                fut.set_exception(exc)
+                    continue
+                for tid, asked in batch.items():
+                    for _, fut in asked:
+                        if not fut.done():
+                            fut.set_result(got[tid])
+        finally:
+            self._acquiring = False
 
     def _renew(self, waiting: list[str]) -> tuple[set[str], list[str], set[str]]:
         """Renew this process's leases; (those it holds, tables whose lease is free: unfinished tables with an
@@ -232,7 +273,7 @@ class Cluster:
         self._owning.add(table.id)
         try:
             since = table.state.version
-            changes = await asyncio.to_thread(self._acquire, table.id, since)
+            changes = await self._take_lease(table.id, since)
             if changes is None:
                 return
             async with table.lock:
@@ -363,6 +404,7 @@ class Cluster:
                     if not have:  # this process's old session, not yet gone; or another name that hashes alike
                         log.warning("process lock %s held by another session; trying again", self.node)
                     conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    self.store.missed += 1  # what was kept before this LISTEN may have missed something
                     self.locked = True
                     loop.call_soon_threadsafe(self._catch_up_all)  # anything missed while not listening
                     loop.call_soon_threadsafe(self.wake)  # leases taken meanwhile (if any) are seen lost now
@@ -390,6 +432,7 @@ class Cluster:
                 self._stop.wait(1.0)
             finally:
                 self.locked = False
+                self.store.missed += 1
 
     def _heard(self, node: str, items: list[str]) -> None:
         now = time.time()

@@ -304,6 +304,29 @@ def read_changes(conn: Connection, tid: str, start: int) -> Changes:
     return read_actions(conn, tid, start), seats
 
 
+# PostgreSQL: the actions of several tables, each from its own index on, in one statement
+READ_MANY_ACTIONS = sa.text(
+    "SELECT a.table_id, a.idx, a.seat, a.text FROM cc_actions a "
+    "JOIN unnest(CAST(:ids AS text[]), CAST(:starts AS integer[])) AS w(tid, start) "
+    "ON a.table_id = w.tid AND a.idx >= w.start ORDER BY a.table_id, a.idx"
+)
+
+
+def read_many(conn: Connection, starts: dict[str, int]) -> dict[str, Changes]:
+    """:func:`read_changes` of several tables (id -> first action index) in two statements (PostgreSQL)."""
+    ids = list(starts)
+    out: dict[str, Changes] = {tid: ([], []) for tid in ids}
+    for tid, idx, seat, text in conn.execute(READ_MANY_ACTIONS, {"ids": ids, "starts": [starts[t] for t in ids]}):
+        got = out[tid][0]
+        if idx != starts[tid] + len(got):
+            raise RuntimeError(f"table {tid}: action log has a gap at index {starts[tid] + len(got)}")
+        got.append((seat, text))
+    q = sa.select(seats_t).where(seats_t.c.table_id.in_(ids)).order_by(seats_t.c.table_id, seats_t.c.seat)
+    for r in conn.execute(q).mappings():
+        out[r["table_id"]][1].append(dict(r))
+    return out
+
+
 def load_table(engine: Engine, tid: str) -> StoredTable | None:
     """One table: its row, seats, latest snapshot and every action (the history; the state replays
     only those after the snapshot)."""
@@ -451,6 +474,9 @@ class Store:
         self.actions = 0  # actions committed by this process
         self.on_action: Callable[[float], None] | None = None  # seconds from a move's arrival to its push
         self._changed: set[str] = set()  # tables changed in the writer's current transaction
+        # times this process may have missed the others' announcements (its listener connected again): what
+        # it keeps in memory from the database on their word (a table's chat) is read again after one
+        self.missed = 0
 
     def start(self) -> None:
         migrate(self.engine)
