@@ -844,10 +844,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--reconnect-spread",
         type=float,
-        default=0.0,
+        default=4.0,
         help="With --kill: a seat that has no action to send waits a random 0 to this many seconds before "
-        "reconnecting, a seat to move at once (a policy the browser's page does not follow: it gained nothing "
-        "here, docs/server.md); 0 (the default): every socket at once.",
+        "reconnecting, a seat to move at once, as the browser's page does (SPREAD_MS in static/js/ws.js; "
+        "default 4); 0: every socket at once.",
     )
     p.add_argument(
         "--accounts",
