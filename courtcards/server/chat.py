@@ -7,7 +7,9 @@ holder of the table's owner key) may mute a seat.
 Messages are kept in the database (``cc_chat``): a new connection is sent the last ``HISTORY`` messages of
 its channel, read from there, so they survive a restart and reach a connection to any server process. With
 several processes on PostgreSQL a message is also announced (``NOTIFY cc_tables 'M <process> <table> <id>'``)
-and each process pushes it to its own connections.
+and each process pushes it to its own connections. Once read, a channel's last messages (and the mutes) are
+kept in the table's memory, current with every message pushed here, so the table's next connections are
+greeted without a read, until this process may have missed an announcement (``Store.missed``).
 
 Mutes are kept in the database too (``cc_chat_mutes``): the transaction that stores a player's message first
 looks there (and at the seat's recent messages, for the rate limit), so whichever process receives it refuses

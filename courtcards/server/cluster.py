@@ -12,6 +12,8 @@ Bots, stand-ins and time limits must be played by one process per table: the
 holder of the table's lease row (``cc_leases``: owner, expiry), renewed every
 ``ttl / 3`` seconds. A process that dies stops renewing; within ``ttl`` its leases
 expire and another process takes them (loading the table if nobody asked for it).
+The leases asked for meanwhile are taken together, up to ``ACQUIRE_BATCH`` in one
+transaction (a reconnection burst loads hundreds of tables at once).
 
 Faster than the ttl: each process holds a session-level advisory lock naming itself
 (``pg_try_advisory_lock(NODE_LOCK, hashtext(node))``) on its listening connection.
