@@ -68,10 +68,11 @@ class ChatRoom:
 
     def remember(self, key: str, row: dict[str, Any]) -> None:
         """A message delivered in channel ``key``: into the kept history (and the read under way's)."""
-        kept = {k: row[k] for k in HISTORY_KEYS}
+        kept = _entry(row)
         if self.reading is not None:
             self.reading.append({**kept, "channel": key})
-        rows = self.history.get(key, (0, None))[1]
+        entry = self.history.get(key)
+        rows = entry[1] if entry is not None else None
         if rows is not None and all(r["id"] != kept["id"] for r in rows):
             rows.append(kept)
             rows.sort(key=lambda r: int(r["id"]))
@@ -304,11 +305,16 @@ async def greet(table: Table, client: Client) -> None:
 
 def _keep(room: ChatRoom, key: str, rows: list[dict[str, Any]], came: list[dict[str, Any]], missed: int) -> None:
     """Keep a channel's read history, with the messages delivered while it was read (in it or not)."""
-    merged = {int(r["id"]): {k: r[k] for k in HISTORY_KEYS} for r in rows}
+    merged = {int(r["id"]): _entry(r) for r in rows}
     for r in came:
         if r["channel"] == key:
-            merged.setdefault(int(r["id"]), {k: r[k] for k in HISTORY_KEYS})
+            merged.setdefault(int(r["id"]), _entry(r))
     room.history[key] = (missed, [merged[i] for i in sorted(merged)][-HISTORY:])
+
+
+def _entry(row: dict[str, Any]) -> dict[str, Any]:
+    """What the kept history holds of a message."""
+    return {k: row[k] for k in HISTORY_KEYS}
 
 
 def _greet(

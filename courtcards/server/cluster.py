@@ -143,9 +143,10 @@ class Cluster:
                                 fut.set_exception(exc)
                     continue
                 for tid, asked in batch.items():
-                    for _, fut in asked:
+                    changes = got[tid]
+                    for since, fut in asked:  # each from its own version (read from the smallest)
                         if not fut.done():
-                            fut.set_result(got[tid])
+                            fut.set_result(None if changes is None else (changes[0][since - wanted[tid] :], changes[1]))
         finally:
             self._acquiring = False
 

@@ -321,10 +321,15 @@ def read_many(conn: Connection, starts: dict[str, int]) -> dict[str, Changes]:
         if idx != starts[tid] + len(got):
             raise RuntimeError(f"table {tid}: action log has a gap at index {starts[tid] + len(got)}")
         got.append((seat, text))
-    q = sa.select(seats_t).where(seats_t.c.table_id.in_(ids)).order_by(seats_t.c.table_id, seats_t.c.seat)
-    for r in conn.execute(q).mappings():
+    for r in _seat_rows(conn, ids):
         out[r["table_id"]][1].append(dict(r))
     return out
+
+
+def _seat_rows(conn: Connection, ids: list[str]) -> sa.MappingResult:
+    """The seats of these tables, by table then seat."""
+    q = sa.select(seats_t).where(seats_t.c.table_id.in_(ids)).order_by(seats_t.c.table_id, seats_t.c.seat)
+    return conn.execute(q).mappings()
 
 
 def load_table(engine: Engine, tid: str) -> StoredTable | None:
@@ -385,9 +390,7 @@ def list_tables(
             .all()
         )
         out = {r["id"]: _stored(r) for r in rows}
-        for r in conn.execute(
-            sa.select(seats_t).where(seats_t.c.table_id.in_(list(out))).order_by(seats_t.c.table_id, seats_t.c.seat)
-        ).mappings():
+        for r in _seat_rows(conn, list(out)):
             out[r["table_id"]].seats.append(dict(r))
     return list(out.values()), total
 
@@ -397,9 +400,7 @@ def list_by_ids(engine: Engine, ids: list[str]) -> list[StoredTable]:
     with engine.connect() as conn:
         rows = conn.execute(sa.select(tables_t).where(tables_t.c.id.in_(ids))).mappings().all()
         out = {r["id"]: _stored(r) for r in rows}
-        for r in conn.execute(
-            sa.select(seats_t).where(seats_t.c.table_id.in_(list(out))).order_by(seats_t.c.table_id, seats_t.c.seat)
-        ).mappings():
+        for r in _seat_rows(conn, list(out)):
             out[r["table_id"]].seats.append(dict(r))
     return list(out.values())
 
