@@ -63,5 +63,8 @@ if os.environ.get("COURTCARDS_COMPILE") == "1":
             sys.exit("COURTCARDS_COMPILE=1 compiles the engine with mypyc: install mypy first (pip install mypy)")
     else:
         ext_modules = mypycify(COMPILED, opt_level="3", group_name="courtcards")
+        if sys.platform != "win32":  # core/rng.py's machine-integer arithmetic wraps (CPython's flags say so too)
+            for ext in ext_modules:
+                ext.extra_compile_args.append("-fwrapv")
 
 setup(ext_modules=ext_modules)

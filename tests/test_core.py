@@ -260,6 +260,24 @@ def test_batched_shuffle_and_draws_are_exactly_one_draw_at_a_time(seed: int) -> 
     assert r1.state == r2.state
 
 
+def test_the_compiled_shuffle_draws_in_machine_integers_with_splitmix64s_constants() -> None:
+    # the compiled build's shuffle (rng._native_shuffle) runs on signed 64-bit integers: its constants are
+    # SplitMix64's less 2**64, and it is the one taken exactly when the engine is compiled (CI runs both)
+    import courtcards
+    from courtcards.core import rng
+
+    assert rng._GAMMA_I64 + 2**64 == rng._GAMMA
+    assert (int(rng._M1), int(rng._M2)) == (rng._M1_I64 + 2**64, rng._M2_I64 + 2**64)
+    assert (courtcards.engine_build() == "compiled") == rng._NATIVE
+    for seed in (0, 2**63 - 1, 2**63, 2**64 - 1, 0x9E3779B97F4A7C15):
+        for size in (2, 52, 5000):
+            a, b = list(range(size)), list(range(size))
+            r1, r2 = Rng(seed), Rng(seed)
+            r1.shuffle_slow(a)
+            r2.shuffle(b)
+            assert a == b and r1.state == r2.state
+
+
 @given(
     seed=st.integers(min_value=0, max_value=2**64 - 1),
     bounds=st.lists(st.integers(min_value=1, max_value=2000), min_size=1, max_size=300),

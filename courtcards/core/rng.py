@@ -15,9 +15,11 @@ A seeded generator's draws are one such script, so the same outcomes give the sa
 from __future__ import annotations
 
 from collections.abc import MutableSequence
+from types import FunctionType
 from typing import Any, Final, TypeVar
 
 import numpy as np
+from mypy_extensions import i64
 
 T = TypeVar("T")
 
@@ -62,6 +64,44 @@ def _tops(state: int, count: int) -> list[int]:
     shuffle shifts without making a Python int of 64 bits at every draw."""
     out: list[int] = (_mix(state, count) >> _S_TOP).tolist()
     return out
+
+
+# SplitMix64's constants as signed 64-bit integers (each less 2**64), literals so that the compiled
+# build has them as C constants (tests/test_core.py checks them)
+_GAMMA_I64: Final = -0x61C8864680B583EB
+_M1_I64: Final = -0x40A7B892E31B1A47
+_M2_I64: Final = -0x6B2FB644ECCEEE15
+
+
+def _native_shuffle(items: list[Any], start: i64) -> i64:
+    """:meth:`Rng.shuffle` of a list from the generator state ``start`` (as a signed 64-bit integer);
+    answers the state after. Only for the compiled build, where ``i64`` is a machine integer whose
+    arithmetic wraps (CPython's C flags include -fwrapv) and ``>>`` is arithmetic, hence the masks
+    that make each shift logical; interpreted, nothing wraps and this is never called (``_NATIVE``)."""
+    s: i64 = start
+    i: i64 = len(items) - 1
+    while i > 0:
+        n: i64 = i + 1
+        bits: i64 = 0  # n's bit length
+        m: i64 = n
+        while m:
+            m >>= 1
+            bits += 1
+        while True:
+            s += _GAMMA_I64
+            z: i64 = (s ^ ((s >> 30) & 0x3FFFFFFFF)) * _M1_I64
+            z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * _M2_I64
+            z ^= (z >> 31) & 0x1FFFFFFFF
+            j: i64 = (z >> (64 - bits)) & ((1 << bits) - 1)  # the top ``bits`` bits
+            if j < n:
+                break
+        items[i], items[j] = items[j], items[i]
+        i -= 1
+    return s
+
+
+# compiled (setup.py), this module's functions are C functions, not Python ones
+_NATIVE: Final = not isinstance(_native_shuffle, FunctionType)
 
 
 class ChanceNeeded(Exception):
@@ -191,6 +231,10 @@ class Rng:
                 items[i], items[j] = items[j], items[i]
             return
         start = self.state
+        if _NATIVE and type(items) is list:
+            after = _native_shuffle(items, start - (1 << 64) if start >> 63 else start)
+            self.state = int(after) & _MASK
+            return
         top = _TOP if size <= 4096 else 0  # up to 4096 items every draw is >> 51 or more: the top bits only
         draw = _tops if top else _outputs
         buffer = draw(start, min(1024, size + size // 2 + 8))  # under 1.5 draws a card on average
