@@ -105,3 +105,27 @@ def test_observation_logs_follow(name: str) -> None:
     assert [whole.information_state_string(s) for s in range(players)] == [
         steps.information_state_string(s) for s in range(players)
     ]
+
+
+def test_a_rank_royale_discard_is_drawn_without_listing_the_others() -> None:
+    """RR-4: a tier loser's discard in a whole playout is the combination ``_legal`` lists at the drawn
+    index (RoyaleState._random_action finds it from the draw), for every hand size and count met."""
+    from courtcards.games.royale.state import RoyaleState
+
+    game = get_game("royale")
+    seen = set()
+    for seed in range(40):
+        state = game.new_game(2, {}, seed)
+        assert isinstance(state, RoyaleState)
+        rng = Rng(seed)
+        while not state.is_over():
+            seat = state.to_move()[0]
+            legal = state.legal_actions(seat)
+            if state.phase == "discard":
+                seen.add((len(state.hands[seat]), state.owe))
+                for k in range(6):
+                    a, b = Rng(seed * 100 + k), Rng(seed * 100 + k)
+                    assert state._random_action(seat, a).text == legal[b.below(len(legal))].text
+                    assert a.state == b.state
+            state.apply(seat, legal[rng.below(len(legal))])
+    assert len(seen) >= 4, seen

@@ -66,8 +66,7 @@ def _tops(state: int, count: int) -> list[int]:
     return out
 
 
-# SplitMix64's constants as signed 64-bit integers (each less 2**64), literals so that the compiled
-# build has them as C constants (tests/test_core.py checks them)
+# SplitMix64's constants as signed 64-bit integers, each less 2**64 (tests/test_core.py checks them)
 _GAMMA_I64: Final = -0x61C8864680B583EB
 _M1_I64: Final = -0x40A7B892E31B1A47
 _M2_I64: Final = -0x6B2FB644ECCEEE15
@@ -80,6 +79,9 @@ def _native_shuffle(items: list[Any], start: i64) -> i64:
     that make each shift logical; interpreted, nothing wraps and this is never called (``_NATIVE``)."""
     s: i64 = start
     i: i64 = len(items) - 1
+    gamma: i64 = _GAMMA_I64  # once: constants past 62 bits are Python ints in the compiled module
+    m1: i64 = _M1_I64
+    m2: i64 = _M2_I64
     while i > 0:
         n: i64 = i + 1
         bits: i64 = 0  # n's bit length
@@ -88,9 +90,9 @@ def _native_shuffle(items: list[Any], start: i64) -> i64:
             m >>= 1
             bits += 1
         while True:
-            s += _GAMMA_I64
-            z: i64 = (s ^ ((s >> 30) & 0x3FFFFFFFF)) * _M1_I64
-            z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * _M2_I64
+            s += gamma
+            z: i64 = (s ^ ((s >> 30) & 0x3FFFFFFFF)) * m1
+            z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * m2
             z ^= (z >> 31) & 0x1FFFFFFFF
             j: i64 = (z >> (64 - bits)) & ((1 << bits) - 1)  # the top ``bits`` bits
             if j < n:

@@ -473,8 +473,7 @@ class State(ABC):
                 entry = self._move_entry()
                 seat = entry[2][0]
                 actors = len(entry[1])
-            legal = self._legal(seat)
-            action = legal[rng.below(len(legal))]
+            action = self._random_action(seat, rng)
             self.history.append((seat, action.text))
             self.version += 1
             if self.id_prefixes:
@@ -500,6 +499,12 @@ class State(ABC):
                 self._move_cache = (self.version, one, one, True)
             self._legal_cache = _NO_LEGAL
         return played
+
+    def _random_action(self, seat: int, rng: Rng) -> Action:
+        """:meth:`_play_random`'s choice for ``seat``: ``_legal(seat)[rng.below(len(legal))]``. A game
+        may answer without listing every legal action (the same action, from the same draws)."""
+        legal = self._legal(seat)
+        return legal[rng.below(len(legal))]
 
     # -- the event log ------------------------------------------------------------------
     @property

@@ -80,13 +80,29 @@ class RoyaleAction(Action):
         return parse_action(text)
 
 
-def _made(cards: tuple[int, ...]) -> RoyaleAction:
-    act: RoyaleAction = _new(RoyaleAction)
-    _set(act, "cards", cards)
+class _Play(RoyaleAction):
+    """One of the 52 plays, whose ``kind`` and ``text`` are set when it is made and read from their slots
+    (Action's, below), not worked out by a Python call: a random playout reads every action's text."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"RoyaleAction.parse({self.text!r})"
+
+
+for _name in ("kind", "text"):  # Action's slots, back in front of RoyaleAction's properties
+    setattr(_Play, _name, Action.__dict__[_name])
+
+
+def _made(card: int) -> RoyaleAction:
+    act: RoyaleAction = _new(_Play)
+    _set(act, "cards", (card,))
+    _set(act, "kind", PLAY)
+    _set(act, "text", TEXT[card])
     return act
 
 
-PLAYS: tuple[RoyaleAction, ...] = tuple(_made((c,)) for c in range(52))
+PLAYS: tuple[RoyaleAction, ...] = tuple(_made(c) for c in range(52))
 
 
 def play(card: int) -> RoyaleAction:

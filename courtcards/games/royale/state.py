@@ -13,7 +13,8 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from functools import cache
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Self, TypeAlias
+from math import comb
+from typing import TYPE_CHECKING, Any, Final, Self, TypeAlias
 
 from courtcards.core.errors import Refusal
 from courtcards.core.rng import Rng
@@ -34,18 +35,22 @@ if TYPE_CHECKING:
     from courtcards.core.options import OptionValue
     from courtcards.games.royale.game import RoyaleGame
 
-HAND_SIZE = 6
-PLAY, DISCARD, OVER = "play", "discard", "over"
-PHASES = (PLAY, DISCARD, OVER)
-COULD_NOT_DISCARD, ROUND_LIMIT = "could_not_discard", "round_limit"
-END_REASONS = (COULD_NOT_DISCARD, ROUND_LIMIT)
-MAX_RNG = 2**64 - 1
-OUTCOMES = ("tie", "rank", "tier")
+_TEXT: Final = TEXT  # (as the names below: Final, the compiled module reads it without a lookup by name)
+HAND_SIZE: Final = 6
+PLAY: Final = "play"
+DISCARD: Final = "discard"
+OVER: Final = "over"
+PHASES: Final = (PLAY, DISCARD, OVER)
+COULD_NOT_DISCARD: Final = "could_not_discard"
+ROUND_LIMIT: Final = "round_limit"
+END_REASONS: Final = (COULD_NOT_DISCARD, ROUND_LIMIT)
+MAX_RNG: Final = 2**64 - 1
+OUTCOMES: Final = ("tie", "rank", "tier")
 
 
 #: an entry of the rounds log, frozen: its JSON object's items with lists as tuples
 LogEntry: TypeAlias = tuple[tuple[str, Any], ...]
-LOG_KEYS = ("round", "cards", "tiers", "outcome", "winner", "discard", "discarded", "lost")
+LOG_KEYS: Final = ("round", "cards", "tiers", "outcome", "winner", "discard", "discarded", "lost")
 
 
 def freeze_entry(entry: Mapping[str, Any]) -> LogEntry:
@@ -56,7 +61,7 @@ def thaw_entry(entry: LogEntry) -> JSON:
     return {k: list(v) if isinstance(v, tuple) else v for k, v in entry}
 
 
-NO_DISCARDS = ("discarded", ())
+NO_DISCARDS: Final = ("discarded", ())
 
 
 LogItem: TypeAlias = tuple[str, Any]
@@ -82,21 +87,21 @@ def _duel(c0: int, c1: int) -> tuple[str, int, int, tuple[LogItem, ...], str]:
     return outcome, w, win_tier, (cards, tiers, ("outcome", outcome), ("winner", None if w < 0 else w)), words
 
 
-DUELS = tuple(_duel(c0, c1) for c0 in DECK for c1 in DECK)
+DUELS: Final = tuple(_duel(c0, c1) for c0 in DECK for c1 in DECK)
 
-N_CARDS = tuple(f"{k} card{'s' * (k != 1)}" for k in range(53))
+N_CARDS: Final = tuple(f"{k} card{'s' * (k != 1)}" for k in range(53))
 # the round's draws (RR-5), worded once per card: what everyone reads, and what each seat reads of its own
-BOTH_DRAW = "{seats.0} and {seats.1} each draw a card"
-DRAWS_SEEN = (
+BOTH_DRAW: Final = "{seats.0} and {seats.1} each draw a card"
+DRAWS_SEEN: Final = (
     tuple(f"{{seats.0}} draws {TEXT[c]} and {{seats.1}} draws a card" for c in DECK),
     tuple(f"{{seats.0}} draws a card and {{seats.1}} draws {TEXT[c]}" for c in DECK),
 )
-SEATS = (0, 1)
+SEATS: Final = (0, 1)
 
 
 def _round_data(c0: int, c1: int, w: int) -> dict[str, Any]:
     """The data of a round's reveal (events.py: "round"): the seats, the cards, the winner and loser on a win."""
-    data: dict[str, Any] = {"seats": [0, 1], "round": 0, "cards": [TEXT[c0], TEXT[c1]]}
+    data: dict[str, Any] = {"seats": [0, 1], "round": 0, "cards": [_TEXT[c0], _TEXT[c1]]}
     if w >= 0:
         data["winner"], data["loser"] = w, 1 - w
     return data
@@ -118,7 +123,10 @@ def discard_table(value: OptionValue) -> tuple[int, int, int]:
     return low, middle, high
 
 
-_CHOSEN = "{seat} has chosen a card (hidden until both have chosen)"
+_CHOSEN: Final = "{seat} has chosen a card (hidden until both have chosen)"
+# read in every action of a playout: held here, the compiled module reads them without a lookup by name
+_PLAYS: Final = A.PLAYS
+_NEW, _PUT, _ACTION = A.new_action, A.set_field, A.RoyaleAction
 
 
 class RoyaleState(State):
@@ -200,12 +208,12 @@ class RoyaleState(State):
         if self.loose:
             hand = sorted(set(hand))
         if self.phase == PLAY:
-            plays = A.PLAYS
+            plays = _PLAYS
             return [plays[c] for c in hand]
         if self.phase == DISCARD and seat == self.loser:
             # A.discard_sorted written out: a call of it per discard listed is a Python call in the
             # compiled build (actions.py is not compiled), the most of a random playout's discard decision
-            new, put, cls = A.new_action, A.set_field, A.RoyaleAction
+            new, put, cls = _NEW, _PUT, _ACTION
             out: list[Action] = []
             for combo in combinations(hand, self.owe):
                 act = new(cls)
@@ -213,6 +221,27 @@ class RoyaleState(State):
                 out.append(act)
             return out
         return []
+
+    def _random_action(self, seat: int, rng: Rng) -> Action:
+        # a discard: the combination _legal lists at the drawn index, found without listing the others
+        if self.phase != DISCARD:
+            return State._random_action(self, seat, rng)
+        hand = sorted(set(self.hands[seat])) if self.loose else self.hands[seat]
+        left, size = self.owe, len(hand)
+        k = rng.below(comb(size, left))
+        chosen: list[int] = []
+        i = 0
+        while left:  # combinations() order: those with hand[i] first, then those without it
+            with_it = comb(size - i - 1, left - 1)
+            if k < with_it:
+                chosen.append(hand[i])
+                left -= 1
+            else:
+                k -= with_it
+            i += 1
+        act = _NEW(_ACTION)
+        _PUT(act, "cards", tuple(chosen))
+        return act
 
     def refusal(self, seat: int, action: Action) -> str | None:
         """RR-3 and RR-4 for one action: why it is refused, None if it is legal (the rules'
@@ -233,7 +262,7 @@ class RoyaleState(State):
             return Refusal("not_your_decision", "not your decision now")
         if len(set(action.cards)) != len(action.cards):
             return Refusal("card_twice", "a card is listed twice")
-        missing = [TEXT[c] for c in action.cards if c not in hand]
+        missing = [_TEXT[c] for c in action.cards if c not in hand]
         if missing:
             return Refusal(
                 "not_in_hand",
@@ -342,7 +371,7 @@ class RoyaleState(State):
         pile.extend(cards)
         if self.known[seat]:
             self._forget(seat, cards)
-        shown = tuple([TEXT[c] for c in cards])
+        shown = tuple([_TEXT[c] for c in cards])
         item = ("discarded", shown)
         last = self._rounds[-1]
         self._rounds[-1] = tuple(item if kv[0] == "discarded" else kv for kv in last)
@@ -395,7 +424,7 @@ class RoyaleState(State):
                 secret = {
                     s: (
                         f"{seen if s == reader else said}; {DRAWS_SEEN[s][c]}",
-                        {**data, "drawn": [TEXT[x] for x in ((card, c) if s == reader else (c,)) if x >= 0]},
+                        {**data, "drawn": [_TEXT[x] for x in ((card, c) if s == reader else (c,)) if x >= 0]},
                     )
                     for s, c in ((0, a), (1, b))
                 }
@@ -410,7 +439,7 @@ class RoyaleState(State):
                     f"{{seats.1}} {o1 if s == 1 else p1}",
                     {
                         **data,
-                        "drawn": [TEXT[c] for c in ((card, own[s]) if s == reader and seen else (own[s],)) if c >= 0],
+                        "drawn": [_TEXT[c] for c in ((card, own[s]) if s == reader and seen else (own[s],)) if c >= 0],
                     },
                 )
                 for s in (0, 1)
@@ -484,7 +513,7 @@ class RoyaleState(State):
         return places
 
     def deck(self) -> list[str]:
-        return [TEXT[c] for _ in (0, 1) for c in DECK]
+        return [_TEXT[c] for _ in (0, 1) for c in DECK]
 
     def hidden_places(self, seat: int | None) -> list[str]:
         return [f"hand:{s}" for s in (0, 1) if s != seat] + ["deck:0", "deck:1"]
@@ -549,8 +578,8 @@ class _Seen(Mapping[int, tuple[str, Mapping[str, Any]]]):
             else:
                 a, b = self.a, self.b
                 self.records = {
-                    0: (f"{said}; {DRAWS_SEEN[0][a]}", {**data, "drawn": [TEXT[a]]}),
-                    1: (f"{said}; {DRAWS_SEEN[1][b]}", {**data, "drawn": [TEXT[b]]}),
+                    0: (f"{said}; {DRAWS_SEEN[0][a]}", {**data, "drawn": [_TEXT[a]]}),
+                    1: (f"{said}; {DRAWS_SEEN[1][b]}", {**data, "drawn": [_TEXT[b]]}),
                 }
         return self.records
 
