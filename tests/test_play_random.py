@@ -6,15 +6,18 @@ draws from the picking generator, and caches that answer as a fresh state's woul
 from __future__ import annotations
 
 import json
+from itertools import combinations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from plugin_examples import register_examples
 
 from courtcards.core.game import game_names, get_game
 from courtcards.core.options import OptionValue
 from courtcards.core.rng import Rng
-from courtcards.core.state import State
+from courtcards.core.state import State, nth_combination
 
 register_examples()
 CONFIGS = [
@@ -129,3 +132,36 @@ def test_a_rank_royale_discard_is_drawn_without_listing_the_others() -> None:
                     assert a.state == b.state
             state.apply(seat, legal[rng.below(len(legal))])
     assert len(seen) >= 4, seen
+
+
+@given(items=st.lists(st.integers(0, 51), max_size=12), size=st.integers(0, 12), data=st.data())
+def test_nth_combination_is_the_listed_one(items: list[int], size: int, data: st.DataObject) -> None:
+    listed = list(combinations(items, size))
+    if listed:
+        index = data.draw(st.integers(0, len(listed) - 1))
+        assert nth_combination(items, size, index) == listed[index]
+
+
+def test_a_royals_commitment_is_drawn_without_listing_the_others() -> None:
+    """RY-4, RY-5: a commitment in a whole playout is the one ``_legal`` lists at the drawn index
+    (RoyalsState._random_action), for the defender's "at most" and for exact counts."""
+    from courtcards.games.royals.state import COMMIT, RoyalsState
+
+    game = get_game("royals")
+    seen = set()
+    for seed in range(12):
+        state = game.new_game(4, {}, seed)
+        assert isinstance(state, RoyalsState)
+        rng = Rng(seed)
+        while not state.is_over():
+            seat = state.to_move()[0]
+            legal = state.legal_actions(seat)
+            if state.phase == COMMIT:
+                k, up_to = state._commit_need(seat)
+                seen.add((min(k, 2), up_to))
+                for j in range(4):
+                    a, b = Rng(seed * 100 + j), Rng(seed * 100 + j)
+                    assert state._random_action(seat, a).text == legal[b.below(len(legal))].text
+                    assert a.state == b.state
+            state.apply(seat, legal[rng.below(len(legal))])
+    assert {(1, False), (2, False), (1, True), (2, True)} <= seen, seen

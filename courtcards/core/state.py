@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from math import comb
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, cast
 
 import numpy as np
@@ -80,6 +81,22 @@ class Result:
             "scores": list(self.scores),
             "details": dict(self.details),
         }
+
+
+def nth_combination(items: Sequence[Any], size: int, index: int) -> tuple[Any, ...]:
+    """``list(itertools.combinations(items, size))[index]``, found without listing the others: for a
+    game's :meth:`State._random_action`, which must draw what listing its legal actions would."""
+    out = []
+    i, n = 0, len(items)
+    while size:  # combinations' order: those with items[i] first, then those without it
+        with_it = comb(n - i - 1, size - 1)
+        if index < with_it:
+            out.append(items[i])
+            size -= 1
+        else:
+            index -= with_it
+        i += 1
+    return tuple(out)
 
 
 # compiled (mypyc), a game's state in a plug-in package (interpreted) must still be able to subclass it

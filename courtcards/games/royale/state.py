@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final, Self, TypeAlias
 
 from courtcards.core.errors import Refusal
 from courtcards.core.rng import Rng
-from courtcards.core.state import JSON, Action, Result, State
+from courtcards.core.state import JSON, Action, Result, State, nth_combination
 from courtcards.games.royale import actions as A
 from courtcards.games.royale.cards import (
     DECK,
@@ -227,20 +227,8 @@ class RoyaleState(State):
         if self.phase != DISCARD:
             return State._random_action(self, seat, rng)
         hand = sorted(set(self.hands[seat])) if self.loose else self.hands[seat]
-        left, size = self.owe, len(hand)
-        k = rng.below(comb(size, left))
-        chosen: list[int] = []
-        i = 0
-        while left:  # combinations() order: those with hand[i] first, then those without it
-            with_it = comb(size - i - 1, left - 1)
-            if k < with_it:
-                chosen.append(hand[i])
-                left -= 1
-            else:
-                k -= with_it
-            i += 1
         act = _NEW(_ACTION)
-        _PUT(act, "cards", tuple(chosen))
+        _PUT(act, "cards", nth_combination(hand, self.owe, rng.below(comb(len(hand), self.owe))))
         return act
 
     def refusal(self, seat: int, action: Action) -> str | None:

@@ -19,13 +19,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Self
+from math import comb
+from typing import TYPE_CHECKING, Any, Final, Self
 
 from courtcards.core.errors import PositionError, Refusal
 from courtcards.core.events import Step, join_steps, step_records
 from courtcards.core.positions import Fields, as_int, as_list
 from courtcards.core.rng import Rng
-from courtcards.core.state import JSON, Action, Result, State
+from courtcards.core.state import JSON, Action, Result, State, nth_combination
 from courtcards.games.royals import actions as A
 from courtcards.games.royals.cards import (
     ATTACK_VALUES,
@@ -45,42 +46,59 @@ if TYPE_CHECKING:
     from courtcards.core.options import OptionValue
     from courtcards.games.royals.game import RoyalsGame
 
-ACTION = "action"  # the turn player chooses one of the four actions (RY-2)
-COMMIT = "commit"  # secret commitments to a fight (RY-4, RY-5)
-PAIR = "pair"  # the defender pairs blocks with attacks (RY-4)
-HITS = "hits"  # the defender spreads the hits over its Royals (RY-4)
-LOSSES = "losses"  # each hit Royal is discarded or gets a lower number card (RY-6)
-OVER = "over"
-START = "start"  # positions only: the turn is about to begin (win check, then draw up)
-PHASES = (ACTION, COMMIT, PAIR, HITS, LOSSES, OVER)
+ACTION: Final = "action"  # the turn player chooses one of the four actions (RY-2)
+COMMIT: Final = "commit"  # secret commitments to a fight (RY-4, RY-5)
+PAIR: Final = "pair"  # the defender pairs blocks with attacks (RY-4)
+HITS: Final = "hits"  # the defender spreads the hits over its Royals (RY-4)
+LOSSES: Final = "losses"  # each hit Royal is discarded or gets a lower number card (RY-6)
+OVER: Final = "over"
+START: Final = "start"  # positions only: the turn is about to begin (win check, then draw up)
+PHASES: Final = (ACTION, COMMIT, PAIR, HITS, LOSSES, OVER)
 
-ATTACK, ASSASSINATE = "attack", "assassinate"
+ATTACK: Final = "attack"
+ASSASSINATE: Final = "assassinate"
 
 Royal = tuple[int, int]  # (face card, number card)
+
+# the actions' tables, held here: Final, the compiled module reads them without a lookup by name
+_A_ROYALS: Final = A.ROYALS
+_A_ATTACKS: Final = A.ATTACKS
+_A_ASSASSINATES: Final = A.ASSASSINATES
+_A_DISCARD_HAND: Final = A.DISCARD_HAND
+_A_COMMITS_GET: Final = A.COMMITS_GET
+_A_commit: Final = A.commit
+_A_SINGLES: Final = A.SINGLES
+_A_BLOCKS: Final = A.BLOCKS
+_A_DONE: Final = A.DONE
+_A_HITS: Final = A.HITS
+_A_REPLACES: Final = A.REPLACES
+_A_DISCARDS: Final = A.DISCARDS
+_TEXT: Final = TEXT
+_RANKS: Final = RANKS
 
 # sentences of the log worded once here, for the hot paths (random playouts word every event)
 # (courtcards.core.events: each part of an action's event is a step, (template, data with its "kind"),
 # its placeholders naming the step's own data, logged as (its wording function, its values): the
 # functions at the end of this module; the log words and joins them into the event when it is read)
-_COMMITTED = "{seat} has committed (hidden until the reveal)"  # an event of its own
-_DRAWS = ("no card", "1 card", *(f"{k} cards" for k in range(2, 13)))
-_ROYAL = {
-    (f, c): f"the Royal {TEXT[f]} {TEXT[c]} ({RANKS[c]} point{'s' if RANKS[c] > 1 else ''})"
+_COMMITTED: Final = "{seat} has committed (hidden until the reveal)"  # an event of its own
+_DRAWS: Final = ("no card", "1 card", *(f"{k} cards" for k in range(2, 13)))
+_ROYAL: Final = {
+    (f, c): f"the Royal {_TEXT[f]} {_TEXT[c]} ({_RANKS[c]} point{'s' if _RANKS[c] > 1 else ''})"
     for f in DECK
     if is_face(f)
     for c in DECK
     if is_number(c) and suit(c) == suit(f)
 }
-_HITS = ("no hits", "1 hit", *(f"{k} hits" for k in range(2, 80)))
+_HITS: Final = ("no hits", "1 hit", *(f"{k} hits" for k in range(2, 80)))
 
-_PHASE_WANTS = {
+_PHASE_WANTS: Final = {
     ACTION: "a turn action (royal, attack, assassinate, discard hand)",
     COMMIT: "the cards to commit ('commit ...')",
     PAIR: "a pairing ('block A with B') or 'done'",
     HITS: "where the next hit goes ('hit QH')",
     LOSSES: "'discard QH' or 'replace QH 3H' for the hit Royal",
 }
-_KINDS_BY_PHASE = {
+_KINDS_BY_PHASE: Final = {
     ACTION: ("royal", "attack", "assassinate", "discard_hand"),
     COMMIT: ("commit",),
     PAIR: ("block", "done"),
@@ -89,30 +107,57 @@ _KINDS_BY_PHASE = {
 }
 
 
-@dataclass
+@dataclass(init=False)  # __init__ written out: compiled, where the dataclass's own would be interpreted
 class Fight:
     """An attack or assassination in progress."""
 
     kind: str
     attacker: int
     defender: int
-    target: int = -1  # face card of the Royal under assassination
-    need: dict[int, int] = field(default_factory=dict)  # cards each seat commits (the defender: at most)
-    revealed: bool = False
-    attacks: list[int] = field(default_factory=list)  # values of red number cards, ascending
-    blocks: list[int] = field(default_factory=list)  # values of black number cards, ascending
-    pairs: list[tuple[int, int]] = field(default_factory=list)  # (attack, block) in the order paired
-    hits: int = 0
-    assigned: list[int] = field(default_factory=list)  # face card per hit, in card order
-    resolved: int = 0  # hit Royals already dealt with (in card order)
-    committers: tuple[int, ...] | None = field(default=None, compare=False, repr=False)  # cache: need > 0
+    target: int  # face card of the Royal under assassination (-1: an attack)
+    need: dict[int, int]  # cards each seat commits (the defender: at most)
+    revealed: bool
+    attacks: list[int]  # values of red number cards, ascending
+    blocks: list[int]  # values of black number cards, ascending
+    pairs: list[tuple[int, int]]  # (attack, block) in the order paired
+    hits: int
+    assigned: list[int]  # face card per hit, in card order
+    resolved: int  # hit Royals already dealt with (in card order)
+    committers: tuple[int, ...] | None = field(compare=False, repr=False)  # cache: need > 0
+
+    def __init__(
+        self,
+        kind: str,
+        attacker: int,
+        defender: int,
+        target: int = -1,
+        need: dict[int, int] | None = None,
+        revealed: bool = False,
+        attacks: list[int] | None = None,
+        blocks: list[int] | None = None,
+        pairs: list[tuple[int, int]] | None = None,
+        hits: int = 0,
+        assigned: list[int] | None = None,
+        resolved: int = 0,
+        committers: tuple[int, ...] | None = None,
+    ) -> None:
+        self.kind, self.attacker, self.defender, self.target = kind, attacker, defender, target
+        self.need = {} if need is None else need
+        self.revealed = revealed
+        self.attacks = [] if attacks is None else attacks
+        self.blocks = [] if blocks is None else blocks
+        self.pairs = [] if pairs is None else pairs
+        self.hits = hits
+        self.assigned = [] if assigned is None else assigned
+        self.resolved = resolved
+        self.committers = committers
 
     def to_json(self) -> JSON:
         return {
             "kind": self.kind,
             "attacker": self.attacker,
             "defender": self.defender,
-            "target": TEXT[self.target] if self.target >= 0 else None,
+            "target": _TEXT[self.target] if self.target >= 0 else None,
             "need": {str(s): k for s, k in sorted(self.need.items())},
             "revealed": self.revealed,
             "attacks": list(self.attacks),
@@ -140,7 +185,7 @@ class Fight:
             target = f.card("target", parse_card)
             if not is_face(target):
                 raise PositionError(
-                    f.at("target"), f"an assassination names a Royal by its face card, not {TEXT[target]}"
+                    f.at("target"), f"an assassination names a Royal by its face card, not {_TEXT[target]}"
                 )
         elif f.data.get("target") is not None:
             raise PositionError(f.at("target"), "only an assassination has a target")
@@ -179,7 +224,7 @@ class Fight:
         for i, face in enumerate(fight.assigned):
             if not is_face(face):
                 raise PositionError(
-                    f"{f.at('assigned')}[{i}]", f"a hit goes on a Royal, named by its face card, not {TEXT[face]}"
+                    f"{f.at('assigned')}[{i}]", f"a hit goes on a Royal, named by its face card, not {_TEXT[face]}"
                 )
         if fight.assigned != sorted(fight.assigned):
             raise PositionError(f.at("assigned"), "hits are listed in card order of the face cards")
@@ -288,7 +333,7 @@ class RoyalsState(State):
         new.turn, new.turns, new.first_player, new.winner = self.turn, self.turns, self.first_player, self.winner
 
     def points(self, seat: int) -> int:
-        return sum([RANKS[num] for _, num in self.royals[seat]])
+        return sum([_RANKS[num] for _, num in self.royals[seat]])
 
     # -- setup -------------------------------------------------------------------------
     def _start(self) -> None:
@@ -310,7 +355,7 @@ class RoyalsState(State):
             {
                 s: (
                     public + "; {seat} draws " + _names(drawn[s]),
-                    {**data, "seat": s, "cards": [TEXT[c] for c in drawn[s]]},
+                    {**data, "seat": s, "cards": [_TEXT[c] for c in drawn[s]]},
                 )
                 for s in range(n)
             },
@@ -325,7 +370,7 @@ class RoyalsState(State):
         tied = list(range(self.num_players))
         self.opening = []
         for level in range(min(len(d) for d in self.decks)):
-            shown = [TEXT[self.decks[s][level]] if s in tied else "" for s in range(self.num_players)]
+            shown = [_TEXT[self.decks[s][level]] if s in tied else "" for s in range(self.num_players)]
             self.opening.append(shown)
             best = max(rank(self.decks[s][level]) for s in tied)
             tied = [s for s in tied if rank(self.decks[s][level]) == best]
@@ -449,7 +494,7 @@ class RoyalsState(State):
                 faces.append(c)
             else:
                 numbers[c // 13].append(c)
-        table = A.ROYALS
+        table = _A_ROYALS
         return [table[f][c] for f in faces for c in numbers[f // 13]]
 
     # The rules of each decision are stated once, in the helpers below (``_targets``,
@@ -482,29 +527,49 @@ class RoyalsState(State):
         out = self._royal_plays(seat)  # RY-3
         royals = self.royals
         others = self._targets(seat)
-        out += [A.ATTACKS[s] for s in others]  # RY-4
+        out += [_A_ATTACKS[s] for s in others]  # RY-4
         if self._may_assassinate(seat):  # RY-5
-            out += [A.ASSASSINATES[s][f] for s in others for f, _ in royals[s]]
-        out.append(A.DISCARD_HAND)  # RY-2: always legal
+            out += [_A_ASSASSINATES[s][f] for s in others for f, _ in royals[s]]
+        out.append(_A_DISCARD_HAND)  # RY-2: always legal
         return out
 
     def _legal_commit(self, seat: int) -> list[A.RoyalsAction]:
         k, up_to = self._commit_need(seat)
         hand = self.hands[seat]
-        get, commit = A.COMMITS_GET, A.commit
+        get, commit = _A_COMMITS_GET, _A_commit
         if up_to:
             return [get(c) or commit(c) for size in range(k + 1) for c in combinations(hand, size)]
         if k == 1:
-            singles = A.SINGLES
+            singles = _A_SINGLES
             return [singles[c] for c in hand]
         return [get(c) or commit(c) for c in combinations(hand, k)]
+
+    def _random_action(self, seat: int, rng: Rng) -> Action:
+        # a commitment: the one _legal_commit lists at the drawn index, found without listing the others
+        if self.phase != COMMIT:
+            return State._random_action(self, seat, rng)
+        k, up_to = self._commit_need(seat)
+        hand = self.hands[seat]
+        n = len(hand)
+        if not up_to:
+            if k == 1:
+                return _A_SINGLES[hand[rng.below(n)]]
+            c = nth_combination(hand, k, rng.below(comb(n, k)))
+            return _A_COMMITS_GET(c) or _A_commit(c)
+        index = rng.below(sum([comb(n, size) for size in range(k + 1)]))
+        size = 0
+        while index >= comb(n, size):  # the sizes in turn, as listed
+            index -= comb(n, size)
+            size += 1
+        c = nth_combination(hand, size, index)
+        return _A_COMMITS_GET(c) or _A_commit(c)
 
     def _legal_pair(self) -> list[A.RoyalsAction]:
         assert self.fight is not None
         blocks = sorted(set(self.fight.open_blocks()))
-        table, cancels = A.BLOCKS, self._cancels
+        table, cancels = _A_BLOCKS, self._cancels
         out = [table[a][b] for a in sorted(set(self.fight.open_attacks())) for b in blocks if cancels(a, b)]
-        out.append(A.DONE)
+        out.append(_A_DONE)
         return out
 
     def _hit_choices(self) -> list[int]:
@@ -514,7 +579,7 @@ class RoyalsState(State):
         return [f for f, _ in self.royals[self.fight.defender] if f >= last]
 
     def _legal_hits(self) -> list[A.RoyalsAction]:
-        return [A.HITS[f] for f in self._hit_choices()]
+        return [_A_HITS[f] for f in self._hit_choices()]
 
     def _current_wound(self) -> tuple[int, int, int]:
         """(face, number, hits) of the hit Royal the defender deals with now."""
@@ -534,8 +599,8 @@ class RoyalsState(State):
 
     def _legal_losses(self) -> list[A.RoyalsAction]:
         face, cards = self._replacements()
-        table = A.REPLACES[face]
-        return [A.DISCARDS[face], *(table[c] for c in cards)]
+        table = _A_REPLACES[face]
+        return [_A_DISCARDS[face], *(table[c] for c in cards)]
 
     # -- carrying out ------------------------------------------------------------------
     def _committed(self, seat: int, action: Action) -> None:
@@ -815,7 +880,7 @@ class RoyalsState(State):
             out["need"] = {str(s): {"count": k, "up_to": False} for s, k in sorted(fight.need.items()) if k}
         out["open_attacks"] = fight.open_attacks() if fight.revealed else []
         out["open_blocks"] = fight.open_blocks() if fight.revealed else []
-        out["wounds"] = [[TEXT[f], h] for f, h in fight.wounds()]
+        out["wounds"] = [[_TEXT[f], h] for f, h in fight.wounds()]
         return out
 
     def _new_deck_json(self, seat: int) -> list[str] | None:
@@ -829,7 +894,7 @@ class RoyalsState(State):
                 "hand_size": len(self.hands[s]),
                 "deck_size": len(self.decks[s]),
                 "discard": texts(self.discards[s][::-1]),  # top card first
-                "royals": [{"face": TEXT[f], "number": TEXT[c], "value": rank(c)} for f, c in self.royals[s]],
+                "royals": [{"face": _TEXT[f], "number": _TEXT[c], "value": rank(c)} for f, c in self.royals[s]],
                 "score": self.points(s),
                 "table": texts(self.table[s]),
                 "new_deck": self._new_deck_json(s),
@@ -868,12 +933,12 @@ class RoyalsState(State):
             places[f"deck:{s}"] = texts(self.decks[s])
             places[f"hand:{s}"] = texts(self.hands[s])
             places[f"discard:{s}"] = texts(self.discards[s])
-            places[f"royals:{s}"] = [TEXT[c] for royal in self.royals[s] for c in royal]
+            places[f"royals:{s}"] = [_TEXT[c] for royal in self.royals[s] for c in royal]
             places[f"table:{s}"] = texts(self.table[s])
         return places
 
     def deck(self) -> list[str]:
-        return [TEXT[c] for _ in range(self.num_players) for c in DECK]
+        return [_TEXT[c] for _ in range(self.num_players) for c in DECK]
 
     def hidden_places(self, seat: int | None) -> list[str]:
         hidden = [f"deck:{s}" for s in range(self.num_players)]
@@ -912,7 +977,7 @@ class RoyalsState(State):
                 problems.append(f"seat {s} holds more than {self.hand_limit} cards")
             for f, c in self.royals[s]:
                 if not (is_face(f) and is_number(c) and suit(f) == suit(c)):
-                    problems.append(f"seat {s} has a malformed Royal {TEXT[f]} {TEXT[c]}")
+                    problems.append(f"seat {s} has a malformed Royal {_TEXT[f]} {_TEXT[c]}")
         return problems
 
     def position_errors(self) -> list[str]:
@@ -943,7 +1008,7 @@ class RoyalsState(State):
 
     def _missing(self, seat: int, cards: tuple[int, ...]) -> Refusal | None:
         hand = self.hands[seat]
-        missing = [TEXT[c] for c in cards if c not in hand]
+        missing = [_TEXT[c] for c in cards if c not in hand]
         if not missing:
             return None
         return Refusal("not_in_hand", f"{' and '.join(missing)} not in your hand", {"cards": missing})
@@ -958,7 +1023,7 @@ class RoyalsState(State):
                 return Refusal(
                     "not_a_royal",
                     "a Royal is a face card and a number card of its suit (RY-3)",
-                    {"cards": [TEXT[face], TEXT[number]]},
+                    {"cards": [_TEXT[face], _TEXT[number]]},
                 )
             return self._missing(seat, act.cards)
         target = act.seat
@@ -976,8 +1041,8 @@ class RoyalsState(State):
             if act.cards[0] not in dict(self.royals[target]):
                 return Refusal(
                     "no_such_royal",
-                    f"seat {target} has no Royal {TEXT[act.cards[0]]} in play",
-                    {"seat": target, "face": TEXT[act.cards[0]]},
+                    f"seat {target} has no Royal {_TEXT[act.cards[0]]} in play",
+                    {"seat": target, "face": _TEXT[act.cards[0]]},
                 )
             if not self._may_assassinate(seat):
                 return Refusal("nothing_to_commit", "you need a card in hand to commit to an assassination (RY-5)")
@@ -1020,12 +1085,12 @@ class RoyalsState(State):
             return None
         if face not in dict(self.royals[fight.defender]):
             return Refusal(
-                "no_such_royal", f"you have no Royal {TEXT[face]}", {"seat": fight.defender, "face": TEXT[face]}
+                "no_such_royal", f"you have no Royal {_TEXT[face]}", {"seat": fight.defender, "face": _TEXT[face]}
             )
         return Refusal(
             "hit_order",
             "hits are placed in card order of the face cards (each spread has one notation)",
-            {"face": TEXT[face], "faces": [TEXT[f] for f in self._hit_choices()]},
+            {"face": _TEXT[face], "faces": [_TEXT[f] for f in self._hit_choices()]},
         )
 
     def _loss_refusal(self, seat: int, act: A.RoyalsAction) -> Refusal | None:
@@ -1033,8 +1098,8 @@ class RoyalsState(State):
         if act.cards[0] != face:
             return Refusal(
                 "wrong_royal",
-                f"the hit Royal to deal with now is {TEXT[face]}",
-                {"face": TEXT[face], "given": TEXT[act.cards[0]]},
+                f"the hit Royal to deal with now is {_TEXT[face]}",
+                {"face": _TEXT[face], "given": _TEXT[act.cards[0]]},
             )
         if act.kind == "discard":
             return None  # RY-6: a hit Royal may always be discarded
@@ -1042,21 +1107,21 @@ class RoyalsState(State):
         if new in cards:
             return None
         if new not in self.hands[seat]:
-            return Refusal("not_in_hand", f"{TEXT[new]} not in your hand", {"cards": [TEXT[new]]})
+            return Refusal("not_in_hand", f"{_TEXT[new]} not in your hand", {"cards": [_TEXT[new]]})
         if not is_number(new) or suit(new) != suit(face):
             return Refusal(
                 "wrong_suit",
-                f"the new card must be a number card of {TEXT[face]}'s suit (RY-6)",
-                {"face": TEXT[face], "cards": [TEXT[new]]},
+                f"the new card must be a number card of {_TEXT[face]}'s suit (RY-6)",
+                {"face": _TEXT[face], "cards": [_TEXT[new]]},
             )
         _, number, hits = self._current_wound()
         return Refusal(
             "too_high",
-            f"{TEXT[face]} takes {_HITS[hits]} at {rank(number)}: the new card must be at most "
+            f"{_TEXT[face]} takes {_HITS[hits]} at {rank(number)}: the new card must be at most "
             f"{rank(number) - hits} (RY-6)",
             {
-                "face": TEXT[face],
-                "cards": [TEXT[new]],
+                "face": _TEXT[face],
+                "cards": [_TEXT[new]],
                 "hits": hits,
                 "number": rank(number),
                 "most": rank(number) - hits,
@@ -1075,7 +1140,7 @@ class RoyalsState(State):
             "decks": [texts(d[::-1]) for d in self.decks],  # top card first
             "hands": [texts(h) for h in self.hands],
             "discards": [texts(d[::-1]) for d in self.discards],  # top card first
-            "royals": [[[TEXT[f], TEXT[c]] for f, c in rs] for rs in self.royals],
+            "royals": [[[_TEXT[f], _TEXT[c]] for f, c in rs] for rs in self.royals],
             "table": [texts(t) for t in self.table],
             "fight": None if self.fight is None else self.fight.to_json(),
             "last_fight": self._last_fight_json(),
@@ -1104,7 +1169,7 @@ class _Told(Mapping[int, tuple[str, Mapping[str, Any]]]):
             index, _, cards = self.told
             out = step_records(self.parts)
             template, data = out[index]
-            shown = [TEXT[c] for c in cards]
+            shown = [_TEXT[c] for c in cards]
             if isinstance(cards, tuple):  # a commitment (RY-4, RY-5)
                 out[index] = (
                     "{seat} commits " + (" ".join(shown) or "no card") + " (hidden until the reveal)",
@@ -1134,7 +1199,7 @@ def _cards(k: int) -> str:
 
 
 def _names(cards: list[int] | tuple[int, ...]) -> str:
-    return " ".join([TEXT[c] for c in cards])
+    return " ".join([_TEXT[c] for c in cards])
 
 
 def _values(values: list[int]) -> str:
@@ -1172,13 +1237,17 @@ def _commit(seat: int) -> tuple[str, dict[str, Any]]:
 
 
 def _royal(seat: int, face: int, number: int) -> tuple[str, dict[str, Any]]:
-    return "{seat} plays " + _ROYAL[face, number], {"kind": "royal", "seat": seat, "cards": [TEXT[face], TEXT[number]]}
+    return "{seat} plays " + _ROYAL[face, number], {
+        "kind": "royal",
+        "seat": seat,
+        "cards": [_TEXT[face], _TEXT[number]],
+    }
 
 
 def _discard_hand(seat: int, hand: tuple[int, ...]) -> tuple[str, dict[str, Any]]:
     return (
         "{seat} discards its hand: " + (_names(hand) or "no cards"),
-        {"kind": "discard_hand", "seat": seat, "cards": [TEXT[c] for c in hand]},
+        {"kind": "discard_hand", "seat": seat, "cards": [_TEXT[c] for c in hand]},
     )
 
 
@@ -1200,12 +1269,12 @@ def _assassinate(
 ) -> tuple[str, dict[str, Any]]:
     said = ", ".join([f"{{committers.{i}}} {k}" for i, k in enumerate(counts)])
     return (
-        f"{{seat}} tries to assassinate {{owner}}'s Royal {TEXT[face]} (cards to commit: {said or 'none'})",
+        f"{{seat}} tries to assassinate {{owner}}'s Royal {_TEXT[face]} (cards to commit: {said or 'none'})",
         {
             "kind": "assassinate",
             "seat": assassin,
             "owner": owner,
-            "face": TEXT[face],
+            "face": _TEXT[face],
             "committers": committers,
             "counts": counts,
         },
@@ -1244,36 +1313,36 @@ def _hits(seat: int, hits: int) -> tuple[str, dict[str, Any]]:
 
 def _hits_on(seat: int, hits: int, face: int) -> tuple[str, dict[str, Any]]:
     return (
-        f"{{seat}} takes {_HITS[hits]} on its Royal {TEXT[face]}",
-        {"kind": "hits", "seat": seat, "hits": hits, "face": TEXT[face]},
+        f"{{seat}} takes {_HITS[hits]} on its Royal {_TEXT[face]}",
+        {"kind": "hits", "seat": seat, "hits": hits, "face": _TEXT[face]},
     )
 
 
 def _spread(seat: int, wounds: list[tuple[int, int]]) -> tuple[str, dict[str, Any]]:
-    spread = ", ".join(f"{TEXT[f]} {h}" for f, h in wounds)
+    spread = ", ".join(f"{_TEXT[f]} {h}" for f, h in wounds)
     return (
         f"{{seat}} spreads the hits: {spread}",
-        {"kind": "spread", "seat": seat, "faces": [TEXT[f] for f, _ in wounds], "hits": [h for _, h in wounds]},
+        {"kind": "spread", "seat": seat, "faces": [_TEXT[f] for f, _ in wounds], "hits": [h for _, h in wounds]},
     )
 
 
 def _hit(seat: int, hit: int, hits: int, face: int) -> tuple[str, dict[str, Any]]:
     return (
-        f"{{seat}} puts hit {hit} of {hits} on {TEXT[face]}",
-        {"kind": "hit", "seat": seat, "hit": hit, "hits": hits, "face": TEXT[face]},
+        f"{{seat}} puts hit {hit} of {hits} on {_TEXT[face]}",
+        {"kind": "hit", "seat": seat, "hit": hit, "hits": hits, "face": _TEXT[face]},
     )
 
 
 def _replace(seat: int, face: int, new: int, old: int) -> tuple[str, dict[str, Any]]:
     return (
-        f"{{seat}} puts {TEXT[new]} under its Royal {TEXT[face]} in place of "
-        f"{TEXT[old]} ({RANKS[old]} to {RANKS[new]} points)",
-        {"kind": "replace", "seat": seat, "face": TEXT[face], "cards": [TEXT[new], TEXT[old]]},
+        f"{{seat}} puts {_TEXT[new]} under its Royal {_TEXT[face]} in place of "
+        f"{_TEXT[old]} ({_RANKS[old]} to {_RANKS[new]} points)",
+        {"kind": "replace", "seat": seat, "face": _TEXT[face], "cards": [_TEXT[new], _TEXT[old]]},
     )
 
 
 def _discard_royal(seat: int, face: int, number: int) -> tuple[str, dict[str, Any]]:
     return (
-        "{seat} discards its Royal " + TEXT[face] + " " + TEXT[number],
-        {"kind": "discard_royal", "seat": seat, "cards": [TEXT[face], TEXT[number]]},
+        "{seat} discards its Royal " + _TEXT[face] + " " + _TEXT[number],
+        {"kind": "discard_royal", "seat": seat, "cards": [_TEXT[face], _TEXT[number]]},
     )
