@@ -156,8 +156,15 @@ class Game(ABC, Generic[S]):
             raise OptionError(
                 f"{self.title} is for {self.min_players} to {self.max_players} players, not {num_players!r}"
             )
+        default = not options and preset is None and type(num_players) is int
+        if default:  # every new game of a random playout or a self-play batch asks for these
+            known: dict[int, dict[str, OptionValue]] = self.__dict__.setdefault("_default_options", {})
+            if num_players in known:
+                return dict(known[num_players])
         values = self.options.resolve(num_players, options, preset)
         self.check_options(num_players, values)
+        if default:
+            known[num_players] = dict(values)
         return values
 
     def check_options(self, num_players: int, values: Mapping[str, OptionValue]) -> None:
