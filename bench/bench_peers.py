@@ -12,7 +12,8 @@ with mypyc (setup.py; ``bench/compiled_tree.py`` builds the copy), each in its o
 two ways: ``step``, one Python call per action (``to_move``, ``legal_actions``, ``apply``, as an
 agent or bench_playout.py does), and ``whole``, one ``State.play_random`` call per game (the
 engine's whole random playout; the same games, action for action). Every measurement plays
-games until its CPU budget is spent (``--seconds``); a new game's deal counts in its time.
+games until its CPU budget is spent (``--seconds``; the clock is read every 8 games, on both sides); a new
+game's deal counts in its time.
 
 OpenSpiel is not a dependency of courtcards: ``--install`` creates a virtual environment for it
 (default ``bench/.venv-peers``) and installs ``open_spiel`` there; the peer runs in that
@@ -49,9 +50,10 @@ game = pyspiel.load_game("dou_dizhu")
 
 def python_loop():
     rng = random.Random(seed)
-    actions = 0
+    actions = games = 0
     start = time.process_time()
-    while time.process_time() - start < seconds:
+    while games % 8 or time.process_time() - start < seconds:  # the clock read every 8 games, as for ours
+        games += 1
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -67,7 +69,7 @@ def whole_cpp():
     bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(game.num_players())]
     played = []
     start = time.process_time()
-    while time.process_time() - start < seconds:
+    while len(played) % 8 or time.process_time() - start < seconds:
         state = game.new_initial_state()
         pyspiel.evaluate_bots(state, bots, seed + len(played))
         played.append(state)
@@ -95,7 +97,8 @@ def playouts(game: str, players: int, whole: bool, seconds: float, seed: int, ga
     pick = Rng(seed ^ 0x5EED)
     actions = played = 0
     start = time.process_time()
-    while (not games or played < games) and time.process_time() - start < seconds:
+    # the clock read every 8 games (a read costs about half a microsecond, 2% of a game of Rank Royale)
+    while (not games or played < games) and (played % 8 or time.process_time() - start < seconds):
         state = g.new_game(players, {}, seed=seed + played)
         if whole:
             actions += state.play_random(pick)
