@@ -222,8 +222,9 @@ class Rng:
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher-Yates shuffle in place, with ``below(i + 1)`` for i from the top down.
-        The draws are computed in NumPy batches; the result and the generator's state
-        after are exactly those of drawing one at a time (:meth:`shuffle_slow`)."""
+        Compiled, a list is shuffled in 64-bit machine integers (:func:`_native_shuffle`);
+        otherwise the draws are computed in NumPy batches. The result and the generator's
+        state after are exactly those of drawing one at a time (:meth:`shuffle_slow`)."""
         size = len(items)
         if size < 2:
             return
