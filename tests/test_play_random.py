@@ -110,9 +110,9 @@ def test_observation_logs_follow(name: str) -> None:
     ]
 
 
-def test_a_rank_royale_discard_is_drawn_without_listing_the_others() -> None:
-    """RR-4: a tier loser's discard in a whole playout is the combination ``_legal`` lists at the drawn
-    index (RoyaleState._random_action finds it from the draw), for every hand size and count met."""
+def test_a_rank_royale_choice_is_drawn_without_listing_the_others() -> None:
+    """RR-3, RR-4: a play or a tier loser's discard in a whole playout is what ``_legal`` lists at the
+    drawn index (RoyaleState._random_action finds it from the draw), for every hand size and count met."""
     from courtcards.games.royale.state import RoyaleState
 
     game = get_game("royale")
@@ -124,14 +124,14 @@ def test_a_rank_royale_discard_is_drawn_without_listing_the_others() -> None:
         while not state.is_over():
             seat = state.to_move()[0]
             legal = state.legal_actions(seat)
-            if state.phase == "discard":
-                seen.add((len(state.hands[seat]), state.owe))
-                for k in range(6):
-                    a, b = Rng(seed * 100 + k), Rng(seed * 100 + k)
-                    assert state._random_action(seat, a).text == legal[b.below(len(legal))].text
-                    assert a.state == b.state
+            seen.add((state.phase, len(state.hands[seat]), state.owe))
+            for k in range(6):
+                a, b = Rng(seed * 100 + k), Rng(seed * 100 + k)
+                assert state._random_action(seat, a).text == legal[b.below(len(legal))].text
+                assert a.state == b.state
             state.apply(seat, legal[rng.below(len(legal))])
-    assert len(seen) >= 4, seen
+    assert len({key for key in seen if key[0] == "discard"}) >= 4, seen
+    assert len({key for key in seen if key[0] == "play"}) >= 4, seen
 
 
 @given(items=st.lists(st.integers(0, 51), max_size=12), size=st.integers(0, 12), data=st.data())

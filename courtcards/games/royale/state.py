@@ -223,10 +223,13 @@ class RoyaleState(State):
         return []
 
     def _random_action(self, seat: int, rng: Rng) -> Action:
-        # a discard: the combination _legal lists at the drawn index, found without listing the others
-        if self.phase != DISCARD:
-            return State._random_action(self, seat, rng)
+        # what _legal lists at the drawn index, found without listing the others: a play is the card
+        # of the hand at that index, a discard the combination (combinations' order)
         hand = sorted(set(self.hands[seat])) if self.loose else self.hands[seat]
+        if self.phase == PLAY:
+            return _PLAYS[hand[rng.below(len(hand))]]
+        if self.phase != DISCARD or seat != self.loser:
+            return State._random_action(self, seat, rng)
         act = _NEW(_ACTION)
         _PUT(act, "cards", nth_combination(hand, self.owe, rng.below(comb(len(hand), self.owe))))
         return act
