@@ -22,6 +22,7 @@ environment, courtcards in this one.
     python bench/bench_peers.py --install          # once
     python bench/bench_peers.py --rounds 5
     python bench/bench_peers.py --game rank:4 --game royale:2 --no-compiled
+    python bench/bench_peers.py --rounds 3 --baseline a739288   # and that commit's compiled engine
 """
 
 from __future__ import annotations
@@ -130,6 +131,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per measurement")
     ap.add_argument("--game", action="append", metavar="GAME:PLAYERS", help=f"repeatable; default {' '.join(GAMES)}")
     ap.add_argument("--no-compiled", action="store_true", help="skip the mypyc-compiled build")
+    ap.add_argument(
+        "--baseline", metavar="REV", help="also the compiled engine of this commit (git ref), in the same rounds"
+    )
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -152,6 +156,11 @@ def main() -> None:
     from compiled_tree import trees as builds  # bench/, this script's folder
 
     trees = builds(compiled=not args.no_compiled)
+    if args.baseline:  # measured by this script, alternating with the rest
+        from bench_engine import extract
+        from compiled_tree import compiled_tree
+
+        trees[f"compiled {args.baseline}"] = compiled_tree(extract(args.baseline), "baseline")
     ours: dict[str, list[float]] = {}
     theirs: dict[str, list[float]] = {k: [] for k in PEER_ROWS}
     for r in range(args.rounds):
