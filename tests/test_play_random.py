@@ -6,6 +6,7 @@ draws from the picking generator, and caches that answer as a fresh state's woul
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
@@ -14,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from plugin_examples import register_examples
 
+from courtcards.core.actions import Action
 from courtcards.core.game import game_names, get_game
 from courtcards.core.options import OptionValue
 from courtcards.core.rng import Rng
@@ -110,28 +112,53 @@ def test_observation_logs_follow(name: str) -> None:
     ]
 
 
+def decisions(name: str, players: int, seeds: range) -> Iterator[tuple[State, int, list[Action]]]:
+    """Every decision of the step loop's games of these seeds: (state, seat, its legal actions), the
+    state as it is before the action is applied."""
+    for seed in seeds:
+        state, rng = get_game(name).new_game(players, {}, seed), Rng(seed)
+        while not state.is_over():
+            seat = state.to_move()[0]
+            legal = state.legal_actions(seat)
+            yield state, seat, legal
+            state.apply(seat, legal[rng.below(len(legal))])
+
+
+def drawn_as_listed(state: State, seat: int, legal: list[Action]) -> None:
+    """``_random_action`` draws what listing would: the same action and generator state, from several seeds."""
+    for k in range(6):
+        a, b = Rng(state.version * 10 + k), Rng(state.version * 10 + k)
+        assert state._random_action(seat, a).text == legal[b.below(len(legal))].text
+        assert a.state == b.state
+
+
 def test_a_rank_royale_choice_is_drawn_without_listing_the_others() -> None:
     """RR-3, RR-4: a play or a tier loser's discard in a whole playout is what ``_legal`` lists at the
     drawn index (RoyaleState._random_action finds it from the draw), for every hand size and count met."""
     from courtcards.games.royale.state import RoyaleState
 
-    game = get_game("royale")
     seen = set()
-    for seed in range(40):
-        state = game.new_game(2, {}, seed)
+    for state, seat, legal in decisions("royale", 2, range(40)):
         assert isinstance(state, RoyaleState)
-        rng = Rng(seed)
-        while not state.is_over():
-            seat = state.to_move()[0]
-            legal = state.legal_actions(seat)
-            seen.add((state.phase, len(state.hands[seat]), state.owe))
-            for k in range(6):
-                a, b = Rng(seed * 100 + k), Rng(seed * 100 + k)
-                assert state._random_action(seat, a).text == legal[b.below(len(legal))].text
-                assert a.state == b.state
-            state.apply(seat, legal[rng.below(len(legal))])
+        seen.add((state.phase, len(state.hands[seat]), state.owe))
+        drawn_as_listed(state, seat, legal)
     assert len({key for key in seen if key[0] == "discard"}) >= 4, seen
     assert len({key for key in seen if key[0] == "play"}) >= 4, seen
+
+
+def test_a_royals_commitment_is_drawn_without_listing_the_others() -> None:
+    """RY-4, RY-5: a commitment in a whole playout is the one ``_legal`` lists at the drawn index
+    (RoyalsState._random_action), for the defender's "at most" and for exact counts."""
+    from courtcards.games.royals.state import COMMIT, RoyalsState
+
+    seen = set()
+    for state, seat, legal in decisions("royals", 4, range(12)):
+        assert isinstance(state, RoyalsState)
+        if state.phase == COMMIT:
+            k, up_to = state._commit_need(seat)
+            seen.add((min(k, 2), up_to))
+            drawn_as_listed(state, seat, legal)
+    assert {(1, False), (2, False), (1, True), (2, True)} <= seen, seen
 
 
 @given(items=st.lists(st.integers(0, 51), max_size=12), size=st.integers(0, 12), data=st.data())
@@ -140,28 +167,3 @@ def test_nth_combination_is_the_listed_one(items: list[int], size: int, data: st
     if listed:
         index = data.draw(st.integers(0, len(listed) - 1))
         assert nth_combination(items, size, index) == listed[index]
-
-
-def test_a_royals_commitment_is_drawn_without_listing_the_others() -> None:
-    """RY-4, RY-5: a commitment in a whole playout is the one ``_legal`` lists at the drawn index
-    (RoyalsState._random_action), for the defender's "at most" and for exact counts."""
-    from courtcards.games.royals.state import COMMIT, RoyalsState
-
-    game = get_game("royals")
-    seen = set()
-    for seed in range(12):
-        state = game.new_game(4, {}, seed)
-        assert isinstance(state, RoyalsState)
-        rng = Rng(seed)
-        while not state.is_over():
-            seat = state.to_move()[0]
-            legal = state.legal_actions(seat)
-            if state.phase == COMMIT:
-                k, up_to = state._commit_need(seat)
-                seen.add((min(k, 2), up_to))
-                for j in range(4):
-                    a, b = Rng(seed * 100 + j), Rng(seed * 100 + j)
-                    assert state._random_action(seat, a).text == legal[b.below(len(legal))].text
-                    assert a.state == b.state
-            state.apply(seat, legal[rng.below(len(legal))])
-    assert {(1, False), (2, False), (1, True), (2, True)} <= seen, seen
