@@ -203,10 +203,13 @@ class RoyaleState(State):
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    def _legal(self, seat: int) -> list[Action]:
+    def _listed_hand(self, seat: int) -> list[int]:
+        """The cards ``_legal`` lists the choices of (a loose position's hand once each)."""
         hand = self.hands[seat]
-        if self.loose:
-            hand = sorted(set(hand))
+        return sorted(set(hand)) if self.loose else hand
+
+    def _legal(self, seat: int) -> list[Action]:
+        hand = self._listed_hand(seat)
         if self.phase == PLAY:
             plays = _PLAYS
             return [plays[c] for c in hand]
@@ -225,7 +228,7 @@ class RoyaleState(State):
     def _random_action(self, seat: int, rng: Rng) -> Action:
         # what _legal lists at the drawn index, found without listing the others: a play is the card
         # of the hand at that index, a discard the combination (combinations' order)
-        hand = sorted(set(self.hands[seat])) if self.loose else self.hands[seat]
+        hand = self._listed_hand(seat)
         if self.phase == PLAY:
             return _PLAYS[hand[rng.below(len(hand))]]
         if self.phase != DISCARD or seat != self.loser:

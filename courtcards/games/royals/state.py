@@ -551,13 +551,10 @@ class RoyalsState(State):
         k, up_to = self._commit_need(seat)
         hand = self.hands[seat]
         n = len(hand)
-        if not up_to:
-            if k == 1:
-                return _A_SINGLES[hand[rng.below(n)]]
-            c = nth_combination(hand, k, rng.below(comb(n, k)))
-            return _A_COMMITS_GET(c) or _A_commit(c)
-        index = rng.below(sum([comb(n, size) for size in range(k + 1)]))
-        size = 0
+        if k == 1 and not up_to:
+            return _A_SINGLES[hand[rng.below(n)]]
+        size = 0 if up_to else k  # the defender of an attack: every size up to k
+        index = rng.below(sum([comb(n, s) for s in range(size, k + 1)]))
         while index >= comb(n, size):  # the sizes in turn, as listed
             index -= comb(n, size)
             size += 1
