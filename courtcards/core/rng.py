@@ -24,6 +24,7 @@ from mypy_extensions import i64
 T = TypeVar("T")
 
 _MASK: Final = (1 << 64) - 1
+_TWO64: Final = 1 << 64
 _GAMMA: Final = 0x9E3779B97F4A7C15
 _STEPS: Final = np.arange(1, 1025, dtype=np.uint64) * np.uint64(_GAMMA)  # k * GAMMA, wrapping
 _SHIFTS: Final = [64 - n.bit_length() for n in range(1025)]  # below(n) keeps the top bits of a draw
@@ -129,13 +130,15 @@ def script_next(outcomes: tuple[int, ...] | None) -> None:
 class Rng:
     """A small deterministic generator owned by a game state.
 
-    Its whole state is :attr:`state` (one 64-bit integer). :meth:`below` reads
-    outputs from a batch computed ahead in NumPy (16 at first, up to 256 as a
-    generator keeps drawing); the batch is only a cache of the outputs that follow
-    ``state``, so every result, and ``state`` after it, is exactly that of drawing
-    one output at a time (:meth:`next64`, :meth:`below_slow`)."""
+    Its whole state is :attr:`state` (one 64-bit integer). Compiled, :meth:`below` draws
+    one output at a time in 64-bit machine integers. Interpreted, it reads outputs from a
+    batch computed ahead in NumPy (16 at first, up to 256 as a generator keeps drawing);
+    the batch is only a cache of the outputs that follow ``state``. Either way every result,
+    and ``state`` after it, is exactly that of drawing one output at a time (:meth:`next64`,
+    :meth:`below_slow`)."""
 
-    __slots__ = ("_base", "_batch", "_pos", "_script", "_size", "_used")
+    __slots__ = ("_base", "_batch", "_pos", "_s", "_script", "_size", "_used")
+    _s: i64  # compiled (_NATIVE): the state itself, as a signed 64-bit integer; no batch is used
     _base: int  # the state before the first output of _batch
     _batch: tuple[int, ...]  # immutable: copies share it
     _pos: int  # outputs of _batch used
@@ -175,11 +178,16 @@ class Rng:
 
     @property
     def state(self) -> int:
+        if _NATIVE:
+            return int(self._s) & _MASK
         return (self._base + self._pos * _GAMMA) & _MASK
 
     @state.setter
     def state(self, value: int) -> None:
-        self._base = value & _MASK
+        value &= _MASK
+        if _NATIVE:
+            self._s = value - _TWO64 if value >> 63 else value
+        self._base = value
         self._batch = ()
         self._pos = 0
         self._size = 16
@@ -196,6 +204,25 @@ class Rng:
         """A uniform integer in ``[0, n)`` (rejection sampling on the top bits, no bias)."""
         if n <= 0:
             raise ValueError(f"below() needs a positive bound, got {n}")
+        if _NATIVE and self._script is None:  # one output at a time, in machine integers
+            if n >= 1025:
+                return self.below_slow(n)
+            top: i64 = _SHIFTS[n]
+            keep: i64 = (1 << (64 - top)) - 1  # the top bits, the shift made logical
+            bound: i64 = n
+            s: i64 = self._s
+            gamma: i64 = _GAMMA_I64
+            m1: i64 = _M1_I64
+            m2: i64 = _M2_I64
+            while True:
+                s += gamma
+                z: i64 = (s ^ ((s >> 30) & 0x3FFFFFFFF)) * m1
+                z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * m2
+                z ^= (z >> 31) & 0x1FFFFFFFF
+                r64: i64 = (z >> top) & keep
+                if r64 < bound:
+                    self._s = s
+                    return r64
         shift = _SHIFTS[n] if n < 1025 else 64 - n.bit_length()
         batch, pos = self._batch, self._pos
         while True:
@@ -233,11 +260,10 @@ class Rng:
                 j = self._scripted(i + 1)
                 items[i], items[j] = items[j], items[i]
             return
-        start = self.state
         if _NATIVE and type(items) is list:
-            after = _native_shuffle(items, start - (1 << 64) if start >> 63 else start)
-            self.state = int(after) & _MASK
+            self._s = _native_shuffle(items, self._s)
             return
+        start = self.state
         top = _TOP if size <= 4096 else 0  # up to 4096 items every draw is >> 51 or more: the top bits only
         draw = _tops if top else _outputs
         buffer = draw(start, min(1024, size + size // 2 + 8))  # under 1.5 draws a card on average
@@ -274,6 +300,8 @@ class Rng:
 
     def copy(self) -> Rng:
         other = Rng(0)
+        if _NATIVE:
+            other._s = self._s
         other._base, other._batch, other._pos, other._size = self._base, self._batch, self._pos, self._size
         other._script, other._used = self._script, self._used
         return other

@@ -67,7 +67,7 @@ class RoyaleAction(Action):
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
-        if not isinstance(other, RoyaleAction) or type(other) is not type(self) or other.cards != self.cards:
+        if not isinstance(other, RoyaleAction) or other.cards != self.cards:
             return False
         play = PLAYS[self.cards[0]]  # a play equals only itself: two equal discards remain
         return play is not self and play is not other
@@ -80,9 +80,10 @@ class RoyaleAction(Action):
         return parse_action(text)
 
 
-class _Play(RoyaleAction):
-    """One of the 52 plays, whose ``kind`` and ``text`` are set when it is made and read from their slots
-    (Action's, below), not worked out by a Python call: a random playout reads every action's text."""
+class _Worded(RoyaleAction):
+    """An action whose ``kind`` and ``text`` are set when it is made and read from their slots (Action's,
+    below), not worked out by a Python call: a random playout reads every action's text. The 52 plays,
+    and the discard a random playout draws (``RoyaleState._random_action``)."""
 
     __slots__ = ()
 
@@ -91,11 +92,12 @@ class _Play(RoyaleAction):
 
 
 for _name in ("kind", "text"):  # Action's slots, back in front of RoyaleAction's properties
-    setattr(_Play, _name, Action.__dict__[_name])
+    setattr(_Worded, _name, Action.__dict__[_name])
+WORDED = _Worded
 
 
 def _made(card: int) -> RoyaleAction:
-    act: RoyaleAction = _new(_Play)
+    act: RoyaleAction = _new(_Worded)
     _set(act, "cards", (card,))
     _set(act, "kind", PLAY)
     _set(act, "text", TEXT[card])

@@ -302,7 +302,7 @@ def refit(world: Any, evidence: Evidence, rng: Rng, steps: int) -> tuple[int, in
     held = set(evidence.left)
     world.hands[opp] = sorted(c for c in order if c not in held)
     rng.shuffle(deck)
-    world.decks[opp] = deck
+    world.decks[opp] = deck[::-1]  # the state's decks keep the top card last
     if opp in world.pending:  # its hidden choice, guessed from the hand it had: guessed again
         world.pending[opp] = play(world.hands[opp][rng.below(len(world.hands[opp]))])
     return before, now
@@ -316,7 +316,7 @@ def fit_order(world: Any, evidence: Evidence, rng: Rng, steps: int) -> tuple[lis
     hand = list(world.hands[evidence.opp])
     rng.shuffle(hand)
     order = [*evidence.left, *hand]  # cards in the order they left, the hand's last: a possible order
-    deck = list(world.decks[evidence.opp])
+    deck = world.decks[evidence.opp][::-1]  # from the top
     held = set(evidence.left)
     before = now = evidence.misses(order)
     for _ in range(steps):

@@ -67,9 +67,9 @@ def load_position(state: RoyaleState, data: Mapping[str, Any], strict: bool) -> 
         new_piles[s] = piles[s] if piles else ([] if decks is None else rest)
         if decks is None:
             state.rng.shuffle(rest)
-            new_decks[s] = rest
+            new_decks[s] = rest[::-1]  # the state's decks keep the top card last
         else:
-            new_decks[s] = decks[s]
+            new_decks[s] = decks[s][::-1]
             if strict and piles is not None and rest:
                 raise PositionError(f"discard[{s}]", f"seat {s}: cards in no place: {' '.join(texts(rest))}")
     if not strict:

@@ -67,7 +67,7 @@ NO_DISCARDS: Final = ("discarded", ())
 LogItem: TypeAlias = tuple[str, Any]
 
 
-def _duel(c0: int, c1: int) -> tuple[str, int, int, tuple[LogItem, ...], str]:
+def _duel(c0: int, c1: int) -> tuple[str, int, int, tuple[LogItem, LogItem, LogItem, LogItem], str]:
     """RR-4 for two cards: (outcome, winner or -1, winning tier if discards are owed
     else -1, the rounds log's cards, tiers, outcome and winner items, and the
     event's words for the reveal and the outcome)."""
@@ -124,9 +124,10 @@ def discard_table(value: OptionValue) -> tuple[int, int, int]:
 
 
 _CHOSEN: Final = "{seat} has chosen a card (hidden until both have chosen)"
+_DEALT: Final = f"{{seats.0}} and {{seats.1}} shuffle their decks and draw {HAND_SIZE} cards each"
 # read in every action of a playout: held here, the compiled module reads them without a lookup by name
 _PLAYS: Final = A.PLAYS
-_NEW, _PUT, _ACTION = A.new_action, A.set_field, A.RoyaleAction
+_NEW, _PUT, _ACTION, _WORDED, _DISCARD = A.new_action, A.set_field, A.RoyaleAction, A.WORDED, A.DISCARD
 
 
 class RoyaleState(State):
@@ -143,7 +144,7 @@ class RoyaleState(State):
         self.limit: int | None = None if options["max_rounds"] is None else int(options["max_rounds"])
         self.loose = False  # loaded without the per-player checks (a hand may repeat a card)
         self.hands: list[list[int]] = [[], []]  # sorted by code
-        self.decks: list[list[int]] = [[], []]  # top card first
+        self.decks: list[list[int]] = [[], []]  # top card last (a draw is a pop); JSON and places: top first
         self.piles: list[list[int]] = [[], []]  # discard piles, oldest first (views and positions: top first)
         self.phase = PLAY
         self.round = 1
@@ -157,19 +158,15 @@ class RoyaleState(State):
         self.end_reason: str | None = None
 
     def _start(self) -> None:
-        self.decks = [list(DECK), list(DECK)]
-        for deck in self.decks:
-            self.rng.shuffle(deck)
-        for s in (0, 1):  # each draws six from the top
-            deck = self.decks[s]
-            self.hands[s] = sorted(deck[:HAND_SIZE])
-            del deck[:HAND_SIZE]
-        self.log_event(
-            None,
-            "deal",
-            f"{{seats.0}} and {{seats.1}} shuffle their decks and draw {HAND_SIZE} cards each",
-            {"seats": [0, 1], "count": HAND_SIZE},
-        )
+        rng = self.rng
+        for s in (0, 1):  # each shuffles its deck (the shuffled order from the top) and draws six from the top
+            deck = list(DECK)
+            rng.shuffle(deck)
+            deck.reverse()
+            self.hands[s] = sorted(deck[-HAND_SIZE:])
+            del deck[-HAND_SIZE:]
+            self.decks[s] = deck
+        self.log_event(None, "deal", _DEALT, {"seats": [0, 1], "count": HAND_SIZE})
 
     @property
     def rounds_log(self) -> list[JSON]:
@@ -233,8 +230,11 @@ class RoyaleState(State):
             return _PLAYS[hand[rng.below(len(hand))]]
         if self.phase != DISCARD or seat != self.loser:
             return State._random_action(self, seat, rng)
-        act = _NEW(_ACTION)
-        _PUT(act, "cards", nth_combination(hand, self.owe, rng.below(comb(len(hand), self.owe))))
+        cards = nth_combination(hand, self.owe, rng.below(comb(len(hand), self.owe)))
+        act = _NEW(_WORDED)  # worded now: the playout reads its text at once
+        _PUT(act, "cards", cards)
+        _PUT(act, "kind", _DISCARD)
+        _PUT(act, "text", "discard " + " ".join([_TEXT[c] for c in cards]))
         return act
 
     def refusal(self, seat: int, action: Action) -> str | None:
@@ -308,7 +308,7 @@ class RoyaleState(State):
         k = 0 if win_tier < 0 else self.table[win_tier]
         data = _round_data(c0, c1, w)
         data["round"] = self.round
-        entry: LogEntry = (("round", self.round), *items, ("discard", k), NO_DISCARDS)
+        entry: LogEntry = (("round", self.round), items[0], items[1], items[2], items[3], ("discard", k), NO_DISCARDS)
         if outcome == "tier":
             loser = 1 - w
             held = len(hands[loser])
@@ -381,12 +381,13 @@ class RoyaleState(State):
                 return -1, 0
             deck = self.piles[seat]
             self.rng.shuffle(deck)
+            deck.reverse()  # the shuffled order from the top, the top last
             self.decks[seat], self.piles[seat] = deck, []
             self.reshuffles[seat] += 1
             # every card not in the pile was in the hand: now public (see worlds.py)
             self.known[seat] = list(self.hands[seat])
             shuffled = len(deck)
-        card = self.decks[seat].pop(0)
+        card = self.decks[seat].pop()
         insort(self.hands[seat], card)
         return card, shuffled
 
@@ -408,7 +409,7 @@ class RoyaleState(State):
         d0, d1 = self.decks
         if d0 and d1:
             h0, h1 = self.hands
-            a, b = d0.pop(0), d1.pop(0)
+            a, b = d0.pop(), d1.pop()
             insort(h0, a)
             insort(h1, b)
             secret: Mapping[int, tuple[str, Mapping[str, Any]]]
@@ -502,7 +503,7 @@ class RoyaleState(State):
         places: dict[str, list[str]] = {}
         for s in (0, 1):
             places[f"hand:{s}"] = texts(self.hands[s])
-            places[f"deck:{s}"] = texts(self.decks[s])
+            places[f"deck:{s}"] = texts(self.decks[s][::-1])  # top card first
             places[f"discard:{s}"] = texts(self.piles[s][::-1])  # top card first, as in positions
         return places
 
@@ -537,7 +538,7 @@ class RoyaleState(State):
             "phase": self.phase,
             "round": self.round,
             "hands": [texts(h) for h in self.hands],
-            "decks": [texts(d) for d in self.decks],
+            "decks": [texts(d[::-1]) for d in self.decks],  # top card first
             "discard": [texts(p[::-1]) for p in self.piles],
             "owed": {"seat": self.loser, "count": self.owe} if self.phase == DISCARD else None,
             "rounds_log": self.rounds_log,

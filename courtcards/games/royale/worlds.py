@@ -94,8 +94,13 @@ def sample_world(game: RoyaleGame, view: Mapping[str, Any], rng: Rng) -> RoyaleS
         raise ViewError(f"malformed Rank Royale view: seat {opp}'s hand, deck, pile and known cards do not fit")
     rng.shuffle(deck)
     rng.shuffle(pool)
-    world.hands[seat], world.decks[seat], world.piles[seat] = hand, deck, piles[seat]
-    world.hands[opp], world.decks[opp], world.piles[opp] = sorted(known[opp] + pool[:need]), pool[need:], piles[opp]
+    # the state's decks keep the top card last
+    world.hands[seat], world.decks[seat], world.piles[seat] = hand, deck[::-1], piles[seat]
+    world.hands[opp], world.decks[opp], world.piles[opp] = (
+        sorted(known[opp] + pool[:need]),
+        pool[need:][::-1],
+        piles[opp],
+    )
     world.known = known
 
     world.phase, world.round = phase, _get(view, "round", int)
