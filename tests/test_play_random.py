@@ -167,3 +167,24 @@ def test_nth_combination_is_the_listed_one(items: list[int], size: int, data: st
     if listed:
         index = data.draw(st.integers(0, len(listed) - 1))
         assert nth_combination(items, size, index) == listed[index]
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_a_rank_play_is_drawn_without_listing_the_others(players: int) -> None:
+    """RK-4, RK-5, RK-7: a lead or a follow in a whole playout is the play ``_legal_plays`` lists at the
+    drawn index (RankState._random_action counts its blocks or slices), with and without Crowns, Wilds,
+    Rank-Ups and Rank-Downs, on piles of every count met."""
+    from courtcards.games.rank.cards import CROWN, DOWN, UP, WILD
+    from courtcards.games.rank.state import PLAY, RankState
+
+    seen, counts = set(), set()
+    for state, seat, legal in decisions("rank", players, range(6)):
+        assert isinstance(state, RankState)
+        if state.phase == PLAY:
+            h = state.hands[seat]
+            seen.add((h[CROWN] > 0, h[WILD] > 0, h[UP] > 0, h[DOWN] > 0))
+            counts.add(state.pile_count)
+            drawn_as_listed(state, seat, legal)
+    assert {any(key[k] for key in seen) for k in range(4)} == {True}, seen
+    assert (False, False, False, False) in seen, seen
+    assert {0, 1, 2, 3} <= counts, counts

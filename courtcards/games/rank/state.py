@@ -93,6 +93,7 @@ _UP1: Final = [_PLACEHOLDER] + [_set_action(x, 1, 0, 0, _UP) for x in NUMBERS]
 _DOWN1: Final = [_PLACEHOLDER] + [_set_action(x, 1, 0, 0, _DOWN) for x in NUMBERS]
 # the actions module's names that apply reads at every action
 _PASS: Final = A.PASS
+_PASSES: Final = [_PASS]
 
 # Leading: _LEAD[(x, c, wilds, ups, lift, downs)] lists, for a = 1..c x's and w = 0..wilds
 # Wilds, the sets of a x's plain, with a Rank-Up, lifted (one x-1 and a Rank-Up), with a Rank-Down.
@@ -629,37 +630,98 @@ class RankState(State):
             if seat != self.owner:
                 out.append(_PASS)
             return out
+        for row, a, b in self._follow_parts(seat, k):
+            out += row[a:b]
+        return out
+
+    def _follow_parts(self, seat: int, k: int) -> list[tuple[list[A.RankAction], int, int]]:
+        """The plays of a follow of ``k`` > 1 cards (RK-4, RK-5), not counting the Crowns, as slices
+        ``row[a:b]`` of the tables, in ``_legal_plays``' order (``_random_action`` draws from them)."""
+        h = self.hands[seat]
+        wilds, ups, downs = h[WILD], h[UP], h[DOWN]
+        v = self.pile_value
+        parts: list[tuple[list[A.RankAction], int, int]] = []
         low = k - wilds if k > wilds else 1
         rows = _FOLLOW[0].get(k) or _follow_rows(0, k)
         for t, c in enumerate(h[v + 1 : 13], v + 1):  # plain sets of value t
             if c:
-                out += rows[t][low : (c if c < k else k) + 1]
+                parts.append((rows[t], low, (c if c < k else k) + 1))
         if ups:
             rows = _FOLLOW[1].get(k) or _follow_rows(1, k)
             start = v if v > 1 else 1
             for x, c in enumerate(h[start:13], start):  # x's raised to x+1
                 if c:
-                    out += rows[x][low : (c if c < k else k) + 1]
-            if k > 1:
-                rows = _FOLLOW[3].get(k) or _follow_rows(3, k)
-                lifted = k - 1 - wilds if k - 1 > wilds else 1
-                for t in range(v + 1 if v > 1 else 2, 13):  # t's with one t-1 lifted
-                    c = h[t]
-                    if c and h[t - 1]:
-                        out += rows[t][lifted : (c if c < k - 1 else k - 1) + 1]
+                    parts.append((rows[x], low, (c if c < k else k) + 1))
+            rows = _FOLLOW[3].get(k) or _follow_rows(3, k)
+            lifted = k - 1 - wilds if k - 1 > wilds else 1
+            for t in range(v + 1 if v > 1 else 2, 13):  # t's with one t-1 lifted
+                c = h[t]
+                if c and h[t - 1]:
+                    parts.append((rows[t], lifted, (c if c < k - 1 else k - 1) + 1))
         if wilds >= k:  # Wilds alone: one above the pile, never above 12; a Rank-Up reaches 13 (RK-4)
             if v < 12:
-                out.append(_WILDS[k])
+                parts.append((_WILDS, k, k + 1))
             if ups and v < 13:
-                out.append(_WILDS_UP[k])
+                parts.append((_WILDS_UP, k, k + 1))
         if downs:  # RK-5: same count, any value
             rows = _FOLLOW[2].get(k) or _follow_rows(2, k)
             for x, c in enumerate(h[1:13], 1):
                 if c:
-                    out += rows[x][low : (c if c < k else k) + 1]
+                    parts.append((rows[x], low, (c if c < k else k) + 1))
         if seat != self.owner:
-            out.append(_PASS)
-        return out
+            parts.append((_PASSES, 0, 1))
+        return parts
+
+    def _random_action(self, seat: int, rng: Rng) -> Action:
+        # a lead or a follow of several cards (RK-5): what _legal_plays lists at the drawn index, found
+        # from the sizes of the lead's blocks or the follow's slices without listing them; others are listed
+        h = self.hands[seat]
+        wilds, ups, downs = h[WILD], h[UP], h[DOWN]
+        k = self.pile_count
+        if self.phase != PLAY or k == 1 or self.sizes[seat] == ups + downs:
+            return State._random_action(self, seat, rng)
+        crowns = (1 if h[CROWN] else 0) + (1 if h[CROWN2] else 0)
+        if k:  # a follow: from its slices of the tables, each as long as the slice would be
+            parts = self._follow_parts(seat, k)
+            total = crowns
+            for row, a, b in parts:
+                n = len(row)
+                total += (b if b < n else n) - a if a < b and a < n else 0
+            i = rng.below(total)
+            if i < crowns:
+                return _CROWN if h[CROWN] and i == 0 else _CROWN2
+            i -= crowns
+            for row, a, b in parts:
+                n = len(row)
+                size = (b if b < n else n) - a if a < b and a < n else 0
+                if i < size:
+                    return row[a + i]
+                i -= size
+            raise AssertionError("a drawn index past the listed plays")
+        per = (wilds + 1) * (1 + (1 if downs else 0))  # a block's plays per count of its value, less the lifts
+        per_up = (wilds + 1) if ups else 0  # and those with the Rank-Up, as many again with a lift
+        total = crowns + (2 * wilds if ups else wilds)
+        below = 0
+        for x in range(1, 13):
+            c = h[x]
+            total += c * (per + (per_up * 2 if below else per_up))
+            below = c
+        i = rng.below(total)
+        if i < crowns:
+            return _CROWN if h[CROWN] and i == 0 else _CROWN2
+        i -= crowns
+        below = 0
+        has_up, has_down = ups > 0, downs > 0
+        for x in range(1, 13):
+            c = h[x]
+            if c:
+                size = c * (per + (per_up * 2 if below else per_up))
+                if i < size:
+                    key = (x, c, wilds, has_up, 1 if ups and below else 0, has_down)
+                    return (_LEAD.get(key) or _lead_block(key))[i]
+                i -= size
+            below = c
+        return _WILDS_UP[i // 2 + 1] if ups and i % 2 else _WILDS[(i // 2 if ups else i) + 1]
 
     def _committed(self, seat: int, action: Action) -> None:
         # RK-13: the King's and the Queen's give-backs are chosen in secret, each seen by its chooser only
