@@ -146,19 +146,24 @@ def test_a_rank_royale_choice_is_drawn_without_listing_the_others() -> None:
     assert len({key for key in seen if key[0] == "play"}) >= 4, seen
 
 
-def test_a_royals_commitment_is_drawn_without_listing_the_others() -> None:
-    """RY-4, RY-5: a commitment in a whole playout is the one ``_legal`` lists at the drawn index
-    (RoyalsState._random_action), for the defender's "at most" and for exact counts."""
-    from courtcards.games.royals.state import COMMIT, RoyalsState
+def test_a_royals_turn_or_commitment_is_drawn_without_listing_the_others() -> None:
+    """RY-2 to RY-5: a turn or a commitment in a whole playout is the one ``_legal`` lists at the drawn
+    index (RoyalsState._random_action), for the defender's "at most" and for exact counts, and for turns
+    with and without Royals to play, targets and a hand to assassinate with."""
+    from courtcards.games.royals.state import ACTION, COMMIT, RoyalsState
 
-    seen = set()
+    seen, turns = set(), set()
     for state, seat, legal in decisions("royals", 4, range(12)):
         assert isinstance(state, RoyalsState)
         if state.phase == COMMIT:
             k, up_to = state._commit_need(seat)
             seen.add((min(k, 2), up_to))
             drawn_as_listed(state, seat, legal)
+        elif state.phase == ACTION:
+            turns.add((bool(state._royal_plays(seat)), bool(state._targets(seat)), bool(state.hands[seat])))
+            drawn_as_listed(state, seat, legal)
     assert {(1, False), (2, False), (1, True), (2, True)} <= seen, seen
+    assert {(True, True, True), (False, True, True), (True, False, True)} <= turns, turns
 
 
 @given(items=st.lists(st.integers(0, 51), max_size=12), size=st.integers(0, 12), data=st.data())
@@ -187,4 +192,4 @@ def test_a_rank_play_is_drawn_without_listing_the_others(players: int) -> None:
             drawn_as_listed(state, seat, legal)
     assert {any(key[k] for key in seen) for k in range(4)} == {True}, seen
     assert (False, False, False, False) in seen, seen
-    assert {0, 1, 2, 3} <= counts, counts
+    assert {0, 1, 2, 3} <= counts, counts  # leads, single cards, and follows of several

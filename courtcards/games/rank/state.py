@@ -115,6 +115,16 @@ def _lead_block(key: tuple[int, int, int, bool, int, bool]) -> list[A.RankAction
     return block
 
 
+def _nth_held(h: list[int], low: int, i: int) -> int:
+    """The ``i``-th value from ``low`` up to 12 that the hand ``h`` holds (counts per card code)."""
+    for x in range(low, 13):
+        if h[x]:
+            if i == 0:
+                return x
+            i -= 1
+    raise AssertionError("fewer values held than counted")
+
+
 _CROWN: Final = A.make("play", (CROWN,))
 _CROWN2: Final = A.make("play", (CROWN2,))
 _LONE_UP: Final = A.make("play", (UP,))
@@ -673,55 +683,83 @@ class RankState(State):
         return parts
 
     def _random_action(self, seat: int, rng: Rng) -> Action:
-        # a lead or a follow of several cards (RK-5): what _legal_plays lists at the drawn index, found
-        # from the sizes of the lead's blocks or the follow's slices without listing them; others are listed
+        # a play (RK-4, RK-5): what _legal_plays lists at the drawn index, found from the sizes of what it
+        # would list (a lead's blocks, the held values of a single card's follow, a follow's slices of the
+        # tables) without listing it; a hand of modifiers only, and the other phases, are listed
         h = self.hands[seat]
         wilds, ups, downs = h[WILD], h[UP], h[DOWN]
         k = self.pile_count
-        if self.phase != PLAY or k == 1 or self.sizes[seat] == ups + downs:
+        if self.phase != PLAY or self.sizes[seat] == ups + downs:
             return State._random_action(self, seat, rng)
-        crowns = (1 if h[CROWN] else 0) + (1 if h[CROWN2] else 0)
-        if k:  # a follow: from its slices of the tables, each as long as the slice would be
+        v = self.pile_value
+        start = v if v > 1 else 1
+        parts: list[tuple[list[A.RankAction], int, int]] = []
+        per = (wilds + 1) * (1 + (1 if downs else 0))  # a lead block's plays per count, less the Rank-Up's
+        per_up = (wilds + 1) if ups else 0  # and those with the Rank-Up, as many again with a lift
+        plain = up = held = 0  # a single card's follow: the values above the pile, from start, any
+        total = 0
+        if k == 0:
+            below = 0
+            for x in range(1, 13):
+                c = h[x]
+                total += c * (per + (per_up * 2 if below else per_up))
+                below = c
+            total += 2 * wilds if ups else wilds
+        elif k == 1:
+            for x in range(1, 13):
+                if h[x]:
+                    held += 1
+                    plain += 1 if x > v else 0
+                    up += 1 if x >= start else 0
+            up = up if ups else 0
+            wild = (1 if v < 12 else 0) + (1 if ups and v < 13 else 0) if wilds else 0
+            total = plain + up + wild + (held if downs else 0) + (1 if seat != self.owner else 0)
+        else:
             parts = self._follow_parts(seat, k)
-            total = crowns
             for row, a, b in parts:
                 n = len(row)
                 total += (b if b < n else n) - a if a < b and a < n else 0
-            i = rng.below(total)
-            if i < crowns:
-                return _CROWN if h[CROWN] and i == 0 else _CROWN2
-            i -= crowns
-            for row, a, b in parts:
-                n = len(row)
-                size = (b if b < n else n) - a if a < b and a < n else 0
-                if i < size:
-                    return row[a + i]
-                i -= size
-            raise AssertionError("a drawn index past the listed plays")
-        per = (wilds + 1) * (1 + (1 if downs else 0))  # a block's plays per count of its value, less the lifts
-        per_up = (wilds + 1) if ups else 0  # and those with the Rank-Up, as many again with a lift
-        total = crowns + (2 * wilds if ups else wilds)
-        below = 0
-        for x in range(1, 13):
-            c = h[x]
-            total += c * (per + (per_up * 2 if below else per_up))
-            below = c
-        i = rng.below(total)
+        crowns = (1 if h[CROWN] else 0) + (1 if h[CROWN2] else 0)
+        i = rng.below(crowns + total)
         if i < crowns:
             return _CROWN if h[CROWN] and i == 0 else _CROWN2
         i -= crowns
-        below = 0
-        has_up, has_down = ups > 0, downs > 0
-        for x in range(1, 13):
-            c = h[x]
-            if c:
-                size = c * (per + (per_up * 2 if below else per_up))
-                if i < size:
-                    key = (x, c, wilds, has_up, 1 if ups and below else 0, has_down)
-                    return (_LEAD.get(key) or _lead_block(key))[i]
-                i -= size
-            below = c
-        return _WILDS_UP[i // 2 + 1] if ups and i % 2 else _WILDS[(i // 2 if ups else i) + 1]
+        if k == 0:
+            below = 0
+            for x in range(1, 13):
+                c = h[x]
+                if c:
+                    size = c * (per + (per_up * 2 if below else per_up))
+                    if i < size:
+                        key = (x, c, wilds, ups > 0, 1 if ups and below else 0, downs > 0)
+                        return (_LEAD.get(key) or _lead_block(key))[i]
+                    i -= size
+                below = c
+            return _WILDS_UP[i // 2 + 1] if ups and i % 2 else _WILDS[(i // 2 if ups else i) + 1]
+        if k == 1:
+            if i < plain:
+                return _PLAIN1[_nth_held(h, v + 1, i)]
+            i -= plain
+            if i < up:
+                return _UP1[_nth_held(h, start, i)]
+            i -= up
+            if wilds:
+                if v < 12:
+                    if i == 0:
+                        return _WILDS[1]
+                    i -= 1
+                if ups and v < 13:
+                    if i == 0:
+                        return _WILDS_UP[1]
+                    i -= 1
+            return _DOWN1[_nth_held(h, 1, i)] if downs and i < held else _PASS
+        for row, a, b in parts:
+            n = len(row)
+            size = (b if b < n else n) - a if a < b and a < n else 0
+            if i < size:
+                return row[a + i]
+            i -= size
+        raise AssertionError("a drawn index past the listed plays")
 
     def _committed(self, seat: int, action: Action) -> None:
         # RK-13: the King's and the Queen's give-backs are chosen in secret, each seen by its chooser only

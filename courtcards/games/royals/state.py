@@ -485,8 +485,8 @@ class RoyalsState(State):
             out = []
         return out  # type: ignore[return-value]
 
-    def _royal_plays(self, seat: int) -> list[A.RoyalsAction]:
-        """Each face card in hand with each number card of its suit, in hand order (one pass)."""
+    def _faces_and_numbers(self, seat: int) -> tuple[list[int], list[list[int]]]:
+        """The face cards in ``seat``'s hand, and its number cards by suit, each in hand order (one pass)."""
         faces = []
         numbers: list[list[int]] = [[], [], [], []]
         for c in self.hands[seat]:
@@ -494,6 +494,11 @@ class RoyalsState(State):
                 faces.append(c)
             else:
                 numbers[c // 13].append(c)
+        return faces, numbers
+
+    def _royal_plays(self, seat: int) -> list[A.RoyalsAction]:
+        """Each face card in hand with each number card of its suit, in hand order."""
+        faces, numbers = self._faces_and_numbers(seat)
         table = _A_ROYALS
         return [table[f][c] for f in faces for c in numbers[f // 13]]
 
@@ -545,7 +550,10 @@ class RoyalsState(State):
         return [get(c) or commit(c) for c in combinations(hand, k)]
 
     def _random_action(self, seat: int, rng: Rng) -> Action:
-        # a commitment: the one _legal_commit lists at the drawn index, found without listing the others
+        # a turn or a commitment: the one _legal_turn or _legal_commit lists at the drawn index, found
+        # without listing the others
+        if self.phase == ACTION:
+            return self._random_turn(seat, rng)
         if self.phase != COMMIT:
             return State._random_action(self, seat, rng)
         k, up_to = self._commit_need(seat)
@@ -560,6 +568,36 @@ class RoyalsState(State):
             size += 1
         c = nth_combination(hand, size, index)
         return _A_COMMITS_GET(c) or _A_commit(c)
+
+    def _random_turn(self, seat: int, rng: Rng) -> A.RoyalsAction:
+        """What ``_legal_turn`` lists at the index drawn, from the sizes of its parts."""
+        faces, numbers = self._faces_and_numbers(seat)
+        plays = 0
+        for f in faces:
+            plays += len(numbers[f // 13])
+        royals = self.royals
+        others = self._targets(seat)
+        assassinations = 0
+        if self._may_assassinate(seat):
+            for s in others:
+                assassinations += len(royals[s])
+        i = rng.below(plays + len(others) + assassinations + 1)
+        if i < plays:  # RY-3
+            for f in faces:
+                suit = numbers[f // 13]
+                if i < len(suit):
+                    return _A_ROYALS[f][suit[i]]
+                i -= len(suit)
+        i -= plays
+        if i < len(others):  # RY-4
+            return _A_ATTACKS[others[i]]
+        i -= len(others)
+        if i < assassinations:  # RY-5
+            for s in others:
+                if i < len(royals[s]):
+                    return _A_ASSASSINATES[s][royals[s][i][0]]
+                i -= len(royals[s])
+        return _A_DISCARD_HAND  # RY-2
 
     def _legal_pair(self) -> list[A.RoyalsAction]:
         assert self.fight is not None
