@@ -340,3 +340,11 @@ def test_a_scripted_rng_replays_a_seeded_rngs_draws(seed: int, sizes: list[int])
     copy.set_script(None)  # seeded again, from its state
     again = Rng(copy.state)
     assert [copy.below(1000) for _ in range(3)] == [again.below(1000) for _ in range(3)]
+    # a generator that has drawn keeps its state through a script and back (its draws go on as before)
+    drawn, reference = Rng(seed), Rng(seed)
+    assert drawn.below(10) == reference.below(10)
+    before = drawn.state
+    drawn.set_script((0,))
+    assert drawn.state == before and drawn.below(3) == 0
+    drawn.set_script(None)
+    assert drawn.state == before and drawn.below(1000) == reference.below(1000)

@@ -158,6 +158,7 @@ class Rng:
         from the seed again (the state as it was)."""
         self._script = None if outcomes is None else tuple(outcomes)
         self._used = 0
+        self._base = (self._base + self._pos * _GAMMA) & _MASK  # the batch dropped, the state kept
         self._batch, self._pos = (), 0
 
     def script_left(self) -> int:
