@@ -18,7 +18,7 @@ from plugin_examples import register_examples
 from courtcards.core.actions import Action
 from courtcards.core.game import game_names, get_game
 from courtcards.core.options import OptionValue
-from courtcards.core.rng import Rng
+from courtcards.core.rng import ChanceNeeded, Rng
 from courtcards.core.state import State, nth_combination
 
 register_examples()
@@ -125,11 +125,21 @@ def decisions(name: str, players: int, seeds: range) -> Iterator[tuple[State, in
 
 
 def drawn_as_listed(state: State, seat: int, legal: list[Action]) -> None:
-    """``_random_action`` draws what listing would: the same action and generator state, from several seeds."""
+    """``_random_action`` draws what listing would: the same action and generator state, from several seeds;
+    its one draw is bounded by the number listed (a scripted generator with no outcome names the bound),
+    and each outcome of it is the action listed at that index."""
     for k in range(6):
         a, b = Rng(state.version * 10 + k), Rng(state.version * 10 + k)
         assert state._random_action(seat, a).text == legal[b.below(len(legal))].text
         assert a.state == b.state
+    scripted = Rng(0)
+    scripted.set_script(())
+    with pytest.raises(ChanceNeeded) as need:
+        state._random_action(seat, scripted)
+    assert need.value.n == len(legal)
+    for i, action in enumerate(legal):
+        scripted.set_script((i,))
+        assert state._random_action(seat, scripted).text == action.text
 
 
 def test_a_rank_royale_choice_is_drawn_without_listing_the_others() -> None:
