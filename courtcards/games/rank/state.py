@@ -127,6 +127,18 @@ def _nth_held(h: list[int], low: int, i: int) -> int:
 
 _CROWN: Final = A.make("play", (CROWN,))
 _CROWN2: Final = A.make("play", (CROWN2,))
+
+
+def _crown(h: list[int], i: int) -> A.RankAction:
+    """The ``i``-th Crown play listed for the hand ``h`` (counts per card code)."""
+    return _CROWN if h[CROWN] and i == 0 else _CROWN2
+
+
+def _slice_size(n: int, a: int, b: int) -> int:
+    """``len(row[a:b])`` for a row of ``n`` (0 <= a), without making the slice."""
+    return (b if b < n else n) - a if a < b and a < n else 0
+
+
 _LONE_UP: Final = A.make("play", (UP,))
 _LONE_DOWN: Final = A.make("play", (DOWN,))
 
@@ -687,75 +699,87 @@ class RankState(State):
         # would list (a lead's blocks, the held values of a single card's follow, a follow's slices of the
         # tables) without listing it; a hand of modifiers only, and the other phases, are listed
         h = self.hands[seat]
-        wilds, ups, downs = h[WILD], h[UP], h[DOWN]
-        k = self.pile_count
-        if self.phase != PLAY or self.sizes[seat] == ups + downs:
+        if self.phase != PLAY or self.sizes[seat] == h[UP] + h[DOWN]:
             return State._random_action(self, seat, rng)
+        crowns = (1 if h[CROWN] else 0) + (1 if h[CROWN2] else 0)  # listed first
+        k = self.pile_count
+        if k == 0:
+            return self._random_lead(h, crowns, rng)
+        if k == 1:
+            return self._random_single(seat, h, crowns, rng)
+        return self._random_follow(seat, k, h, crowns, rng)
+
+    @staticmethod
+    def _random_lead(h: list[int], crowns: int, rng: Rng) -> Action:
+        """A lead drawn as listed: the Crowns, each value's block (``_lead_block``, sized from its counts),
+        the Wilds alone."""
+        wilds, ups, downs = h[WILD], h[UP], h[DOWN]
+        per = (wilds + 1) * (1 + (1 if downs else 0))  # a block's plays per count, less the Rank-Up's
+        per_up = (wilds + 1) if ups else 0  # and those with the Rank-Up, as many again with a lift
+        total = 2 * wilds if ups else wilds
+        below = 0
+        for x in range(1, 13):
+            c = h[x]
+            total += c * (per + (per_up * 2 if below else per_up))
+            below = c
+        i = rng.below(crowns + total) - crowns
+        if i < 0:
+            return _crown(h, i + crowns)
+        below = 0
+        for x in range(1, 13):
+            c = h[x]
+            if c:
+                size = c * (per + (per_up * 2 if below else per_up))
+                if i < size:
+                    key = (x, c, wilds, ups > 0, 1 if ups and below else 0, downs > 0)
+                    return (_LEAD.get(key) or _lead_block(key))[i]
+                i -= size
+            below = c
+        return _WILDS_UP[i // 2 + 1] if ups and i % 2 else _WILDS[(i // 2 if ups else i) + 1]
+
+    def _random_single(self, seat: int, h: list[int], crowns: int, rng: Rng) -> Action:
+        """A follow of one card drawn as listed: the Crowns, the values held above the pile, raised by a
+        Rank-Up (from the pile's value), a Wild alone, lowered by a Rank-Down (any value), the pass."""
+        wilds, ups, downs = h[WILD], h[UP], h[DOWN]
         v = self.pile_value
         start = v if v > 1 else 1
-        parts: list[tuple[list[A.RankAction], int, int]] = []
-        per = (wilds + 1) * (1 + (1 if downs else 0))  # a lead block's plays per count, less the Rank-Up's
-        per_up = (wilds + 1) if ups else 0  # and those with the Rank-Up, as many again with a lift
-        plain = up = held = 0  # a single card's follow: the values above the pile, from start, any
-        total = 0
-        if k == 0:
-            below = 0
-            for x in range(1, 13):
-                c = h[x]
-                total += c * (per + (per_up * 2 if below else per_up))
-                below = c
-            total += 2 * wilds if ups else wilds
-        elif k == 1:
-            for x in range(1, 13):
-                if h[x]:
-                    held += 1
-                    plain += 1 if x > v else 0
-                    up += 1 if x >= start else 0
-            up = up if ups else 0
-            wild = (1 if v < 12 else 0) + (1 if ups and v < 13 else 0) if wilds else 0
-            total = plain + up + wild + (held if downs else 0) + (1 if seat != self.owner else 0)
-        else:
-            parts = self._follow_parts(seat, k)
-            for row, a, b in parts:
-                n = len(row)
-                total += (b if b < n else n) - a if a < b and a < n else 0
-        crowns = (1 if h[CROWN] else 0) + (1 if h[CROWN2] else 0)
-        i = rng.below(crowns + total)
-        if i < crowns:
-            return _CROWN if h[CROWN] and i == 0 else _CROWN2
-        i -= crowns
-        if k == 0:
-            below = 0
-            for x in range(1, 13):
-                c = h[x]
-                if c:
-                    size = c * (per + (per_up * 2 if below else per_up))
-                    if i < size:
-                        key = (x, c, wilds, ups > 0, 1 if ups and below else 0, downs > 0)
-                        return (_LEAD.get(key) or _lead_block(key))[i]
-                    i -= size
-                below = c
-            return _WILDS_UP[i // 2 + 1] if ups and i % 2 else _WILDS[(i // 2 if ups else i) + 1]
-        if k == 1:
-            if i < plain:
-                return _PLAIN1[_nth_held(h, v + 1, i)]
-            i -= plain
-            if i < up:
-                return _UP1[_nth_held(h, start, i)]
-            i -= up
-            if wilds:
-                if v < 12:
-                    if i == 0:
-                        return _WILDS[1]
-                    i -= 1
-                if ups and v < 13:
-                    if i == 0:
-                        return _WILDS_UP[1]
-                    i -= 1
-            return _DOWN1[_nth_held(h, 1, i)] if downs and i < held else _PASS
-        for row, a, b in parts:
-            n = len(row)
-            size = (b if b < n else n) - a if a < b and a < n else 0
+        plain = up = held = 0
+        for x in range(1, 13):
+            if h[x]:
+                held += 1
+                plain += 1 if x > v else 0
+                up += 1 if x >= start else 0
+        up = up if ups else 0
+        wild = (1 if v < 12 else 0) + (1 if ups and v < 13 else 0) if wilds else 0
+        total = plain + up + wild + (held if downs else 0) + (1 if seat != self.owner else 0)
+        i = rng.below(crowns + total) - crowns
+        if i < 0:
+            return _crown(h, i + crowns)
+        if i < plain:
+            return _PLAIN1[_nth_held(h, v + 1, i)]
+        i -= plain
+        if i < up:
+            return _UP1[_nth_held(h, start, i)]
+        i -= up
+        if wilds:
+            if v < 12:
+                if i == 0:
+                    return _WILDS[1]
+                i -= 1
+            if ups and v < 13:
+                if i == 0:
+                    return _WILDS_UP[1]
+                i -= 1
+        return _DOWN1[_nth_held(h, 1, i)] if downs and i < held else _PASS
+
+    def _random_follow(self, seat: int, k: int, h: list[int], crowns: int, rng: Rng) -> Action:
+        """A follow of ``k`` > 1 cards drawn as listed: the Crowns, then ``_follow_parts``' slices."""
+        parts = self._follow_parts(seat, k)
+        sizes = [_slice_size(len(row), a, b) for row, a, b in parts]
+        i = rng.below(crowns + sum(sizes)) - crowns
+        if i < 0:
+            return _crown(h, i + crowns)
+        for (row, a, _), size in zip(parts, sizes, strict=True):
             if i < size:
                 return row[a + i]
             i -= size
