@@ -775,11 +775,14 @@ class RankState(State):
     def _random_follow(self, seat: int, k: int, h: list[int], crowns: int, rng: Rng) -> Action:
         """A follow of ``k`` > 1 cards drawn as listed: the Crowns, then ``_follow_parts``' slices."""
         parts = self._follow_parts(seat, k)
-        sizes = [_slice_size(len(row), a, b) for row, a, b in parts]
-        i = rng.below(crowns + sum(sizes)) - crowns
+        total = 0
+        for row, a, b in parts:
+            total += _slice_size(len(row), a, b)
+        i = rng.below(crowns + total) - crowns
         if i < 0:
             return _crown(h, i + crowns)
-        for (row, a, _), size in zip(parts, sizes, strict=True):
+        for row, a, b in parts:
+            size = _slice_size(len(row), a, b)
             if i < size:
                 return row[a + i]
             i -= size
