@@ -73,15 +73,6 @@ _M1_I64: Final = -0x40A7B892E31B1A47
 _M2_I64: Final = -0x6B2FB644ECCEEE15
 
 
-def _native_output(s: i64, m1: i64, m2: i64) -> i64:
-    """SplitMix64's output for the state ``s`` (already advanced), in machine integers: the masks make
-    each arithmetic ``>>`` logical. ``m1`` and ``m2`` are the mixing constants (``_M1_I64``, ``_M2_I64``),
-    passed in: constants past 62 bits are Python ints in the compiled module. Compiled build only."""
-    z: i64 = (s ^ ((s >> 30) & 0x3FFFFFFFF)) * m1
-    z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * m2
-    return z ^ ((z >> 31) & 0x1FFFFFFFF)
-
-
 def _native_shuffle(items: list[Any], start: i64) -> i64:
     """:meth:`Rng.shuffle` of a list from the generator state ``start`` (as a signed 64-bit integer);
     answers the state after. Only for the compiled build, where ``i64`` is a machine integer whose
@@ -101,7 +92,10 @@ def _native_shuffle(items: list[Any], start: i64) -> i64:
             bits += 1
         while True:
             s += gamma
-            j: i64 = (_native_output(s, m1, m2) >> (64 - bits)) & ((1 << bits) - 1)  # the top ``bits`` bits
+            z: i64 = (s ^ ((s >> 30) & 0x3FFFFFFFF)) * m1
+            z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * m2
+            z ^= (z >> 31) & 0x1FFFFFFFF
+            j: i64 = (z >> (64 - bits)) & ((1 << bits) - 1)  # the top ``bits`` bits
             if j < n:
                 break
         items[i], items[j] = items[j], items[i]
@@ -223,7 +217,10 @@ class Rng:
             m2: i64 = _M2_I64
             while True:
                 s += gamma
-                r64: i64 = (_native_output(s, m1, m2) >> top) & keep
+                z: i64 = (s ^ ((s >> 30) & 0x3FFFFFFFF)) * m1
+                z = (z ^ ((z >> 27) & 0x1FFFFFFFFF)) * m2
+                z ^= (z >> 31) & 0x1FFFFFFFF
+                r64: i64 = (z >> top) & keep
                 if r64 < bound:
                     self._s = s
                     return r64
