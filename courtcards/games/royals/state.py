@@ -74,6 +74,8 @@ _A_HITS: Final = A.HITS
 _A_REPLACES: Final = A.REPLACES
 _A_DISCARDS: Final = A.DISCARDS
 _TEXT: Final = TEXT
+_ATTACK_VALUES: Final = ATTACK_VALUES
+_BLOCK_VALUES: Final = BLOCK_VALUES
 _RANKS: Final = RANKS
 
 # sentences of the log worded once here, for the hot paths (random playouts word every event)
@@ -256,11 +258,19 @@ class Fight:
         return _minus(self.blocks, [b for _, b in self.pairs])
 
     def wounds(self) -> list[tuple[int, int]]:
-        """(face card, hits) of every hit Royal, in card order."""
-        hits: dict[int, int] = {}
+        """(face card, hits) of every hit Royal, in card order (``assigned`` is in card order)."""
+        out: list[tuple[int, int]] = []
+        last = count = -1
         for face in self.assigned:
-            hits[face] = hits.get(face, 0) + 1
-        return sorted(hits.items())
+            if face == last:
+                count += 1
+                continue
+            if count > 0:
+                out.append((last, count))
+            last, count = face, 1
+        if count > 0:
+            out.append((last, count))
+        return out
 
 
 def _minus(values: list[int], used: list[int]) -> list[int]:
@@ -333,7 +343,10 @@ class RoyalsState(State):
         new.turn, new.turns, new.first_player, new.winner = self.turn, self.turns, self.first_player, self.winner
 
     def points(self, seat: int) -> int:
-        return sum([_RANKS[num] for _, num in self.royals[seat]])
+        total = 0
+        for _, num in self.royals[seat]:
+            total += _RANKS[num]
+        return total
 
     # -- setup -------------------------------------------------------------------------
     def _start(self) -> None:
@@ -571,10 +584,18 @@ class RoyalsState(State):
 
     def _random_turn(self, seat: int, rng: Rng) -> A.RoyalsAction:
         """What ``_legal_turn`` lists at the index drawn, from the sizes of its parts."""
-        faces, numbers = self._faces_and_numbers(seat)
+        hand = self.hands[seat]
+        # the hand is in card order: by suit, and in a suit its number cards before its face cards
         plays = 0
-        for f in faces:
-            plays += len(numbers[f // 13])
+        held = 0  # number cards of the suit so far
+        suit = -1
+        for c in hand:
+            if c // 13 != suit:
+                suit, held = c // 13, 0
+            if c % 13 >= 10:
+                plays += held
+            else:
+                held += 1
         royals = self.royals
         others = self._targets(seat)
         assassinations = 0
@@ -582,12 +603,18 @@ class RoyalsState(State):
             for s in others:
                 assassinations += len(royals[s])
         i = rng.below(plays + len(others) + assassinations + 1)
-        if i < plays:  # RY-3
-            for f in faces:
-                suit = numbers[f // 13]
-                if i < len(suit):
-                    return _A_ROYALS[f][suit[i]]
-                i -= len(suit)
+        if i < plays:  # RY-3: each face card in hand order, with the number cards of its suit
+            first = 0  # where the suit's cards begin in the hand
+            suit = held = -1
+            for k, c in enumerate(hand):
+                if c // 13 != suit:
+                    suit, first, held = c // 13, k, 0
+                if c % 13 < 10:
+                    held += 1
+                elif i < held:
+                    return _A_ROYALS[c][hand[first + i]]
+                else:
+                    i -= held
         i -= plays
         if i < len(others):  # RY-4
             return _A_ATTACKS[others[i]]
@@ -602,8 +629,8 @@ class RoyalsState(State):
     def _legal_pair(self) -> list[A.RoyalsAction]:
         assert self.fight is not None
         blocks = sorted(set(self.fight.open_blocks()))
-        table, cancels = _A_BLOCKS, self._cancels
-        out = [table[a][b] for a in sorted(set(self.fight.open_attacks())) for b in blocks if cancels(a, b)]
+        table = _A_BLOCKS
+        out = [table[a][b] for a in sorted(set(self.fight.open_attacks())) for b in blocks if self._cancels(a, b)]
         out.append(_A_DONE)
         return out
 
@@ -616,11 +643,18 @@ class RoyalsState(State):
     def _legal_hits(self) -> list[A.RoyalsAction]:
         return [_A_HITS[f] for f in self._hit_choices()]
 
+    def _number_of(self, seat: int, face: int) -> int:
+        """The number card under ``seat``'s Royal ``face``."""
+        for f, number in self.royals[seat]:
+            if f == face:
+                return number
+        raise KeyError(face)
+
     def _current_wound(self) -> tuple[int, int, int]:
         """(face, number, hits) of the hit Royal the defender deals with now."""
         assert self.fight is not None
         face, hits = self.fight.wounds()[self.fight.resolved]
-        number = dict(self.royals[self.fight.defender])[face]
+        number = self._number_of(self.fight.defender, face)
         return face, number, hits
 
     def _replacements(self) -> tuple[int, list[int]]:
@@ -640,20 +674,7 @@ class RoyalsState(State):
     # -- carrying out ------------------------------------------------------------------
     def _committed(self, seat: int, action: Action) -> None:
         # RY-4, RY-5: everyone sees that a seat has committed, only the seat sees what (until the reveal)
-        self.log_event(
-            seat,
-            "commit",
-            _COMMITTED,
-            {"seat": seat},
-            {
-                seat: (
-                    "{seat} commits "
-                    + (_names(action.cards) or "no card")  # type: ignore[attr-defined]
-                    + " (hidden until the reveal)",
-                    {"seat": seat, "action": action.text},
-                )
-            },
-        )
+        self.log_event(seat, "commit", _COMMITTED, {"seat": seat}, _Commitment(seat, action))
 
     def _flush(self, seat: int | None) -> None:
         """Log what the action of ``seat`` caused as one event: its parts joined by "; ", and to a seat
@@ -752,7 +773,7 @@ class RoyalsState(State):
         if commits:  # the last seat to commit (the others were logged as they committed): revealed at once
             self._said.append((_commit, self.history[-1][0]))
         seats: list[int] = []
-        tables: list[str] = []
+        tables: list[tuple[int, ...]] = []
         for s in sorted(commits):
             cards = commits[s].cards
             hand, table = self.hands[s], self.table[s]
@@ -760,11 +781,19 @@ class RoyalsState(State):
                 hand.remove(c)
             table += cards
             seats.append(s)
-            tables.append(_names(table))
+            tables.append(tuple(table))
         fight.revealed = True
-        played = [c for cards in self.table for c in cards]
-        attacks = fight.attacks = sorted([v for v in map(ATTACK_VALUES.__getitem__, played) if v])
-        blocks = fight.blocks = sorted([v for v in map(BLOCK_VALUES.__getitem__, played) if v])
+        attacks: list[int] = []
+        blocks: list[int] = []
+        for placed in self.table:
+            for c in placed:
+                if _ATTACK_VALUES[c]:
+                    attacks.append(_ATTACK_VALUES[c])
+                if _BLOCK_VALUES[c]:
+                    blocks.append(_BLOCK_VALUES[c])
+        attacks.sort()
+        blocks.sort()
+        fight.attacks, fight.blocks = attacks, blocks
         # RY-4, RY-5: red number cards attack, black ones block, whoever committed them
         self._said.append((_reveal, seats, tables, attacks, blocks))
         if fight.kind == ASSASSINATE:
@@ -860,7 +889,7 @@ class RoyalsState(State):
             self._discard_royal(seat, face)
         else:
             new = act.cards[1]
-            old = dict(self.royals[seat])[face]
+            old = self._number_of(seat, face)
             self.royals[seat] = sorted((f, new if f == face else n) for f, n in self.royals[seat])
             self.hands[seat].remove(new)
             self.discards[seat].append(old)  # RY-7
@@ -869,7 +898,7 @@ class RoyalsState(State):
         self._next_loss()
 
     def _discard_royal(self, seat: int, face: int) -> None:
-        number = dict(self.royals[seat])[face]
+        number = self._number_of(seat, face)
         self.royals[seat].remove((face, number))
         self.discards[seat].extend((face, number))  # RY-6, RY-7
         self._said.append((_discard_royal, seat, face, number))
@@ -877,8 +906,9 @@ class RoyalsState(State):
     def _end_fight(self) -> None:
         self.last_fight, self.last_table = self.fight, self.table
         self.table = [[] for _ in self.last_table]
-        for pile, cards in zip(self.discards, self.last_table, strict=True):  # RY-7: to their owner's pile
-            pile += cards
+        discards = self.discards
+        for s, cards in enumerate(self.last_table):  # RY-7: to their owner's pile
+            discards[s] += cards
         self._begin_turn((self.turn + 1) % self.num_players)
 
     # -- results and views ---------------------------------------------------------------
@@ -1228,6 +1258,41 @@ class _Told(Mapping[int, tuple[str, Mapping[str, Any]]]):
         return _Told, (self.parts, self.told)
 
 
+class _Commitment(Mapping[int, tuple[str, Mapping[str, Any]]]):
+    """The secret record of a commitment for the seat that made it (RY-4, RY-5), worded when a view
+    first asks."""
+
+    __slots__ = ("action", "record", "seat")
+
+    def __init__(self, seat: int, action: Action) -> None:
+        self.seat = seat
+        self.action = action
+        self.record: tuple[str, Mapping[str, Any]] | None = None
+
+    def __getitem__(self, seat: int) -> tuple[str, Mapping[str, Any]]:
+        if seat != self.seat:
+            raise KeyError(seat)
+        if self.record is None:
+            cards: tuple[int, ...] = self.action.cards  # type: ignore[attr-defined]
+            self.record = (
+                "{seat} commits " + (_names(cards) or "no card") + " (hidden until the reveal)",
+                {"seat": seat, "action": self.action.text},
+            )
+        return self.record
+
+    def get(self, seat: int, default: Any = None) -> Any:  # every view asks: no KeyError for other seats
+        return self[seat] if seat == self.seat else default
+
+    def __iter__(self) -> Iterator[int]:
+        return iter((self.seat,))
+
+    def __len__(self) -> int:
+        return 1
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # by its arguments: the compiled class pickles no slots
+        return _Commitment, (self.seat, self.action)
+
+
 def _cards(k: int) -> str:
     """``0 cards``, ``1 card``, ``2 cards``, ..."""
     return f"{k} card{'s' if k != 1 else ''}"
@@ -1316,11 +1381,14 @@ def _assassinate(
     )
 
 
-def _reveal(seats: list[int], tables: list[str], attacks: list[int], blocks: list[int]) -> tuple[str, dict[str, Any]]:
-    shown = ", ".join([f"{{seats.{i}}} {names or 'nothing'}" for i, names in enumerate(tables)])
+def _reveal(
+    seats: list[int], tables: list[tuple[int, ...]], attacks: list[int], blocks: list[int]
+) -> tuple[str, dict[str, Any]]:
+    names = [_names(table) for table in tables]
+    shown = ", ".join([f"{{seats.{i}}} {named or 'nothing'}" for i, named in enumerate(names)])
     return (
         f"revealed: {shown or 'no cards'} (attacks {_values(attacks)}, blocks {_values(blocks)})",
-        {"kind": "reveal", "seats": seats, "tables": tables, "attacks": attacks, "blocks": blocks},
+        {"kind": "reveal", "seats": seats, "tables": names, "attacks": attacks, "blocks": blocks},
     )
 
 
