@@ -482,14 +482,23 @@ class State(ABC):
             return played
         solo = -1  # the seat that alone decides now, when _apply_one said so
         actors = 1
+        together: tuple[int, ...] = ()  # the seats of a simultaneous choice under way
         while played != limit:
             seat = solo
-            if seat < 0:
+            if together:  # the first of them still to decide, as to_move() answers
+                pending = self.pending
+                for s in together:
+                    if s not in pending:
+                        seat = s
+                        break
+            elif seat < 0:
                 if self.is_over():
                     break
                 entry = self._move_entry()
                 seat = entry[2][0]
                 actors = len(entry[1])
+                if actors > 1:
+                    together = entry[1]
             action = self._random_action(seat, rng)
             self.history.append((seat, action.text))
             self.version += 1
@@ -503,11 +512,11 @@ class State(ABC):
                 pending[seat] = action
                 if len(pending) == actors:
                     self.pending = {}
+                    together = ()
                     self._resolve(pending)
                 else:
                     self._committed(seat, action)
             if solo < 0:  # no cache of this version holds (the game may have looked while resolving)
-                actors = 1
                 self._move_cache = _NO_MOVES
             played += 1
         if played:  # as apply leaves them

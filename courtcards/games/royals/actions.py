@@ -81,7 +81,7 @@ class RoyalsAction(Action):
 
 
 def _text(kind: str, seat: int, cards: tuple[int, ...], values: tuple[int, ...]) -> str:
-    names = " ".join(TEXT[c] for c in cards)
+    names = " ".join([TEXT[c] for c in cards])
     if kind == "attack":
         return f"attack {seat}"
     if kind == "assassinate":

@@ -74,6 +74,12 @@ _A_HITS: Final = A.HITS
 _A_REPLACES: Final = A.REPLACES
 _A_DISCARDS: Final = A.DISCARDS
 _TEXT: Final = TEXT
+# the kinds, compared by identity in the hot paths (every action's kind is the enum's member)
+_K_ROYAL: Final = A.RoyalsKind.ROYAL
+_K_ATTACK: Final = A.RoyalsKind.ATTACK
+_K_DISCARD_HAND: Final = A.RoyalsKind.DISCARD_HAND
+_K_DONE: Final = A.RoyalsKind.DONE
+_K_DISCARD: Final = A.RoyalsKind.DISCARD
 _ATTACK_VALUES: Final = ATTACK_VALUES
 _BLOCK_VALUES: Final = BLOCK_VALUES
 _RANKS: Final = RANKS
@@ -360,19 +366,7 @@ class RoyalsState(State):
             drawn.append(self._draw_up(s))
         public = f"Each seat shuffles its deck and draws {self.hand_limit} cards"
         data = {"count": self.hand_limit}
-        self.log_event(
-            None,
-            "deal",
-            public,
-            data,
-            {
-                s: (
-                    public + "; {seat} draws " + _names(drawn[s]),
-                    {**data, "seat": s, "cards": [_TEXT[c] for c in drawn[s]]},
-                )
-                for s in range(n)
-            },
-        )
+        self.log_event(None, "deal", public, data, _Dealt(public, data, drawn))
         self.first_player = self._choose_first()
         self._begin_turn(self.first_player)
         self._flush(self.first_player)
@@ -385,8 +379,8 @@ class RoyalsState(State):
         for level in range(min(len(d) for d in self.decks)):
             shown = [_TEXT[self.decks[s][level]] if s in tied else "" for s in range(self.num_players)]
             self.opening.append(shown)
-            best = max(rank(self.decks[s][level]) for s in tied)
-            tied = [s for s in tied if rank(self.decks[s][level]) == best]
+            best = max([self.decks[s][level] % 13 for s in tied])  # the rank, less one
+            tied = [s for s in tied if self.decks[s][level] % 13 == best]
             if len(tied) == 1:
                 break
         chosen = tied[0]
@@ -423,13 +417,12 @@ class RoyalsState(State):
                 pile.clear()
                 self.rng.shuffle(deck)
                 self._said.append((_reshuffle, seat, len(deck)))
-            take = min(self.hand_limit - len(hand), len(deck))
-            cards = deck[-take:]  # from the top (the end)
-            cards.reverse()
-            drawn += cards
-            hand += cards
-            del deck[-take:]
-        hand.sort()
+            card = deck.pop()  # the top (the end)
+            drawn.append(card)
+            i = len(hand)  # the hand stays in card order
+            while i > 0 and hand[i - 1] > card:
+                i -= 1
+            hand.insert(i, card)
         return drawn
 
     def _begin_turn(self, seat: int) -> None:
@@ -588,11 +581,11 @@ class RoyalsState(State):
         # the hand is in card order: by suit, and in a suit its number cards before its face cards
         plays = 0
         held = 0  # number cards of the suit so far
-        suit = -1
+        end = 0  # the first card of the next suit: faces are its three below
         for c in hand:
-            if c // 13 != suit:
-                suit, held = c // 13, 0
-            if c % 13 >= 10:
+            if c >= end:
+                end, held = c - c % 13 + 13, 0
+            if c >= end - 3:
                 plays += held
             else:
                 held += 1
@@ -604,12 +597,11 @@ class RoyalsState(State):
                 assassinations += len(royals[s])
         i = rng.below(plays + len(others) + assassinations + 1)
         if i < plays:  # RY-3: each face card in hand order, with the number cards of its suit
-            first = 0  # where the suit's cards begin in the hand
-            suit = held = -1
+            first = end = 0  # where the suit's cards begin in the hand
             for k, c in enumerate(hand):
-                if c // 13 != suit:
-                    suit, first, held = c // 13, k, 0
-                if c % 13 < 10:
+                if c >= end:
+                    end, first, held = c - c % 13 + 13, k, 0
+                if c < end - 3:
                     held += 1
                 elif i < held:
                     return _A_ROYALS[c][hand[first + i]]
@@ -663,7 +655,7 @@ class RoyalsState(State):
         face, number, hits = self._current_wound()
         # RY-6: a number card of the suit of at most v - h, i.e. a code in [first, first + v - h)
         first = face - face % 13
-        last = first + rank(number) - hits
+        last = first + number % 13 + 1 - hits  # the number's rank, less the hits
         return face, [c for c in self.hands[self.fight.defender] if first <= c < last]
 
     def _legal_losses(self) -> list[A.RoyalsAction]:
@@ -720,7 +712,7 @@ class RoyalsState(State):
     def _turn_action(self, seat: int, act: A.RoyalsAction) -> None:
         kind = act.kind
         hand = self.hands[seat]
-        if kind == "royal":
+        if kind is _K_ROYAL:
             face, number = act.cards
             hand.remove(face)
             hand.remove(number)
@@ -729,12 +721,12 @@ class RoyalsState(State):
             royals.sort()
             self._said.append((_royal, seat, face, number))
             self._begin_turn((seat + 1) % self.num_players)
-        elif kind == "discard_hand":
+        elif kind is _K_DISCARD_HAND:
             self._said.append((_discard_hand, seat, tuple(hand)))
             self.discards[seat] += hand
             hand.clear()
             self._begin_turn((seat + 1) % self.num_players)
-        elif kind == "attack":
+        elif kind is _K_ATTACK:
             self._begin_attack(seat, act.seat)
         else:
             self._begin_assassination(seat, act.seat, act.cards[0])
@@ -774,8 +766,11 @@ class RoyalsState(State):
             self._said.append((_commit, self.history[-1][0]))
         seats: list[int] = []
         tables: list[tuple[int, ...]] = []
-        for s in sorted(commits):
-            cards = commits[s].cards
+        for s in range(self.num_players):  # in seat order
+            commit = commits.get(s)
+            if commit is None:
+                continue
+            cards = commit.cards
             hand, table = self.hands[s], self.table[s]
             for c in cards:
                 hand.remove(c)
@@ -811,7 +806,7 @@ class RoyalsState(State):
 
     def _pair(self, act: A.RoyalsAction) -> None:
         assert self.fight is not None
-        if act.kind == "done":
+        if act.kind is _K_DONE:
             self._said.append((_pairs_done, self.fight.defender))
             self._count_hits()
             return
@@ -885,7 +880,7 @@ class RoyalsState(State):
         assert fight is not None
         seat = fight.defender
         face = act.cards[0]
-        if act.kind == "discard":
+        if act.kind is _K_DISCARD:
             self._discard_royal(seat, face)
         else:
             new = act.cards[1]
@@ -1256,6 +1251,39 @@ class _Told(Mapping[int, tuple[str, Mapping[str, Any]]]):
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # by its arguments: the compiled class pickles no slots
         return _Told, (self.parts, self.told)
+
+
+class _Dealt(Mapping[int, tuple[str, Mapping[str, Any]]]):
+    """The secret records of the deal: each seat is told the cards it drew (RY-1), worded when a view
+    first asks."""
+
+    __slots__ = ("data", "drawn", "public")
+
+    def __init__(self, public: str, data: dict[str, Any], drawn: list[list[int]]) -> None:
+        self.public = public
+        self.data = data
+        self.drawn = drawn
+
+    def __getitem__(self, seat: int) -> tuple[str, Mapping[str, Any]]:
+        if not 0 <= seat < len(self.drawn):
+            raise KeyError(seat)
+        cards = self.drawn[seat]
+        return (
+            self.public + "; {seat} draws " + _names(cards),
+            {**self.data, "seat": seat, "cards": [_TEXT[c] for c in cards]},
+        )
+
+    def get(self, seat: int, default: Any = None) -> Any:
+        return self[seat] if 0 <= seat < len(self.drawn) else default
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(len(self.drawn)))
+
+    def __len__(self) -> int:
+        return len(self.drawn)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # by its arguments: the compiled class pickles no slots
+        return _Dealt, (self.public, self.data, self.drawn)
 
 
 class _Commitment(Mapping[int, tuple[str, Mapping[str, Any]]]):
