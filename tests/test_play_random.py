@@ -6,6 +6,7 @@ draws from the picking generator, and caches that answer as a fresh state's woul
 from __future__ import annotations
 
 import json
+from bisect import insort
 from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
@@ -19,7 +20,7 @@ from courtcards.core.actions import Action
 from courtcards.core.game import game_names, get_game
 from courtcards.core.options import OptionValue
 from courtcards.core.rng import ChanceNeeded, Rng
-from courtcards.core.state import State, nth_combination
+from courtcards.core.state import State, insert_in_order, nth_combination
 
 register_examples()
 CONFIGS = [
@@ -203,3 +204,13 @@ def test_a_rank_play_is_drawn_without_listing_the_others(players: int) -> None:
     assert {any(key[k] for key in seen) for k in range(4)} == {True}, seen
     assert (False, False, False, False) in seen, seen
     assert {0, 1, 2, 3} <= counts, counts  # leads, single cards, and follows of several
+
+
+@given(st.lists(st.integers(0, 51), max_size=14), st.integers(0, 51))
+def test_insert_in_order_is_insort(cards: list[int], card: int) -> None:
+    # the draws of Royals and Rank Royale put each card in its hand's card order with it
+    cards.sort()
+    expected = list(cards)
+    insort(expected, card)
+    insert_in_order(cards, card)
+    assert cards == expected

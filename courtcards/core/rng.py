@@ -83,13 +83,15 @@ def _native_shuffle(items: list[Any], start: i64) -> i64:
     gamma: i64 = _GAMMA_I64  # once: constants past 62 bits are Python ints in the compiled module
     m1: i64 = _M1_I64
     m2: i64 = _M2_I64
+    bits: i64 = 0  # the bit length of n (i + 1), which falls by one as n passes a power of two
+    m: i64 = i + 1
+    while m:
+        m >>= 1
+        bits += 1
     while i > 0:
         n: i64 = i + 1
-        bits: i64 = 0  # n's bit length
-        m: i64 = n
-        while m:
-            m >>= 1
-            bits += 1
+        if n < (1 << (bits - 1)):
+            bits -= 1
         while True:
             s += gamma
             z: i64 = (s ^ ((s >> 30) & 0x3FFFFFFFF)) * m1

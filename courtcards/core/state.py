@@ -99,6 +99,15 @@ def nth_combination(items: Sequence[Any], size: int, index: int) -> tuple[Any, .
     return tuple(out)
 
 
+def insert_in_order(cards: list[int], card: int) -> None:
+    """``bisect.insort(cards, card)`` for a short list, searched from its end: the compiled engine calls
+    it as a C function, where a call to ``insort`` goes through the interpreter's calling convention."""
+    i = len(cards)
+    while i > 0 and cards[i - 1] > card:
+        i -= 1
+    cards.insert(i, card)
+
+
 # compiled (mypyc), a game's state in a plug-in package (interpreted) must still be able to subclass it
 @mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC):

@@ -8,7 +8,6 @@ card (RR-5).
 
 from __future__ import annotations
 
-from bisect import insort
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from functools import cache
@@ -18,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final, Self, TypeAlias
 
 from courtcards.core.errors import Refusal
 from courtcards.core.rng import Rng
-from courtcards.core.state import JSON, Action, Result, State, nth_combination
+from courtcards.core.state import JSON, Action, Result, State, insert_in_order, nth_combination
 from courtcards.games.royale import actions as A
 from courtcards.games.royale.cards import (
     DECK,
@@ -388,7 +387,7 @@ class RoyaleState(State):
             self.known[seat] = list(self.hands[seat])
             shuffled = len(deck)
         card = self.decks[seat].pop()
-        insort(self.hands[seat], card)
+        insert_in_order(self.hands[seat], card)
         return card, shuffled
 
     def _end_round(
@@ -410,8 +409,8 @@ class RoyaleState(State):
         if d0 and d1:
             h0, h1 = self.hands
             a, b = d0.pop(), d1.pop()
-            insort(h0, a)
-            insort(h1, b)
+            insert_in_order(h0, a)
+            insert_in_order(h1, b)
             secret: Mapping[int, tuple[str, Mapping[str, Any]]]
             if seen is None:  # the usual round: each seat reads its own draw (worded when a view asks: _Seen)
                 secret = _Seen(-1, said, data, a, b)

@@ -26,7 +26,7 @@ from courtcards.core.errors import PositionError, Refusal
 from courtcards.core.events import Step, join_steps, step_records
 from courtcards.core.positions import Fields, as_int, as_list
 from courtcards.core.rng import Rng
-from courtcards.core.state import JSON, Action, Result, State, nth_combination
+from courtcards.core.state import JSON, Action, Result, State, insert_in_order, nth_combination
 from courtcards.games.royals import actions as A
 from courtcards.games.royals.cards import (
     ATTACK_VALUES,
@@ -419,10 +419,7 @@ class RoyalsState(State):
                 self._said.append((_reshuffle, seat, len(deck)))
             card = deck.pop()  # the top (the end)
             drawn.append(card)
-            i = len(hand)  # the hand stays in card order
-            while i > 0 and hand[i - 1] > card:
-                i -= 1
-            hand.insert(i, card)
+            insert_in_order(hand, card)
         return drawn
 
     def _begin_turn(self, seat: int) -> None:
@@ -737,9 +734,9 @@ class RoyalsState(State):
         for s in range(self.num_players):
             royals, held = len(self.royals[s]), len(self.hands[s])
             need[s] = min(max(1, royals) if s == attacker else royals, held)
-        self.fight = Fight(ATTACK, attacker, defender, need=need)
         # RY-4: what each seat must (the defender: may) commit is public
         committers = [s for s, k in need.items() if k]
+        self.fight = Fight(ATTACK, attacker, defender, need=need, committers=tuple(committers))
         self._said.append((_attack, attacker, defender, committers, [need[s] for s in committers]))
         self._open_commitments()
 
@@ -748,8 +745,8 @@ class RoyalsState(State):
         need = {s: 0 for s in range(self.num_players)}
         need[assassin] = min(1, len(self.hands[assassin]))
         need[owner] = min(1, len(self.hands[owner]))
-        self.fight = Fight(ASSASSINATE, assassin, owner, target=face, need=need)
         committers = [s for s, k in need.items() if k]
+        self.fight = Fight(ASSASSINATE, assassin, owner, target=face, need=need, committers=tuple(committers))
         self._said.append((_assassinate, assassin, owner, face, committers, [need[s] for s in committers]))
         self._open_commitments()
 
