@@ -9,6 +9,7 @@ import json
 from bisect import insort
 from collections.abc import Iterator
 from itertools import combinations
+from math import comb
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ from courtcards.core.actions import Action
 from courtcards.core.game import game_names, get_game
 from courtcards.core.options import OptionValue
 from courtcards.core.rng import ChanceNeeded, Rng
-from courtcards.core.state import State, insert_in_order, nth_combination
+from courtcards.core.state import State, binomial, insert_in_order, nth_combination
 
 register_examples()
 CONFIGS = [
@@ -214,3 +215,8 @@ def test_insert_in_order_is_insort(cards: list[int], card: int) -> None:
     insort(expected, card)
     insert_in_order(cards, card)
     assert cards == expected
+
+
+@given(st.integers(0, 60), st.integers(-3, 63))
+def test_binomial_is_comb(n: int, k: int) -> None:
+    assert binomial(n, k) == (comb(n, k) if k >= 0 else 0)

@@ -13,7 +13,6 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from math import comb
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self, cast
 
 import numpy as np
@@ -83,13 +82,25 @@ class Result:
         }
 
 
+def binomial(n: int, k: int) -> int:
+    """``math.comb(n, k)`` for ``n >= 0``, 0 if ``k`` is out of 0..n: compiled, a C loop where a call to
+    ``comb`` goes through the interpreter's calling convention (the counts of a hand's combinations)."""
+    if k < 0 or k > n:
+        return 0
+    k = min(k, n - k)
+    out = 1
+    for j in range(k):
+        out = out * (n - j) // (j + 1)  # exact: the product of j + 1 consecutive integers over (j + 1)!
+    return out
+
+
 def nth_combination(items: Sequence[Any], size: int, index: int) -> tuple[Any, ...]:
     """``list(itertools.combinations(items, size))[index]``, found without listing the others: for a
     game's :meth:`State._random_action`, which must draw what listing its legal actions would."""
     out = []
     i, n = 0, len(items)
     while size:  # combinations' order: those with items[i] first, then those without it
-        with_it = comb(n - i - 1, size - 1)
+        with_it = binomial(n - i - 1, size - 1)
         if index < with_it:
             out.append(items[i])
             size -= 1

@@ -12,12 +12,11 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from functools import cache
 from itertools import combinations
-from math import comb
 from typing import TYPE_CHECKING, Any, Final, Self, TypeAlias
 
 from courtcards.core.errors import Refusal
 from courtcards.core.rng import Rng
-from courtcards.core.state import JSON, Action, Result, State, insert_in_order, nth_combination
+from courtcards.core.state import JSON, Action, Result, State, binomial, insert_in_order, nth_combination
 from courtcards.games.royale import actions as A
 from courtcards.games.royale.cards import (
     DECK,
@@ -229,7 +228,7 @@ class RoyaleState(State):
             return _PLAYS[hand[rng.below(len(hand))]]
         if self.phase != DISCARD or seat != self.loser:
             return State._random_action(self, seat, rng)
-        cards = nth_combination(hand, self.owe, rng.below(comb(len(hand), self.owe)))
+        cards = nth_combination(hand, self.owe, rng.below(binomial(len(hand), self.owe)))
         act = _NEW(_WORDED)  # worded now: the playout reads its text at once
         _PUT(act, "cards", cards)
         _PUT(act, "kind", _DISCARD)

@@ -19,14 +19,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
-from math import comb
 from typing import TYPE_CHECKING, Any, Final, Self
 
 from courtcards.core.errors import PositionError, Refusal
 from courtcards.core.events import Step, join_steps, step_records
 from courtcards.core.positions import Fields, as_int, as_list
 from courtcards.core.rng import Rng
-from courtcards.core.state import JSON, Action, Result, State, insert_in_order, nth_combination
+from courtcards.core.state import JSON, Action, Result, State, binomial, insert_in_order, nth_combination
 from courtcards.games.royals import actions as A
 from courtcards.games.royals.cards import (
     ATTACK_VALUES,
@@ -565,9 +564,12 @@ class RoyalsState(State):
         if k == 1 and not up_to:
             return _A_SINGLES[hand[rng.below(n)]]
         size = 0 if up_to else k  # the defender of an attack: every size up to k
-        index = rng.below(sum([comb(n, s) for s in range(size, k + 1)]))
-        while index >= comb(n, size):  # the sizes in turn, as listed
-            index -= comb(n, size)
+        total = 0
+        for s in range(size, k + 1):
+            total += binomial(n, s)
+        index = rng.below(total)
+        while index >= binomial(n, size):  # the sizes in turn, as listed
+            index -= binomial(n, size)
             size += 1
         c = nth_combination(hand, size, index)
         return _A_COMMITS_GET(c) or _A_commit(c)
