@@ -13,6 +13,9 @@ ratio. Needs valgrind and setarch. ``--compiled`` counts the mypyc-compiled buil
 instead (bench/compiled_tree.py builds and caches them, about 3 minutes of CPU each).
 
     python bench/bench_instructions.py --baseline 8c7dc90 --compiled
+    python bench/bench_instructions.py --baseline 53147c8 --compiled --whole --game royals:4:300
+
+``--whole`` counts whole playouts (one ``State.play_random`` a game) instead of one call an action.
 """
 
 from __future__ import annotations
@@ -29,15 +32,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("kqp:6:20", "rank:4:20", "royale:2:400", "royals:4:30")  # name:players:games
 
+# the step loop, or with "whole" one State.play_random per game (the generator seeded by the game)
 PLAYOUTS = """
 import random, sys
 from courtcards.core.game import get_game
+from courtcards.core.rng import Rng
 name, players, games, passes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+whole = sys.argv[5] == "whole"
 game = get_game(name)
 n = 0
 for _ in range(passes):
     for g in range(games):
         state = game.new_game(players, seed=g)
+        if whole:
+            n += state.play_random(Rng(g))
+            continue
         pick = random.Random(g)
         while not state.is_over():
             seat = state.to_move()[0]
@@ -71,16 +80,16 @@ def check_tools() -> None:
             sys.exit(f"Error: {tool} is not installed (Debian: apt install valgrind util-linux)")
 
 
-def count(tree: Path, spec: str, passes: int) -> tuple[int, int]:
+def count(tree: Path, spec: str, passes: int, whole: bool = False) -> tuple[int, int]:
     """(instructions, actions) of ``passes`` passes (1 or 0) over the games of ``spec``."""
     name, players, games = spec.split(":")
-    text, collected = callgrind(tree, PLAYOUTS, name, players, games, str(passes))
+    text, collected = callgrind(tree, PLAYOUTS, name, players, games, str(passes), "whole" if whole else "step")
     actions = int(next(line for line in text.splitlines() if line.startswith("actions")).split()[-1])
     return collected, actions
 
 
-def per_action(tree: Path, spec: str) -> int:
-    (played, actions), (idle, _) = count(tree, spec, 1), count(tree, spec, 0)
+def per_action(tree: Path, spec: str, whole: bool = False) -> int:
+    (played, actions), (idle, _) = count(tree, spec, 1, whole), count(tree, spec, 0, whole)
     return (played - idle) // actions
 
 
@@ -90,6 +99,7 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--game", action="append", help="name:players:games (default: every built-in game)")
     ap.add_argument("--compiled", action="store_true", help="the compiled builds of both trees, not the sources")
+    ap.add_argument("--whole", action="store_true", help="whole playouts (State.play_random), not one call an action")
     args = ap.parse_args()
     check_tools()
     specs = args.game or list(GAMES)
@@ -107,8 +117,8 @@ def main() -> None:
             build = "compiled" if args.compiled else "pure"
             print(f"{'game (' + build + ')':16} {args.baseline:>12} {'this tree':>12} {'ratio':>7}")
             for spec in specs:
-                b = statistics.median(per_action(base, spec) for _ in range(args.repeats))
-                t = statistics.median(per_action(here, spec) for _ in range(args.repeats))
+                b = statistics.median(per_action(base, spec, args.whole) for _ in range(args.repeats))
+                t = statistics.median(per_action(here, spec, args.whole) for _ in range(args.repeats))
                 print(f"{spec:16} {b:12,.0f} {t:12,.0f} {t / b:7.3f}", flush=True)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(checkout)], cwd=ROOT, check=False)

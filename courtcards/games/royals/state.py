@@ -1208,35 +1208,24 @@ class RoyalsState(State):
         }
 
 
-class _Told(Mapping[int, tuple[str, Mapping[str, Any]]]):
-    """The secret record of an event for the one seat told more (``courtcards.core.events``):
-    the event's parts with that seat's own record of its part (its commitment, or the cards it
-    drew, named only when a view asks for them)."""
+class _OneSeat(Mapping[int, tuple[str, Mapping[str, Any]]]):
+    """The secret record of an event for the one seat told more (``courtcards.core.events``), worded
+    (``_word``) when a view first asks."""
 
-    __slots__ = ("parts", "record", "seat", "told")
+    __slots__ = ("record", "seat")
 
-    def __init__(self, parts: list[Step], told: tuple[int, int, list[int] | tuple[int, ...]]) -> None:
-        self.parts = parts
-        self.told = told
-        self.seat = told[1]
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
         self.record: tuple[str, Mapping[str, Any]] | None = None
+
+    def _word(self) -> tuple[str, Mapping[str, Any]]:
+        raise NotImplementedError
 
     def __getitem__(self, seat: int) -> tuple[str, Mapping[str, Any]]:
         if seat != self.seat:
             raise KeyError(seat)
         if self.record is None:  # made once, when a view first asks
-            index, _, cards = self.told
-            out = step_records(self.parts)
-            template, data = out[index]
-            shown = [_TEXT[c] for c in cards]
-            if isinstance(cards, tuple):  # a commitment (RY-4, RY-5)
-                out[index] = (
-                    "{seat} commits " + (" ".join(shown) or "no card") + " (hidden until the reveal)",
-                    {**data, "cards": shown},
-                )
-            else:  # a draw (RY-2)
-                out[index] = (template + ": " + " ".join(shown), {**data, "cards": shown})
-            self.record = join_steps(out)
+            self.record = self._word()
         return self.record
 
     def get(self, seat: int, default: Any = None) -> Any:  # every view asks: no KeyError for other seats
@@ -1247,6 +1236,32 @@ class _Told(Mapping[int, tuple[str, Mapping[str, Any]]]):
 
     def __len__(self) -> int:
         return 1
+
+
+class _Told(_OneSeat):
+    """An action's event as the seat told more reads it: the event's parts with that seat's own record of
+    its part (the cards it drew, named)."""
+
+    __slots__ = ("parts", "told")
+
+    def __init__(self, parts: list[Step], told: tuple[int, int, list[int] | tuple[int, ...]]) -> None:
+        super().__init__(told[1])
+        self.parts = parts
+        self.told = told
+
+    def _word(self) -> tuple[str, Mapping[str, Any]]:
+        index, _, cards = self.told
+        out = step_records(self.parts)
+        template, data = out[index]
+        shown = [_TEXT[c] for c in cards]
+        if isinstance(cards, tuple):  # a commitment (RY-4, RY-5)
+            out[index] = (
+                "{seat} commits " + (" ".join(shown) or "no card") + " (hidden until the reveal)",
+                {**data, "cards": shown},
+            )
+        else:  # a draw (RY-2)
+            out[index] = (template + ": " + " ".join(shown), {**data, "cards": shown})
+        return join_steps(out)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # by its arguments: the compiled class pickles no slots
         return _Told, (self.parts, self.told)
@@ -1285,36 +1300,21 @@ class _Dealt(Mapping[int, tuple[str, Mapping[str, Any]]]):
         return _Dealt, (self.public, self.data, self.drawn)
 
 
-class _Commitment(Mapping[int, tuple[str, Mapping[str, Any]]]):
-    """The secret record of a commitment for the seat that made it (RY-4, RY-5), worded when a view
-    first asks."""
+class _Commitment(_OneSeat):
+    """A commitment as the seat that made it reads it (RY-4, RY-5)."""
 
-    __slots__ = ("action", "record", "seat")
+    __slots__ = ("action",)
 
     def __init__(self, seat: int, action: Action) -> None:
-        self.seat = seat
+        super().__init__(seat)
         self.action = action
-        self.record: tuple[str, Mapping[str, Any]] | None = None
 
-    def __getitem__(self, seat: int) -> tuple[str, Mapping[str, Any]]:
-        if seat != self.seat:
-            raise KeyError(seat)
-        if self.record is None:
-            cards: tuple[int, ...] = self.action.cards  # type: ignore[attr-defined]
-            self.record = (
-                "{seat} commits " + (_names(cards) or "no card") + " (hidden until the reveal)",
-                {"seat": seat, "action": self.action.text},
-            )
-        return self.record
-
-    def get(self, seat: int, default: Any = None) -> Any:  # every view asks: no KeyError for other seats
-        return self[seat] if seat == self.seat else default
-
-    def __iter__(self) -> Iterator[int]:
-        return iter((self.seat,))
-
-    def __len__(self) -> int:
-        return 1
+    def _word(self) -> tuple[str, Mapping[str, Any]]:
+        cards: tuple[int, ...] = self.action.cards  # type: ignore[attr-defined]
+        return (
+            "{seat} commits " + (_names(cards) or "no card") + " (hidden until the reveal)",
+            {"seat": self.seat, "action": self.action.text},
+        )
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # by its arguments: the compiled class pickles no slots
         return _Commitment, (self.seat, self.action)
