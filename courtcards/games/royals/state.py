@@ -321,8 +321,8 @@ class RoyalsState(State):
         # what the action being carried out has caused so far: (public sentence, seat told more, its
         # sentences); apply() words them as one event of the log (RoyalsState._flush)
         self._said: list[Step] = []
-        # the part of it one seat is told more of: (index in _said, seat, the cards it drew or committed)
-        self._told: tuple[int, int, list[int] | tuple[int, ...]] | None = None
+        # the part of it one seat is told more of: (index in _said, seat, the cards it drew)
+        self._told: tuple[int, int, list[int]] | None = None
         # per seat, the cards of its discard pile when it was last shuffled into a new
         # deck (public: the pile lay face up), None before any such shuffle
         self.new_decks: list[tuple[int, ...] | None] = [None] * n
@@ -1244,7 +1244,7 @@ class _Told(_OneSeat):
 
     __slots__ = ("parts", "told")
 
-    def __init__(self, parts: list[Step], told: tuple[int, int, list[int] | tuple[int, ...]]) -> None:
+    def __init__(self, parts: list[Step], told: tuple[int, int, list[int]]) -> None:
         super().__init__(told[1])
         self.parts = parts
         self.told = told
@@ -1253,14 +1253,8 @@ class _Told(_OneSeat):
         index, _, cards = self.told
         out = step_records(self.parts)
         template, data = out[index]
-        shown = [_TEXT[c] for c in cards]
-        if isinstance(cards, tuple):  # a commitment (RY-4, RY-5)
-            out[index] = (
-                "{seat} commits " + (" ".join(shown) or "no card") + " (hidden until the reveal)",
-                {**data, "cards": shown},
-            )
-        else:  # a draw (RY-2)
-            out[index] = (template + ": " + " ".join(shown), {**data, "cards": shown})
+        shown = [_TEXT[c] for c in cards]  # the draw (RY-2): a commitment has its own record, _Commitment
+        out[index] = (template + ": " + " ".join(shown), {**data, "cards": shown})
         return join_steps(out)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:  # by its arguments: the compiled class pickles no slots
