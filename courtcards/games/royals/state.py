@@ -568,9 +568,11 @@ class RoyalsState(State):
         for s in range(size, k + 1):
             total += binomial(n, s)
         index = rng.below(total)
-        while index >= binomial(n, size):  # the sizes in turn, as listed
-            index -= binomial(n, size)
+        count = binomial(n, size)
+        while index >= count:  # the sizes in turn, as listed
+            index -= count
             size += 1
+            count = binomial(n, size)
         c = nth_combination(hand, size, index)
         return _A_COMMITS_GET(c) or _A_commit(c)
 
