@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from courtcards.bots.base import Bot, bot_move, make_bot, register_game_bot
+from courtcards.bots.base import Bot, bot_move, default_bot_kind, make_bot, register_game_bot
 from courtcards.core.errors import CourtcardsError, UnknownGameError
 from courtcards.core.game import Game, get_game
 from courtcards.core.ids import ACTION_IDS_VERSION, choose_by_steps
@@ -352,7 +352,18 @@ class SelfPlay:
     on them improves on it (Monte-Carlo policy iteration started from the teacher). Every draw (exploration,
     opponents, teacher) comes from ``rng``, every deal from ``deal_seed(key, n)``: the same generator state, key and
     values give the same games. Used by :class:`courtcards.train.Trainer` (one process) and by its actor
-    processes (:func:`actor_main`, no PyTorch)."""
+    processes (:func:`actor_main`, no PyTorch).
+
+    With ``rollouts`` (a share), that share of the value function's decisions with more than one legal id
+    give rollout samples instead of the game's return: every legal id is tried on a copy of the true state
+    and the game played to its end, the seat's own moves by the rollout bot (``teacher``, else the game's
+    default bot) and every other seat by its bot in this game (the rollout bot for the value function's
+    seats); each (observation, id, that rollout's return) is a sample. The trainer holds the true state,
+    so each id's target has the hidden cards of this deal, not a guess: over many deals the network, which
+    sees only the seat's observation, learns each id's expected return given what the seat knows, when
+    the game goes on as the rollout bot plays it (its Q-values), and its greedy policy is one step of
+    policy improvement on that bot. All ids are tried from the same state and generator, so what differs
+    between their returns is the id: far less noise than one game's return for the id played."""
 
     def __init__(
         self,
@@ -368,6 +379,7 @@ class SelfPlay:
         next_deal: int = 0,
         teacher: str | None = None,
         teacher_share: float = 0.0,
+        rollouts: float = 0.0,
     ) -> None:
         self.game = game
         self.players = players
@@ -381,7 +393,11 @@ class SelfPlay:
         self.next_deal = next_deal
         self.teacher = teacher if teacher_share > 0 else None
         self.teacher_share = teacher_share
+        self.rollouts = rollouts
+        self.rollout_kind = teacher or default_bot_kind(game.name)
+        self.rollout_bots: dict[str, Bot] = {}  # kind -> the bot that plays it in rollouts
         self.slot_bots: list[dict[int, Bot]] = []  # per game being played: the seats bots play
+        self.slot_kinds: list[dict[int, str]] = []  # per game being played: the kinds of those bots
         self.teacher_bots: dict[tuple[int, int], Bot] = {}  # (game, seat): its teacher, made at its first lesson
         self.taught: dict[tuple[int, int], list[int]] = {}  # (game, seat): the teacher's ids still to play
         self.obs: list[npt.NDArray[np.float32]] = []
@@ -399,14 +415,53 @@ class SelfPlay:
         """The bots of a new game: none (pure self-play), or at a share ``opponent_share`` of games every
         seat but one (drawn) played by bots drawn from ``opponents``."""
         if not self.opponents or self.rng.random() >= self.opponent_share:
+            self.last_kinds: dict[int, str] = {}
             return {}
         learner = int(self.rng.integers(self.players))
         kinds = self.opponents
-        return {
-            s: make_bot(self.game.name, kinds[int(self.rng.integers(len(kinds)))], int(self.rng.integers(2**31)))
-            for s in range(self.players)
-            if s != learner
-        }
+        bots: dict[int, Bot] = {}
+        self.last_kinds = {}
+        for s in range(self.players):
+            if s != learner:
+                kind = kinds[int(self.rng.integers(len(kinds)))]
+                bots[s] = make_bot(self.game.name, kind, int(self.rng.integers(2**31)))
+                self.last_kinds[s] = kind
+        return bots
+
+    def _rollout_bot(self, kind: str) -> Bot:
+        bot = self.rollout_bots.get(kind)
+        if bot is None:
+            bot = self.rollout_bots[kind] = make_bot(self.game.name, kind, 0)
+        return bot
+
+    def rollout_returns(self, state: State, seat: int, ids: Sequence[int], kinds: Mapping[int, str]) -> list[float]:
+        """``seat``'s return after each of ``ids`` (legal now), from copies of ``state``: the id chosen,
+        the seat's move completed and the game played to its end by the rollout bots (``kinds[s]`` for
+        seat ``s``, the rollout bot where none is named)."""
+        out: list[float] = []
+        for i in ids:
+            world = state.copy()
+            world.apply_id(seat, i)
+            while not world.is_over():
+                p = world.to_move()[0]
+                self._rollout_move(world, p, self._rollout_bot(kinds.get(p, self.rollout_kind)))
+            out.append(float(world.returns()[seat]))
+        return out
+
+    @staticmethod
+    def _rollout_move(world: State, seat: int, bot: Bot) -> None:
+        """``bot``'s move for ``seat``, among the actions that complete the seat's partial id choice."""
+        legal: Sequence[Action] = world.legal_actions(seat)
+        prefix = world.id_prefix(seat)
+        if prefix:
+            codec = world.action_codec()
+            legal = [a for a in legal if tuple(codec.encode(a)[: len(prefix)]) == prefix]
+        choose_state = getattr(bot, "choose_state", None)
+        if choose_state is not None and not prefix:
+            move = choose_state(world, seat, legal)
+        else:
+            move = bot.choose(world.view(seat) if getattr(bot, "needs_view", True) else {}, legal)
+        world.apply(seat, move)
 
     def _teach(self, g: int, state: State, seat: int) -> int | None:
         """The teacher's next id for ``seat`` of game ``g`` when this decision is the teacher's, else None."""
@@ -426,7 +481,10 @@ class SelfPlay:
     def start(self, batch: int) -> tuple[list[State], Trajectories]:
         """A batch of new games and their (empty) trajectories, one list of (observation, id) per seat."""
         games = [self.deal() for _ in range(batch)]
-        self.slot_bots = [self.seat_opponents() for _ in range(batch)]
+        self.slot_bots, self.slot_kinds = [], []
+        for _ in range(batch):
+            self.slot_bots.append(self.seat_opponents())
+            self.slot_kinds.append(self.last_kinds)
         self.teacher_bots, self.taught = {}, {}
         return games, [[[] for _ in range(self.players)] for _ in range(batch)]
 
@@ -448,6 +506,7 @@ class SelfPlay:
                 masks.append(state.legal_action_mask(seat))
         chosen_ids: list[int] = []
         taught_now: list[npt.NDArray[np.uint8] | None] = []
+        rolled: set[int] = set()  # the deciders whose samples were rollouts
         if deciders:
             mask = np.stack(masks)
             values = self.values(np.stack(obs_list))
@@ -466,10 +525,24 @@ class SelfPlay:
                     taught = None
                 chosen_ids.append(a)
                 taught_now.append(None if taught is None else np.packbits(mask[k]))
+                if self.rollouts > 0 and self.rng.random() < self.rollouts:
+                    legal_ids = [int(i) for i in np.flatnonzero(mask[k])]
+                    if len(legal_ids) > 1:
+                        kinds = self.slot_kinds[g] if g < len(self.slot_kinds) else {}
+                        for i, ret in zip(
+                            legal_ids, self.rollout_returns(games[g], seat, legal_ids, kinds), strict=True
+                        ):
+                            self.obs.append(obs_list[k])
+                            self.ids.append(i)
+                            self.ret.append(ret)
+                            self.seats.append(seat)
+                            self.taught_masks.append(None)
+                        rolled.add(k)
         for g, seat, action in bot_moves:
             games[g].apply(seat, action)
         for k, (g, seat) in enumerate(deciders):
-            trajectories[g][seat].append((obs_list[k], chosen_ids[k], taught_now[k]))
+            if k not in rolled:
+                trajectories[g][seat].append((obs_list[k], chosen_ids[k], taught_now[k]))
             games[g].apply_id(seat, chosen_ids[k])
         ended = 0
         for g, state in enumerate(games):
@@ -485,6 +558,7 @@ class SelfPlay:
                 games[g] = self.deal()
                 if g < len(self.slot_bots):
                     self.slot_bots[g] = self.seat_opponents()
+                    self.slot_kinds[g] = self.last_kinds
                 for seat in range(self.players):
                     self.teacher_bots.pop((g, seat), None)
                     self.taught.pop((g, seat), None)
@@ -541,8 +615,8 @@ def actor_main(index: int, spec: dict[str, Any], weights: SharedWeights, samples
     process is gone (a killed learner leaves no actor behind). Ctrl-C is the learner's to handle.
 
     ``spec``: ``game``, ``players``, ``options``, ``seed``, ``epsilon``, ``batch_games``, ``opponents``,
-    ``opponent_share``, ``teacher``, ``teacher_share``, ``shapes`` (each layer's weight and bias shapes) and
-    ``first_deal`` (where this actor's deal counter resumes). Its games come from ``actor_key(seed, index)``,
+    ``opponent_share``, ``teacher``, ``teacher_share``, ``rollouts``, ``shapes`` (each layer's weight and bias
+    shapes) and ``first_deal`` (where this actor's deal counter resumes). Its games come from ``actor_key(seed, index)``,
     its draws from a generator seeded by (seed, index, first_deal)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
@@ -582,6 +656,7 @@ def _act(
         next_deal=int(spec["first_deal"]),
         teacher=spec.get("teacher"),
         teacher_share=float(spec.get("teacher_share", 0.0)),
+        rollouts=float(spec.get("rollouts", 0.0)),
     )
     games, trajectories = play.start(int(spec["batch_games"]))
     packed = (play.game.num_distinct_actions(play.players, play.options) + 7) // 8

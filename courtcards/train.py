@@ -73,7 +73,16 @@ from courtcards.core.game import Game, get_game
 from courtcards.core.ids import ACTION_IDS_VERSION
 from courtcards.core.rng import Rng
 from courtcards.core.state import State
-from courtcards.nn import Network, SelfPlay, SharedWeights, Trajectories, actor_main, save_network
+from courtcards.nn import (
+    Network,
+    SelfPlay,
+    SharedWeights,
+    Trajectories,
+    actor_main,
+    load_network,
+    save_network,
+    shipped_network,
+)
 
 CHECKPOINT = "checkpoint.pt"
 NETWORK = "network.npz"
@@ -120,6 +129,8 @@ class TrainConfig:
     opponent_share: float = 0.5  # the share of games with them
     teacher: str | None = None  # a bot kind whose moves the network's seats play at teacher_share of decisions
     teacher_share: float = 0.0
+    rollouts: float = 0.0  # share of the network's decisions whose samples are rollouts of every legal id
+    init: str | None = None  # a network file whose weights the network starts from (same table and layers)
     imitation: float = 0.0  # weight of DQfD's large-margin loss on the teacher's ids (0: none)
     margin: float = 0.2  # its margin
     reuse: int = 1  # gradient steps per fresh batch (1: each sample learned once; more: from the replay)
@@ -221,6 +232,9 @@ class Trainer:
         self.device = torch.device(c.device)
         torch.manual_seed(c.seed)
         self.net = QNet(self.obs_size, c.hidden, self.num_actions).to(self.device)
+        self.init_name: str | None = None  # the network file the weights started from (--init)
+        if c.init:
+            self._start_from(c.init)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=c.lr)
         self.rng = np.random.default_rng(c.seed)
         self.games_done = 0
@@ -245,6 +259,7 @@ class Trainer:
             opponent_share=c.opponent_share,
             teacher=c.teacher,
             teacher_share=c.teacher_share,
+            rollouts=c.rollouts,
         )
         self.pending_obs = self.play.obs
         self.pending_ids = self.play.ids
@@ -260,6 +275,25 @@ class Trainer:
         self.actors_imported_torch = False  # whether an actor reported PyTorch imported (it should not)
         self.learner_waited = 0.0  # seconds the learner waited for actors' samples (this run)
         self.actors_waited = 0.0  # seconds the actors waited for room in the queue, all together (this run)
+
+    def _start_from(self, path: str) -> None:
+        """The weights of the network file ``path`` (``--init``), which must be made for this table, with
+        these layers."""
+        c = self.config
+        if path == "shipped":  # NetworkError says so when the game ships none for this table
+            start = shipped_network(self.game.name, c.players, c.options)
+        else:
+            start = load_network(path)  # NetworkError names a missing or corrupt file
+            start.check_fits(self.game, c.players, c.options)
+        self.init_name = Path(start.path).name if start.path else path
+        widths = [w.shape[1] for w, _ in start.weights[:-1]]
+        if widths != list(c.hidden):
+            raise CourtcardsError(f"--init: {path} has hidden layers {widths}, this run {list(c.hidden)}")
+        with torch.no_grad():
+            for layer, (w, b) in zip(self.net.layers, start.weights, strict=True):
+                assert isinstance(layer, nn.Linear)
+                layer.weight.copy_(torch.from_numpy(np.ascontiguousarray(w.T, dtype=np.float32)))
+                layer.bias.copy_(torch.from_numpy(np.asarray(b, dtype=np.float32)))
 
     # -- checkpoints ----------------------------------------------------------------------------------
     def meta(self) -> dict[str, Any]:
@@ -278,6 +312,8 @@ class Trainer:
             "opponent_share": c.opponent_share if c.opponents else 0.0,
             "teacher": c.teacher,
             "teacher_share": c.teacher_share,
+            "rollouts": c.rollouts,
+            "init": self.init_name,
             "imitation": c.imitation,
             "margin": c.margin if c.imitation else 0.0,
             "reuse": c.reuse,
@@ -606,6 +642,7 @@ class _Actors:
             "opponent_share": c.opponent_share,
             "teacher": c.teacher,
             "teacher_share": c.teacher_share,
+            "rollouts": c.rollouts,
             "shapes": [(w.shape, b.shape) for w, b in layers],
         }
         self.procs: list[Any] = []

@@ -398,6 +398,86 @@ def test_the_imitation_loss_makes_the_teachers_ids_the_best_valued(tmp_path: Pat
     assert results[0.0] != teacher_ids
 
 
+def _greedy_return(state: Any, seat: int, action_id: int, bots: dict[int, Any]) -> float:
+    """``seat``'s return after ``action_id`` from a copy of ``state``, the game played on by ``bots`` through
+    the seats' views (a composite move completed among the actions its ids begin)."""
+    world = state.copy()
+    world.apply_id(seat, action_id)
+    while not world.is_over():
+        p = world.to_move()[0]
+        legal = world.legal_actions(p)
+        prefix = world.id_prefix(p)
+        legal = [a for a in legal if tuple(world.action_ids(a)[: len(prefix)]) == prefix]
+        world.apply(p, bots[p].choose(world.view(p), legal))
+    return float(world.returns()[seat])
+
+
+@pytest.mark.parametrize(("game", "players", "options"), [("rank", 4, {"tokens_to_win": 1}), ("royale", 2, {})])
+def test_rollout_samples_are_every_legal_ids_return_from_the_true_state(
+    game: str, players: int, options: dict[str, Any]
+) -> None:
+    """With --rollouts 1 a decision gives one sample per legal id, with the return of that id played from
+    the true state and the game played on by greedy in every seat (as greedy plays from the seat's view);
+    the decision gives no sample of the game's own return. Rank Royale's moves are composite: a rollout
+    of a first id completes the move as greedy would among the moves that begin with it."""
+    g = get_game(game)
+    resolved = g.resolve_options(players, options)
+    n = g.num_distinct_actions(players, resolved)
+    play = SelfPlay(g, players, resolved, lambda obs: np.zeros((len(obs), n), np.float32), np.random.default_rng(2), 9,
+                    epsilon=0.0, rollouts=1.0)  # fmt: skip
+    games, trajectories = play.start(1)
+    bots = {s: make_bot(game, "greedy", 0) for s in range(players)}
+    checked = 0
+    while checked < 6:
+        before = games[0].copy()
+        deciders = before.to_move()
+        play.obs, play.ids, play.ret = [], [], []
+        kept = [len(steps) for steps in trajectories[0]]
+        if play.step(games, trajectories):
+            continue
+        legal = {s: before.legal_action_ids(s) for s in deciders}
+        wanted = [(s, i) for s in deciders if len(legal[s]) > 1 for i in legal[s]]
+        assert play.ids == [i for _, i in wanted]
+        assert play.ret == [_greedy_return(before, s, i, bots) for s, i in wanted]
+        for k, (s, _) in enumerate(wanted):
+            assert np.array_equal(play.obs[k], before.observation_tensor(s).reshape(-1))
+        for s in deciders:  # a decision rolled out gives no sample of the game's return; one with no choice does
+            assert len(trajectories[0][s]) == kept[s] + (len(legal[s]) == 1)
+        checked += bool(wanted)
+
+
+@needs_torch
+def test_a_training_with_rollouts_records_them(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["rank", "--players", "4", "--option", "tokens_to_win=1", "--seed", "3", "--out", str(out)]
+    result = _train(tmp_path, *args, "--batch-games", "2", "--hidden", "16", "--games", "6", "--rollouts", "0.5",
+                    "--eval-games", "0")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    meta = load_network(out / "network.npz").meta
+    assert meta["rollouts"] == 0.5 and meta["games"] >= 6
+
+
+@needs_torch
+def test_a_training_starts_from_the_init_networks_weights_and_refuses_one_that_does_not_fit(tmp_path: Path) -> None:
+    start = tmp_path / "start.npz"
+    _tiny_network(start, "royale", 2, seed=5)
+    out = tmp_path / "run"
+    args = ["royale", "--seed", "3", "--batch-games", "1", "--hidden", "16", "--games", "1", "--eval-games", "0"]
+    result = _train(tmp_path, *args, "--out", str(out), "--init", str(start))
+    assert result.exit_code == 0, result.output
+    trained = load_network(out / "network.npz")  # one game: fewer samples than a learning step, no update
+    assert trained.meta["init"] == "start.npz"
+    for (w, b), (w0, b0) in zip(trained.weights, load_network(start).weights, strict=True):
+        assert np.array_equal(w, w0) and np.array_equal(b, b0)
+    other = tmp_path / "other.npz"
+    _tiny_network(other, "royale", 2, {"max_rounds": 5})
+    result = _train(tmp_path, *args, "--out", str(tmp_path / "b"), "--init", str(other))
+    assert result.exit_code != 0 and "option max_rounds is None at this table, 5 in training" in result.output
+    result = _train(tmp_path, *args[:5], "--hidden", "8", *args[7:], "--out", str(tmp_path / "c"), "--init", str(start))
+    assert result.exit_code != 0 and "has hidden layers [16], this run [8]" in result.output
+    assert not (tmp_path / "b" / "network.npz").exists()
+
+
 @needs_torch
 def test_a_taught_training_with_reuse_runs_and_records_how(tmp_path: Path) -> None:
     out = tmp_path / "run"

@@ -88,6 +88,24 @@ def train_command(
     teacher_share: Annotated[
         float, typer.Option("--teacher-share", min=0, max=1, help="The share of decisions --teacher makes.")
     ] = 0.8,
+    rollouts: Annotated[
+        float,
+        typer.Option(
+            "--rollouts",
+            min=0,
+            max=1,
+            help="The share of the network's decisions learned from rollouts: every legal id tried from the "
+            "true state, the game played on by --teacher (else the default bot) and the seats' bots (0: none).",
+        ),
+    ] = 0.0,
+    init: Annotated[
+        str | None,
+        typer.Option(
+            "--init",
+            help="Start from the weights of this network file (made for the same table, with the same --hidden), "
+            "or 'shipped' for the network the game ships for the table.",
+        ),
+    ] = None,
     imitation: Annotated[
         float,
         typer.Option(
@@ -160,6 +178,8 @@ def train_command(
             opponent_share=opponent_share,
             teacher=teacher,
             teacher_share=teacher_share,
+            rollouts=rollouts,
+            init=init,
             imitation=imitation,
             margin=margin,
             reuse=reuse,
