@@ -616,8 +616,8 @@ def actor_main(index: int, spec: dict[str, Any], weights: SharedWeights, samples
 
     ``spec``: ``game``, ``players``, ``options``, ``seed``, ``epsilon``, ``batch_games``, ``opponents``,
     ``opponent_share``, ``teacher``, ``teacher_share``, ``rollouts``, ``shapes`` (each layer's weight and bias
-    shapes) and ``first_deal`` (where this actor's deal counter resumes). Its games come from ``actor_key(seed, index)``,
-    its draws from a generator seeded by (seed, index, first_deal)."""
+    shapes) and ``first_deal`` (where this actor's deal counter resumes). Its games come from
+    ``actor_key(seed, index)``, its draws from a generator seeded by (seed, index, first_deal)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
 
