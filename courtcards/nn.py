@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from courtcards.bots.base import Bot, bot_move, default_bot_kind, make_bot, register_game_bot
+from courtcards.bots.base import Bot, bot_move, bot_view, default_bot_kind, make_bot, register_game_bot
 from courtcards.core.errors import CourtcardsError, UnknownGameError
 from courtcards.core.game import Game, get_game
 from courtcards.core.ids import ACTION_IDS_VERSION, choose_by_steps
@@ -260,6 +260,8 @@ class NNBot:
     The network is the game's shipped one for the table (``nn``) or a file (``nn:PATH``), loaded and
     checked against the table on the first decision."""
 
+    needs_log = False  # it never reads its view's log
+
     def __init__(self, game: str, seed: int = 0, path: str | None = None) -> None:
         self.game = get_game(game)
         self.path = path
@@ -460,7 +462,7 @@ class SelfPlay:
         if choose_state is not None and not prefix:
             move = choose_state(world, seat, legal)
         else:
-            move = bot.choose(world.view(seat) if getattr(bot, "needs_view", True) else {}, legal)
+            move = bot.choose(bot_view(bot, world, seat), legal)
         world.apply(seat, move)
 
     def _teach(self, g: int, state: State, seat: int) -> int | None:

@@ -237,3 +237,37 @@ def test_greedy_beats_random_clearly() -> None:
     assert greedy.games == 200
     assert greedy.win_share >= 0.8
     assert greedy.avg_position < 1.5
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [("rank", 4, {"tokens_to_win": 1}), ("kqp", 6, {}), ("royale", 2, {}), ("royals", 4, {})],
+)
+def test_a_bot_that_never_reads_the_log_chooses_the_same_without_it(
+    game: str, players: int, options: dict[str, Any]
+) -> None:
+    """``needs_log = False`` is a promise: given the view with an empty log (as ``bot_move`` and the search's
+    playouts then give it), every such bot chooses what it chooses from the whole view, in every phase of
+    random games (two bots of the same seed, asked in turn)."""
+    from courtcards.bots.base import bot_view
+    from courtcards.core.rng import Rng
+
+    kinds = [k for k in bot_kinds(game) if not k.startswith("ismcts")]
+    pairs = {k: (make_bot(game, k, 3), make_bot(game, k, 3)) for k in kinds}
+    quiet = set()
+    rng = Rng(11)
+    for deal in range(3):
+        state = get_game(game).new_game(players, options, seed=deal)
+        while not state.is_over() and len(state.history) < 200:
+            seat = state.to_move()[0]
+            legal = state.legal_actions(seat)
+            whole = state.view(seat)
+            for kind, (a, b) in pairs.items():
+                if not getattr(b, "needs_log", True):
+                    quiet.add(kind)
+                    assert bot_view(b, state, seat)["log"] == [] and whole["log"]
+                    assert a.choose(whole, legal) == b.choose(state.view_without_log(seat), legal), kind
+                else:
+                    a.choose(whole, legal), b.choose(whole, legal)
+            state.apply(seat, legal[rng.below(len(legal))])
+    assert {"greedy", "nn"} <= quiet

@@ -25,7 +25,10 @@ from courtcards.core.state import Action, State
 
 class Bot(Protocol):
     """A bot may set ``needs_view = False`` to get an empty view (it then costs
-    nothing to build); bots without the attribute get the seat's view."""
+    nothing to build), or ``needs_log = False`` to get the view with an empty ``log``
+    (the log's sentences are the costliest part of a view) where the engine asks it
+    for moves (``bot_move``, the search's playouts); bots without the attributes get
+    the seat's whole view."""
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action: ...
 
@@ -139,10 +142,17 @@ def check_bot_table(game: str, kind: str, num_players: int, options: Mapping[str
             raise OptionError(f"bad bot {kind!r} for this table: {exc}") from None
 
 
+def bot_view(bot: Bot, state: State, seat: int) -> dict[str, Any]:
+    """What ``bot`` is given of ``seat``'s view: none if it needs none, the view without its log if it
+    never reads the log, else the whole view."""
+    if not getattr(bot, "needs_view", True):
+        return {}
+    return state.view(seat) if getattr(bot, "needs_log", True) else state.view_without_log(seat)
+
+
 def bot_move(bot: Bot, state: State, seat: int) -> Action:
-    """Ask ``bot`` for ``seat``'s move, giving it only the seat's view (none if it needs none)."""
-    view = state.view(seat) if getattr(bot, "needs_view", True) else {}
-    return bot.choose(view, state.legal_actions(seat))
+    """Ask ``bot`` for ``seat``'s move, giving it only the seat's view (:func:`bot_view`)."""
+    return bot.choose(bot_view(bot, state, seat), state.legal_actions(seat))
 
 
 def pick_card(hand: Sequence[int], rng: Rng) -> int:

@@ -46,7 +46,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from courtcards.bots.base import RandomBot, game_bots, register_bot_spec
+from courtcards.bots.base import RandomBot, bot_view, game_bots, register_bot_spec
 from courtcards.bots.profile import GENERIC_PROFILE, SearchProfile, Values
 from courtcards.core.game import Game, get_game
 from courtcards.core.rng import Rng
@@ -429,7 +429,7 @@ def _decide(bot: Any, world: State, seat: int, legal: Sequence[Action]) -> Actio
     if by_state is not None:
         action: Action = by_state(world, seat, legal)
         return action
-    action = bot.choose(world.view(seat) if getattr(bot, "needs_view", True) else {}, legal)
+    action = bot.choose(bot_view(bot, world, seat), legal)
     return action
 
 

@@ -47,6 +47,11 @@ class _Stranger:
         self.base_seed = Rng(seed ^ 0x5DEECE66D).next64()
         self.base: Bot | None = None
 
+    @property
+    def needs_log(self) -> bool:
+        """As its default bot, once made (the first view it gets is whole)."""
+        return self.base is None or bool(getattr(self.base, "needs_log", True))
+
     def default_move(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
         if self.base is None:
             game = str(view["game"])

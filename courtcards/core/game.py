@@ -260,10 +260,10 @@ class Game(ABC, Generic[S]):
         return out
 
     def state_observation_tensor(self, state: S, seat: int) -> npt.NDArray[np.float32]:
-        """``state.observation_tensor(seat)``: by default from the seat's view; a game
-        may read the same facts straight from the state (faster), as long as the
-        result equals the view's (the conformance suite compares them)."""
-        return self.observation_tensor(state._observer(seat), state.id_prefix(seat))
+        """``state.observation_tensor(seat)``: by default from the seat's view without its log (a tensor
+        never reads the log's sentences); a game may read the same facts straight from the state
+        (faster), as long as the result equals the full view's (the conformance suite compares them)."""
+        return self.observation_tensor(state._observer(seat, log=False), state.id_prefix(seat))
 
     def observation_string(self, view: Mapping[str, Any], prefix: Sequence[int] = ()) -> str:
         """A seat's view (and its partial id choice) in words."""

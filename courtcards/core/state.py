@@ -232,16 +232,22 @@ class State(ABC):
     def view(self, seat: int | None) -> JSON:
         """What ``seat`` may know, as JSON-ready data; ``None`` for a spectator."""
 
+    def view_without_log(self, seat: int | None) -> JSON:
+        """``seat``'s view with an empty ``log``: the log's sentences are the costliest part of a view, and
+        what bots that never read them (``needs_log = False``) and observation tensors are given."""
+        keep = self.log_in_views
+        self.log_in_views = False
+        try:
+            return self.view(seat)
+        finally:
+            self.log_in_views = keep
+
     def view_json(self, seat: int | None, dumps: Callable[[Any], str] = _compact) -> str:
         """``seat``'s view as JSON text, for a push: the view without its log encoded by ``dumps``, and the
         log from each event's entry encoded once (:meth:`EventLog.last_json`); ``json.loads`` of it
         equals the view."""
         keep = self.log_in_views
-        self.log_in_views = False
-        try:
-            view = self.view(seat)
-        finally:
-            self.log_in_views = keep
+        view = self.view_without_log(seat)
         if not keep or view.get("log") != []:  # a view that does not build its log with log_view
             return dumps(view)
         del view["log"]
@@ -714,10 +720,10 @@ class State(ABC):
         return action
 
     # -- observations, returns -----------------------------------------------------------
-    def _observer(self, seat: int) -> JSON:
+    def _observer(self, seat: int, log: bool = True) -> JSON:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.num_players:
             raise ValueError(f"there is no seat {seat!r} (seats are 0..{self.num_players - 1})")
-        return self.view(seat)
+        return self.view(seat) if log else self.view_without_log(seat)
 
     def observation_tensor(self, seat: int) -> npt.NDArray[np.float32]:
         """The seat's view (and partial id choice) as a float32 array of

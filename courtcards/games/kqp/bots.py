@@ -90,6 +90,8 @@ def table_of_state(state: Any, seat: int) -> Table:
 
 
 class GreedyKqpBot:
+    needs_log = False  # it never reads its view's log
+
     def __init__(self, seed: int = 0, weights: Weights | None = None) -> None:
         self.w = weights or Weights()
 

@@ -204,6 +204,8 @@ def table_of_state(state: Any, seat: int, hand: list[int] | None = None) -> Tabl
 class GreedyRankBot:
     """Greedy Rank bot; its seed only breaks ties between equally good actions."""
 
+    needs_log = False  # it never reads its view's log
+
     def __init__(self, seed: int = 0, weights: Weights | None = None) -> None:
         self.rng = Rng(seed)
         self.w = weights or Weights()

@@ -108,6 +108,8 @@ def _card_action(legal: Sequence[Action], card: int) -> Action:
 class GreedyBot:
     """Best response to the opponent's smoothed tier habits (deterministic)."""
 
+    needs_log = False  # it never reads its view's log
+
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
 
@@ -131,6 +133,8 @@ class GreedyBot:
 
 class MixedBot:
     """Plays a maximin mixed strategy of the one-round tier game."""
+
+    needs_log = False  # it never reads its view's log
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed)

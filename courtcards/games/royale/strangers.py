@@ -23,6 +23,8 @@ from courtcards.games.royale.cards import parse_card, rank, tier
 class AggressiveRoyaleBot:
     """Plays its strongest card; discards as greedy."""
 
+    needs_log = False  # it never reads its view's log
+
     def __init__(self, seed: int = 0) -> None:
         self.greedy = GreedyBot(seed)
 
@@ -35,6 +37,8 @@ class AggressiveRoyaleBot:
 
 class HoarderRoyaleBot:
     """Plays the weakest card of a tier drawn among those it holds; discards as greedy."""
+
+    needs_log = False  # it never reads its view's log
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed)

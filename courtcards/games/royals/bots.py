@@ -58,6 +58,8 @@ def fight_worth(card: int, goal: int) -> float:
 
 
 class GreedyRoyalsBot:
+    needs_log = False  # it never reads its view's log
+
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed)
 
