@@ -84,7 +84,7 @@ class NetPolicy:
         def observe(prefix: tuple[int, ...]) -> npt.NDArray[np.float32]:
             if not prefix and not world.id_prefix(seat):
                 return world.observation_tensor(seat)
-            return self.game.observation_tensor(world.view(seat), (*world.id_prefix(seat), *prefix))
+            return self.game.observation_tensor(world.view_without_log(seat), (*world.id_prefix(seat), *prefix))
 
         return choose_by_steps(
             legal, world.action_codec().encode, lambda prefix, ids: self.values(observe(prefix), ids)
