@@ -400,6 +400,7 @@ class SelfPlay:
         self.rollout_bots: dict[str, Bot] = {}  # kind -> the bot that plays it in rollouts
         self.slot_bots: list[dict[int, Bot]] = []  # per game being played: the seats bots play
         self.slot_kinds: list[dict[int, str]] = []  # per game being played: the kinds of those bots
+        self.last_kinds: dict[int, str] = {}  # the kinds of the bots seat_opponents made last
         self.teacher_bots: dict[tuple[int, int], Bot] = {}  # (game, seat): its teacher, made at its first lesson
         self.taught: dict[tuple[int, int], list[int]] = {}  # (game, seat): the teacher's ids still to play
         self.obs: list[npt.NDArray[np.float32]] = []
@@ -415,14 +416,13 @@ class SelfPlay:
 
     def seat_opponents(self) -> dict[int, Bot]:
         """The bots of a new game: none (pure self-play), or at a share ``opponent_share`` of games every
-        seat but one (drawn) played by bots drawn from ``opponents``."""
+        seat but one (drawn) played by bots drawn from ``opponents`` (their kinds: ``last_kinds``)."""
+        self.last_kinds = {}
         if not self.opponents or self.rng.random() >= self.opponent_share:
-            self.last_kinds: dict[int, str] = {}
             return {}
         learner = int(self.rng.integers(self.players))
         kinds = self.opponents
         bots: dict[int, Bot] = {}
-        self.last_kinds = {}
         for s in range(self.players):
             if s != learner:
                 kind = kinds[int(self.rng.integers(len(kinds)))]
