@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from courtcards.bots.base import Bot, bot_move, bot_view, default_bot_kind, make_bot, register_game_bot
+from courtcards.bots.base import Bot, bot_move, default_bot_kind, make_bot, register_game_bot, state_move
 from courtcards.core.errors import CourtcardsError, UnknownGameError
 from courtcards.core.game import Game, get_game
 from courtcards.core.ids import ACTION_IDS_VERSION, choose_by_steps
@@ -458,12 +458,7 @@ class SelfPlay:
         if prefix:
             codec = world.action_codec()
             legal = [a for a in legal if tuple(codec.encode(a)[: len(prefix)]) == prefix]
-        choose_state = getattr(bot, "choose_state", None)
-        if choose_state is not None and not prefix:
-            move = choose_state(world, seat, legal)
-        else:
-            move = bot.choose(bot_view(bot, world, seat), legal)
-        world.apply(seat, move)
+        world.apply(seat, state_move(bot, world, seat, legal))
 
     def _teach(self, g: int, state: State, seat: int) -> int | None:
         """The teacher's next id for ``seat`` of game ``g`` when this decision is the teacher's, else None."""

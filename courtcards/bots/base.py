@@ -150,6 +150,18 @@ def bot_view(bot: Bot, state: State, seat: int) -> dict[str, Any]:
     return state.view(seat) if getattr(bot, "needs_log", True) else state.view_without_log(seat)
 
 
+def state_move(bot: Any, state: State, seat: int, legal: Sequence[Action]) -> Action:
+    """``bot``'s move for ``seat`` among ``legal`` in a state the caller made for itself (a search's sampled
+    world, a trainer's rollout): read from the state by bots that can (``choose_state``: the seat's hand and
+    public facts only, the same move), else from the seat's view (:func:`bot_view`)."""
+    by_state = getattr(bot, "choose_state", None)
+    if by_state is not None:
+        action: Action = by_state(state, seat, legal)
+        return action
+    action = bot.choose(bot_view(bot, state, seat), legal)
+    return action
+
+
 def bot_move(bot: Bot, state: State, seat: int) -> Action:
     """Ask ``bot`` for ``seat``'s move, giving it only the seat's view (:func:`bot_view`)."""
     return bot.choose(bot_view(bot, state, seat), state.legal_actions(seat))

@@ -46,7 +46,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from courtcards.bots.base import RandomBot, bot_view, game_bots, register_bot_spec
+from courtcards.bots.base import RandomBot, game_bots, register_bot_spec, state_move
 from courtcards.bots.profile import GENERIC_PROFILE, SearchProfile, Values
 from courtcards.core.game import Game, get_game
 from courtcards.core.rng import Rng
@@ -313,7 +313,7 @@ class ISMCTSBot:
                 legal = world.legal_actions(seat)
                 if model is not None and seat != me:
                     # another seat's move by the opponent model, from its view of this world: no statistics
-                    act = legal[0] if len(legal) == 1 else _decide(model, world, seat, legal)
+                    act = legal[0] if len(legal) == 1 else state_move(model, world, seat, legal)
                     actions.append((seat, act))
                     key_extra.append(act.text)
                     continue
@@ -415,22 +415,11 @@ class ISMCTSBot:
             legal = world.legal_actions(seat)
             policy = mine if model is None or seat == me else model  # the others keep to the model
             if policy is not None and len(legal) > 1:
-                world.apply(seat, _decide(policy, world, seat, legal))
+                world.apply(seat, state_move(policy, world, seat, legal))
             else:
                 world.apply(seat, legal[rng.below(len(legal))])
             moves += 1
         return world.returns()
-
-
-def _decide(bot: Any, world: State, seat: int, legal: Sequence[Action]) -> Action:
-    """``bot``'s move for ``seat`` in a sampled world: read from the world's state by bots that can
-    (``choose_state``: the seat's hand and public facts only, the same move), else from the seat's view."""
-    by_state = getattr(bot, "choose_state", None)
-    if by_state is not None:
-        action: Action = by_state(world, seat, legal)
-        return action
-    action = bot.choose(bot_view(bot, world, seat), legal)
-    return action
 
 
 def win_chance(value: float, num_players: int) -> float:
