@@ -13,6 +13,7 @@ from courtcards.games.kqp.bots import GreedyKqpBot
 from courtcards.games.kqp.bots import table_of_state as kqp_table_of_state
 from courtcards.games.kqp.bots import table_of_view as kqp_table_of_view
 from courtcards.games.rank.bots import GreedyRankBot, table_of_state, table_of_view
+from courtcards.games.royals.bots import GreedyRoyalsBot, seen_of_state, seen_of_view
 
 RANK = get_game("rank")
 RANK_CONFIGS: list[tuple[int, dict[str, Any]]] = [
@@ -99,3 +100,40 @@ def test_kqp_greedy_from_the_state_makes_the_views_move(players: int) -> None:
             state.apply(seat, move)
     assert compared > 100
     assert {"tax", "play", "play-lead"} <= phases
+
+
+ROYALS = get_game("royals")
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_royals_greedy_from_the_state_makes_the_views_move(players: int) -> None:
+    phases: set[str] = set()
+    compared = 0
+    for seed in range(4):
+        state = ROYALS.new_game(players, {}, seed=seed)
+        rng = Rng(seed)
+        movers = [GreedyRoyalsBot(seed * 10 + s) for s in range(players)]
+        while not state.is_over():
+            for seat in state.to_move():  # the commitments of a fight are chosen at once
+                legal = state.legal_actions(seat)
+                view = state.view(seat)
+                assert seen_of_state(state, seat) == seen_of_view(view)
+                # two bots with the same seed: the same tie-breaks for the leader, so the same move
+                a, b = GreedyRoyalsBot(compared), GreedyRoyalsBot(compared)
+                assert a.choose(view, legal) == b.choose_state(state, seat, legal)
+                if len(legal) > 1 and rng.below(4) == 0:  # and in a world sampled from the view
+                    world = ROYALS.sample_world(view, rng.next64())
+                    wlegal = world.legal_actions(seat)
+                    assert seen_of_state(world, seat) == seen_of_view(world.view(seat))
+                    assert GreedyRoyalsBot(1).choose(world.view(seat), wlegal) == GreedyRoyalsBot(1).choose_state(
+                        world, seat, wlegal
+                    )
+                phases.add(str(view["phase"]))
+                compared += 1
+            seat = state.to_move()[0]
+            legal = state.legal_actions(seat)
+            # mostly greedy (the fights greedy makes), sometimes random (positions greedy avoids)
+            move = legal[rng.below(len(legal))] if rng.below(3) == 0 else movers[seat].choose_state(state, seat, legal)
+            state.apply(seat, move)
+    assert compared > 150
+    assert {"action", "commit", "pair", "hits", "losses"} <= phases

@@ -11,13 +11,17 @@ minus what the cards are worth kept in hand. Defending, it pairs to cancel the
 most attacks, spreads hits to lose the fewest points and replaces rather than
 discards. A tie for the lead is broken by its seeded generator, never by seat
 order (a bot that favours a seat makes a seat effect the rules do not have).
+
+What it reads is a :class:`Seen`, made from the view or, where a search or a
+trainer holds a (sampled) state, from the seat's hand and the public facts of
+that state (``choose_state``: the same move, without building a view).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import combinations_with_replacement
-from typing import Any
+from typing import Any, NamedTuple
 
 from courtcards.bots.base import BotFactory
 from courtcards.core.rng import Rng
@@ -57,6 +61,58 @@ def fight_worth(card: int, goal: int) -> float:
     return 0.0
 
 
+class Seen(NamedTuple):
+    """What greedy reads of its seat's view, read from the view or from a (sampled) state alike."""
+
+    seat: int
+    phase: str
+    hand: list[int]
+    royals: list[list[tuple[int, int]]]  # each seat's Royals in the view's order: (face card, value)
+    scores: list[int]
+    target: int
+    fight_kind: str  # "attack" or "assassinate"; "" when no fight is on
+    attacker: int
+    defender: int
+    hits: int
+    assigned: list[int]  # the face card each hit placed so far went on
+
+
+def seen_of_view(view: Mapping[str, Any]) -> Seen:
+    fight = view["fight"]
+    players = view["players"]
+    return Seen(
+        seat=view["seat"],
+        phase=view["phase"],
+        hand=_codes(view["hand"]),
+        royals=[[(parse_card(r["face"]), r["value"]) for r in p["royals"]] for p in players],
+        scores=[p["score"] for p in players],
+        target=view["target"],
+        fight_kind="" if fight is None else fight["kind"],
+        attacker=-1 if fight is None else fight["attacker"],
+        defender=-1 if fight is None else fight["defender"],
+        hits=0 if fight is None else fight["hits"],
+        assigned=[] if fight is None else _codes(fight["assigned"]),
+    )
+
+
+def seen_of_state(state: Any, seat: int) -> Seen:
+    fight = state.fight
+    royals = [[(face, rank(number)) for face, number in held] for held in state.royals]
+    return Seen(
+        seat=seat,
+        phase=state.phase,
+        hand=list(state.hands[seat]),
+        royals=royals,
+        scores=[sum(value for _, value in held) for held in royals],
+        target=state.target,
+        fight_kind="" if fight is None else fight.kind,
+        attacker=-1 if fight is None else fight.attacker,
+        defender=-1 if fight is None else fight.defender,
+        hits=0 if fight is None else fight.hits,
+        assigned=[] if fight is None else list(fight.assigned),
+    )
+
+
 class GreedyRoyalsBot:
     needs_log = False  # it never reads its view's log
 
@@ -64,48 +120,52 @@ class GreedyRoyalsBot:
         self.rng = Rng(seed)
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action]) -> Action:
+        return self._decide(seen_of_view(view), legal)
+
+    def choose_state(self, state: Any, seat: int, legal: Sequence[Action]) -> Action:
+        """The move ``choose`` makes from ``seat``'s view, read from a (sampled) state: the seat's hand
+        and the public facts, nothing another seat holds."""
+        return self._decide(seen_of_state(state, seat), legal)
+
+    def _decide(self, t: Seen, legal: Sequence[Action]) -> Action:
         acts = {a.text: a for a in legal}
         parsed = [a if isinstance(a, RoyalsAction) else parse_action(a.text) for a in legal]
-        phase = view["phase"]
+        phase = t.phase
         if phase == "action":
-            choice = self._turn(view, parsed)
+            choice = self._turn(t, parsed)
         elif phase == "commit":
-            choice = self._commit(view, parsed)
+            choice = self._commit(t, parsed)
         elif phase == "pair":
             choice = self._pair(parsed)
         elif phase == "hits":
-            choice = self._hits(view, parsed)
+            choice = self._hits(t, parsed)
         else:
             choice = self._loss(parsed)
         return acts[choice.text]
 
     # -- the turn ------------------------------------------------------------------------
-    def _turn(self, view: dict[str, Any], legal: list[RoyalsAction]) -> RoyalsAction:
-        me = view["seat"]
-        hand = _codes(view["hand"])
+    def _turn(self, t: Seen, legal: list[RoyalsAction]) -> RoyalsAction:
+        me = t.seat
+        hand = t.hand
         royals = [a for a in legal if a.kind == "royal"]
-        players = view["players"]
-        others = [p for p in players if p["seat"] != me and p["royals"]]
-        top = max((p["score"] for p in others), default=None)
-        tied = [p for p in others if p["score"] == top]
+        others = [s for s in range(len(t.royals)) if s != me and t.royals[s]]
+        top = max((t.scores[s] for s in others), default=None)
+        tied = [s for s in others if t.scores[s] == top]
         # the leader; a tie is broken by the bot's seeded generator, never by seat order (a seat bias)
         leader = (tied[self.rng.below(len(tied))] if len(tied) > 1 else tied[0]) if tied else None
-        threat = leader is not None and leader["score"] >= view["target"]  # wins at its next turn
+        threat = leader is not None and t.scores[leader] >= t.target  # wins at its next turn
         if royals and not threat:  # the best Royal: most points, then keep the higher face cards' partners
             return max(royals, key=lambda a: (rank(a.cards[1]), -a.cards[0]))
         if leader is not None:
             reds = sorted((rank(c) for c in hand if is_attack(c)), reverse=True)
-            k = max(1, len(players[me]["royals"]))
-            attack = next(a for a in legal if a.kind == "attack" and a.seat == leader["seat"])
+            k = max(1, len(t.royals[me]))
+            attack = next(a for a in legal if a.kind == "attack" and a.seat == leader)
             if k >= 2 and len(reds) >= min(k, 2) and sum(reds[:k]) >= 10:
                 return attack
             if reds and reds[0] >= 6:
-                best = max(leader["royals"], key=lambda r: r["value"])
-                target = parse_card(best["face"])
+                target = max(t.royals[leader], key=lambda r: r[1])[0]
                 # the leader's Royal: another seat may hold a Royal of the same face (each has its own deck)
-                return next(
-                    a for a in legal if a.kind == "assassinate" and a.seat == leader["seat"] and a.cards == (target,)
-                )
+                return next(a for a in legal if a.kind == "assassinate" and a.seat == leader and a.cards == (target,))
             if k == 1 and any(is_face(c) for c in hand):
                 return attack  # costs one card, where discarding costs the hand
             if threat:
@@ -115,24 +175,21 @@ class GreedyRoyalsBot:
         return next(a for a in legal if a.kind == "discard_hand")
 
     # -- commitments -------------------------------------------------------------------------
-    def _goal(self, view: dict[str, Any]) -> int:
-        me = view["seat"]
-        fight = view["fight"]
-        attacker, defender = fight["attacker"], fight["defender"]
-        if me == attacker:
+    @staticmethod
+    def _goal(t: Seen) -> int:
+        me = t.seat
+        if me == t.attacker:
             return HELP_ATTACK
-        if me == defender:
+        if me == t.defender:
             return HELP_DEFENCE
-        points = [p["score"] for p in view["players"]]
-        return HELP_ATTACK if points[defender] >= points[me] else NEUTRAL
+        return HELP_ATTACK if t.scores[t.defender] >= t.scores[me] else NEUTRAL
 
-    def _commit(self, view: dict[str, Any], legal: list[RoyalsAction]) -> RoyalsAction:
-        me = view["seat"]
-        hand = _codes(view["hand"])
-        royal_suits = {suit(parse_card(r["face"])) for r in view["players"][me]["royals"]}
-        goal = self._goal(view)
+    def _commit(self, t: Seen, legal: list[RoyalsAction]) -> RoyalsAction:
+        hand = t.hand
+        royal_suits = {suit(face) for face, _ in t.royals[t.seat]}
+        goal = self._goal(t)
         worth = {c: fight_worth(c, goal) - keep_value(c, hand, royal_suits) * 0.5 for c in hand}
-        if view["fight"]["kind"] == "assassinate" and goal != NEUTRAL:
+        if t.fight_kind == "assassinate" and goal != NEUTRAL:
             worth = {c: fight_worth(c, goal) * 2 - keep_value(c, hand, royal_suits) * 0.3 for c in hand}
         return max(legal, key=lambda a: (sum(worth[c] for c in a.cards), -len(a.cards)))
 
@@ -146,15 +203,12 @@ class GreedyRoyalsBot:
             return legal[0]
         return min(blocks, key=lambda a: a.values)
 
-    def _hits(self, view: dict[str, Any], legal: list[RoyalsAction]) -> RoyalsAction:
-        me = view["seat"]
-        fight = view["fight"]
-        hand = _codes(view["hand"])
-        royals = [(parse_card(r["face"]), r["value"]) for r in view["players"][me]["royals"]]
-        assigned = [parse_card(t) for t in fight["assigned"]]
-        left = fight["hits"] - len(assigned)
+    def _hits(self, t: Seen, legal: list[RoyalsAction]) -> RoyalsAction:
+        royals = t.royals[t.seat]
+        assigned = t.assigned
+        left = t.hits - len(assigned)
         allowed = [f for f, _ in royals if not assigned or f >= assigned[-1]]
-        plan = best_spread(royals, assigned, left, allowed, hand)
+        plan = best_spread(royals, assigned, left, allowed, t.hand)
         by_face = {a.cards[0]: a for a in legal}
         for face in sorted(plan):
             if plan[face] and face in by_face:
