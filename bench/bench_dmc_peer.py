@@ -232,7 +232,7 @@ def load() -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--venv", type=Path, default=ROOT / "bench" / ".venv-rlcard", help="RLCard's environment")
-    ap.add_argument("--install", action="store_true", help="create the environment and install RLCard there")
+    ap.add_argument("--install", action="store_true", help="create the environment, install RLCard there and stop")
     ap.add_argument("--games", nargs="+", help="GAME or GAME:PLAYERS (default: every registered game)")
     ap.add_argument("--seconds", type=float, default=20.0, help="measured seconds per side and round")
     ap.add_argument("--warmup", type=float, default=3.0, help="seconds left out at the start of each")
@@ -276,6 +276,8 @@ def main() -> None:
         pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
         subprocess.run([*pip, "torch==2.13.0"], check=True)  # the CPU build in pip's wheels, before rlcard
         subprocess.run([*pip, "rlcard[torch]"], check=True)
+        print(f"RLCard installed in {args.venv}; now run the bench without --install")
+        return
     if not args.no_peer and not args.profile and not python.exists():
         sys.exit(f"no RLCard environment at {args.venv}: run with --install first (or --no-peer)")
 

@@ -126,7 +126,7 @@ def ours_worker(games: list[str], seconds: float, seed: int) -> dict[str, dict[s
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--venv", type=Path, default=ROOT / "bench" / ".venv-peers", help="OpenSpiel's environment")
-    ap.add_argument("--install", action="store_true", help="create the environment and install open_spiel")
+    ap.add_argument("--install", action="store_true", help="create the environment, install open_spiel and stop")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per measurement")
     ap.add_argument("--game", action="append", metavar="GAME:PLAYERS", help=f"repeatable; default {' '.join(GAMES)}")
@@ -145,6 +145,8 @@ def main() -> None:
     if args.install:
         venv.create(args.venv, with_pip=True)
         subprocess.run([str(python), "-m", "pip", "install", "-q", "open_spiel"], check=True)
+        print(f"OpenSpiel installed in {args.venv}; now run the bench without --install")
+        return
     if not python.exists():
         sys.exit(f"no OpenSpiel environment at {args.venv}: run with --install first")
 
