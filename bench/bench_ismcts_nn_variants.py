@@ -6,7 +6,9 @@
 - ``ismcts+nn-netmodel``: the other seats play the network's moves in the tree (where the game's profile has
   a model) instead of searching;
 - ``ismcts+nn-ucb``: UCB with progressive widening at the root (the network's move first, the others entering
-  in the order of its values) instead of PUCT.
+  in the order of its values) instead of PUCT;
+- ``ismcts+nn-keep2``: the network's move is kept unless another's mean value beats it by two standard errors
+  of the difference (``keep=2``) rather than by the exploration constant over the square root of its visits.
 
 Every other argument is ``bench_strength.py``'s (docs/research.md, "The ismcts+nn bot").
 """
@@ -26,6 +28,7 @@ from courtcards.nn import has_shipped_network
 VARIANTS: dict[str, dict[str, Any]] = {
     "ismcts+nn-netmodel": {"others": "net"},
     "ismcts+nn-ucb": {"puct": None},
+    "ismcts+nn-keep2": {"keep": 2.0},
 }
 
 

@@ -164,6 +164,18 @@ def test_puct_at_the_root_weighs_the_moves_by_the_networks_prior() -> None:
     assert without.widen == 0.5  # no PUCT: UCB with progressive widening, as ismcts
 
 
+def test_the_networks_move_is_kept_unless_another_is_better_by_keep_standard_errors() -> None:
+    game = SHIPPED[0][0]
+    mine = _Edge(visits=100, total=0.0)  # the network's move: mean 0
+    top = _Edge(visits=100, total=20.0)  # mean 0.2; the standard error of the difference is sqrt(2/100) = 0.141
+    assert ISMCTSNNBot(game, 0, keep=1.0)._clearly_better(top, mine)  # 0.2 >= 0.141
+    assert not ISMCTSNNBot(game, 0, keep=2.0)._clearly_better(top, mine)  # 0.2 < 0.283
+    assert ISMCTSNNBot(game, 0, keep=2.0)._clearly_better(_Edge(visits=100, total=30.0), mine)  # 0.3 >= 0.283
+    # without keep, the search's own rule: the exploration constant (0.7) over the root of the visits, 0.07
+    assert ISMCTSNNBot(game, 0)._clearly_better(_Edge(visits=100, total=8.0), mine)
+    assert not ISMCTSNNBot(game, 0)._clearly_better(_Edge(visits=100, total=6.0), mine)
+
+
 def test_the_ladder_refuses_it_for_a_table_its_network_does_not_fit_before_any_game() -> None:
     from courtcards.ladder import run_ladder
 

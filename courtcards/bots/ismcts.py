@@ -239,15 +239,17 @@ class ISMCTSBot:
         self.last_iterations = done
         by_text = {a.text: a for a in legal}
         best = max(by_text, key=lambda t: (stats[t].visits if t in stats else -1, t))
-        if first is not None and first.text in stats and stats[first.text].visits:
-            # keep the prior's move unless the search found one clearly better
-            mine = stats[first.text]
-            top = stats[best]
-            if top.total / top.visits - mine.total / mine.visits < self.c / math.sqrt(mine.visits):
-                best = first.text
+        mine = None if first is None else stats.get(first.text)
+        if first is not None and mine is not None and mine.visits and not self._clearly_better(stats[best], mine):
+            best = first.text  # the prior's move, unless the search found one clearly better
         edge = stats.get(best)
         self.last_value = edge.total / edge.visits if edge and edge.visits else None
         return by_text[best]
+
+    def _clearly_better(self, top: _Edge, mine: _Edge) -> bool:
+        """Whether the most visited root move beats the prior's by more than the exploration constant over
+        the square root of the prior move's visits (else the prior's move is kept)."""
+        return top.total / top.visits - mine.total / mine.visits >= self.c / math.sqrt(mine.visits)
 
     def _root_order(self, view: dict[str, Any], order: list[Action], ctx: _Decision) -> list[Action]:
         """The order in which the seat's moves enter the root (after the prior's move, which comes first):

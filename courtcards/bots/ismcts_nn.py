@@ -114,6 +114,7 @@ class ISMCTSNNBot(ISMCTSBot):
         puct: float | None = 1.0,
         temperature: float = 0.1,
         others: str = "search",
+        keep: float | None = None,
         **kwargs: Any,
     ) -> None:
         from courtcards.nn import NNBot
@@ -124,6 +125,9 @@ class ISMCTSNNBot(ISMCTSBot):
         self.temperature = temperature  # the prior: softmax of the network's values over this temperature
         self.others = others  # "net": the other seats play the network's moves in the tree (where the profile
         # has a model); "search": they search
+        # the network's move stays unless another's mean value beats it by ``keep`` standard errors of the
+        # difference of the two means (payoffs within [-1, 1]); None: the search's rule (ismcts)
+        self.keep = keep
         if puct is not None:
             self.widen = 1e9  # PUCT weighs every move by its prior: no widening
         self._policy: NetPolicy | None = None
@@ -159,6 +163,12 @@ class ISMCTSNNBot(ISMCTSBot):
         self._prior = {a.text: w / total for a, w in zip(order, weights, strict=True)}
         ranked = sorted(range(len(order)), key=lambda i: -values[i])
         return [order[i] for i in ranked]
+
+    def _clearly_better(self, top: _Edge, mine: _Edge) -> bool:
+        if self.keep is None:
+            return super()._clearly_better(top, mine)
+        difference = top.total / top.visits - mine.total / mine.visits
+        return difference >= self.keep * math.sqrt(1 / top.visits + 1 / mine.visits)
 
     def _select_root(self, stats: dict[str, _Edge], legal: Sequence[Action], rng: Rng) -> tuple[Action, bool]:
         """PUCT (AlphaZero's selection) with the network's prior: mean value plus
