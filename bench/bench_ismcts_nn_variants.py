@@ -1,4 +1,4 @@
-"""``bench_strength.py`` with two experimental variants of ``ismcts+nn`` seatable as bot kinds (not shipped):
+"""``bench_strength.py`` with experimental variants of ``ismcts+nn`` seatable as bot kinds (not shipped):
 
     python bench/bench_ismcts_nn_variants.py royale 2 40 --bot ismcts+nn-netmodel:100 --seed 31
     python bench/bench_ismcts_nn_variants.py royale 2 40 --bot ismcts+nn-ucb:100 --seed 31
@@ -8,7 +8,8 @@
 - ``ismcts+nn-ucb``: UCB with progressive widening at the root (the network's move first, the others entering
   in the order of its values) instead of PUCT;
 - ``ismcts+nn-keep2``: the network's move is kept unless another's mean value beats it by two standard errors
-  of the difference (``keep=2``) rather than by the exploration constant over the square root of its visits.
+  of the difference (``keep=2``) rather than by the exploration constant over the square root of its visits;
+- ``ismcts+nn-nokeep``: the search's own rule (``keep=None``) whatever the game's profile says (``net_keep``).
 
 Every other argument is ``bench_strength.py``'s (docs/research.md, "The ismcts+nn bot").
 """
@@ -29,6 +30,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "ismcts+nn-netmodel": {"others": "net"},
     "ismcts+nn-ucb": {"puct": None},
     "ismcts+nn-keep2": {"keep": 2.0},
+    "ismcts+nn-nokeep": {"keep": None},
 }
 
 

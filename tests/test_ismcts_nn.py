@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from courtcards.bots.base import bot_kinds, bot_move, check_bot_table, make_bot
-from courtcards.bots.ismcts import _Edge
+from courtcards.bots.ismcts import _Edge, search_profile
 from courtcards.bots.ismcts_nn import ISMCTSNNBot, NetPolicy
 from courtcards.core.errors import OptionError
 from courtcards.core.game import get_game, registered_games
@@ -171,9 +171,20 @@ def test_the_networks_move_is_kept_unless_another_is_better_by_keep_standard_err
     assert ISMCTSNNBot(game, 0, keep=1.0)._clearly_better(top, mine)  # 0.2 >= 0.141
     assert not ISMCTSNNBot(game, 0, keep=2.0)._clearly_better(top, mine)  # 0.2 < 0.283
     assert ISMCTSNNBot(game, 0, keep=2.0)._clearly_better(_Edge(visits=100, total=30.0), mine)  # 0.3 >= 0.283
-    # without keep, the search's own rule: the exploration constant (0.7) over the root of the visits, 0.07
-    assert ISMCTSNNBot(game, 0)._clearly_better(_Edge(visits=100, total=8.0), mine)
-    assert not ISMCTSNNBot(game, 0)._clearly_better(_Edge(visits=100, total=6.0), mine)
+    # keep=None: the search's own rule, the exploration constant (0.7) over the root of the visits, 0.07
+    assert ISMCTSNNBot(game, 0, keep=None)._clearly_better(_Edge(visits=100, total=8.0), mine)
+    assert not ISMCTSNNBot(game, 0, keep=None)._clearly_better(_Edge(visits=100, total=6.0), mine)
+
+
+@pytest.mark.parametrize(("game", "players", "options"), SHIPPED)
+def test_by_default_the_games_search_profile_says_how_firmly_the_networks_move_is_kept(
+    game: str, players: int, options: dict[str, Any]
+) -> None:
+    bot = make_bot(game, "ismcts+nn:4")
+    assert isinstance(bot, ISMCTSNNBot) and bot.keep == "profile"
+    state = get_game(game).new_game(players, seed=3, options=options)
+    bot._context(get_game(game), state.view(state.to_move()[0]), Rng(1))  # a decision's settings
+    assert bot._keep == search_profile(get_game(game)).net_keep
 
 
 def test_the_ladder_refuses_it_for_a_table_its_network_does_not_fit_before_any_game() -> None:

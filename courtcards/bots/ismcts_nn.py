@@ -114,7 +114,7 @@ class ISMCTSNNBot(ISMCTSBot):
         puct: float | None = 1.0,
         temperature: float = 0.1,
         others: str = "search",
-        keep: float | None = None,
+        keep: float | str | None = "profile",
         **kwargs: Any,
     ) -> None:
         from courtcards.nn import NNBot
@@ -126,8 +126,10 @@ class ISMCTSNNBot(ISMCTSBot):
         self.others = others  # "net": the other seats play the network's moves in the tree (where the profile
         # has a model); "search": they search
         # the network's move stays unless another's mean value beats it by ``keep`` standard errors of the
-        # difference of the two means (payoffs within [-1, 1]); None: the search's rule (ismcts)
+        # difference of the two means (payoffs within [-1, 1]); None: the search's rule (ismcts); "profile":
+        # the game's search profile says (``net_keep``)
         self.keep = keep
+        self._keep: float | None = None if keep == "profile" or keep is None else float(keep)
         if puct is not None:
             self.widen = 1e9  # PUCT weighs every move by its prior: no widening
         self._policy: NetPolicy | None = None
@@ -145,6 +147,8 @@ class ISMCTSNNBot(ISMCTSBot):
 
     def _context(self, game: Game[Any], view: dict[str, Any], rng: Any) -> _Decision:
         settings = self.settings(game)
+        if self.keep == "profile":
+            self._keep = settings.net_keep
         policy = self._net_policy(game, view)
         self.last_odds = None
         # the others play the network's moves, not a bot's code
@@ -165,10 +169,10 @@ class ISMCTSNNBot(ISMCTSBot):
         return [order[i] for i in ranked]
 
     def _clearly_better(self, top: _Edge, mine: _Edge) -> bool:
-        if self.keep is None:
+        if self._keep is None:
             return super()._clearly_better(top, mine)
         difference = top.total / top.visits - mine.total / mine.visits
-        return difference >= self.keep * math.sqrt(1 / top.visits + 1 / mine.visits)
+        return difference >= self._keep * math.sqrt(1 / top.visits + 1 / mine.visits)
 
     def _select_root(self, stats: dict[str, _Edge], legal: Sequence[Action], rng: Rng) -> tuple[Action, bool]:
         """PUCT (AlphaZero's selection) with the network's prior: mean value plus

@@ -55,6 +55,9 @@ class SearchProfile:
     # ``chose(view, text)`` takes the seat's own move
     odds: Odds | None = None  # the other seats' bot kinds told from the moves seen (``adapt``)
     confident: float = 0.9  # odds a kind needs to replace the default model
+    # -- the search guided by the game's network (``ismcts+nn``)
+    net_keep: float | None = None  # its network's move stays unless another beats it by this many standard errors
+    # of the difference of their mean values (None: the search's own rule, as for the prior of ``ismcts``)
     # -- playout policies that are not players (not in the bot registry, nor the lobby): kind -> factory(seed)
     policies: Mapping[str, Callable[[int], Any]] = field(default_factory=dict)
 
