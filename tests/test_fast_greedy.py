@@ -28,6 +28,24 @@ RANK_CONFIGS: list[tuple[int, dict[str, Any]]] = [
 ]
 
 
+def same_from_state_and_view(
+    game: Any, make: Any, of_state: Any, of_view: Any, state: Any, seat: int, rng: Rng, seed: int
+) -> dict[str, Any]:
+    """The same facts (``of_state``, ``of_view``) and the same move from the state as from the seat's view,
+    there and, one time in four where there is a choice, in a world sampled from the view. The view."""
+    legal = state.legal_actions(seat)
+    view: dict[str, Any] = state.view(seat)
+    assert of_state(state, seat) == of_view(view)
+    # two bots with the same seed: the same tie-breaks, so the same move on every position
+    assert make(seed).choose(view, legal) == make(seed).choose_state(state, seat, legal)
+    if len(legal) > 1 and rng.below(4) == 0:
+        world = game.sample_world(view, rng.next64())
+        wlegal = world.legal_actions(seat)
+        assert of_state(world, seat) == of_view(world.view(seat))
+        assert make(1).choose(world.view(seat), wlegal) == make(1).choose_state(world, seat, wlegal)
+    return view
+
+
 @pytest.mark.parametrize(("players", "options"), RANK_CONFIGS)
 def test_rank_greedy_from_the_state_makes_the_views_move(players: int, options: dict[str, Any]) -> None:
     phases: set[str] = set()
@@ -45,18 +63,9 @@ def test_rank_greedy_from_the_state_makes_the_views_move(players: int, options: 
                 phases.add("together")
             seat = state.to_move()[0]
             legal = state.legal_actions(seat)
-            view = state.view(seat)
-            assert table_of_state(state, seat) == table_of_view(view)
-            # two bots with the same seed: same tie-breaks, so the same move on every position
-            a, b = GreedyRankBot(compared), GreedyRankBot(compared)
-            assert a.choose(view, legal) == b.choose_state(state, seat, legal)
-            if len(legal) > 1 and rng.below(4) == 0:  # and in a world sampled from the view
-                world = RANK.sample_world(view, rng.next64())
-                wlegal = world.legal_actions(seat)
-                assert table_of_state(world, seat) == table_of_view(world.view(seat))
-                assert GreedyRankBot(1).choose(world.view(seat), wlegal) == GreedyRankBot(1).choose_state(
-                    world, seat, wlegal
-                )
+            view = same_from_state_and_view(
+                RANK, GreedyRankBot, table_of_state, table_of_view, state, seat, rng, compared
+            )
             phases.add(str(view["phase"]))
             compared += 1
             # mostly greedy (sensible positions), sometimes random (positions greedy avoids)
@@ -115,19 +124,9 @@ def test_royals_greedy_from_the_state_makes_the_views_move(players: int) -> None
         movers = [GreedyRoyalsBot(seed * 10 + s) for s in range(players)]
         while not state.is_over():
             for seat in state.to_move():  # the commitments of a fight are chosen at once
-                legal = state.legal_actions(seat)
-                view = state.view(seat)
-                assert seen_of_state(state, seat) == seen_of_view(view)
-                # two bots with the same seed: the same tie-breaks for the leader, so the same move
-                a, b = GreedyRoyalsBot(compared), GreedyRoyalsBot(compared)
-                assert a.choose(view, legal) == b.choose_state(state, seat, legal)
-                if len(legal) > 1 and rng.below(4) == 0:  # and in a world sampled from the view
-                    world = ROYALS.sample_world(view, rng.next64())
-                    wlegal = world.legal_actions(seat)
-                    assert seen_of_state(world, seat) == seen_of_view(world.view(seat))
-                    assert GreedyRoyalsBot(1).choose(world.view(seat), wlegal) == GreedyRoyalsBot(1).choose_state(
-                        world, seat, wlegal
-                    )
+                view = same_from_state_and_view(
+                    ROYALS, GreedyRoyalsBot, seen_of_state, seen_of_view, state, seat, rng, compared
+                )
                 phases.add(str(view["phase"]))
                 compared += 1
             seat = state.to_move()[0]
