@@ -11,8 +11,9 @@ place of the hand-written bots the search plays with:
 - **a prior over its own moves**: at the root, PUCT (AlphaZero's selection: mean value plus
   ``puct * prior * sqrt(N) / (1 + n)``) with the softmax of the network's values of its moves (temperature
   0.1) as the prior, in place of UCB with progressive widening; the network's move is also the one kept
-  unless the search finds one clearly better, and where the profile guides below the root (``guide``)
-  the network's move in that world is tried first there;
+  unless the search finds one clearly better (the search's rule, or ``keep`` standard errors of the
+  difference of the two mean values: the game's search profile's ``net_keep`` by default), and where the
+  profile guides below the root (``guide``) the network's move in that world is tried first there;
 - **the other seats search** in the tree (decoupled, as in ``ismcts`` without a model), even where the
   game's profile has them play a model bot's moves (greedy's, mixed's): no bot's code is assumed for them.
   Modelling them as the network instead (``others="net"``) lost to greedy in Rank Royale: 11 of 40 deals
