@@ -239,9 +239,10 @@ class ISMCTSBot:
         self.last_iterations = done
         by_text = {a.text: a for a in legal}
         best = max(by_text, key=lambda t: (stats[t].visits if t in stats else -1, t))
-        mine = None if first is None else stats.get(first.text)
-        if first is not None and mine is not None and mine.visits and not self._clearly_better(stats[best], mine):
-            best = first.text  # the prior's move, unless the search found one clearly better
+        if first is not None:
+            mine = stats.get(first.text)
+            if mine is not None and mine.visits and not self._clearly_better(stats[best], mine):
+                best = first.text  # the prior's move, unless the search found one clearly better
         edge = stats.get(best)
         self.last_value = edge.total / edge.visits if edge and edge.visits else None
         return by_text[best]

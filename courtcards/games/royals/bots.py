@@ -97,13 +97,12 @@ def seen_of_view(view: Mapping[str, Any]) -> Seen:
 
 def seen_of_state(state: Any, seat: int) -> Seen:
     fight = state.fight
-    royals = [[(face, rank(number)) for face, number in held] for held in state.royals]
     return Seen(
         seat=seat,
         phase=state.phase,
         hand=list(state.hands[seat]),
-        royals=royals,
-        scores=[sum(value for _, value in held) for held in royals],
+        royals=[[(face, rank(number)) for face, number in held] for held in state.royals],
+        scores=[state.points(s) for s in range(state.num_players)],
         target=state.target,
         fight_kind="" if fight is None else fight.kind,
         attacker=-1 if fight is None else fight.attacker,
